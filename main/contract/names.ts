@@ -1,0 +1,30 @@
+// Channel and event names without their schemas, so the preload bundle can allowlist them
+// without pulling in the schema library. `channels.ts` and `events.ts` are checked against these.
+
+export const CHANNEL_NAMES = [
+  'app:info',
+  'accounts:list',
+  'queries:list',
+  'queries:get',
+  'executions:run',
+  'executions:get',
+  'executions:cancel',
+  'results:getRows',
+] as const;
+
+export const EVENT_NAMES = ['execution:update'] as const;
+
+export type ChannelName = (typeof CHANNEL_NAMES)[number];
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The single IPC channel names used on the wire by the Electron host and its preload. */
+export const IPC_INVOKE = 'querydesk:invoke';
+export const IPC_EVENT = 'querydesk:event';
+
+export function isChannelName(value: unknown): value is ChannelName {
+  return typeof value === 'string' && (CHANNEL_NAMES as readonly string[]).includes(value);
+}
+
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && (EVENT_NAMES as readonly string[]).includes(value);
+}

@@ -1,0 +1,35 @@
+// Every response that crosses the contract is a value, never a thrown error.
+
+export const ERROR_CODES = [
+  'invalid_request', // the payload failed its schema; `details` lists the fields
+  'unknown_channel',
+  'untrusted_sender',
+  'not_found',
+  'bad_key', // the service refused the API key (401)
+  'forbidden', // plan or context does not allow it (402/403)
+  'bad_request', // the service refused the request (400/409/413); message is the service's own
+  'rate_limited',
+  'server_error',
+  'unreachable', // network error: the service could not be reached
+  'timeout',
+  'cancelled',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ContractError {
+  code: ErrorCode;
+  message: string;
+  details?: unknown;
+}
+
+export type Result<T> = { ok: true; data: T } | { ok: false; error: ContractError };
+
+export function ok<T>(data: T): Result<T> {
+  return { ok: true, data };
+}
+
+export function fail(code: ErrorCode, message: string, details?: unknown): { ok: false; error: ContractError } {
+  return details === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message, details } };
+}

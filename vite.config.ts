@@ -1,0 +1,31 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+// One build for the three parts of the desktop app. The browser host serves the same
+// renderer output (out/renderer), so what the end-to-end tests click is what ships.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      lib: { entry: resolve('main/electron/main.ts'), formats: ['es'] },
+    },
+  },
+  preload: {
+    // A sandboxed preload cannot load ES modules: emit one CommonJS file.
+    build: {
+      outDir: 'out/preload',
+      lib: { entry: resolve('preload/index.ts'), formats: ['cjs'] },
+      rollupOptions: { output: { entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: resolve('renderer'),
+    base: './',
+    plugins: [svelte()],
+    build: {
+      outDir: resolve('out/renderer'),
+      rollupOptions: { input: resolve('renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and integration tests run in Node against real parts (HTTP servers on loopback,
+// DuckDB files in temporary folders). Browser flows live in test/e2e and run under Playwright.
+export default defineConfig({
+  test: {
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
