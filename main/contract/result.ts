@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'unreachable', // network error: the service could not be reached
   'timeout',
   'cancelled',
+  'keychain_unavailable', // no OS keychain reachable: the UI offers a session-only key
   'internal',
 ] as const;
 

@@ -1,0 +1,81 @@
+import { fail, ok, type Result } from '../../contract/index.ts';
+import type { KeychainBackend } from './os-keychain.ts';
+
+export type KeychainStatus = { available: true } | { available: false; reason: string };
+
+/**
+ * Where API keys live: the OS keychain, or, only when the user agreed because no keychain is
+ * reachable, this process's memory for the session. Never a file.
+ */
+export class KeyVault {
+  #keychain: KeychainBackend;
+  #sessionOnly = new Map<string, string>();
+  #status: Promise<KeychainStatus> | null = null;
+
+  constructor(keychain: KeychainBackend) {
+    this.#keychain = keychain;
+  }
+
+  /** Probed once: a read of an entry that need not exist tells whether the keychain answers. */
+  status(): Promise<KeychainStatus> {
+    this.#status ??= this.#keychain.get('querydesk-probe').then(
+      (): KeychainStatus => ({ available: true }),
+      (error: unknown): KeychainStatus => ({ available: false, reason: keychainProblem(error) }),
+    );
+    return this.#status;
+  }
+
+  async save(accountId: string, key: string, options: { sessionOnly?: boolean } = {}): Promise<Result<{ sessionOnly: boolean }>> {
+    if (options.sessionOnly) {
+      this.#sessionOnly.set(accountId, key);
+      await this.#forgetInKeychain(accountId);
+      return ok({ sessionOnly: true });
+    }
+    try {
+      await this.#keychain.set(accountId, key);
+      this.#sessionOnly.delete(accountId);
+      return ok({ sessionOnly: false });
+    } catch (error) {
+      return fail('keychain_unavailable', keychainProblem(error));
+    }
+  }
+
+  async read(accountId: string): Promise<Result<string | null>> {
+    const inMemory = this.#sessionOnly.get(accountId);
+    if (inMemory !== undefined) return ok(inMemory);
+    try {
+      return ok(await this.#keychain.get(accountId));
+    } catch (error) {
+      return fail('keychain_unavailable', keychainProblem(error));
+    }
+  }
+
+  isSessionOnly(accountId: string): boolean {
+    return this.#sessionOnly.has(accountId);
+  }
+
+  async remove(accountId: string): Promise<Result<void>> {
+    this.#sessionOnly.delete(accountId);
+    try {
+      await this.#keychain.delete(accountId);
+      return ok(undefined);
+    } catch (error) {
+      return fail('keychain_unavailable', keychainProblem(error));
+    }
+  }
+
+  async #forgetInKeychain(accountId: string): Promise<void> {
+    // A session-only key replaces any stored one; an unreachable keychain has nothing to forget.
+    await this.#keychain.delete(accountId).catch(() => false);
+  }
+}
+
+/** A key shown to the renderer: never more than its last four characters. */
+export function maskKey(key: string): string {
+  return `••••${key.length > 8 ? key.slice(-4) : ''}`;
+}
+
+function keychainProblem(error: unknown): string {
+  const detail = error instanceof Error ? error.message : String(error);
+  return `The system keychain could not be reached, so the API key cannot be stored safely (${detail}).`;
+}
