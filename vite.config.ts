@@ -8,14 +8,14 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve('main/electron/main.ts'), formats: ['es'] },
+      lib: { entry: { index: resolve('main/electron/main.ts') }, formats: ['es'] },
     },
   },
   preload: {
     // A sandboxed preload cannot load ES modules: emit one CommonJS file.
     build: {
       outDir: 'out/preload',
-      lib: { entry: resolve('preload/index.ts'), formats: ['cjs'] },
+      lib: { entry: { index: resolve('preload/index.ts') }, formats: ['cjs'] },
       rollupOptions: { output: { entryFileNames: '[name].cjs' } },
     },
   },

@@ -1,0 +1,47 @@
+import { ipcMain, type BrowserWindow, type WebFrameMain } from 'electron';
+import { createDispatcher, type Handlers } from '../core/ipc/dispatcher.ts';
+import { IPC_EVENT, IPC_INVOKE, type EventName } from '../contract/names.ts';
+import { isAppUrl } from './origin.ts';
+
+type GetWindow = () => BrowserWindow | null;
+
+/**
+ * A request counts only when it comes from the top frame of the app window while that
+ * frame shows the app origin: not a subframe, not another window, not a page that
+ * somehow navigated elsewhere.
+ */
+function isTrustedFrame(frame: WebFrameMain | null, window: BrowserWindow | null): boolean {
+  if (frame === null || frame.isDestroyed() || frame.detached) return false;
+  if (window === null || window.isDestroyed()) return false;
+  const top = window.webContents.mainFrame;
+  return (
+    frame.parent === null &&
+    frame.processId === top.processId &&
+    frame.routingId === top.routingId &&
+    isAppUrl(frame.url)
+  );
+}
+
+/** Routes every invoke from the preload through the shared dispatcher. Returns the unregister. */
+export function registerInvokeHandler(options: {
+  handlers: Handlers;
+  getWindow: GetWindow;
+  onInternalError?: (channel: string, error: unknown) => void;
+}): () => void {
+  const dispatch = createDispatcher<WebFrameMain | null>({
+    handlers: options.handlers,
+    isTrustedSender: (frame) => isTrustedFrame(frame, options.getWindow()),
+    onInternalError: options.onInternalError,
+  });
+  ipcMain.handle(IPC_INVOKE, (event, channel: unknown, payload: unknown) => dispatch(channel, payload, event.senderFrame));
+  return () => ipcMain.removeHandler(IPC_INVOKE);
+}
+
+/** Sends core's events to the app window; while there is none, they have no one to reach. */
+export function createEventSender(getWindow: GetWindow): (event: EventName, payload: unknown) => void {
+  return (event, payload) => {
+    const window = getWindow();
+    if (window === null || window.isDestroyed() || window.webContents.isDestroyed()) return;
+    window.webContents.send(IPC_EVENT, event, payload);
+  };
+}

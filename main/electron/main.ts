@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import { app, BrowserWindow, dialog, session } from 'electron';
+import type { Core } from '../core/index.ts';
+import { startBackend } from './backend.ts';
+import { createEventSender, registerInvokeHandler } from './ipc.ts';
+import { installApplicationMenu } from './menu.ts';
+import { denyPermissions, guardWebContents } from './navigation.ts';
+import { handleAppProtocol, registerAppScheme } from './protocol.ts';
+import { createMainWindow } from './window.ts';
+
+// This file is bundled to out/main/; the preload and renderer builds sit next to it.
+const PRELOAD_PATH = join(import.meta.dirname, '../preload/index.cjs');
+const RENDERER_DIR = join(import.meta.dirname, '../renderer');
+
+let mainWindow: BrowserWindow | null = null;
+let backend: Core | null = null;
+let unregisterInvoke: (() => void) | null = null;
+let shutdown: 'running' | 'pending' | 'done' = 'running';
+
+app.enableSandbox();
+registerAppScheme();
+app.on('web-contents-created', (_event, contents) => guardWebContents(contents));
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', focusMainWindow);
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (backend !== null && BrowserWindow.getAllWindows().length === 0) openMainWindow();
+  });
+  app.on('will-quit', (event) => {
+    if (shutdown === 'done') return;
+    // Hold the quit until the core and the service have closed their databases.
+    event.preventDefault();
+    if (shutdown === 'pending') return;
+    shutdown = 'pending';
+    void stopBackend().finally(() => {
+      shutdown = 'done';
+      app.quit();
+    });
+  });
+  app.whenReady().then(start).catch(abortStartup);
+}
+
+async function start(): Promise<void> {
+  denyPermissions(session.defaultSession);
+  handleAppProtocol(RENDERER_DIR);
+  installApplicationMenu({ isMac: process.platform === 'darwin', withDevTools: !app.isPackaged });
+  backend = await startBackend({
+    dataDir: app.getPath('userData'),
+    version: app.getVersion(),
+    emit: createEventSender(() => mainWindow),
+  });
+  unregisterInvoke = registerInvokeHandler({
+    handlers: backend.handlers,
+    getWindow: () => mainWindow,
+    onInternalError: (channel, error) => console.error(`[querydesk] ${channel} failed:`, error),
+  });
+  openMainWindow();
+}
+
+function openMainWindow(): void {
+  const window = createMainWindow({ preloadPath: PRELOAD_PATH, title: app.getName() });
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
+  });
+  mainWindow = window;
+}
+
+/** A second launch brings the running app forward instead of opening a second database. */
+function focusMainWindow(): void {
+  if (mainWindow === null) {
+    if (backend !== null) openMainWindow();
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.focus();
+}
+
+async function stopBackend(): Promise<void> {
+  unregisterInvoke?.();
+  unregisterInvoke = null;
+  const current = backend;
+  backend = null;
+  await current?.dispose().catch((error: unknown) => console.error('[querydesk] shutdown failed:', error));
+}
+
+function abortStartup(error: unknown): void {
+  console.error('[querydesk] could not start:', error);
+  dialog.showErrorBox('Querydesk could not start', error instanceof Error ? error.message : String(error));
+  app.exit(1);
+}

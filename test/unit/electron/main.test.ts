@@ -1,0 +1,143 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+type Handler = (...args: unknown[]) => void;
+
+const fake = vi.hoisted(() => {
+  const state = {
+    log: [] as string[],
+    handlers: new Map<string, Handler[]>(),
+    gotLock: true,
+    ready: Promise.resolve(),
+    windows: [] as Array<{ closed: Handler | undefined }>,
+    startError: null as Error | null,
+  };
+  const app = {
+    enableSandbox: () => state.log.push('enableSandbox'),
+    requestSingleInstanceLock: () => state.gotLock,
+    quit: () => state.log.push('quit'),
+    exit: (code: number) => state.log.push(`exit ${code}`),
+    on: (name: string, handler: Handler) => {
+      state.handlers.set(name, [...(state.handlers.get(name) ?? []), handler]);
+    },
+    whenReady: () => state.ready,
+    getPath: (name: string) => `/home/u/.config/Querydesk#${name}`,
+    getVersion: () => '0.1.0',
+    getName: () => 'Querydesk',
+    isPackaged: false,
+  };
+  const emit = (name: string, ...args: unknown[]) => {
+    for (const handler of state.handlers.get(name) ?? []) handler(...args);
+  };
+  return { state, app, emit };
+});
+
+vi.mock('electron', () => ({
+  app: fake.app,
+  BrowserWindow: { getAllWindows: () => fake.state.windows },
+  dialog: { showErrorBox: (title: string) => fake.state.log.push(`error box: ${title}`) },
+  session: { defaultSession: {} },
+}));
+vi.mock('../../../main/electron/protocol.ts', () => ({
+  registerAppScheme: () => fake.state.log.push('registerAppScheme'),
+  handleAppProtocol: (dir: string) => fake.state.log.push(`handleAppProtocol ${dir.endsWith('/renderer')}`),
+}));
+vi.mock('../../../main/electron/navigation.ts', () => ({
+  guardWebContents: () => fake.state.log.push('guardWebContents'),
+  denyPermissions: () => fake.state.log.push('denyPermissions'),
+}));
+vi.mock('../../../main/electron/menu.ts', () => ({ installApplicationMenu: () => fake.state.log.push('menu') }));
+vi.mock('../../../main/electron/ipc.ts', () => ({
+  createEventSender: () => () => {},
+  registerInvokeHandler: () => {
+    fake.state.log.push('registerInvokeHandler');
+    return () => fake.state.log.push('unregisterInvokeHandler');
+  },
+}));
+vi.mock('../../../main/electron/window.ts', () => ({
+  createMainWindow: (options: { preloadPath: string }) => {
+    fake.state.log.push(`createMainWindow ${options.preloadPath.endsWith('/preload/index.cjs')}`);
+    const window = { closed: undefined as Handler | undefined, on: (_: string, h: Handler) => (window.closed = h) };
+    fake.state.windows.push(window);
+    return window;
+  },
+}));
+vi.mock('../../../main/electron/backend.ts', () => ({
+  startBackend: async (options: { dataDir: string; version: string }) => {
+    fake.state.log.push(`startBackend ${options.dataDir} ${options.version}`);
+    if (fake.state.startError) throw fake.state.startError;
+    return {
+      handlers: {},
+      dispose: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        fake.state.log.push('dispose');
+      },
+    };
+  },
+}));
+
+async function launch() {
+  vi.resetModules();
+  await import('../../../main/electron/main.ts');
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+beforeEach(() => {
+  fake.state.log.length = 0;
+  fake.state.handlers.clear();
+  fake.state.windows.length = 0;
+  fake.state.gotLock = true;
+  fake.state.startError = null;
+});
+
+describe('the Electron host lifecycle', () => {
+  it('sandboxes, registers the scheme, then on ready starts the backend in userData and opens the window', async () => {
+    await launch();
+    expect(fake.state.log).toEqual([
+      'enableSandbox',
+      'registerAppScheme',
+      'denyPermissions',
+      'handleAppProtocol true',
+      'menu',
+      'startBackend /home/u/.config/Querydesk#userData 0.1.0',
+      'registerInvokeHandler',
+      'createMainWindow true',
+    ]);
+    fake.emit('web-contents-created', {}, {});
+    expect(fake.state.log.at(-1)).toBe('guardWebContents');
+  });
+
+  it('quits at once when another instance holds the lock', async () => {
+    fake.state.gotLock = false;
+    await launch();
+    expect(fake.state.log).toEqual(['enableSandbox', 'registerAppScheme', 'quit']);
+  });
+
+  it('holds the quit until the backend is disposed, then quits once', async () => {
+    await launch();
+    fake.state.log.length = 0;
+    const first = { prevented: false, preventDefault: () => (first.prevented = true) };
+    fake.emit('will-quit', first);
+    fake.emit('will-quit', { preventDefault: () => {} });
+    expect(first.prevented).toBe(true);
+    await vi.waitFor(() => expect(fake.state.log).toContain('quit'));
+    expect(fake.state.log).toEqual(['unregisterInvokeHandler', 'dispose', 'quit']);
+    const last = { prevented: false, preventDefault: () => (last.prevented = true) };
+    fake.emit('will-quit', last);
+    expect(last.prevented).toBe(false);
+  });
+
+  it('brings the window back on a second launch instead of opening another app', async () => {
+    await launch();
+    fake.state.windows[0]!.closed!();
+    fake.state.log.length = 0;
+    fake.emit('second-instance');
+    expect(fake.state.log).toEqual(['createMainWindow true']);
+  });
+
+  it('says why and exits when the backend cannot start', async () => {
+    fake.state.startError = new Error('data directory is locked');
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await launch();
+    expect(fake.state.log.slice(-2)).toEqual(['error box: Querydesk could not start', 'exit 1']);
+  });
+});
