@@ -1,0 +1,164 @@
+import type { ExecutionUpdate } from '../../contract/index.ts';
+import type { ExecutionStatus, ServiceClient, ServiceErrorKind } from '../service-client/index.ts';
+import { toExecutionUpdate } from './snapshot.ts';
+import { hasResult, isTerminal } from './states.ts';
+
+// Polls the status of executions until they end, and reports every status it reads as an
+// `execution:update`. Polling is fast while a run is young (most finish in seconds) and slows
+// down as it ages, so long runs do not spend the account's rate limit.
+
+export interface ExecutionWatcherOptions {
+  emit: (update: ExecutionUpdate) => void;
+  /** The wait before the next poll, from the run's age and the failed polls in a row. */
+  pollDelay?: (elapsedMs: number, failures: number) => number;
+  now?: () => number;
+}
+
+export interface ExecutionWatcher {
+  /** Starts watching from what is known now (unless it already ended) and returns that snapshot. */
+  watch(accountId: string, client: ServiceClient, status: ExecutionStatus, startedAtMs?: number): ExecutionUpdate;
+  latest(accountId: string, executionId: string): ExecutionUpdate | null;
+  /** Polls at once (after a cancel, say) instead of waiting for the next turn. */
+  pollNow(accountId: string, executionId: string): void;
+  dispose(): void;
+}
+
+interface Watch {
+  accountId: string;
+  client: ServiceClient;
+  executionId: string;
+  startedAtMs: number;
+  latest: ExecutionUpdate;
+  timer: NodeJS.Timeout | null;
+  polling: boolean;
+  failures: number;
+  done: boolean;
+}
+
+// Worth another try: the service or the network may recover. Anything else will not.
+const TRANSIENT: ReadonlySet<ServiceErrorKind> = new Set(['unreachable', 'timeout', 'rate_limited', 'server_error']);
+const MAX_REMEMBERED = 500;
+
+export function defaultPollDelay(elapsedMs: number, failures: number): number {
+  const base = Math.min(3000, Math.max(250, elapsedMs / 10));
+  return failures === 0 ? base : Math.min(30_000, base * 2 ** failures);
+}
+
+export function createExecutionWatcher(options: ExecutionWatcherOptions): ExecutionWatcher {
+  const { emit, pollDelay = defaultPollDelay, now = Date.now } = options;
+  const watches = new Map<string, Watch>();
+  const controller = new AbortController();
+  const keyOf = (accountId: string, executionId: string) => `${accountId}\u0000${executionId}`;
+
+  function publish(watch: Watch, update: ExecutionUpdate): void {
+    watch.latest = update;
+    emit(update);
+  }
+
+  function schedule(watch: Watch): void {
+    const delay = pollDelay(now() - watch.startedAtMs, watch.failures);
+    watch.timer = setTimeout(() => void poll(watch), delay);
+    watch.timer.unref();
+  }
+
+  function finish(watch: Watch): void {
+    watch.done = true;
+    forgetOldest();
+  }
+
+  function forgetOldest(): void {
+    if (watches.size <= MAX_REMEMBERED) return;
+    for (const [key, watch] of watches) {
+      if (watch.done) {
+        watches.delete(key);
+        return;
+      }
+    }
+  }
+
+  async function poll(watch: Watch): Promise<void> {
+    watch.timer = null;
+    watch.polling = true;
+    const read = await watch.client.executions.status(watch.executionId, { signal: controller.signal });
+    watch.polling = false;
+    if (controller.signal.aborted || watch.done) return;
+    if (!read.ok) {
+      if (TRANSIENT.has(read.error.kind)) {
+        watch.failures += 1;
+        schedule(watch);
+        return;
+      }
+      // The execution is gone or the key no longer works: say so once and stop.
+      finish(watch);
+      publish(watch, {
+        ...watch.latest,
+        elapsedMs: Math.round(now() - watch.startedAtMs),
+        error: { type: `watch_${read.error.kind}`, message: `Stopped watching this execution: ${read.error.message}` },
+      });
+      return;
+    }
+    watch.failures = 0;
+    const status = await withResultMetadata(watch, read.value);
+    if (controller.signal.aborted) return;
+    const update = toExecutionUpdate(watch.accountId, status, now() - watch.startedAtMs);
+    if (update.isFinished) finish(watch);
+    publish(watch, update);
+    if (!update.isFinished) schedule(watch);
+  }
+
+  // A completed status should carry its result's metadata; when a service leaves it out,
+  // the first row of the result carries it instead.
+  async function withResultMetadata(watch: Watch, status: ExecutionStatus): Promise<ExecutionStatus> {
+    if (!hasResult(status.state) || status.resultMetadata !== null) return status;
+    const page = await watch.client.results.page({ executionId: status.executionId, offset: 0, limit: 1, signal: controller.signal });
+    return page.ok && page.value.metadata !== null ? { ...status, resultMetadata: page.value.metadata } : status;
+  }
+
+  return {
+    watch(accountId, client, status, startedAtMs = now()) {
+      const key = keyOf(accountId, status.executionId);
+      const previous = watches.get(key);
+      if (previous) {
+        // Silences the older watch of the same execution, even if one of its polls is in flight.
+        previous.done = true;
+        if (previous.timer) clearTimeout(previous.timer);
+      }
+      const update = toExecutionUpdate(accountId, status, now() - startedAtMs);
+      const watch: Watch = {
+        accountId,
+        client,
+        executionId: status.executionId,
+        startedAtMs,
+        latest: update,
+        timer: null,
+        polling: false,
+        failures: 0,
+        done: isTerminal(status.state, status.isExecutionFinished),
+      };
+      watches.set(key, watch);
+      emit(update);
+      if (!watch.done) schedule(watch);
+      else forgetOldest();
+      return update;
+    },
+
+    latest(accountId, executionId) {
+      const watch = watches.get(keyOf(accountId, executionId));
+      if (!watch) return null;
+      return watch.done ? watch.latest : { ...watch.latest, elapsedMs: Math.round(now() - watch.startedAtMs) };
+    },
+
+    pollNow(accountId, executionId) {
+      const watch = watches.get(keyOf(accountId, executionId));
+      if (!watch || watch.done || watch.polling || controller.signal.aborted) return;
+      if (watch.timer) clearTimeout(watch.timer);
+      void poll(watch);
+    },
+
+    dispose() {
+      controller.abort();
+      for (const watch of watches.values()) if (watch.timer) clearTimeout(watch.timer);
+      watches.clear();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { fail, type ContractError } from '../contract/index.ts';
+import type { AccountEntry, AccountRegistry } from './accounts/registry.ts';
+import type { ServiceError } from './service-client/index.ts';
+
+// How service-client errors and unknown accounts cross the contract.
+
+export type Failure = { ok: false; error: ContractError };
+
+/** The kinds of the client are contract codes; the message is the service's own words. */
+export function serviceFailure(error: ServiceError): Failure {
+  return fail(error.kind, error.message, error.status === null ? undefined : { status: error.status });
+}
+
+export function findAccount(accounts: AccountRegistry, accountId: string): AccountEntry | Failure {
+  return accounts.get(accountId) ?? fail('not_found', `There is no account with the id ${JSON.stringify(accountId)}.`);
+}
+
+export function isFailure(value: AccountEntry | Failure): value is Failure {
+  return 'ok' in value;
+}

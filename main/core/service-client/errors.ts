@@ -1,0 +1,41 @@
+// Errors of the service client, as values. `kind` is what the app acts on; `message` is the
+// service's own `error` text whenever it sent one, so the UI can show it as the service words it.
+
+export type ServiceErrorKind =
+  | 'bad_key'
+  | 'forbidden'
+  | 'not_found'
+  | 'bad_request'
+  | 'rate_limited'
+  | 'server_error'
+  | 'unreachable'
+  | 'timeout'
+  | 'cancelled';
+
+export interface ServiceError {
+  kind: ServiceErrorKind;
+  /** HTTP status when the service answered; null when it did not (network, timeout, cancel). */
+  status: number | null;
+  message: string;
+}
+
+export type ClientResult<T> = { ok: true; value: T } | { ok: false; error: ServiceError };
+
+export function success<T>(value: T): ClientResult<T> {
+  return { ok: true, value };
+}
+
+export function failure(kind: ServiceErrorKind, message: string, status: number | null = null): { ok: false; error: ServiceError } {
+  return { ok: false, error: { kind, status, message } };
+}
+
+export function kindForStatus(status: number): ServiceErrorKind {
+  if (status === 401) return 'bad_key';
+  // 402 is the service's "would exceed your limits / plan" answer.
+  if (status === 402 || status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 408) return 'timeout';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server_error';
+  return 'bad_request';
+}

@@ -1,0 +1,30 @@
+import { createExecutionsApi, type ExecutionsApi } from './executions.ts';
+import { createQueriesApi, type QueriesApi } from './queries.ts';
+import { createTransport, type ServiceConnection } from './request.ts';
+import { createResultsApi, type ResultsApi } from './results.ts';
+
+// A client for one account of the service, one sub-API per resource as the official clients do.
+
+export interface ServiceClient {
+  executions: ExecutionsApi;
+  results: ResultsApi;
+  queries: QueriesApi;
+}
+
+export function createServiceClient(connection: ServiceConnection): ServiceClient {
+  const transport = createTransport(connection);
+  return {
+    executions: createExecutionsApi(transport),
+    results: createResultsApi(transport),
+    queries: createQueriesApi(transport),
+  };
+}
+
+export type { ServiceConnection } from './request.ts';
+export type { ClientResult, ServiceError, ServiceErrorKind } from './errors.ts';
+export type { ExecutionFailure, ResultMetadata } from './execution-shape.ts';
+export type { ExecuteArgs, ExecuteResponse, ExecutionStatus } from './executions.ts';
+export type { ResultsPage, ResultsPageArgs } from './results.ts';
+export type { CsvPage, CsvPagesArgs } from './results-csv.ts';
+export type { RetryPolicy } from './retry-policy.ts';
+export type { QueryListItem, QueryParameterDefinition, QueryRecord } from './queries.ts';

@@ -1,0 +1,167 @@
+import { failure, kindForStatus, success, type ClientResult } from './errors.ts';
+import { backoffDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy.ts';
+import { isObject } from './wire-read.ts';
+
+// The one place that speaks HTTP to the service: base URL, key header, timeout, abort, retries,
+// and errors turned into values. The resource modules only describe paths and shapes.
+
+export interface ServiceConnection {
+  /** Scheme, host and port, e.g. https://api.dune.com; a trailing /api or /api/v1 is tolerated. */
+  baseUrl: string;
+  /** Decides the key header, `X-<serviceName>-API-KEY`, and the CSV pagination headers. */
+  serviceName: string;
+  apiKey: string;
+  /** Per attempt, body included. */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+}
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RequestOptions {
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Below /api/v1, starting with a slash; or `url`, an absolute URL under the API root. */
+  path?: string;
+  url?: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Safe to send twice. GET is; a POST is only when it says so. */
+  idempotent?: boolean;
+  accept?: string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Turns a 2xx JSON body into the typed value, or null when the body is not what was expected. */
+export type BodyParser<T> = (body: unknown) => T | null;
+
+export interface Transport {
+  /** `<base>/api/v1`: URLs the service hands out (next_uri) are followed only below it. */
+  root: string;
+  serviceName: string;
+  json<T>(options: RequestOptions, parse: BodyParser<T>): Promise<ClientResult<T>>;
+  /** The 2xx response as it came, for bodies that are not JSON (CSV). */
+  raw(options: RequestOptions): Promise<ClientResult<RawResponse>>;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function apiRoot(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '').replace(/\/api(\/v1)?$/, '')}/api/v1`;
+}
+
+export function isUnderRoot(root: string, url: URL): boolean {
+  return `${url.origin}${url.pathname}`.startsWith(`${root}/`);
+}
+
+export function createTransport(connection: ServiceConnection): Transport {
+  const root = apiRoot(connection.baseUrl);
+  const keyHeader = `X-${connection.serviceName}-API-KEY`;
+  const timeoutMs = connection.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const policy = connection.retry ?? DEFAULT_RETRY_POLICY;
+
+  function urlOf(options: RequestOptions): URL | null {
+    let url: URL;
+    try {
+      url = new URL(options.url ?? root + (options.path ?? ''));
+    } catch {
+      return null;
+    }
+    // The key goes only to the service it belongs to, whatever URL a response suggests.
+    if (!isUnderRoot(root, url)) return null;
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    return url;
+  }
+
+  /** One attempt: a response of any status, or why there was none. */
+  async function attempt(url: URL, options: RequestOptions): Promise<ClientResult<RawResponse>> {
+    const headers: Record<string, string> = { [keyHeader]: connection.apiKey, Accept: options.accept ?? 'application/json' };
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    try {
+      const response = await fetch(url, {
+        method: options.method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal,
+      });
+      return success({ status: response.status, headers: response.headers, text: await response.text() });
+    } catch (error) {
+      if (options.signal?.aborted) return failure('cancelled', 'The request was cancelled.');
+      if (timeout.aborted) return failure('timeout', `The service did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+      return failure('unreachable', `Could not reach the service at ${url.origin}: ${networkReason(error)}.`);
+    }
+  }
+
+  async function raw(options: RequestOptions): Promise<ClientResult<RawResponse>> {
+    const url = urlOf(options);
+    if (url === null) return failure('bad_request', `Refused to send the API key to ${options.url ?? options.path}: it is not under ${root}.`);
+    const idempotent = options.idempotent ?? options.method === 'GET';
+    for (let attemptNumber = 1; ; attemptNumber += 1) {
+      const outcome = await attempt(url, options);
+      const lastAttempt = attemptNumber >= policy.maxAttempts;
+      let wait: number | null = null;
+      if (!outcome.ok) {
+        if (outcome.error.kind !== 'unreachable' || !idempotent || lastAttempt) return outcome;
+        wait = backoffDelay(policy, attemptNumber);
+      } else if (outcome.value.status >= 200 && outcome.value.status <= 299) {
+        return outcome;
+      } else if (!lastAttempt && isRetryableStatus(outcome.value.status, idempotent)) {
+        wait = retryAfterMs(outcome.value.headers.get('retry-after')) ?? backoffDelay(policy, attemptNumber);
+      }
+      if (wait === null || wait > policy.maxDelayMs) return outcome.ok ? httpFailure(outcome.value, wait) : outcome;
+      if (!(await sleep(wait, options.signal))) return failure('cancelled', 'The request was cancelled.');
+    }
+  }
+
+  return {
+    root,
+    serviceName: connection.serviceName,
+    raw,
+    async json<T>(options: RequestOptions, parse: BodyParser<T>): Promise<ClientResult<T>> {
+      const response = await raw(options);
+      if (!response.ok) return response;
+      const body = parseJson(response.value.text);
+      const value = body === undefined ? null : parse(body);
+      if (value === null) {
+        return failure('server_error', `The service answered ${options.method} ${options.path ?? options.url} with an unexpected body.`, response.value.status);
+      }
+      return success(value);
+    },
+  };
+}
+
+function httpFailure(response: RawResponse, refusedWaitMs: number | null) {
+  const message = errorMessage(response.status, parseJson(response.text), response.text);
+  const waitNote = refusedWaitMs === null ? '' : ` (the service asks to wait ${Math.ceil(refusedWaitMs / 1000)} s before trying again)`;
+  return failure(kindForStatus(response.status), message + waitNote, response.status);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function errorMessage(status: number, body: unknown, text: string): string {
+  if (isObject(body) && typeof body.error === 'string' && body.error.trim() !== '') return body.error;
+  const snippet = text.trim().slice(0, 200);
+  return snippet === '' ? `The service answered with HTTP ${status}.` : `The service answered with HTTP ${status}: ${snippet}`;
+}
+
+function networkReason(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,83 @@
+import type { ClientResult } from './errors.ts';
+import { readExecutionFields, readResultMetadata, type ExecutionFields, type ResultMetadata } from './execution-shape.ts';
+import { nextPageRequest } from './next-page.ts';
+import { createCsvPages, type CsvPage, type CsvPagesArgs } from './results-csv.ts';
+import type { RequestOptions, Transport } from './request.ts';
+import { isObject, readInt, readObject, readString, type JsonObject } from './wire-read.ts';
+
+// An execution's result in JSON: GET /execution/{id}/results?limit&offset, one page or all of
+// them in order.
+
+export interface ResultsPageArgs {
+  executionId: string;
+  offset: number;
+  /** The service may answer with fewer rows than asked; follow `nextOffset` for the rest. */
+  limit: number;
+  /** Reads a result the service truncated (COMPLETED_PARTIAL); refused without it. */
+  allowPartialResults?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ResultsPage extends ExecutionFields {
+  /** Rows keyed by column name; null while the execution has no result (running, failed...). */
+  rows: JsonObject[] | null;
+  metadata: ResultMetadata | null;
+  /** Absent on the last page. */
+  nextOffset: number | null;
+  nextUri: string | null;
+}
+
+export interface ResultsApi {
+  page(args: ResultsPageArgs): Promise<ClientResult<ResultsPage>>;
+  /**
+   * Every page from `offset` on, following `next_uri` (or `next_offset`) as the service gives
+   * them, whatever page size it settles on. An error is yielded as the last item.
+   */
+  pages(args: Omit<ResultsPageArgs, 'offset'> & { offset?: number }): AsyncGenerator<ClientResult<ResultsPage>, void, undefined>;
+  /** The same in CSV, page by page, with the repeated header row split off. */
+  csvPages(args: CsvPagesArgs): AsyncGenerator<ClientResult<CsvPage>, void, undefined>;
+}
+
+export function createResultsApi(transport: Transport): ResultsApi {
+  const requestFor = ({ executionId, offset, limit, allowPartialResults, signal }: ResultsPageArgs): RequestOptions => ({
+    method: 'GET',
+    path: `/execution/${encodeURIComponent(executionId)}/results`,
+    query: { limit, offset, allow_partial_results: allowPartialResults ? true : undefined },
+    signal,
+  });
+  const read = (request: RequestOptions) => transport.json(request, readPage);
+
+  return {
+    page: (args) => read(requestFor(args)),
+    csvPages: createCsvPages(transport),
+
+    async *pages(args) {
+      const first = requestFor({ ...args, offset: args.offset ?? 0 });
+      let request: RequestOptions | null = first;
+      let offset = args.offset ?? 0;
+      while (request !== null) {
+        const page = await read(request);
+        yield page;
+        if (!page.ok || page.value.rows === null) return;
+        const next = nextPageRequest(transport, first, offset, page.value);
+        request = next?.request ?? null;
+        offset = next?.offset ?? offset;
+      }
+    },
+  };
+}
+
+function readPage(body: unknown): ResultsPage | null {
+  if (!isObject(body)) return null;
+  const fields = readExecutionFields(body);
+  if (fields === null) return null;
+  const result = readObject(body, 'result');
+  const rows = result !== null && Array.isArray(result.rows) ? result.rows.map((row) => (isObject(row) ? row : {})) : null;
+  return {
+    ...fields,
+    rows,
+    metadata: readResultMetadata(result === null ? null : readObject(result, 'metadata')),
+    nextOffset: readInt(body, 'next_offset'),
+    nextUri: readString(body, 'next_uri'),
+  };
+}

@@ -1,0 +1,52 @@
+// When a failed request is worth sending again, and how long to wait first. Exponential backoff
+// with jitter, so many clients refused together do not come back together; a Retry-After from
+// the service wins over the backoff.
+
+export interface RetryPolicy {
+  /** Including the first one. 1 turns retries off. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  /** No wait is longer; a Retry-After asking for more ends the retries instead. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+/**
+ * 429 means the service refused the request without acting on it, so even a call that is not
+ * idempotent (execute) may be sent again. 502/503/504 and network errors may come after the
+ * service acted, so only idempotent calls are retried then.
+ */
+export function isRetryableStatus(status: number, idempotent: boolean): boolean {
+  return status === 429 || (idempotent && (status === 502 || status === 503 || status === 504));
+}
+
+export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(ceiling * (0.5 + random() / 2));
+}
+
+/** Retry-After in milliseconds (delay-seconds or an HTTP date), or null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number = Date.now()): number | null {
+  if (header === null || header.trim() === '') return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** Resolves after `ms`, or early with false when the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startService } from '../service/index.ts';
+import { startWebHost } from './host.ts';
+import { buildApp, rendererBuildIsStale } from './renderer-build.ts';
+
+// `npm run web -- [--port N] [--data-dir DIR] [--no-build]`: the whole app in this process, for
+// a browser. Stdout carries exactly one line, the URL to open; everything else goes to stderr.
+
+const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+function defaultDataDir(): string {
+  const dataHome = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(dataHome, 'querydesk');
+}
+
+function fatal(message: string): never {
+  console.error(`Querydesk: ${message}`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs({
+      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'no-build': { type: 'boolean' } },
+      strict: true,
+    }).values;
+  } catch (error) {
+    fatal(`${(error as Error).message}\nUsage: npm run web -- [--port N] [--data-dir DIR] [--no-build]`);
+  }
+  const port = args.port === undefined ? 0 : Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fatal(`--port must be a port number, not ${JSON.stringify(args.port)}.`);
+  const dataDir = resolve(args['data-dir'] ?? defaultDataDir());
+
+  if (!args['no-build'] && rendererBuildIsStale(projectRoot)) {
+    console.error('Querydesk: building the app first (out/renderer is missing or older than its sources)…');
+    if (!buildApp(projectRoot)) fatal('the build failed; see its output above.');
+  }
+
+  const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+  const service = await startService({ dataDir: join(dataDir, 'service'), port: 0 });
+  let host;
+  try {
+    host = await startWebHost({
+      port,
+      dataDir,
+      rendererDir: join(projectRoot, 'out', 'renderer'),
+      version,
+      localService: { baseUrl: service.baseUrl, apiKey: service.demoApiKey },
+    });
+  } catch (error) {
+    await service.close();
+    fatal(`could not start the browser host: ${(error as Error).message}`);
+  }
+  console.log(`Querydesk is running at ${host.url}`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    try {
+      await host.close();
+    } finally {
+      await service.close();
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => fatal(error instanceof Error ? (error.stack ?? error.message) : String(error)));

@@ -1,0 +1,97 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import { fail, WS_PATH, type ClientMessage, type ServerMessage } from '../contract/index.ts';
+import { createDispatcher, type Handlers } from '../core/ipc/dispatcher.ts';
+import { tokenMatches } from './access-token.ts';
+
+// The contract over one WebSocket per page. A connection is accepted only with the host's token
+// and from the host's own origin (a page elsewhere cannot open it, even if it learnt the port);
+// every invoke then takes the same dispatch path as Electron IPC.
+
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+export interface ContractSocket {
+  broadcast(event: string, payload: unknown): void;
+  close(): void;
+}
+
+export function attachContractSocket(options: {
+  server: Server;
+  /** Read at each upgrade: the port is known only once the server listens. */
+  origin: () => string;
+  token: string;
+  handlers: Handlers;
+  onInternalError: (channel: string, error: unknown) => void;
+}): ContractSocket {
+  const { server, origin, token, handlers } = options;
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const connections = new Set<WebSocket>();
+  const dispatch = createDispatcher<WebSocket>({
+    handlers,
+    isTrustedSender: (socket) => connections.has(socket),
+    onInternalError: options.onInternalError,
+  });
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://host');
+    if (url.pathname !== WS_PATH) return refuse(socket, 404, 'Not Found');
+    if (request.headers.origin !== origin() || !tokenMatches(token, url.searchParams.get('token'))) {
+      return refuse(socket, 401, 'Unauthorized');
+    }
+    sockets.handleUpgrade(request, socket, head, (connection) => {
+      connections.add(connection);
+      connection.on('close', () => connections.delete(connection));
+      connection.on('error', () => connection.terminate());
+      connection.on('message', (data, isBinary) => {
+        if (!isBinary) void answer(connection, data);
+      });
+    });
+  });
+
+  async function answer(connection: WebSocket, data: RawData): Promise<void> {
+    const message = parseMessage(data);
+    // Without an id there is nobody to answer: the message is dropped.
+    if (message === null) return;
+    const result = 'invalid' in message
+      ? fail('invalid_request', message.invalid)
+      : await dispatch(message.channel, message.payload, connection);
+    send(connection, { type: 'result', id: message.id, result });
+  }
+
+  return {
+    broadcast(event, payload) {
+      const text = JSON.stringify({ type: 'event', event, payload } satisfies ServerMessage);
+      for (const connection of connections) if (connection.readyState === WebSocket.OPEN) connection.send(text);
+    },
+    close() {
+      for (const connection of connections) connection.terminate();
+      connections.clear();
+      sockets.close();
+    },
+  };
+}
+
+function parseMessage(data: RawData): ClientMessage | { id: number; invalid: string } | null {
+  let message: unknown;
+  try {
+    message = JSON.parse(data.toString());
+  } catch {
+    return null;
+  }
+  if (typeof message !== 'object' || message === null) return null;
+  const { type, id, channel, payload } = message as Record<string, unknown>;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) return null;
+  if (type !== 'invoke' || typeof channel !== 'string') {
+    return { id, invalid: 'A message must be {"type": "invoke", "id": <integer>, "channel": <string>, "payload": <object>}.' };
+  }
+  return { type, id, channel, payload };
+}
+
+function send(connection: WebSocket, message: ServerMessage): void {
+  if (connection.readyState === WebSocket.OPEN) connection.send(JSON.stringify(message));
+}
+
+function refuse(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

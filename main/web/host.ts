@@ -1,0 +1,100 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCore } from '../core/index.ts';
+import { createAccessToken } from './access-token.ts';
+import { attachContractSocket } from './contract-socket.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
+import { createStaticHandler } from './static-files.ts';
+
+// The browser host: the built renderer and the contract, on loopback only, for one token holder.
+
+export interface WebHostOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  dataDir: string;
+  rendererDir: string;
+  version: string;
+  /** The embedded service the Local account talks to. */
+  localService: { baseUrl: string; apiKey: string | null };
+}
+
+export interface WebHost {
+  /** The URL to open: the origin with the token in its fragment (never sent to the server). */
+  url: string;
+  origin: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = createAccessToken();
+  let origin = '';
+  let port = 0;
+  const serveStatic = createStaticHandler(options.rendererDir);
+  const server = createServer((request, response) => {
+    // A page of another site that rebinds its name to 127.0.0.1 arrives with its own Host.
+    if (!isOwnHost(request.headers.host, port)) {
+      response.writeHead(421, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end('Misdirected request');
+      return;
+    }
+    serveStatic(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, SECURITY_HEADERS);
+      response.end();
+    });
+  });
+
+  let socket: ReturnType<typeof attachContractSocket> | null = null;
+  const core = await createCore({
+    host: 'web',
+    version: options.version,
+    localService: options.localService,
+    dataDir: options.dataDir,
+    emit: (event, payload) => socket?.broadcast(event, payload),
+  });
+  socket = attachContractSocket({
+    server,
+    origin: () => origin,
+    token,
+    handlers: core.handlers,
+    onInternalError: (channel, error) => console.error(`Querydesk: ${channel} failed:`, error),
+  });
+
+  try {
+    port = await listen(server, options.port ?? 0);
+  } catch (error) {
+    socket.close();
+    await core.dispose();
+    throw error;
+  }
+  origin = `http://${HOST}:${port}`;
+
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    token,
+    async close() {
+      socket?.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await core.dispose();
+    },
+  };
+}
+
+function isOwnHost(host: string | undefined, port: number): boolean {
+  return host === `${HOST}:${port}`;
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, HOST, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}

@@ -1,0 +1,45 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+// `npm run web` must serve what the sources say: rebuild when the built renderer is missing or
+// older than any file it is built from.
+
+const SOURCE_DIRS = ['renderer', 'main/contract'];
+const SKIPPED = new Set(['node_modules', '.svelte-kit']);
+
+export function rendererBuildIsStale(projectRoot: string): boolean {
+  const builtAt = modifiedAt(join(projectRoot, 'out/renderer/index.html'));
+  if (builtAt === null) return true;
+  return SOURCE_DIRS.some((dir) => newestIn(join(projectRoot, dir)) > builtAt);
+}
+
+/** Runs `npm run build` with its output on stderr, so stdout keeps only the URL line. */
+export function buildApp(projectRoot: string): boolean {
+  const run = spawnSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: ['ignore', 2, 2] });
+  return run.status === 0;
+}
+
+function modifiedAt(path: string): number | null {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+function newestIn(dir: string): number {
+  let newest = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return newest;
+  }
+  for (const entry of entries) {
+    if (SKIPPED.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : (modifiedAt(path) ?? 0));
+  }
+  return newest;
+}
