@@ -14,6 +14,8 @@ export default defineConfig({
   fullyParallel: false,
   reporter: [['list']],
   use: {
+    // The app formats counts with the browser's locale; the assertions are written in en-US.
+    locale: 'en-US',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: useSystemChromium

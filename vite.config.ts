@@ -25,6 +25,7 @@ export default defineConfig({
     plugins: [svelte()],
     build: {
       outDir: resolve('out/renderer'),
+      minify: true,
       rollupOptions: { input: resolve('renderer/index.html') },
     },
   },

@@ -1,0 +1,13 @@
+import { mount } from 'svelte';
+import App from './App.svelte';
+import { createBridge } from './lib/bridge.ts';
+import { Runs } from './state/runs.svelte.ts';
+import { Workspace } from './state/workspace.svelte.ts';
+
+const { api, connection } = createBridge();
+const workspace = new Workspace(api);
+const runs = new Runs(api);
+
+void workspace.load();
+
+mount(App, { target: document.getElementById('app')!, props: { api, connection, workspace, runs } });

@@ -1,0 +1,71 @@
+import type { ContractError, ExecutionUpdate } from '../../../main/contract/index.ts';
+
+export type Phase =
+  | 'starting'
+  | 'queued'
+  | 'running'
+  | 'completed'
+  | 'partial'
+  | 'failed'
+  | 'cancelled'
+  | 'expired'
+  | 'finished'
+  | 'unreachable';
+
+function phaseOf(update: ExecutionUpdate | null, failure: ContractError | null): Phase {
+  if (failure) return 'unreachable';
+  if (!update) return 'starting';
+  switch (update.state) {
+    case 'QUERY_STATE_PENDING':
+      return 'queued';
+    case 'QUERY_STATE_EXECUTING':
+      return 'running';
+    case 'QUERY_STATE_COMPLETED':
+      return 'completed';
+    case 'QUERY_STATE_COMPLETED_PARTIAL':
+      return 'partial';
+    case 'QUERY_STATE_FAILED':
+      return 'failed';
+    case 'QUERY_STATE_CANCELLED':
+      return 'cancelled';
+    case 'QUERY_STATE_EXPIRED':
+      return 'expired';
+    default:
+      // A state this version does not know yet: trust the service's own verdict.
+      return update.isFinished ? 'finished' : 'running';
+  }
+}
+
+/** One execution of one query, as the user sees it. */
+export class Run {
+  readonly accountId: string;
+  readonly queryId: number;
+  update = $state.raw<ExecutionUpdate | null>(null);
+  /** Set when the run or cancel request itself failed (as opposed to the query failing). */
+  failure = $state.raw<ContractError | null>(null);
+  cancelling = $state(false);
+  phase = $derived(phaseOf(this.update, this.failure));
+  isActive = $derived(this.phase === 'starting' || this.phase === 'queued' || this.phase === 'running');
+  /** `performance.now()` when `update` arrived, to extrapolate its elapsed time. */
+  #receivedAt = 0;
+
+  constructor(accountId: string, queryId: number) {
+    this.accountId = accountId;
+    this.queryId = queryId;
+  }
+
+  accept(update: ExecutionUpdate): void {
+    // Updates can cross: never step back from a finished state, nor back in time.
+    const current = this.update;
+    if (current && (current.isFinished || update.elapsedMs < current.elapsedMs) && !update.isFinished) return;
+    this.update = update;
+    this.#receivedAt = performance.now();
+  }
+
+  /** Elapsed time since submission, ticking on between updates while the run is active. */
+  elapsedAt(now: number): number {
+    if (!this.update) return 0;
+    if (this.update.isFinished) return this.update.elapsedMs;
+    return this.update.elapsedMs + Math.max(0, now - this.#receivedAt);
+  }
+}
