@@ -1,17 +1,8 @@
+import { CONTENT_SECURITY_POLICY } from '../core/hosting/renderer-files.ts';
+
 // Headers on every response of the browser host. The CSP mirrors the Electron window's: the page
 // may load and talk to its own origin only. AG Grid injects its styles at runtime, hence the
 // inline styles.
-
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,

@@ -1,35 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, resolve, sep } from 'node:path';
+import { extname, resolve } from 'node:path';
+import { contentTypeOf, resolveRendererFile } from '../core/hosting/renderer-files.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
 // Serves the built renderer. A path without a file extension that names no file gets
 // index.html, so a reload on an app route still opens the app.
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm',
-};
-
-export function contentTypeOf(path: string): string {
-  return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
-}
 
 export function createStaticHandler(rendererDir: string): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const root = resolve(rendererDir);
@@ -48,15 +24,11 @@ export function createStaticHandler(rendererDir: string): (request: IncomingMess
 
 /** The file a URL names inside the root, or null when it would leave the root or is malformed. */
 function filePathFor(root: string, url: string): string | null {
-  let pathname: string;
   try {
-    pathname = decodeURIComponent(new URL(url, 'http://host').pathname);
+    return resolveRendererFile(root, new URL(url, 'http://host').pathname);
   } catch {
     return null;
   }
-  if (pathname.includes('\0')) return null;
-  const path = resolve(root, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`);
-  return path === root || path.startsWith(root + sep) ? path : null;
 }
 
 async function readFileIfAny(path: string): Promise<{ path: string; body: Buffer } | null> {

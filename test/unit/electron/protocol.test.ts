@@ -12,9 +12,8 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { CONTENT_SECURITY_POLICY, createAppRequestHandler, handleAppProtocol, registerAppScheme } = await import(
-  '../../../main/electron/protocol.ts'
-);
+const { createAppRequestHandler, handleAppProtocol, registerAppScheme } = await import('../../../main/electron/protocol.ts');
+const { CONTENT_SECURITY_POLICY } = await import('../../../main/core/hosting/renderer-files.ts');
 
 const base = mkdtempSync(join(tmpdir(), 'querydesk-protocol-'));
 const root = join(base, 'renderer');
