@@ -1,13 +1,53 @@
 import { z } from 'zod';
 import type { ChannelName } from './names.ts';
-import { Account, accountId, ExecutionUpdate, QueryDetail, queryId, QuerySummary, ResultPage } from './models.ts';
+import {
+  Account,
+  accountId,
+  ExecutionRecord,
+  ExecutionUpdate,
+  KeychainStatus,
+  ParameterValues,
+  QueryDetail,
+  queryId,
+  QuerySummary,
+  ResultPage,
+} from './models.ts';
 
 // Every channel: the request main accepts and the data it answers with (inside a Result).
 
 const executionId = z.string().min(1).max(200);
 
-/** Values sent as `query_parameters`: the service takes text, or a list for a multi-select enum. */
-const parameterValues = z.record(z.string().min(1).max(200), z.union([z.string(), z.array(z.string())]));
+export const DEFAULT_BASE_URL = 'https://api.dune.com';
+export const DEFAULT_SERVICE_NAME = 'DUNE';
+
+const label = z.string().trim().min(1).max(100);
+const accountKind = z.enum(['user', 'team']);
+const baseUrl = z.url({ protocol: /^https?$/, error: 'baseUrl must be an http or https URL' }).max(500);
+/** It becomes a header name, `X-<serviceName>-API-KEY`. */
+const serviceName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, 'serviceName must be letters, digits and underscores, starting with a letter');
+/** Pasted keys often carry a stray space or line break. */
+const apiKey = z.string().trim().min(1).max(500);
+
+/** A parameter definition as the query endpoints take it (camelCase keys, the value as text). */
+const ParameterDefinition = z
+  .object({
+    key: z.string().min(1).max(200),
+    type: z.enum(['text', 'number', 'datetime', 'enum']),
+    value: z.string().max(10_000),
+    description: z.string().max(2000).optional(),
+    enumOptions: z.array(z.string().max(1000)).max(1000).optional(),
+    isMultiselect: z.boolean().optional(),
+  })
+  .strict();
+
+const queryFields = {
+  name: z.string().trim().min(1).max(300),
+  sql: z.string().min(1).max(1_000_000),
+  description: z.string().max(10_000),
+  /** An empty list removes them all (the service's rule). */
+  parameters: z.array(ParameterDefinition).max(200),
+  tags: z.array(z.string().trim().min(1).max(100)).max(100),
+};
 
 export const channels = {
   'app:info': {
@@ -16,7 +56,54 @@ export const channels = {
   },
   'accounts:list': {
     request: z.object({}).strict(),
-    response: z.object({ accounts: z.array(Account), activeAccountId: accountId.nullable() }),
+    response: z.object({ accounts: z.array(Account), activeAccountId: accountId, keychain: KeychainStatus }),
+  },
+  /**
+   * The key is checked with one authenticated call before anything is saved. When the keychain is
+   * unreachable this fails with `keychain_unavailable`; the UI may then send it again with
+   * `sessionOnly: true` (the key is kept in memory until the app quits).
+   */
+  'accounts:add': {
+    request: z
+      .object({
+        label,
+        kind: accountKind.default('user'),
+        baseUrl: baseUrl.default(DEFAULT_BASE_URL),
+        serviceName: serviceName.default(DEFAULT_SERVICE_NAME),
+        apiKey,
+        sessionOnly: z.boolean().optional(),
+      })
+      .strict(),
+    response: Account,
+  },
+  /** A new key, or a new baseUrl or serviceName, is checked before it is saved. Local cannot be changed. */
+  'accounts:update': {
+    request: z
+      .object({
+        accountId,
+        label: label.optional(),
+        kind: accountKind.optional(),
+        baseUrl: baseUrl.optional(),
+        serviceName: serviceName.optional(),
+        apiKey: apiKey.optional(),
+        sessionOnly: z.boolean().optional(),
+      })
+      .strict(),
+    response: Account,
+  },
+  /** Removes the profile and its keychain entry; the active account falls back to Local. */
+  'accounts:remove': {
+    request: z.object({ accountId }).strict(),
+    response: z.object({ activeAccountId: accountId }),
+  },
+  'accounts:setActive': {
+    request: z.object({ accountId }).strict(),
+    response: z.object({ activeAccountId: accountId }),
+  },
+  /** One authenticated call with the stored key; a refusal comes back as the error (bad_key, forbidden, unreachable...). */
+  'accounts:test': {
+    request: z.object({ accountId }).strict(),
+    response: z.object({ latencyMs: z.number().int().nonnegative(), handle: z.string().nullable() }),
   },
   'queries:list': {
     request: z
@@ -32,8 +119,40 @@ export const channels = {
     request: z.object({ accountId, queryId }).strict(),
     response: QueryDetail,
   },
+  'queries:create': {
+    request: z
+      .object({
+        accountId,
+        name: queryFields.name,
+        sql: queryFields.sql,
+        description: queryFields.description.optional(),
+        parameters: queryFields.parameters.optional(),
+        tags: queryFields.tags.optional(),
+        isPrivate: z.boolean().optional(),
+      })
+      .strict(),
+    response: QueryDetail,
+  },
+  /** Fields left out stay as they are. Answers the query as saved (its version moved on). */
+  'queries:update': {
+    request: z
+      .object({
+        accountId,
+        queryId,
+        name: queryFields.name.optional(),
+        sql: queryFields.sql.optional(),
+        description: queryFields.description.optional(),
+        parameters: queryFields.parameters.optional(),
+        tags: queryFields.tags.optional(),
+      })
+      .strict()
+      .refine((r) => ['name', 'sql', 'description', 'parameters', 'tags'].some((field) => field in r), {
+        message: 'give at least one of name, sql, description, parameters, tags',
+      }),
+    response: QueryDetail,
+  },
   'executions:run': {
-    request: z.object({ accountId, queryId, parameters: parameterValues.optional() }).strict(),
+    request: z.object({ accountId, queryId, parameters: ParameterValues.optional() }).strict(),
     response: ExecutionUpdate,
   },
   'executions:get': {
@@ -44,6 +163,19 @@ export const channels = {
     request: z.object({ accountId, executionId }).strict(),
     response: z.object({ cancelled: z.boolean() }),
   },
+  /** The executions this app started for the account, newest first, kept across restarts. */
+  'executions:list': {
+    request: z.object({ accountId, limit: z.number().int().min(1).max(500).optional() }).strict(),
+    response: z.object({ executions: z.array(ExecutionRecord) }),
+  },
+  /**
+   * Which execution the UI shows now (null: none). An execution that ends while the user looks
+   * elsewhere gets a desktop notification in the Electron host.
+   */
+  'executions:viewing': {
+    request: z.object({ viewing: z.object({ accountId, executionId }).strict().nullable() }).strict(),
+    response: z.object({}),
+  },
   'results:getRows': {
     request: z
       .object({
@@ -51,6 +183,8 @@ export const channels = {
         executionId,
         startRow: z.number().int().min(0),
         endRow: z.number().int().min(1),
+        /** Read a truncated (COMPLETED_PARTIAL) result; without it such a result answers `partial_result`. */
+        allowPartial: z.boolean().optional(),
       })
       .strict()
       .refine((r) => r.endRow > r.startRow && r.endRow - r.startRow <= 10_000, {

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { EventName } from './names.ts';
-import { ExecutionUpdate } from './models.ts';
+import { accountId, ExecutionUpdate } from './models.ts';
 
 // Events main sends to the renderer, unprompted.
 
 export const events = {
   'execution:update': ExecutionUpdate,
+  /** The user asked to see this execution from outside the window (a click on its desktop notification). */
+  'execution:show': z.object({ accountId, executionId: z.string() }),
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;

@@ -4,6 +4,21 @@ import { z } from 'zod';
 
 export const accountId = z.string().min(1).max(200);
 
+/**
+ * Where an account's API key is: given by the host (Local, never stored), in the OS keychain, in
+ * memory for this session only, or nowhere readable (the keychain is unreachable or lost the entry:
+ * the UI asks for the key again through `accounts:update`).
+ */
+export const KeyStorage = z.enum(['host', 'keychain', 'session', 'missing']);
+export type KeyStorage = z.infer<typeof KeyStorage>;
+
+export const KeychainStatus = z.object({
+  available: z.boolean(),
+  /** Why it is not, in plain words, when it is not. */
+  reason: z.string().optional(),
+});
+export type KeychainStatus = z.infer<typeof KeychainStatus>;
+
 export const Account = z.object({
   id: accountId,
   label: z.string(),
@@ -13,6 +28,7 @@ export const Account = z.object({
   serviceName: z.string(),
   /** Only a masked suffix such as "••••a1b2"; the key itself never leaves main. */
   keyHint: z.string(),
+  keyStorage: KeyStorage,
   isLocal: z.boolean(),
 });
 export type Account = z.infer<typeof Account>;
@@ -111,5 +127,28 @@ export const ResultPage = z.object({
   rows: z.array(z.array(CellValue)),
   startRow: z.number().int().nonnegative(),
   totalRowCount: z.number().int().nonnegative(),
+  /** The service truncated this result (QUERY_STATE_COMPLETED_PARTIAL): rows past the cut are missing. */
+  isPartial: z.boolean(),
 });
 export type ResultPage = z.infer<typeof ResultPage>;
+
+/** Values sent as `query_parameters`: the service takes text, or a list for a multi-select enum. */
+export const ParameterValues = z.record(z.string().min(1).max(200), z.union([z.string(), z.array(z.string())]));
+export type ParameterValues = z.infer<typeof ParameterValues>;
+
+/** An execution this app started, as remembered across restarts (per account, newest first). */
+export const ExecutionRecord = z.object({
+  accountId,
+  executionId: z.string(),
+  queryId: z.number().int(),
+  parameters: ParameterValues,
+  state: z.string(),
+  isFinished: z.boolean(),
+  /** When the app sent it, by the app's clock. */
+  submittedAt: z.string(),
+  /** When the app saw it end; null while it runs. */
+  endedAt: z.string().nullable(),
+  error: ExecutionError.nullable(),
+  totalRowCount: z.number().int().nullable(),
+});
+export type ExecutionRecord = z.infer<typeof ExecutionRecord>;

@@ -4,15 +4,24 @@
 export const CHANNEL_NAMES = [
   'app:info',
   'accounts:list',
+  'accounts:add',
+  'accounts:update',
+  'accounts:remove',
+  'accounts:setActive',
+  'accounts:test',
   'queries:list',
   'queries:get',
+  'queries:create',
+  'queries:update',
   'executions:run',
   'executions:get',
   'executions:cancel',
+  'executions:list',
+  'executions:viewing',
   'results:getRows',
 ] as const;
 
-export const EVENT_NAMES = ['execution:update'] as const;
+export const EVENT_NAMES = ['execution:update', 'execution:show'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];

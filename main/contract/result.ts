@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'timeout',
   'cancelled',
   'keychain_unavailable', // no OS keychain reachable: the UI offers a session-only key
+  'partial_result', // the result was truncated by the service: read it again with allowPartial if the user agrees
   'internal',
 ] as const;
 

@@ -1,20 +1,33 @@
 import { fail, type ContractError } from '../contract/index.ts';
 import type { AccountEntry, AccountRegistry } from './accounts/registry.ts';
-import type { ServiceError } from './service-client/index.ts';
+import type { ServiceClient, ServiceError } from './service-client/index.ts';
 
-// How service-client errors and unknown accounts cross the contract.
+// How service-client errors and unusable accounts cross the contract.
 
 export type Failure = { ok: false; error: ContractError };
+
+/** An account with a key to talk to its service with. */
+export type UsableAccount = AccountEntry & { client: ServiceClient };
 
 /** The kinds of the client are contract codes; the message is the service's own words. */
 export function serviceFailure(error: ServiceError): Failure {
   return fail(error.kind, error.message, error.status === null ? undefined : { status: error.status });
 }
 
-export function findAccount(accounts: AccountRegistry, accountId: string): AccountEntry | Failure {
-  return accounts.get(accountId) ?? fail('not_found', `There is no account with the id ${JSON.stringify(accountId)}.`);
+export function noSuchAccount(accountId: string): Failure {
+  return fail('not_found', `There is no account with the id ${JSON.stringify(accountId)}.`);
 }
 
-export function isFailure(value: AccountEntry | Failure): value is Failure {
-  return 'ok' in value;
+export function findAccount(accounts: AccountRegistry, accountId: string): UsableAccount | Failure {
+  const entry = accounts.get(accountId);
+  if (entry === null) return noSuchAccount(accountId);
+  if (entry.client === null) {
+    const problem = entry.keyProblem ?? { code: 'bad_key', message: 'This account has no API key.' };
+    return fail(problem.code, `${entry.account.label}: ${problem.message}`);
+  }
+  return { ...entry, client: entry.client };
+}
+
+export function isFailure<T extends object>(value: T | Failure): value is Failure {
+  return 'ok' in value && value.ok === false;
 }

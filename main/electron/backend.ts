@@ -1,17 +1,22 @@
 import { join } from 'node:path';
-import { createCore, type Core } from '../core/index.ts';
+import { AccountSettings, defaultAccountSettings } from '../core/accounts/profiles.ts';
+import { createCore, type Core, type FinishedExecution } from '../core/index.ts';
 import { startService } from '../service/index.ts';
 import type { EventName } from '../contract/names.ts';
+import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
 
 /**
  * The embedded service and the core on top of it, in this process, as the browser host has them.
- * Each keeps its files in its own folder under `dataDir`, apart from Chromium's.
+ * Each keeps its files in its own folder under `dataDir`, apart from Chromium's; account profiles
+ * go to the app's electron-store settings file.
  */
 export async function startBackend(options: {
   dataDir: string;
   version: string;
   emit: (event: EventName, payload: unknown) => void;
+  onExecutionFinished: (finished: FinishedExecution) => void;
 }): Promise<Core> {
+  const settingsFile = openSettingsFile(options.dataDir);
   const service = await startService({ dataDir: join(options.dataDir, 'service'), port: 0 });
   let core: Core;
   try {
@@ -21,6 +26,8 @@ export async function startBackend(options: {
       localService: { baseUrl: service.baseUrl, apiKey: service.demoApiKey },
       emit: options.emit,
       dataDir: join(options.dataDir, 'core'),
+      accountSettings: electronSettingsStore(settingsFile, 'accounts', AccountSettings, defaultAccountSettings),
+      onExecutionFinished: options.onExecutionFinished,
     });
   } catch (error) {
     await service.close();

@@ -4,6 +4,7 @@ import type { Core } from '../core/index.ts';
 import { startBackend } from './backend.ts';
 import { createEventSender, registerInvokeHandler } from './ipc.ts';
 import { installApplicationMenu } from './menu.ts';
+import { createFinishedNotifier } from './notifications.ts';
 import { denyPermissions, guardWebContents } from './navigation.ts';
 import { handleAppProtocol, registerAppScheme } from './protocol.ts';
 import { createMainWindow } from './window.ts';
@@ -49,10 +50,15 @@ async function start(): Promise<void> {
   denyPermissions(session.defaultSession);
   handleAppProtocol(RENDERER_DIR);
   installApplicationMenu({ isMac: process.platform === 'darwin', withDevTools: !app.isPackaged });
+  const emit = createEventSender(() => mainWindow);
   backend = await startBackend({
     dataDir: app.getPath('userData'),
     version: app.getVersion(),
-    emit: createEventSender(() => mainWindow),
+    emit,
+    onExecutionFinished: createFinishedNotifier({
+      getWindow: () => mainWindow,
+      show: ({ accountId, executionId }) => emit('execution:show', { accountId, executionId }),
+    }),
   });
   unregisterInvoke = registerInvokeHandler({
     handlers: backend.handlers,

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createCore } from '../core/index.ts';
 import { createAccessToken } from './access-token.ts';
 import { attachContractSocket } from './contract-socket.ts';
@@ -11,6 +12,7 @@ import { createStaticHandler } from './static-files.ts';
 export interface WebHostOptions {
   /** 0 picks a free port. */
   port?: number;
+  /** Core keeps its files in `<dataDir>/core`, beside the embedded service's, as in the Electron host. */
   dataDir: string;
   rendererDir: string;
   version: string;
@@ -50,7 +52,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     host: 'web',
     version: options.version,
     localService: options.localService,
-    dataDir: options.dataDir,
+    dataDir: join(options.dataDir, 'core'),
     emit: (event, payload) => socket?.broadcast(event, payload),
   });
   socket = attachContractSocket({

@@ -1,27 +1,158 @@
-import type { Account } from '../../contract/index.ts';
-import { createServiceClient, type ServiceClient } from '../service-client/index.ts';
+import { randomUUID } from 'node:crypto';
+import { fail, ok, type Account, type Result } from '../../contract/index.ts';
+import { isFailure, noSuchAccount, type Failure } from '../failures.ts';
+import type { KeyVault } from '../secrets/key-vault.ts';
+import { createServiceClient, type ServiceClient, type ServiceConnection } from '../service-client/index.ts';
+import type { SettingsStore } from '../settings/settings-store.ts';
 import { keyHint } from './key-hint.ts';
+import type { AccountProfile, AccountSettings } from './profiles.ts';
 
-// The accounts core can talk to, each with its key held in memory only and a client built
-// from it. Keys come from the host (Local) and, later, from the OS keychain (user accounts);
-// what leaves this module is the Account profile with its masked hint, never the key.
+// The accounts core can talk to: Local (the embedded service, its key from the host) and the ones
+// the user added (profiles in the settings store, keys in the key vault). Keys are held in memory
+// here and used only to build clients; what leaves core is the Account with its masked hint.
 
 export const LOCAL_ACCOUNT_ID = 'local';
 
+export type ProfileFields = Omit<AccountProfile, 'id'>;
+
+export interface KeyProblem {
+  code: 'bad_key' | 'keychain_unavailable';
+  message: string;
+}
+
 export interface AccountEntry {
   account: Account;
-  client: ServiceClient;
+  /** Null while the account has no key to use; `keyProblem` says why. */
+  client: ServiceClient | null;
+  keyProblem: KeyProblem | null;
 }
 
 export interface AccountRegistry {
   list(): Account[];
   get(accountId: string): AccountEntry | null;
-  activeAccountId(): string | null;
+  activeAccountId(): string;
+  /** The stored profile of an account the user added; Local and unknown ids are failures. */
+  profile(accountId: string): AccountProfile | Failure;
+  /** The connection an account would use with these fields: its own key unless a new one is given. */
+  connectionWith(accountId: string, fields: ProfileFields, apiKey?: string): ServiceConnection | null;
+  add(fields: ProfileFields, apiKey: string, options: { sessionOnly?: boolean }): Promise<Result<Account>>;
+  /** Replaces the profile's fields, and the key when one is given. */
+  update(accountId: string, fields: ProfileFields, apiKey: string | undefined, options: { sessionOnly?: boolean }): Promise<Result<Account>>;
+  remove(accountId: string): Promise<Result<{ activeAccountId: string }>>;
+  setActive(accountId: string): Result<{ activeAccountId: string }>;
 }
 
-export function createAccountRegistry(localService: { baseUrl: string; apiKey: string | null }): AccountRegistry {
+interface Held {
+  profile: AccountProfile;
+  key: string | null;
+  entry: AccountEntry;
+}
+
+export async function createAccountRegistry(options: {
+  localService: { baseUrl: string; apiKey: string | null };
+  settings: SettingsStore<AccountSettings>;
+  vault: KeyVault;
+}): Promise<AccountRegistry> {
+  const { settings, vault } = options;
+  const local = localEntry(options.localService);
+  const held = new Map<string, Held>();
+  const stored = settings.read();
+  for (const profile of stored.accounts) {
+    if (profile.id === LOCAL_ACCOUNT_ID) continue;
+    held.set(profile.id, hold(profile, await readKey(vault, profile.id)));
+  }
+  let active = stored.activeAccountId !== null && held.has(stored.activeAccountId) ? stored.activeAccountId : LOCAL_ACCOUNT_ID;
+
+  function hold(profile: AccountProfile, key: { key: string | null; problem: KeyProblem | null }): Held {
+    const account: Account = {
+      ...profile,
+      keyHint: keyHint(key.key),
+      keyStorage: key.key === null ? 'missing' : vault.isSessionOnly(profile.id) ? 'session' : 'keychain',
+      isLocal: false,
+    };
+    const client = key.key === null ? null : createServiceClient({ baseUrl: profile.baseUrl, serviceName: profile.serviceName, apiKey: key.key });
+    return { profile, key: key.key, entry: { account, client, keyProblem: key.problem } };
+  }
+
+  function persist(): void {
+    settings.write({ accounts: [...held.values()].map((h) => h.profile), activeAccountId: active === LOCAL_ACCOUNT_ID ? null : active });
+  }
+
+  function editable(accountId: string): Held | Failure {
+    if (accountId === LOCAL_ACCOUNT_ID) return fail('bad_request', 'The Local account belongs to the app: it cannot be changed or removed.');
+    return held.get(accountId) ?? noSuchAccount(accountId);
+  }
+
+  /** Saves the key first: a profile is never kept for a key that could not be stored. */
+  async function store(profile: AccountProfile, apiKey: string | undefined, sessionOnly: boolean, previous: Held | undefined): Promise<Result<Account>> {
+    if (apiKey !== undefined) {
+      const saved = await vault.save(profile.id, apiKey, { sessionOnly });
+      if (!saved.ok) return saved;
+    }
+    const next = apiKey === undefined && previous ? hold(profile, { key: previous.key, problem: previous.entry.keyProblem }) : hold(profile, { key: apiKey ?? null, problem: null });
+    held.set(profile.id, next);
+    try {
+      persist();
+    } catch (error) {
+      if (previous) held.set(profile.id, previous);
+      else {
+        held.delete(profile.id);
+        await vault.remove(profile.id);
+      }
+      throw error;
+    }
+    return ok({ ...next.entry.account });
+  }
+
+  return {
+    list: () => [{ ...local.account }, ...[...held.values()].map((h) => ({ ...h.entry.account }))],
+    get: (accountId) => (accountId === LOCAL_ACCOUNT_ID ? local : (held.get(accountId)?.entry ?? null)),
+    activeAccountId: () => active,
+
+    profile(accountId) {
+      const current = editable(accountId);
+      return isFailure(current) ? current : { ...current.profile };
+    },
+
+    connectionWith(accountId, fields, apiKey) {
+      const key = apiKey ?? (accountId === LOCAL_ACCOUNT_ID ? options.localService.apiKey : held.get(accountId)?.key) ?? null;
+      return key === null ? null : { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey: key };
+    },
+
+    add: (fields, apiKey, { sessionOnly = false }) => store({ id: randomUUID(), ...fields }, apiKey, sessionOnly, undefined),
+
+    async update(accountId, fields, apiKey, { sessionOnly = false }) {
+      const current = editable(accountId);
+      if (isFailure(current)) return current;
+      return store({ ...fields, id: accountId }, apiKey, sessionOnly, current);
+    },
+
+    async remove(accountId) {
+      const current = editable(accountId);
+      if (isFailure(current)) return current;
+      // The key goes first: an account is never forgotten while its key stays behind in the keychain.
+      const removed = await vault.remove(accountId);
+      if (!removed.ok) return removed;
+      held.delete(accountId);
+      if (active === accountId) active = LOCAL_ACCOUNT_ID;
+      persist();
+      return ok({ activeAccountId: active });
+    },
+
+    setActive(accountId) {
+      if (accountId !== LOCAL_ACCOUNT_ID && !held.has(accountId)) {
+        return noSuchAccount(accountId);
+      }
+      active = accountId;
+      persist();
+      return ok({ activeAccountId: active });
+    },
+  };
+}
+
+function localEntry(localService: { baseUrl: string; apiKey: string | null }): AccountEntry {
   const serviceName = 'DUNE';
-  const local: AccountEntry = {
+  return {
     account: {
       id: LOCAL_ACCOUNT_ID,
       label: 'Local',
@@ -30,15 +161,19 @@ export function createAccountRegistry(localService: { baseUrl: string; apiKey: s
       baseUrl: localService.baseUrl,
       serviceName,
       keyHint: keyHint(localService.apiKey),
+      keyStorage: 'host',
       isLocal: true,
     },
     client: createServiceClient({ baseUrl: localService.baseUrl, serviceName, apiKey: localService.apiKey ?? '' }),
+    keyProblem: null,
   };
-  const entries = new Map<string, AccountEntry>([[LOCAL_ACCOUNT_ID, local]]);
+}
 
-  return {
-    list: () => [...entries.values()].map((entry) => ({ ...entry.account })),
-    get: (accountId) => entries.get(accountId) ?? null,
-    activeAccountId: () => LOCAL_ACCOUNT_ID,
-  };
+async function readKey(vault: KeyVault, accountId: string): Promise<{ key: string | null; problem: KeyProblem | null }> {
+  const read = await vault.read(accountId);
+  if (!read.ok) return { key: null, problem: { code: 'keychain_unavailable', message: read.error.message } };
+  if (read.data === null) {
+    return { key: null, problem: { code: 'bad_key', message: 'The API key of this account is not in the system keychain; enter it again in the account settings.' } };
+  }
+  return { key: read.data, problem: null };
 }

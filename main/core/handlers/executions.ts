@@ -1,22 +1,35 @@
 import { ok } from '../../contract/index.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import type { ExecutionHistory } from '../executions/history.ts';
 import { statusAfterExecute } from '../executions/snapshot.ts';
 import type { ExecutionWatcher } from '../executions/watcher.ts';
 import { findAccount, isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import { readRowRange } from '../results/read-range.ts';
 
-export function executionHandlers(
-  accounts: AccountRegistry,
-  watcher: ExecutionWatcher,
-): Pick<Handlers, 'executions:run' | 'executions:get' | 'executions:cancel' | 'results:getRows'> {
+type ExecutionChannels = 'executions:run' | 'executions:get' | 'executions:cancel' | 'executions:list' | 'executions:viewing' | 'results:getRows';
+
+export interface Viewing {
+  accountId: string;
+  executionId: string;
+}
+
+export function executionHandlers(options: {
+  accounts: AccountRegistry;
+  watcher: ExecutionWatcher;
+  history: ExecutionHistory;
+  /** Told which execution the UI shows, so a finished one elsewhere can be notified. */
+  setViewing: (viewing: Viewing | null) => void;
+}): Pick<Handlers, ExecutionChannels> {
+  const { accounts, watcher, history } = options;
   return {
-    'executions:run': async ({ accountId, queryId, parameters }) => {
+    'executions:run': async ({ accountId, queryId, parameters = {} }) => {
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return entry;
       const startedAtMs = Date.now();
       const started = await entry.client.executions.execute({ queryId, queryParameters: parameters });
       if (!started.ok) return serviceFailure(started.error);
+      history.started(accountId, started.value.executionId, queryId, parameters);
       const status = statusAfterExecute(started.value.executionId, started.value.state, queryId);
       return ok(watcher.watch(accountId, entry.client, status, startedAtMs));
     },
@@ -42,10 +55,17 @@ export function executionHandlers(
       return ok({ cancelled: cancelled.value });
     },
 
-    'results:getRows': async ({ accountId, executionId, startRow, endRow }) => {
+    'executions:list': async ({ accountId, limit = 50 }) => ok({ executions: history.list(accountId, limit) }),
+
+    'executions:viewing': async ({ viewing }) => {
+      options.setViewing(viewing);
+      return ok({});
+    },
+
+    'results:getRows': async ({ accountId, executionId, startRow, endRow, allowPartial = false }) => {
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return entry;
-      return readRowRange(entry.client, executionId, startRow, endRow);
+      return readRowRange(entry.client, { executionId, startRow, endRow, allowPartial });
     },
   };
 }

@@ -1,29 +1,40 @@
 import { fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
 import { serviceFailure } from '../failures.ts';
-import type { ResultMetadata, ResultsPage, ServiceClient } from '../service-client/index.ts';
+import type { ResultMetadata, ResultsPage, ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { JsonObject } from '../service-client/wire-read.ts';
 import { toCell } from './cells.ts';
 
 // Rows [startRow, endRow) of an execution's result, as the grid asks for them. The service may
 // lower `limit`; the range is then completed from the pages that follow, so the grid never
-// mistakes a short page for the end of the result.
+// mistakes a short page for the end of the result. A truncated (partial) result is read only
+// when the request allows it: the user has to agree to see an incomplete result.
 
-export async function readRowRange(
-  client: ServiceClient,
-  executionId: string,
-  startRow: number,
-  endRow: number,
-): Promise<Result<ResultPage>> {
+export interface RowRange {
+  executionId: string;
+  startRow: number;
+  endRow: number;
+  allowPartial: boolean;
+}
+
+const PARTIAL_STATE = 'QUERY_STATE_COMPLETED_PARTIAL';
+const PARTIAL_MESSAGE = 'This result is partial: the service cut it short because it was too large, so rows are missing at its end. Read it anyway only if an incomplete result will do.';
+
+export async function readRowRange(client: ServiceClient, range: RowRange): Promise<Result<ResultPage>> {
+  const { executionId, startRow, endRow, allowPartial } = range;
   const wanted = endRow - startRow;
   const rows: JsonObject[] = [];
   let metadata: ResultMetadata | null = null;
+  let state = '';
   let offset = startRow;
   while (rows.length < wanted) {
-    const read = await client.results.page({ executionId, offset, limit: wanted - rows.length });
-    if (!read.ok) return serviceFailure(read.error);
+    const read = await client.results.page({ executionId, offset, limit: wanted - rows.length, allowPartialResults: allowPartial });
+    if (!read.ok) return isPartialRefusal(read.error) ? partialFailure(read.error.message) : serviceFailure(read.error);
     const page = read.value;
+    // A lenient service may serve it without the flag: the rule is the app's, not only the service's.
+    if (page.state === PARTIAL_STATE && !allowPartial) return partialFailure(null);
     if (page.rows === null) return fail('bad_request', noResultMessage(page));
     metadata ??= page.metadata;
+    state = page.state;
     rows.push(...page.rows);
     // A next offset that does not move forward would loop forever: treat it as the end.
     if (page.nextOffset === null || page.nextOffset <= offset || page.rows.length === 0) break;
@@ -37,7 +48,17 @@ export async function readRowRange(
     rows: kept.map((row) => names.map((name) => toCell(row[name]))),
     startRow,
     totalRowCount: metadata?.totalRowCount ?? startRow + kept.length,
+    isPartial: state === PARTIAL_STATE,
   });
+}
+
+/** The real service refuses with "Partial Result, please request with 'allows_partial_results=true'". */
+function isPartialRefusal(error: ServiceError): boolean {
+  return error.kind === 'bad_request' && /partial result/i.test(error.message);
+}
+
+function partialFailure(serviceMessage: string | null) {
+  return fail('partial_result', PARTIAL_MESSAGE, serviceMessage === null ? undefined : { serviceMessage });
 }
 
 function noResultMessage(page: ResultsPage): string {

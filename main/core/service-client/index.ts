@@ -27,4 +27,4 @@ export type { ExecuteArgs, ExecuteResponse, ExecutionStatus } from './executions
 export type { ResultsPage, ResultsPageArgs } from './results.ts';
 export type { CsvPage, CsvPagesArgs } from './results-csv.ts';
 export type { RetryPolicy } from './retry-policy.ts';
-export type { QueryListItem, QueryParameterDefinition, QueryRecord } from './queries.ts';
+export type { NewQueryArgs, ParameterDefinitionInput, QueryChanges, QueryListItem, QueryParameterDefinition, QueryRecord } from './queries.ts';

@@ -2,7 +2,7 @@ import type { ClientResult } from './errors.ts';
 import type { Transport } from './request.ts';
 import { isObject, readBoolean, readInt, readString, readStringArray, type JsonObject } from './wire-read.ts';
 
-// Stored queries: GET /queries (the key's context) and GET /query/{id}.
+// Stored queries: GET /queries (the key's context), GET /query/{id}, POST /query, PATCH /query/{id}.
 
 export interface QueryListItem {
   id: number;
@@ -38,9 +38,34 @@ export interface QueryRecord {
   queryEngine: string | null;
 }
 
+/** A parameter definition as the query endpoints take it: camelCase keys, the value as text. */
+export interface ParameterDefinitionInput {
+  key: string;
+  type: string;
+  value: string;
+  description?: string;
+  enumOptions?: string[];
+  isMultiselect?: boolean;
+}
+
+export interface NewQueryArgs {
+  name: string;
+  querySql: string;
+  description?: string;
+  parameters?: ParameterDefinitionInput[];
+  tags?: string[];
+  isPrivate?: boolean;
+}
+
+/** Fields left out stay as they are; an empty `tags` or `parameters` list removes them all. */
+export type QueryChanges = Partial<Pick<NewQueryArgs, 'name' | 'querySql' | 'description' | 'parameters' | 'tags'>>;
+
 export interface QueriesApi {
   list(args?: { limit?: number; offset?: number; signal?: AbortSignal }): Promise<ClientResult<{ queries: QueryListItem[]; total: number }>>;
   get(queryId: number, options?: { signal?: AbortSignal }): Promise<ClientResult<QueryRecord>>;
+  /** Answers the new query's id. */
+  create(args: NewQueryArgs, options?: { signal?: AbortSignal }): Promise<ClientResult<number>>;
+  update(queryId: number, changes: QueryChanges, options?: { signal?: AbortSignal }): Promise<ClientResult<number>>;
 }
 
 export function createQueriesApi(transport: Transport): QueriesApi {
@@ -57,7 +82,31 @@ export function createQueriesApi(transport: Transport): QueriesApi {
 
     get: (queryId, options = {}) =>
       transport.json({ method: 'GET', path: `/query/${queryId}`, signal: options.signal }, (body) => (isObject(body) ? readQueryRecord(body) : null)),
+
+    // Not sent twice after a server error: a second create would make a second query.
+    create: (args, options = {}) =>
+      transport.json({ method: 'POST', path: '/query', body: { ...wireFields(args), is_private: args.isPrivate ?? false }, signal: options.signal }, readQueryId),
+
+    // Setting the same fields twice leaves the same query.
+    update: (queryId, changes, options = {}) =>
+      transport.json({ method: 'PATCH', path: `/query/${queryId}`, body: wireFields(changes), signal: options.signal, idempotent: true }, readQueryId),
   };
+}
+
+function wireFields(fields: QueryChanges): JsonObject {
+  const wire: JsonObject = {
+    name: fields.name,
+    query_sql: fields.querySql,
+    description: fields.description,
+    parameters: fields.parameters,
+    tags: fields.tags,
+  };
+  // JSON drops undefined; left out, a field stays as it is on the service.
+  return Object.fromEntries(Object.entries(wire).filter(([, value]) => value !== undefined));
+}
+
+function readQueryId(body: unknown): number | null {
+  return isObject(body) ? readInt(body, 'query_id') : null;
 }
 
 function readListItem(item: JsonObject): QueryListItem | null {

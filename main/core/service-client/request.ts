@@ -110,7 +110,8 @@ export function createTransport(connection: ServiceConnection): Transport {
       const lastAttempt = attemptNumber >= policy.maxAttempts;
       let wait: number | null = null;
       if (!outcome.ok) {
-        if (outcome.error.kind !== 'unreachable' || !idempotent || lastAttempt) return outcome;
+        const transient = outcome.error.kind === 'unreachable' || outcome.error.kind === 'timeout';
+        if (!transient || !idempotent || lastAttempt) return outcome;
         wait = backoffDelay(policy, attemptNumber);
       } else if (outcome.value.status >= 200 && outcome.value.status <= 299) {
         return outcome;

@@ -1,8 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createServiceClient, type ClientResult, type RetryPolicy } from '../../../main/core/service-client/index.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServiceClient, type ClientResult, type RetryPolicy, type ServiceClient } from '../../../main/core/service-client/index.ts';
+import { startService } from '../../../main/service/index.ts';
 import { startFakeService, type FakeAnswer, type FakeRequest, type FakeService } from './fake-service.ts';
+import { startFaultProxy, type Fault, type FaultProxy } from './fault-proxy.ts';
 
-// Retries, pagination and CSV pages of the client, against a scripted service on loopback.
+// Retries, pagination and CSV pages of the client, against a scripted service on loopback, and
+// whole reads of a real result from the embedded service through a proxy that injects faults.
 
 const FAST: RetryPolicy = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 50 };
 
@@ -144,5 +150,75 @@ describe('CSV pages', () => {
       '/api/v1/execution/E1/results/csv?limit=2&offset=2',
     ]);
     expect(fake.requests[0]?.headers.accept).toBe('text/csv');
+  });
+});
+
+describe('a whole result read through faults, from the embedded service', () => {
+  const TOTAL = 5000;
+  const PAGE_ROWS = 700;
+  let dir: string;
+  let service: Awaited<ReturnType<typeof startService>>;
+  let executionId: string;
+  let proxy: FaultProxy | null = null;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'querydesk-faults-'));
+    service = await startService({ dataDir: join(dir, 'service'), port: 0, maxPageRows: PAGE_ROWS });
+    const direct = createServiceClient({ baseUrl: service.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
+    const listed = await direct.queries.list();
+    const trades = listed.ok ? listed.value.queries.find((q) => q.name === 'Demo trades') : undefined;
+    const started = await direct.executions.execute({ queryId: trades?.id ?? 0 });
+    if (!started.ok) throw new Error(started.error.message);
+    executionId = started.value.executionId;
+    for (;;) {
+      const status = await direct.executions.status(executionId);
+      if (status.ok && status.value.state === 'QUERY_STATE_COMPLETED') break;
+      if (status.ok && status.value.isExecutionFinished) throw new Error(`the demo query ended as ${status.value.state}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = null;
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // One of each fault, each on the first attempt at a page: the retry of that page passes.
+  const FAULTS: Record<number, Fault> = {
+    2: { status: 429, headers: { 'Retry-After': '0' } },
+    4: { status: 500 },
+    6: { status: 503 },
+    8: 'reset',
+    10: 'stall',
+  };
+
+  async function throughFaults(): Promise<{ client: ServiceClient; proxy: FaultProxy }> {
+    proxy = await startFaultProxy(service.baseUrl, (_request, count) => FAULTS[count] ?? null);
+    // The stall ends at this timeout, which the client then retries like a dropped connection.
+    const client = createServiceClient({ baseUrl: proxy.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '', retry: FAST, timeoutMs: 500 });
+    return { client, proxy };
+  }
+
+  it('returns every row once, in order, as JSON pages', async () => {
+    const { client, proxy } = await throughFaults();
+    const pages = await collect(client.results.pages({ executionId, limit: 100_000 }));
+    expect(pages.every((page) => page.ok)).toBe(true);
+    const ids = pages.flatMap((page) => (page.ok ? (page.value.rows ?? []) : [])).map((row) => row.trade_id);
+    expect(ids).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
+    expect(proxy.requests).toHaveLength(Math.ceil(TOTAL / PAGE_ROWS) + Object.keys(FAULTS).length);
+  });
+
+  it('returns every row once, in order, as CSV pages', async () => {
+    const { client, proxy } = await throughFaults();
+    const pages = await collect(client.results.csvPages({ executionId, limit: 100_000 }));
+    expect(pages.every((page) => page.ok)).toBe(true);
+    const lines = pages.flatMap((page) => (page.ok ? page.value.rows.split('\n').filter((line) => line !== '') : []));
+    expect(lines.map((line) => Number(line.split(',')[0]))).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
+    expect(proxy.requests).toHaveLength(Math.ceil(TOTAL / PAGE_ROWS) + Object.keys(FAULTS).length);
   });
 });

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionUpdate, QuerySummary } from '../../../main/contract/index.ts';
 import { createCore, type Core } from '../../../main/core/index.ts';
+import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import { createServiceClient } from '../../../main/core/service-client/index.ts';
+import { memoryKeychain } from '../../unit/core/memory-keychain.ts';
 import { startService } from '../../../main/service/index.ts';
 
 // The core against the real embedded service over HTTP, with a small page cap so that reading
@@ -23,8 +25,11 @@ beforeAll(async () => {
     host: 'web',
     version: '0.0.0',
     localService: { baseUrl: service.baseUrl, apiKey: service.demoApiKey },
-    emit: (_event, payload) => updates.push(payload),
-    dataDir: dir,
+    emit: (event, payload) => {
+      if (event === 'execution:update') updates.push(payload as ExecutionUpdate);
+    },
+    dataDir: join(dir, 'core'),
+    keyVault: new KeyVault(memoryKeychain()),
   });
 });
 

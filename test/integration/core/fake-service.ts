@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A stand-in for the service on loopback, answering whatever the test scripts: for testing the
@@ -48,11 +48,15 @@ export async function startFakeService(answer: (request: FakeRequest) => FakeAns
       res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', ...reply.headers }).end(text);
     });
   });
+  return { ...(await listenOnLoopback(server)), requests };
+}
+
+/** Listens on a free loopback port; `close` also drops the connections still open (stalled ones too). */
+export async function listenOnLoopback(server: Server): Promise<{ baseUrl: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName, ExecutionUpdate } from '../../../main/contract/index.ts';
 import { createCore, type Core } from '../../../main/core/index.ts';
+import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
+import { memoryKeychain } from './core-harness.ts';
 import { startFakeService, type FakeAnswer, type FakeRequest, type FakeService } from './fake-service.ts';
 
 // The handlers against a scripted service: a 10-row result served at most 3 rows per page.
@@ -29,6 +34,16 @@ function scriptedService(request: FakeRequest): FakeAnswer {
       },
     };
   }
+  if (path === '/api/v1/execution/CUT/results') {
+    // As the real service words it, typo included; a lenient service could also serve it without the flag.
+    if (query.get('allow_partial_results') !== 'true') return { status: 400, body: { error: "Partial Result, please request with 'allows_partial_results=true'" } };
+    return { body: { execution_id: 'CUT', state: 'QUERY_STATE_COMPLETED_PARTIAL', is_execution_finished: true, result: { rows: [{ n: 0 }], metadata: { column_names: ['n'], total_row_count: 1 } } } };
+  }
+  if (path === '/api/v1/execution/LENIENT/results') {
+    return { body: { execution_id: 'LENIENT', state: 'QUERY_STATE_COMPLETED_PARTIAL', is_execution_finished: true, result: { rows: [{ n: 0 }], metadata: { column_names: ['n'], total_row_count: 1 } } } };
+  }
+  if (method === 'POST' && path === '/api/v1/query') return { body: { query_id: 7 } };
+  if (method === 'PATCH' && path === '/api/v1/query/7') return { body: { query_id: 7 } };
   if (path === '/api/v1/execution/RUNNING/results') return { body: { execution_id: 'RUNNING', state: 'QUERY_STATE_EXECUTING', is_execution_finished: false } };
   if (path === '/api/v1/queries') return { body: { queries: [{ id: 7, name: 'Demo', description: 'd', owner: 'demo', tags: ['x'], created_at: '2026-01-01T00:00:00Z', updated_at: null }], total: 1 } };
   if (path === '/api/v1/query/7') return { body: { query_id: 7, name: 'Demo', description: 'd', owner: 'demo', tags: [], version: 2, query_sql: 'select 1', parameters: [{ key: 'n', type: 'number', value: '5' }], is_private: false, is_archived: false } };
@@ -37,11 +52,14 @@ function scriptedService(request: FakeRequest): FakeAnswer {
 
 let fake: FakeService | null = null;
 let core: Core | null = null;
+let dir: string | null = null;
 afterEach(async () => {
   await core?.dispose();
   await fake?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
   core = null;
   fake = null;
+  dir = null;
 });
 
 async function start(apiKey: string | null = 'demo-key-abcdef123456') {
@@ -52,7 +70,8 @@ async function start(apiKey: string | null = 'demo-key-abcdef123456') {
     version: '9.9.9',
     localService: { baseUrl: fake.baseUrl, apiKey },
     emit: (event, payload) => events.push({ event, payload }),
-    dataDir: '/nonexistent',
+    dataDir: (dir = mkdtempSync(join(tmpdir(), 'querydesk-handlers-'))),
+    keyVault: new KeyVault(memoryKeychain()),
   });
   return { handlers: core.handlers, events, fake };
 }
@@ -66,10 +85,14 @@ describe('the core handlers', () => {
       ok: true,
       data: {
         activeAccountId: 'local',
-        accounts: [{ id: 'local', label: 'Local', kind: 'user', handle: null, baseUrl: fake!.baseUrl, serviceName: 'DUNE', keyHint: '••••3456', isLocal: true }],
+        accounts: [{ id: 'local', label: 'Local', kind: 'user', handle: null, baseUrl: fake!.baseUrl, serviceName: 'DUNE', keyHint: '••••3456', keyStorage: 'host', isLocal: true }],
+        keychain: { available: true },
       },
     });
     expect(JSON.stringify(listed)).not.toContain('demo-key');
+    expect(await handlers['accounts:test']({ accountId: 'local' })).toMatchObject({ ok: true, data: { handle: 'demo' } });
+    expect(fake!.requests.map((r) => `${r.path}?${r.query}`)).toEqual(['/api/v1/queries?limit=1']);
+    expect(fake!.requests[0]?.headers['x-dune-api-key']).toBe('demo-key-abcdef123456');
   });
 
   it('list and read queries', async () => {
@@ -107,6 +130,7 @@ describe('the core handlers', () => {
         rows: [2, 3, 4, 5, 6, 7, 8].map((n) => [n, `row ${n}`]),
         startRow: 2,
         totalRowCount: TOTAL,
+        isPartial: false,
       },
     });
     expect(fake.requests.map((r) => `${r.query.get('offset')}+${r.query.get('limit')}`)).toEqual(['2+7', '5+4', '8+1']);
@@ -119,5 +143,27 @@ describe('the core handlers', () => {
     const running = await handlers['results:getRows']({ accountId: 'local', executionId: 'RUNNING', startRow: 0, endRow: 100 });
     expect(running).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(running.ok ? '' : running.error.message).toContain('QUERY_STATE_EXECUTING');
+  });
+
+  it('read a partial result only when allowed, whether the service refuses it or not', async () => {
+    const { handlers, fake } = await start();
+    const range = { accountId: 'local', startRow: 0, endRow: 10 };
+    for (const executionId of ['CUT', 'LENIENT']) {
+      const refused = await handlers['results:getRows']({ ...range, executionId });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'partial_result' } });
+      expect(await handlers['results:getRows']({ ...range, executionId, allowPartial: true })).toMatchObject({ ok: true, data: { rows: [[0]], isPartial: true } });
+    }
+    expect(fake.requests.map((r) => r.query.get('allow_partial_results'))).toEqual([null, 'true', null, 'true']);
+  });
+
+  it('send a new query and its changes in the service’s field names, then read the query back', async () => {
+    const { handlers, fake } = await start();
+    const parameters = [{ key: 'n', type: 'number' as const, value: '5', enumOptions: ['5'] }];
+    const created = await handlers['queries:create']({ accountId: 'local', name: 'Demo', sql: 'select {{n}}', tags: ['x'], parameters });
+    expect(created).toMatchObject({ ok: true, data: { id: 7, version: 2 } });
+    expect(JSON.parse(fake.requests[0]!.body)).toEqual({ name: 'Demo', query_sql: 'select {{n}}', tags: ['x'], parameters, is_private: false });
+    await handlers['queries:update']({ accountId: 'local', queryId: 7, description: 'new' });
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v1/query', 'GET /api/v1/query/7', 'PATCH /api/v1/query/7', 'GET /api/v1/query/7']);
+    expect(JSON.parse(fake.requests[2]!.body)).toEqual({ description: 'new' });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { WS_PATH, type ServerMessage } from '../../../main/contract/index.ts';
 import { startWebHost, type WebHost } from '../../../main/web/host.ts';
 import { startFakeService, type FakeService } from '../core/fake-service.ts';
 
+const REMOTE_KEY = 'remote-key-7777-8888';
 let host: WebHost;
 let fake: FakeService;
 let dir: string;
@@ -19,11 +20,14 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Querydesk</title>');
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'outside the renderer');
-  fake = await startFakeService((req) =>
-    req.path.endsWith('/execute')
+  fake = await startFakeService((req) => {
+    if (req.path === '/api/v1/queries') {
+      return req.headers['x-dune-api-key'] === REMOTE_KEY ? { body: { queries: [], total: 0 } } : { status: 401, body: { error: 'invalid API Key' } };
+    }
+    return req.path.endsWith('/execute')
       ? { body: { execution_id: 'E1', state: 'QUERY_STATE_PENDING' } }
-      : { body: { execution_id: 'E1', state: 'QUERY_STATE_COMPLETED', is_execution_finished: true, result_metadata: { column_names: [], total_row_count: 0 } } },
-  );
+      : { body: { execution_id: 'E1', state: 'QUERY_STATE_COMPLETED', is_execution_finished: true, result_metadata: { column_names: [], total_row_count: 0 } } };
+  });
   host = await startWebHost({ port: 0, dataDir: dir, rendererDir, version: '1.0.0', localService: { baseUrl: fake.baseUrl, apiKey: 'k' } });
 });
 
@@ -151,5 +155,27 @@ describe('the browser host: the contract socket', () => {
     }
     first.close();
     second.close();
+  });
+});
+
+describe('the browser host: accounts', () => {
+  it('adds an account over the socket without the key ever coming back, and keeps core’s files under core/', async () => {
+    const socket = await open();
+    const received: string[] = [];
+    socket.on('message', (data: Buffer) => received.push(data.toString()));
+    const account = { label: 'Remote', baseUrl: fake.baseUrl, sessionOnly: true };
+    const refused = await invoke(socket, 1, 'accounts:add', { ...account, apiKey: 'wrong-key-0000-0000' });
+    expect(refused).toMatchObject({ result: { ok: false, error: { code: 'bad_key', message: 'The service refused this API key: invalid API Key' } } });
+    const added = await invoke(socket, 2, 'accounts:add', { ...account, apiKey: REMOTE_KEY });
+    expect(added).toMatchObject({ result: { ok: true, data: { label: 'Remote', keyHint: '••••8888', keyStorage: 'session' } } });
+    const listed = await invoke(socket, 3, 'accounts:list', {});
+    expect(listed).toMatchObject({ result: { ok: true, data: { accounts: [{ id: 'local' }, { label: 'Remote' }] } } });
+    socket.close();
+
+    expect(received.length).toBeGreaterThanOrEqual(3);
+    expect(received.filter((text) => text.includes(REMOTE_KEY))).toEqual([]);
+    const profiles = readFileSync(join(dir, 'core', 'accounts.json'), 'utf8');
+    expect(profiles).toContain('"label": "Remote"');
+    expect(profiles).not.toContain(REMOTE_KEY);
   });
 });

@@ -33,7 +33,7 @@ function scriptedClient(script: ClientResult<ExecutionStatus>[], resultsMetadata
         return page.ok ? { ok: true, value: { ...page.value, rows: [], metadata: resultsMetadata, nextOffset: null, nextUri: null } } : page;
       },
     },
-    queries: { list: async () => { throw new Error('not used'); }, get: async () => { throw new Error('not used'); } },
+    queries: { list: notUsed, get: notUsed, create: notUsed, update: notUsed },
   };
   // Only what the watcher uses is scripted; the rest of the client is never called.
   const client = { ...fake, results: { ...fake.results, pages: notUsed, csvPages: notUsed } } satisfies ServiceClient;

@@ -62,8 +62,8 @@ vi.mock('../../../main/electron/window.ts', () => ({
   },
 }));
 vi.mock('../../../main/electron/backend.ts', () => ({
-  startBackend: async (options: { dataDir: string; version: string }) => {
-    fake.state.log.push(`startBackend ${options.dataDir} ${options.version}`);
+  startBackend: async (options: { dataDir: string; version: string; onExecutionFinished: unknown }) => {
+    fake.state.log.push(`startBackend ${options.dataDir} ${options.version} notifier=${typeof options.onExecutionFinished}`);
     if (fake.state.startError) throw fake.state.startError;
     return {
       handlers: {},
@@ -98,7 +98,7 @@ describe('the Electron host lifecycle', () => {
       'denyPermissions',
       'handleAppProtocol true',
       'menu',
-      'startBackend /home/u/.config/Querydesk#userData 0.1.0',
+      'startBackend /home/u/.config/Querydesk#userData 0.1.0 notifier=function',
       'registerInvokeHandler',
       'createMainWindow true',
     ]);

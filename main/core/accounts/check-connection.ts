@@ -1,0 +1,40 @@
+import { fail, ok, type Result } from '../../contract/index.ts';
+import { createServiceClient, type ServiceConnection, type ServiceError } from '../service-client/index.ts';
+
+// The cheap authenticated call that tells whether a key works, before it is saved and when the
+// user tests an account: one page of one query. Its refusals are worded for the person who just
+// typed the key, with the service's own words kept.
+
+export interface ConnectionCheck {
+  latencyMs: number;
+  /** The owner of the first listed query, which is the key's context; null when it has none. */
+  handle: string | null;
+}
+
+// A person is waiting: one retry, short waits, and a shorter timeout than a page read gets.
+const CHECK_RETRY = { maxAttempts: 2, baseDelayMs: 300, maxDelayMs: 5_000 };
+const CHECK_TIMEOUT_MS = 15_000;
+
+export async function checkConnection(connection: ServiceConnection): Promise<Result<ConnectionCheck>> {
+  const client = createServiceClient({ ...connection, retry: CHECK_RETRY, timeoutMs: CHECK_TIMEOUT_MS });
+  const startedAt = performance.now();
+  const listed = await client.queries.list({ limit: 1 });
+  if (!listed.ok) return fail(listed.error.kind, refusal(listed.error, connection.baseUrl), listed.error.status === null ? undefined : { status: listed.error.status });
+  return ok({ latencyMs: Math.round(performance.now() - startedAt), handle: listed.value.queries[0]?.owner || null });
+}
+
+function refusal(error: ServiceError, baseUrl: string): string {
+  switch (error.kind) {
+    case 'bad_key':
+      return `The service refused this API key: ${error.message}`;
+    case 'forbidden':
+      return `The key works, but the service does not allow it to list queries: ${error.message}`;
+    case 'not_found':
+      return `No query service answers at ${baseUrl} (${error.message}). Check the base URL.`;
+    case 'unreachable':
+    case 'timeout':
+      return `${error.message} Check the base URL and the network.`;
+    default:
+      return error.status === 200 ? `${baseUrl} does not answer like the query service. Check the base URL.` : error.message;
+  }
+}

@@ -1,0 +1,50 @@
+import { Notification, type BrowserWindow } from 'electron';
+import type { ExecutionRecord } from '../contract/index.ts';
+import type { FinishedExecution } from '../core/index.ts';
+
+// A desktop notification when an execution the user started ends while they look elsewhere: at
+// another app, or at another execution in this one. A run the user cancelled needs no news.
+
+export function createFinishedNotifier(options: {
+  getWindow: () => BrowserWindow | null;
+  /** A click on the notification: the window comes forward and should show that execution. */
+  show: (record: ExecutionRecord) => void;
+}): (finished: FinishedExecution) => void {
+  const { getWindow } = options;
+  return ({ record, isViewed }) => {
+    const message = notificationText(record);
+    const window = getWindow();
+    const windowInUse = window !== null && !window.isDestroyed() && window.isVisible() && !window.isMinimized() && window.isFocused();
+    if (message === null || (windowInUse && isViewed) || !Notification.isSupported()) return;
+    const notification = new Notification(message);
+    notification.on('click', () => {
+      const current = getWindow();
+      if (current === null || current.isDestroyed()) return;
+      if (current.isMinimized()) current.restore();
+      current.show();
+      current.focus();
+      options.show(record);
+    });
+    notification.show();
+  };
+}
+
+export function notificationText(record: ExecutionRecord): { title: string; body: string } | null {
+  const query = `Query ${record.queryId}`;
+  switch (record.state) {
+    case 'QUERY_STATE_CANCELLED':
+      return null;
+    case 'QUERY_STATE_COMPLETED':
+      return { title: `${query} finished`, body: rowCount(record.totalRowCount) };
+    case 'QUERY_STATE_COMPLETED_PARTIAL':
+      return { title: `${query} finished with a partial result`, body: `${rowCount(record.totalRowCount)}; the service cut the result short.` };
+    case 'QUERY_STATE_FAILED':
+      return { title: `${query} failed`, body: (record.error?.message ?? 'The execution failed.').slice(0, 200) };
+    default:
+      return { title: `${query} ended`, body: record.error?.message.slice(0, 200) ?? `State: ${record.state}` };
+  }
+}
+
+function rowCount(rows: number | null): string {
+  return rows === null ? 'The result is ready.' : `${rows.toLocaleString('en-US')} ${rows === 1 ? 'row' : 'rows'}`;
+}

@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QuerySummary } from '../../../main/contract/index.ts';
+import type { Core } from '../../../main/core/index.ts';
+import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
+import { createServiceClient } from '../../../main/core/service-client/index.ts';
+import { caller, memoryKeychain, startHarness, type Harness } from './core-harness.ts';
+
+// Executions the app started are remembered per account, and one still running when core closes
+// is watched again by the next core on the same data folder. Against the embedded service.
+
+let harness: Harness;
+
+const newCore = () => harness.startCore({ keyVault: new KeyVault(memoryKeychain()) });
+
+async function demoQuery(call: ReturnType<typeof caller>, name: string): Promise<QuerySummary> {
+  const listed = await call('queries:list', { accountId: 'local' });
+  const query = listed.ok ? listed.data.queries.find((q) => q.name === name) : undefined;
+  if (!query) throw new Error(`no demo query named ${name}`);
+  return query;
+}
+
+async function run(call: ReturnType<typeof caller>, queryId: number, parameters?: Record<string, string>): Promise<string> {
+  const started = await call('executions:run', { accountId: 'local', queryId, parameters });
+  if (!started.ok) throw new Error(started.error.message);
+  return started.data.executionId;
+}
+
+beforeAll(async () => {
+  harness = await startHarness();
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+describe('the execution history', () => {
+  it('keeps each run with its parameters, state and times, newest first, in a file', async () => {
+    const call = caller(await newCore());
+    const daily = await demoQuery(call, 'Daily volume by chain');
+    const first = await run(call, daily.id, { chain: 'base', min_usd: '500' });
+    await harness.finishedUpdate(first);
+    const second = await run(call, daily.id, { chain: 'optimism', min_usd: '100' });
+    const done = await harness.finishedUpdate(second);
+
+    const listed = await call('executions:list', { accountId: 'local' });
+    if (!listed.ok) throw new Error(listed.error.message);
+    expect(listed.data.executions.map((e) => e.executionId).slice(0, 2)).toEqual([second, first]);
+    expect(listed.data.executions[0]).toMatchObject({
+      accountId: 'local',
+      queryId: daily.id,
+      parameters: { chain: 'optimism', min_usd: '100' },
+      state: 'QUERY_STATE_COMPLETED',
+      isFinished: true,
+      error: null,
+      totalRowCount: done.result?.totalRowCount,
+    });
+    const record = listed.data.executions[0]!;
+    expect(Date.parse(record.endedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(record.submittedAt));
+    expect(await call('executions:list', { accountId: 'local', limit: 1 })).toMatchObject({ ok: true, data: { executions: [{ executionId: second }] } });
+    expect(await call('executions:list', { accountId: 'someone-else' })).toEqual({ ok: true, data: { executions: [] } });
+
+    const file = JSON.parse(readFileSync(join(harness.coreDir, 'executions.json'), 'utf8')) as { executions: { executionId: string }[] };
+    expect(file.executions.map((e) => e.executionId)).toContain(first);
+  });
+
+  it('tells the host when a run ends, and whether the UI was showing it', async () => {
+    const call = caller(await newCore());
+    const slow = await demoQuery(call, 'Slow checksum');
+    const daily = await demoQuery(call, 'Daily volume by chain');
+
+    const watched = await run(call, slow.id);
+    expect(await call('executions:viewing', { viewing: { accountId: 'local', executionId: watched } })).toEqual({ ok: true, data: {} });
+    await call('executions:cancel', { accountId: 'local', executionId: watched });
+    await harness.finishedUpdate(watched);
+
+    const unwatched = await run(call, daily.id, { chain: 'base', min_usd: '1' });
+    await harness.finishedUpdate(unwatched);
+    expect(harness.finished.find((f) => f.record.executionId === watched)).toMatchObject({ isViewed: true, record: { state: 'QUERY_STATE_CANCELLED' } });
+    expect(harness.finished.find((f) => f.record.executionId === unwatched)).toMatchObject({ isViewed: false, record: { state: 'QUERY_STATE_COMPLETED' } });
+    expect(harness.finished.filter((f) => f.record.executionId === unwatched)).toHaveLength(1);
+  });
+
+  it('watches a run again after a restart until it ends', async () => {
+    const first = await newCore();
+    const slow = await demoQuery(caller(first), 'Slow checksum');
+    const executionId = await run(caller(first), slow.id);
+    await first.dispose();
+    const seenBefore = harness.updates.length;
+
+    const second: Core = await newCore();
+    // Ended behind the app's back: only the new core's own watching can notice.
+    const client = createServiceClient({ baseUrl: harness.baseUrl, serviceName: 'DUNE', apiKey: harness.demoApiKey ?? '' });
+    expect(await client.executions.cancel(executionId)).toEqual({ ok: true, value: true });
+    const ended = await harness.finishedUpdate(executionId);
+    expect(harness.updates.indexOf(ended)).toBeGreaterThanOrEqual(seenBefore);
+    expect(ended).toMatchObject({ state: 'QUERY_STATE_CANCELLED', isFinished: true });
+
+    const listed = await caller(second)('executions:list', { accountId: 'local', limit: 1 });
+    expect(listed).toMatchObject({ ok: true, data: { executions: [{ executionId, state: 'QUERY_STATE_CANCELLED', isFinished: true }] } });
+    expect(harness.finished.some((f) => f.record.executionId === executionId)).toBe(true);
+  });
+});
+
+describe('a partial result', () => {
+  let partial: Harness;
+  afterAll(async () => {
+    await partial?.close();
+  });
+
+  it('is read only when the request allows it', async () => {
+    partial = await startHarness({ resultCapBytes: 20_000 });
+    const call = caller(await partial.startCore({ keyVault: new KeyVault(memoryKeychain()) }));
+    const trades = await demoQuery(call, 'Demo trades');
+    const started = await call('executions:run', { accountId: 'local', queryId: trades.id });
+    if (!started.ok) throw new Error(started.error.message);
+    const done = await partial.finishedUpdate(started.data.executionId);
+    expect(done.state).toBe('QUERY_STATE_COMPLETED_PARTIAL');
+
+    const range = { accountId: 'local', executionId: started.data.executionId, startRow: 0, endRow: 50 };
+    const refused = await call('results:getRows', range);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'partial_result' } });
+    expect(refused.ok ? '' : refused.error.message).toMatch(/^This result is partial/);
+
+    const allowed = await call('results:getRows', { ...range, allowPartial: true });
+    expect(allowed).toMatchObject({ ok: true, data: { isPartial: true, startRow: 0 } });
+    expect(allowed.ok && allowed.data.rows).toHaveLength(50);
+  });
+});

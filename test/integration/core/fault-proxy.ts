@@ -1,0 +1,43 @@
+import { createServer, request as forward, type IncomingMessage } from 'node:http';
+import { listenOnLoopback } from './fake-service.ts';
+
+// A proxy on loopback in front of a real service that spoils the requests a test picks: an error
+// status, a dropped connection, or no answer at all. The rest pass through untouched, Host header
+// included, so the links the service hands out (next_uri) point back at the proxy.
+
+export type Fault = { status: number; body?: string; headers?: Record<string, string> } | 'reset' | 'stall';
+
+export interface FaultProxy {
+  baseUrl: string;
+  /** Every request as `METHOD path?query`, spoiled or not, in order. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startFaultProxy(upstream: string, faultFor: (request: IncomingMessage, count: number) => Fault | null): Promise<FaultProxy> {
+  const target = new URL(upstream);
+  const requests: string[] = [];
+  const server = createServer((incoming, outgoing) => {
+    requests.push(`${incoming.method} ${incoming.url}`);
+    const fault = faultFor(incoming, requests.length);
+    if (fault === 'stall') return;
+    if (fault === 'reset') {
+      incoming.socket.destroy();
+      return;
+    }
+    if (fault !== null) {
+      outgoing.writeHead(fault.status, { 'Content-Type': 'application/json', ...fault.headers }).end(fault.body ?? JSON.stringify({ error: `injected ${fault.status}` }));
+      return;
+    }
+    const passed = forward(
+      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    passed.on('error', () => outgoing.destroy());
+    incoming.pipe(passed);
+  });
+  return { ...(await listenOnLoopback(server)), requests };
+}

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../main/core/index.ts';
+import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
+import { caller, memoryKeychain, startHarness, type Harness } from './core-harness.ts';
+
+// Creating and editing queries through core against the embedded service, and the service's
+// refusals (plan, context, archived) passed through in its own words.
+
+const keys = { alice: 'alice-key-0000-1111', bob: 'bob-key-2222-3333', freebie: 'freebie-key-4444-5555' };
+let harness: Harness;
+let call: ReturnType<typeof caller>;
+const ids = { alice: '', bob: '' };
+
+beforeAll(async () => {
+  harness = await startHarness({
+    accounts: {
+      accounts: [
+        { handle: 'alice', type: 'user', plan: 'plus', api_keys: [keys.alice] },
+        { handle: 'bob', type: 'user', plan: 'premium', api_keys: [keys.bob] },
+        { handle: 'freebie', type: 'user', plan: 'free', api_keys: [keys.freebie] },
+      ],
+    },
+  });
+  const core: Core = await harness.startCore({ keyVault: new KeyVault(memoryKeychain()) });
+  call = caller(core);
+  for (const name of ['alice', 'bob'] as const) {
+    const added = await call('accounts:add', { label: name, baseUrl: harness.baseUrl, apiKey: keys[name] });
+    if (!added.ok) throw new Error(added.error.message);
+    ids[name] = added.data.id;
+  }
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+async function createdQuery(): Promise<number> {
+  const created = await call('queries:create', { accountId: ids.alice, name: 'Scratch', sql: 'SELECT 1 AS one' });
+  if (!created.ok) throw new Error(created.error.message);
+  return created.data.id;
+}
+
+describe('query management through core', () => {
+  const bigTrades = {
+    name: 'Big trades',
+    sql: 'SELECT {{min}} AS floor',
+    description: 'Trades above a floor',
+    tags: ['trades', 'demo'],
+    parameters: [{ key: 'min', type: 'number' as const, value: '1000', description: 'USD' }],
+    isPrivate: true,
+  };
+
+  it('creates a query with every field and answers it as saved', async () => {
+    const created = await call('queries:create', { ...bigTrades, accountId: ids.alice });
+    expect(created).toMatchObject({ ok: true, data: { ...bigTrades, isArchived: false, owner: 'alice' } });
+    const listed = await call('queries:list', { accountId: ids.alice });
+    expect(listed.ok && listed.data.queries.map((q) => q.name)).toContain('Big trades');
+  });
+
+  it('updates only the fields given, moves the version on, and removes tags with an empty list', async () => {
+    const queryId = await createdQuery();
+    const before = await call('queries:get', { accountId: ids.alice, queryId });
+    if (!before.ok) throw new Error(before.error.message);
+    const updated = await call('queries:update', { accountId: ids.alice, queryId, sql: 'SELECT 2 AS two', name: 'Scratch 2' });
+    expect(updated).toMatchObject({ ok: true, data: { id: queryId, name: 'Scratch 2', sql: 'SELECT 2 AS two', description: before.data.description } });
+    expect(updated.ok && updated.data.version).toBeGreaterThan(before.data.version);
+
+    await call('queries:update', { accountId: ids.alice, queryId, tags: ['x'] });
+    expect(await call('queries:update', { accountId: ids.alice, queryId, tags: [] })).toMatchObject({ ok: true, data: { tags: [], sql: 'SELECT 2 AS two' } });
+  });
+
+  it('refuses an update with nothing to change before it reaches the service', async () => {
+    expect(await call('queries:update', { accountId: ids.alice, queryId: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+  });
+
+  it('passes the service’s refusals through in its own words', async () => {
+    const queryId = await createdQuery();
+    const otherContext = await call('queries:update', { accountId: ids.bob, queryId, sql: 'SELECT 3' });
+    expect(otherContext).toEqual({
+      ok: false,
+      error: { code: 'forbidden', message: `not enough permissions: query ${queryId} belongs to another context ('alice')`, details: { status: 403 } },
+    });
+
+    const archive = await fetch(`${harness.baseUrl}/api/v1/query/${queryId}/archive`, { method: 'POST', headers: { 'X-DUNE-API-KEY': keys.alice } });
+    expect(archive.status).toBe(200);
+    const archived = await call('queries:update', { accountId: ids.alice, queryId, sql: 'SELECT 4' });
+    expect(archived).toMatchObject({ ok: false, error: { code: 'forbidden', message: `query ${queryId} is archived and cannot be edited; unarchive it first` } });
+
+    const missing = await call('queries:update', { accountId: ids.alice, queryId: 987654, name: 'x' });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'not_found', message: 'Query not found' } });
+
+    const duplicate = await call('queries:create', {
+      accountId: ids.alice,
+      name: 'Twice',
+      sql: 'SELECT {{a}}',
+      parameters: [{ key: 'a', type: 'text', value: '1' }, { key: 'a', type: 'text', value: '2' }],
+    });
+    expect(duplicate).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(duplicate.ok ? '' : duplicate.error.message).toContain('parameter keys must be unique');
+  });
+
+  // The key check lists queries, so a plan without the query endpoints is refused when added.
+  it('passes the plan refusal through for a free account', async () => {
+    const free = await call('accounts:add', { label: 'free', baseUrl: harness.baseUrl, apiKey: keys.freebie });
+    expect(free).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(free.ok ? '' : free.error.message).toContain("query endpoints need a plus or premium plan; the account 'freebie' is on the free plan");
+  });
+});
