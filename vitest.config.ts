@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Processed by vitest rather than loaded as is, so a test's vi.mock('electron') reaches its import.
+    server: { deps: { inline: ['electron-store'] } },
   },
 });

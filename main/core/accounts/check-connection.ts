@@ -19,16 +19,18 @@ export async function checkConnection(connection: ServiceConnection): Promise<Re
   const client = createServiceClient({ ...connection, retry: CHECK_RETRY, timeoutMs: CHECK_TIMEOUT_MS });
   const startedAt = performance.now();
   const listed = await client.queries.list({ limit: 1 });
+  const latencyMs = Math.round(performance.now() - startedAt);
+  // A plan that may not list queries still authenticates: the service answers 403 only to a key it
+  // knows (a wrong key is 401 first). Such a key can run queries and read results, so it is kept.
+  if (!listed.ok && listed.error.kind === 'forbidden') return ok({ latencyMs, handle: null });
   if (!listed.ok) return fail(listed.error.kind, refusal(listed.error, connection.baseUrl), listed.error.status === null ? undefined : { status: listed.error.status });
-  return ok({ latencyMs: Math.round(performance.now() - startedAt), handle: listed.value.queries[0]?.owner || null });
+  return ok({ latencyMs, handle: listed.value.queries[0]?.owner || null });
 }
 
 function refusal(error: ServiceError, baseUrl: string): string {
   switch (error.kind) {
     case 'bad_key':
       return `The service refused this API key: ${error.message}`;
-    case 'forbidden':
-      return `The key works, but the service does not allow it to list queries: ${error.message}`;
     case 'not_found':
       return `No query service answers at ${baseUrl} (${error.message}). Check the base URL.`;
     case 'unreachable':

@@ -70,11 +70,6 @@ export class KeyVault {
   }
 }
 
-/** A key shown to the renderer: never more than its last four characters. */
-export function maskKey(key: string): string {
-  return `••••${key.length > 8 ? key.slice(-4) : ''}`;
-}
-
 function keychainProblem(error: unknown): string {
   const detail = error instanceof Error ? error.message : String(error);
   return `The system keychain could not be reached, so the API key cannot be stored safely (${detail}).`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyVault, maskKey } from '../../../main/core/secrets/key-vault.ts';
+import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import { osKeychain } from '../../../main/core/secrets/os-keychain.ts';
 
 // Against the real OS keychain: a Secret Service under D-Bus here (build/with-secret-service.sh
@@ -38,12 +38,5 @@ describe.runIf(hasSecretService || requireKeychain)('KeyVault with the OS keycha
     expect(await new KeyVault(osKeychain(service)).read('acct-3')).toEqual({ ok: true, data: null });
     await vault.remove('acct-3');
     expect(await vault.read('acct-3')).toEqual({ ok: true, data: null });
-  });
-});
-
-describe('maskKey', () => {
-  it('shows at most the last four characters', () => {
-    expect(maskKey('abcdefgh1234a1b2')).toBe('••••a1b2');
-    expect(maskKey('short')).toBe('••••');
   });
 });

@@ -4,19 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AccountSettings, defaultAccountSettings } from '../../../main/core/accounts/profiles.ts';
 
-// The Electron host's settings store on a temporary folder. electron-store loads Electron, which
-// cannot run here (and a dependency's imports are not mocked), so it is replaced by what it wraps:
-// conf, the same file store, given the folder and file name electron-store would give it.
-
-vi.mock('electron-store', async () => {
-  const { default: Conf } = await import('conf');
-  return {
-    default: class extends Conf {
-      constructor(options: { cwd: string; name: string }) {
-        super({ cwd: options.cwd, configName: options.name });
-      }
-    },
-  };
+// The Electron host's settings store on a temporary folder: the real electron-store, with only the
+// `electron` module it imports replaced (vitest.config.ts inlines electron-store so the mock reaches it).
+vi.mock('electron', () => {
+  const app = { getPath: () => dir, getName: () => 'Querydesk', getVersion: () => '0.0.0' };
+  return { default: { app, ipcMain: { on: () => undefined }, shell: {} }, app };
 });
 
 const { electronSettingsStore, openSettingsFile } = await import('../../../main/electron/settings-store.ts');
