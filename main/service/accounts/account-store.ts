@@ -1,0 +1,92 @@
+import type { Database } from '../storage/duckdb.ts';
+import { nowIso } from '../time.ts';
+
+export const PLANS = ['free', 'plus', 'premium'] as const;
+export type Plan = (typeof PLANS)[number];
+export type AccountKind = 'user' | 'team';
+
+export interface Account {
+  id: number;
+  handle: string;
+  kind: AccountKind;
+  plan: Plan;
+}
+
+interface AccountRow {
+  id: number;
+  handle: string;
+  kind: string;
+  plan: string;
+  [column: string]: unknown;
+}
+
+function toAccount(row: AccountRow): Account {
+  return { id: row.id, handle: row.handle, kind: row.kind as AccountKind, plan: row.plan as Plan };
+}
+
+export class AccountStore {
+  #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async byApiKey(apiKey: string): Promise<Account | null> {
+    const rows = await this.#db.rows<AccountRow>(
+      `SELECT a.id, a.handle, a.kind, a.plan FROM api_keys k JOIN accounts a ON a.id = k.account_id
+       WHERE k.api_key = ?`,
+      [apiKey],
+    );
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  async byHandle(handle: string): Promise<Account | null> {
+    const rows = await this.#db.rows<AccountRow>(
+      `SELECT id, handle, kind, plan FROM accounts WHERE handle = ?`,
+      [handle],
+    );
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  async count(): Promise<number> {
+    const rows = await this.#db.rows<{ n: bigint }>(`SELECT count(*) AS n FROM accounts`);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Creates the account, or updates kind and plan of the one with that handle. */
+  async upsert(handle: string, kind: AccountKind, plan: Plan): Promise<Account> {
+    const rows = await this.#db.rows<AccountRow>(
+      `INSERT INTO accounts (handle, kind, plan, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (handle) DO UPDATE SET kind = excluded.kind, plan = excluded.plan
+       RETURNING id, handle, kind, plan`,
+      [handle, kind, plan, nowIso()],
+    );
+    return toAccount(rows[0]!);
+  }
+
+  /** Gives the key to the account; a key already held by another account moves to this one. */
+  async addApiKey(accountId: number, apiKey: string): Promise<void> {
+    await this.#db.run(
+      `INSERT INTO api_keys (api_key, account_id, created_at) VALUES (?, ?, ?)
+       ON CONFLICT (api_key) DO UPDATE SET account_id = excluded.account_id`,
+      [apiKey, accountId, nowIso()],
+    );
+  }
+
+  async setMembers(teamId: number, userIds: number[]): Promise<void> {
+    await this.#db.transaction(async (connection) => {
+      await connection.run(`DELETE FROM team_members WHERE team_id = ?`, [teamId]);
+      for (const userId of userIds) {
+        await connection.run(`INSERT INTO team_members (team_id, user_id) VALUES (?, ?)`, [teamId, userId]);
+      }
+    });
+  }
+
+  async firstApiKey(accountId: number): Promise<string | null> {
+    const rows = await this.#db.rows<{ api_key: string }>(
+      `SELECT api_key FROM api_keys WHERE account_id = ? ORDER BY created_at LIMIT 1`,
+      [accountId],
+    );
+    return rows[0]?.api_key ?? null;
+  }
+}

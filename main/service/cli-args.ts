@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { ServiceOptions } from './index.ts';
+
+export class UsageError extends Error {}
+
+export const USAGE = `usage: npm run service -- [--host 127.0.0.1] [--port N] [--data-dir DIR] [--accounts FILE]
+  [--service-name DUNE] [--max-page-rows 30000] [--result-cap-bytes 8GB] [--retention 90d]
+  [--execution-slots 3] [--rate-limit off|on]`;
+
+type Apply = (options: ServiceOptions, value: string, flag: string) => void;
+
+function wholeNumber(flag: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got '${value}'`);
+  }
+  return n;
+}
+
+const SIZE_UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `8GB`, `512KB`, `100B`: a positive whole number and a unit. */
+export function parseSize(flag: string, value: string): number {
+  const match = /^(\d+)(B|KB|MB|GB)$/i.exec(value);
+  const bytes = match ? Number(match[1]) * SIZE_UNITS[match[2]!.toUpperCase()]! : 0;
+  if (!(bytes > 0)) throw new UsageError(`${flag} must be a size such as 512KB or 8GB (units B, KB, MB, GB), got '${value}'`);
+  return bytes;
+}
+
+/** `90d`, `12h`, `30m`, `45s`: a positive whole number and a unit. */
+export function parseDuration(flag: string, value: string): number {
+  const match = /^(\d+)([smhd])$/.exec(value);
+  const millis = match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : 0;
+  if (!(millis > 0)) throw new UsageError(`${flag} must be a duration such as 90d, 12h, 30m or 45s, got '${value}'`);
+  return millis;
+}
+
+function readAccountsFile(flag: string, path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot read '${path}': ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${flag}: '${path}' is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const FLAGS: Record<string, Apply> = {
+  '--host': (o, v) => (o.host = v),
+  '--port': (o, v, f) => (o.port = wholeNumber(f, v, 0, 65535)),
+  '--data-dir': (o, v) => (o.dataDir = v),
+  '--service-name': (o, v, f) => {
+    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(v)) {
+      throw new UsageError(`${f} must be letters, digits and underscores, starting with a letter, got '${v}'`);
+    }
+    o.serviceName = v;
+  },
+  '--max-page-rows': (o, v, f) => (o.maxPageRows = wholeNumber(f, v, 1, 10_000_000)),
+  '--execution-slots': (o, v, f) => (o.executionSlots = wholeNumber(f, v, 1, 64)),
+  '--result-cap-bytes': (o, v, f) => (o.resultCapBytes = parseSize(f, v)),
+  '--retention': (o, v, f) => (o.retentionMillis = parseDuration(f, v)),
+  '--accounts': (o, v, f) => (o.accounts = readAccountsFile(f, v)),
+  '--rate-limit': (o, v, f) => {
+    if (v !== 'on' && v !== 'off') throw new UsageError(`${f} must be on or off, got '${v}'`);
+    o.rateLimit = v === 'on';
+  },
+};
+
+/** Flags as `--name value` or `--name=value`; an unknown flag or a bad value names the flag. */
+export function parseServiceArgs(args: string[]): ServiceOptions {
+  const options: ServiceOptions = { dataDir: join(homedir(), '.querydesk', 'service') };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const equals = arg.indexOf('=');
+    const flag = equals > 0 ? arg.slice(0, equals) : arg;
+    const apply = FLAGS[flag];
+    if (!apply) throw new UsageError(`unknown flag '${flag}'`);
+    const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
+    if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
+    apply(options, value, flag);
+  }
+  return options;
+}

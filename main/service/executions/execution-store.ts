@@ -1,0 +1,221 @@
+import type { Database } from '../storage/duckdb.ts';
+
+export const STATE = {
+  pending: 'QUERY_STATE_PENDING',
+  executing: 'QUERY_STATE_EXECUTING',
+  completed: 'QUERY_STATE_COMPLETED',
+  completedPartial: 'QUERY_STATE_COMPLETED_PARTIAL',
+  failed: 'QUERY_STATE_FAILED',
+  cancelled: 'QUERY_STATE_CANCELLED',
+  expired: 'QUERY_STATE_EXPIRED',
+} as const;
+export type ExecutionState = (typeof STATE)[keyof typeof STATE];
+
+export const UNFINISHED_STATES: readonly ExecutionState[] = [STATE.pending, STATE.executing];
+
+export interface ExecutionError {
+  type: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+export interface ResultSummary {
+  columnNames: string[];
+  /** DuckDB's type names, as stored; the API shows them lowercased. */
+  columnTypes: string[];
+  rowCount: number;
+  bytes: number;
+  pendingMillis: number;
+  executionMillis: number;
+}
+
+export interface Execution {
+  id: string;
+  queryId: number;
+  accountId: number;
+  parameters: Record<string, string>;
+  performance: string;
+  state: ExecutionState;
+  submittedAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  cancelledAt: string | null;
+  expiresAt: string | null;
+  error: ExecutionError | null;
+  result: ResultSummary | null;
+}
+
+interface ExecutionRow {
+  id: string;
+  query_id: number;
+  account_id: number;
+  parameters: string;
+  performance: string;
+  state: string;
+  submitted_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  cancelled_at: string | null;
+  expires_at: string | null;
+  error_type: string | null;
+  error_message: string | null;
+  error_line: number | null;
+  error_column: number | null;
+  column_names: string | null;
+  column_types: string | null;
+  row_count: bigint | null;
+  result_bytes: bigint | null;
+  pending_millis: bigint | null;
+  execution_millis: bigint | null;
+  [column: string]: unknown;
+}
+
+function toExecution(row: ExecutionRow): Execution {
+  const error: ExecutionError | null =
+    row.error_type === null ? null : { type: row.error_type, message: row.error_message ?? '' };
+  if (error && row.error_line !== null) error.line = row.error_line;
+  if (error && row.error_column !== null) error.column = row.error_column;
+  return {
+    id: row.id,
+    queryId: row.query_id,
+    accountId: row.account_id,
+    parameters: JSON.parse(row.parameters) as Record<string, string>,
+    performance: row.performance,
+    state: row.state as ExecutionState,
+    submittedAt: row.submitted_at,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    cancelledAt: row.cancelled_at,
+    expiresAt: row.expires_at,
+    error,
+    result:
+      row.column_names === null
+        ? null
+        : {
+            columnNames: JSON.parse(row.column_names) as string[],
+            columnTypes: JSON.parse(row.column_types ?? '[]') as string[],
+            rowCount: Number(row.row_count ?? 0),
+            bytes: Number(row.result_bytes ?? 0),
+            pendingMillis: Number(row.pending_millis ?? 0),
+            executionMillis: Number(row.execution_millis ?? 0),
+          },
+  };
+}
+
+/** Parameter values as stored: keys sorted, so equal sets of values compare equal as text. */
+function canonicalParameters(values: Record<string, string>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+}
+
+const IN_UNFINISHED = `state IN ('${STATE.pending}', '${STATE.executing}')`;
+
+/**
+ * Execution records. Every state change is conditional on the state it leaves, so a cancel and
+ * a completion racing each other cannot both win.
+ */
+export class ExecutionStore {
+  #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async insert(e: Pick<Execution, 'id' | 'queryId' | 'accountId' | 'parameters' | 'performance' | 'submittedAt'>): Promise<void> {
+    await this.#db.run(
+      `INSERT INTO executions (id, query_id, account_id, parameters, performance, state, submitted_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [e.id, e.queryId, e.accountId, canonicalParameters(e.parameters), e.performance, STATE.pending, e.submittedAt],
+    );
+  }
+
+  async get(id: string): Promise<Execution | null> {
+    const rows = await this.#db.rows<ExecutionRow>(`SELECT * FROM executions WHERE id = ?`, [id]);
+    return rows[0] ? toExecution(rows[0]) : null;
+  }
+
+  async markExecuting(id: string, startedAt: string): Promise<boolean> {
+    return this.#update(
+      `SET state = ?, started_at = ? WHERE id = ? AND state = ?`,
+      [STATE.executing, startedAt, id, STATE.pending],
+    );
+  }
+
+  async complete(id: string, state: ExecutionState, endedAt: string, expiresAt: string, summary: ResultSummary): Promise<boolean> {
+    return this.#update(
+      `SET state = ?, ended_at = ?, expires_at = ?, column_names = ?, column_types = ?, row_count = ?,
+         result_bytes = ?, pending_millis = ?, execution_millis = ?
+       WHERE id = ? AND state = ?`,
+      [
+        state,
+        endedAt,
+        expiresAt,
+        JSON.stringify(summary.columnNames),
+        JSON.stringify(summary.columnTypes),
+        summary.rowCount,
+        summary.bytes,
+        summary.pendingMillis,
+        summary.executionMillis,
+        id,
+        STATE.executing,
+      ],
+    );
+  }
+
+  async fail(id: string, endedAt: string, expiresAt: string, error: ExecutionError): Promise<boolean> {
+    return this.#update(
+      `SET state = ?, ended_at = ?, expires_at = ?, error_type = ?, error_message = ?, error_line = ?,
+         error_column = ? WHERE id = ? AND ${IN_UNFINISHED}`,
+      [STATE.failed, endedAt, expiresAt, error.type, error.message, error.line ?? null, error.column ?? null, id],
+    );
+  }
+
+  /** `endedAt` only when the execution had started running. */
+  async cancel(id: string, cancelledAt: string, endedAt: string | null, expiresAt: string): Promise<boolean> {
+    return this.#update(
+      `SET state = ?, cancelled_at = ?, ended_at = ?, expires_at = ? WHERE id = ? AND ${IN_UNFINISHED}`,
+      [STATE.cancelled, cancelledAt, endedAt, expiresAt, id],
+    );
+  }
+
+  async expire(id: string, at: string): Promise<boolean> {
+    return this.#update(
+      `SET state = ?, expired_at = ? WHERE id = ? AND state IN ('${STATE.completed}', '${STATE.completedPartial}')`,
+      [STATE.expired, at, id],
+    );
+  }
+
+  async dueForExpiry(now: string): Promise<string[]> {
+    const rows = await this.#db.rows<{ id: string }>(
+      `SELECT id FROM executions WHERE state IN (?, ?) AND expires_at <= ?`,
+      [STATE.completed, STATE.completedPartial, now],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** The latest execution of the query with a stored result; with `parameters`, the latest run with exactly those values. */
+  async latestWithResult(queryId: number, parameters: Record<string, string> | null): Promise<Execution | null> {
+    const params: (string | number)[] = [queryId, STATE.completed, STATE.completedPartial, STATE.expired];
+    if (parameters) params.push(canonicalParameters(parameters));
+    const rows = await this.#db.rows<ExecutionRow>(
+      `SELECT * FROM executions WHERE query_id = ? AND state IN (?, ?, ?)
+       ${parameters ? 'AND parameters = ?' : ''} ORDER BY ended_at DESC LIMIT 1`,
+      params,
+    );
+    return rows[0] ? toExecution(rows[0]) : null;
+  }
+
+  /** At start: whatever was running when the process stopped can never finish now. */
+  async failUnfinished(endedAt: string, expiresAt: string, message: string): Promise<void> {
+    await this.#db.run(
+      `UPDATE executions SET state = ?, ended_at = ?, expires_at = ?, error_type = ?, error_message = ?
+       WHERE ${IN_UNFINISHED}`,
+      [STATE.failed, endedAt, expiresAt, 'FAILED_TYPE_EXECUTION_FAILED', message],
+    );
+  }
+
+  async #update(tail: string, params: (string | number | null)[]): Promise<boolean> {
+    const rows = await this.#db.rows(`UPDATE executions ${tail} RETURNING id`, params);
+    return rows.length > 0;
+  }
+}

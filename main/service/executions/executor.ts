@@ -1,0 +1,210 @@
+import { StatementType, type DuckDBConnection } from '@duckdb/node-api';
+import type { ResultStore } from '../results/result-store.ts';
+import type { ResultColumn } from '../results/row-bytes.ts';
+import type { Database } from '../storage/duckdb.ts';
+import { addMillis, millisBetween, nowIso } from '../time.ts';
+import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
+import { EXECUTION_FAILED, sqlError } from './sql-error.ts';
+
+export interface Job {
+  executionId: string;
+  accountId: number;
+  sql: string;
+}
+
+interface Running {
+  job: Job;
+  connection: DuckDBConnection | null;
+  cancelled: boolean;
+  done: Promise<void> | null;
+}
+
+export interface ExecutorOptions {
+  executions: ExecutionStore;
+  results: ResultStore;
+  /** Where user SQL runs: the uploaded tables, no file access. */
+  sqlDatabase: Database;
+  slotsPerAccount: number;
+  retentionMillis: number;
+  /** A result larger than this is stored truncated, as COMPLETED_PARTIAL. */
+  resultCapBytes: number;
+}
+
+// How often a running result's size is checked against the cap: every this many chunks of 2,048 rows.
+const CAP_CHECK_CHUNKS = 64;
+
+// Statement kinds a stored query may be: reading only. Anything else would let a query change
+// the uploaded tables or the session every other query runs in.
+const READING_STATEMENTS = new Set<number>([StatementType.SELECT, StatementType.EXPLAIN]);
+
+class StatementRefused extends Error {}
+
+/**
+ * Runs executions in DuckDB, each account using at most `slotsPerAccount` at once; the others
+ * wait in submission order. A result is streamed from the SQL database into its own table.
+ */
+export class Executor {
+  #options: ExecutorOptions;
+  #waiting: Job[] = [];
+  #running = new Map<string, Running>();
+  #finished = new Set<Promise<void>>();
+  #closed = false;
+
+  constructor(options: ExecutorOptions) {
+    this.#options = options;
+  }
+
+  /** After `close`, jobs are not taken: they stay PENDING and read as FAILED after the next start. */
+  submit(job: Job): void {
+    if (this.#closed) return;
+    this.#waiting.push(job);
+    this.#pump();
+  }
+
+  /** 1 for the next to start among the account's waiting executions; null when not waiting. */
+  queuePosition(executionId: string): number | null {
+    const job = this.#waiting.find((j) => j.executionId === executionId);
+    if (!job) return null;
+    return this.#waiting.filter((j) => j.accountId === job.accountId).indexOf(job) + 1;
+  }
+
+  busySlots(accountId: number): number {
+    return [...this.#running.values()].filter((r) => r.job.accountId === accountId).length;
+  }
+
+  /** True when the execution was still waiting or running and is now cancelled. */
+  async cancel(executionId: string): Promise<boolean> {
+    const { executions, retentionMillis } = this.#options;
+    const now = nowIso();
+    const expiresAt = addMillis(now, retentionMillis);
+    const waiting = this.#waiting.findIndex((j) => j.executionId === executionId);
+    if (waiting >= 0) this.#waiting.splice(waiting, 1);
+    const running = this.#running.get(executionId);
+    if (running) {
+      stop(running);
+      return executions.cancel(executionId, now, now, expiresAt);
+    }
+    const execution = await executions.get(executionId);
+    if (!execution || !UNFINISHED_STATES.includes(execution.state)) return false;
+    const endedAt = execution.state === STATE.executing ? now : null;
+    return executions.cancel(executionId, now, endedAt, expiresAt);
+  }
+
+  /** Stops taking work, interrupts what runs, and waits for it to wind down. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#waiting = [];
+    for (const running of this.#running.values()) stop(running);
+    await Promise.all(this.#finished);
+  }
+
+  #pump(): void {
+    for (const job of [...this.#waiting]) {
+      if (this.busySlots(job.accountId) >= this.#options.slotsPerAccount) continue;
+      this.#waiting.splice(this.#waiting.indexOf(job), 1);
+      const running: Running = { job, connection: null, cancelled: false, done: null };
+      this.#running.set(job.executionId, running);
+      const done = this.#run(running).finally(() => {
+        this.#running.delete(job.executionId);
+        this.#finished.delete(done);
+        this.#pump();
+      });
+      running.done = done;
+      this.#finished.add(done);
+    }
+  }
+
+  async #run(running: Running): Promise<void> {
+    const { executions, sqlDatabase, retentionMillis } = this.#options;
+    const { executionId, sql } = running.job;
+    const startedAt = nowIso();
+    if (!(await executions.markExecuting(executionId, startedAt))) return;
+    const submittedAt = (await executions.get(executionId))?.submittedAt ?? startedAt;
+    try {
+      running.connection = await sqlDatabase.connect();
+      if (running.cancelled) return;
+      const stored = await this.#store(running, running.connection);
+      if (!stored) return;
+      const endedAt = nowIso();
+      const state = stored.truncated ? STATE.completedPartial : STATE.completed;
+      const finished = await executions.complete(executionId, state, endedAt, addMillis(endedAt, retentionMillis), {
+        ...stored,
+        pendingMillis: millisBetween(submittedAt, startedAt),
+        executionMillis: millisBetween(startedAt, endedAt),
+      });
+      if (!finished) await this.#options.results.drop(executionId);
+    } catch (error) {
+      if (running.cancelled) return;
+      const endedAt = nowIso();
+      const message = error instanceof Error ? error.message : String(error);
+      const detail =
+        error instanceof StatementRefused ? { type: EXECUTION_FAILED, message } : sqlError(message, sql);
+      await executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), detail);
+    } finally {
+      if (running.connection) sqlDatabase.release(running.connection);
+    }
+  }
+
+  /** Streams the result into its table; null when cancelled on the way. */
+  async #store(running: Running, connection: DuckDBConnection) {
+    const { executionId, sql } = running.job;
+    const statement = await prepareSingle(connection, sql);
+    if (running.cancelled) return null;
+    const result = await statement.stream();
+    if (running.cancelled) return null;
+    const names = result.deduplicatedColumnNames();
+    const types = result.columnTypes();
+    const columns: ResultColumn[] = names.map((name, i) => ({ name, type: types[i]!.toString() }));
+    const writer = await this.#options.results.createWriter(executionId, columns);
+    const cap = this.#options.resultCapBytes;
+    try {
+      let chunks = 0;
+      for await (const chunk of result) {
+        if (running.cancelled) break;
+        writer.append(chunk);
+        // past the cap, the rest would be cut anyway: stop reading
+        if (++chunks % CAP_CHECK_CHUNKS === 0 && (await writer.bytesSoFar()) > cap) break;
+      }
+    } catch (error) {
+      await writer.abort();
+      throw error;
+    }
+    if (running.cancelled) {
+      await writer.abort();
+      return null;
+    }
+    const { truncated, ...size } = await writer.finish(cap);
+    return { columnNames: names, columnTypes: columns.map((c) => c.type), truncated, ...size };
+  }
+}
+
+// An interrupt only reaches a statement that is running: one sent while the run is between
+// steps (connecting, preparing) would be lost, so it is repeated until the run has stopped.
+const INTERRUPT_REPEAT_MILLIS = 50;
+
+function stop(running: Running): void {
+  running.cancelled = true;
+  running.connection?.interrupt();
+  const timer = setInterval(() => running.connection?.interrupt(), INTERRUPT_REPEAT_MILLIS);
+  void running.done?.finally(() => clearInterval(timer));
+}
+
+async function prepareSingle(connection: DuckDBConnection, sql: string) {
+  let count: number;
+  let extracted;
+  try {
+    extracted = await connection.extractStatements(sql);
+    count = extracted.count;
+  } catch (error) {
+    // DuckDB gives no message of its own for text without any statement
+    if (error instanceof Error && error.message === 'Error in native callback') count = 0;
+    else throw error;
+  }
+  if (count === 0 || !extracted) throw new StatementRefused('the query has no SQL statement to run');
+  if (count > 1) throw new StatementRefused(`the query holds ${count} statements; a query runs exactly one`);
+  const statement = await extracted.prepare(0);
+  if (!READING_STATEMENTS.has(statement.statementType)) {
+    throw new StatementRefused('only queries that read data (SELECT) can run; this statement would change data or settings');
+  }
+  return statement;
+}

@@ -1,0 +1,82 @@
+import type { Execution, ResultSummary } from './execution-store.ts';
+import { STATE } from './execution-store.ts';
+
+// The wire shapes of executions (notes §4.3 to §4.6). Optional fields are left out, never null:
+// clients treat a present key as a value.
+
+const FINISHED = new Set<string>([
+  STATE.completed,
+  STATE.completedPartial,
+  STATE.failed,
+  STATE.cancelled,
+  STATE.expired,
+]);
+
+export const hasResult = (e: Execution) => e.state === STATE.completed || e.state === STATE.completedPartial;
+
+function errorBody(e: Execution) {
+  if (!e.error) return undefined;
+  const { type, message, line, column } = e.error;
+  return line !== undefined && column !== undefined
+    ? { type, message, metadata: { line, column } }
+    : { type, message };
+}
+
+/** The fields shared by the status and results bodies. */
+export function executionEnvelope(e: Execution): Record<string, unknown> {
+  return withoutUndefined({
+    execution_id: e.id,
+    query_id: e.queryId,
+    state: e.state,
+    is_execution_finished: FINISHED.has(e.state),
+    submitted_at: e.submittedAt,
+    expires_at: e.expiresAt ?? undefined,
+    execution_started_at: e.startedAt ?? undefined,
+    execution_ended_at: e.endedAt ?? undefined,
+    cancelled_at: e.cancelledAt ?? undefined,
+    error: errorBody(e),
+  });
+}
+
+export interface PageFigures {
+  rowCount: number;
+  bytes: number;
+  columnNames: string[];
+  columnTypes: string[];
+}
+
+/** Result metadata; `page` is what this response carries, the summary what is stored. */
+export function resultMetadata(summary: ResultSummary, page: PageFigures) {
+  return {
+    column_names: page.columnNames,
+    column_types: page.columnTypes.map((t) => t.toLowerCase()),
+    row_count: page.rowCount,
+    result_set_bytes: page.bytes,
+    total_row_count: summary.rowCount,
+    total_result_set_bytes: summary.bytes,
+    datapoint_count: page.rowCount * page.columnNames.length,
+    pending_time_millis: summary.pendingMillis,
+    execution_time_millis: summary.executionMillis,
+  };
+}
+
+export function statusBody(
+  e: Execution,
+  queuePosition: number | null,
+  slots: { total: number; busy: number },
+): Record<string, unknown> {
+  const summary = hasResult(e) ? e.result : null;
+  return withoutUndefined({
+    ...executionEnvelope(e),
+    queue_position: queuePosition ?? undefined,
+    result_metadata: summary ? resultMetadata(summary, summary) : undefined,
+    result: summary ? { result_set_size: summary.bytes } : undefined,
+    execution_cost_credits: 0,
+    max_inflight_interactive_executions: slots.total,
+    max_inflight_interactive_reached: slots.busy,
+  });
+}
+
+function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}

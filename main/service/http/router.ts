@@ -1,0 +1,75 @@
+import type { IncomingMessage } from 'node:http';
+
+export interface Reply {
+  status?: number;
+  json?: unknown;
+  text?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface RouteRequest<Caller> {
+  request: IncomingMessage;
+  url: URL;
+  params: Record<string, string>;
+  caller: Caller;
+  /** Scheme, host and port as the client addressed this server, for absolute links back to it. */
+  origin: string;
+}
+
+export type Handler<Caller> = (request: RouteRequest<Caller>) => Promise<Reply>;
+
+interface Route<Caller> {
+  method: string;
+  segments: string[];
+  handler: Handler<Caller>;
+}
+
+export type Match<Caller> =
+  | { kind: 'found'; handler: Handler<Caller>; params: Record<string, string> }
+  | { kind: 'wrong-method'; allowed: string[] }
+  | { kind: 'none' };
+
+function segmentsOf(path: string): string[] {
+  // a trailing slash names the same resource: the official clients create queries at `/query/`
+  return path.split('/').filter((s) => s !== '');
+}
+
+/** Method and path patterns such as `/api/v1/query/:id`; `:name` segments become params. */
+export class Router<Caller> {
+  #routes: Route<Caller>[] = [];
+
+  add(method: string, pattern: string, handler: Handler<Caller>): this {
+    this.#routes.push({ method, segments: segmentsOf(pattern), handler });
+    return this;
+  }
+
+  match(method: string, path: string): Match<Caller> {
+    const segments = segmentsOf(path);
+    const allowed: string[] = [];
+    for (const route of this.#routes) {
+      const params = matchSegments(route.segments, segments);
+      if (!params) continue;
+      if (route.method === method) return { kind: 'found', handler: route.handler, params };
+      allowed.push(route.method);
+    }
+    return allowed.length > 0 ? { kind: 'wrong-method', allowed } : { kind: 'none' };
+  }
+}
+
+function matchSegments(pattern: string[], actual: string[]): Record<string, string> | null {
+  if (pattern.length !== actual.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i]!;
+    let segment: string;
+    try {
+      segment = decodeURIComponent(actual[i]!);
+    } catch {
+      return null;
+    }
+    if (expected.startsWith(':')) params[expected.slice(1)] = segment;
+    else if (expected !== segment) return null;
+  }
+  return params;
+}

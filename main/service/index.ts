@@ -1,0 +1,150 @@
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { AccountStore, type Account } from './accounts/account-store.ts';
+import { applyAccountsConfig } from './accounts/accounts-config.ts';
+import { authenticate } from './accounts/authenticate.ts';
+import { ExecutionStore } from './executions/execution-store.ts';
+import { Executor } from './executions/executor.ts';
+import { expireDue } from './executions/expiry.ts';
+import { bucketOf, RateLimiter } from './http/rate-limiter.ts';
+import { Router } from './http/router.ts';
+import { createHttpServer } from './http/server.ts';
+import { QueryStore } from './queries/query-store.ts';
+import { ResultStore } from './results/result-store.ts';
+import { addExecutionRoutes } from './routes/execution-routes.ts';
+import { addQueryRoutes } from './routes/query-routes.ts';
+import { addQueryWriteRoutes } from './routes/query-write-routes.ts';
+import { addResultRoutes } from './routes/result-routes.ts';
+import { addTableRoutes } from './routes/table-routes.ts';
+import { demoApiKey, seedDemo } from './seed/seed-demo.ts';
+import type { ServiceConfig, ServiceContext } from './service-context.ts';
+import { openStorage } from './storage/open-storage.ts';
+import { TableData } from './tables/table-data.ts';
+import { TableStore } from './tables/table-store.ts';
+import { addMillis, nowIso } from './time.ts';
+
+export interface ServiceOptions {
+  /** Loopback by default; the service is meant for this machine. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  dataDir: string;
+  serviceName?: string;
+  maxPageRows?: number;
+  executionSlots?: number;
+  retentionMillis?: number;
+  /** Results above this size are stored truncated (QUERY_STATE_COMPLETED_PARTIAL). */
+  resultCapBytes?: number;
+  /** Accounts to create or update at start (the `--accounts` file's content); without it a fresh data directory gets the demo account. */
+  accounts?: unknown;
+  /** The real service's per-plan requests-per-minute limits; off for embedded use. */
+  rateLimit?: boolean;
+}
+
+export interface RunningService {
+  baseUrl: string;
+  /** The demo account's key; the same across restarts on one data directory. */
+  demoApiKey: string | null;
+  close(): Promise<void>;
+}
+
+const DAY_MILLIS = 24 * 60 * 60 * 1000;
+const EXPIRY_SWEEP_MILLIS = 10 * 60 * 1000;
+
+function configOf(options: ServiceOptions): ServiceConfig {
+  const serviceName = options.serviceName ?? 'DUNE';
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(serviceName)) {
+    throw new Error(`serviceName must be letters, digits and underscores, starting with a letter: '${serviceName}'`);
+  }
+  return {
+    serviceName,
+    maxPageRows: options.maxPageRows ?? 30_000,
+    executionSlots: options.executionSlots ?? 3,
+    retentionMillis: options.retentionMillis ?? 90 * DAY_MILLIS,
+    resultCapBytes: options.resultCapBytes ?? 8 * 1024 ** 3,
+    rateLimit: options.rateLimit ?? false,
+    tempDir: join(options.dataDir, 'tmp'),
+  };
+}
+
+function admitter(limiter: RateLimiter) {
+  return (caller: Account, method: string, path: string) => limiter.admit(caller, bucketOf(method, path));
+}
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const config = configOf(options);
+  const storage = await openStorage(options.dataDir, config.serviceName.toLowerCase());
+  try {
+    const accounts = new AccountStore(storage.meta);
+    const queries = new QueryStore(storage.meta);
+    const executions = new ExecutionStore(storage.meta);
+    const results = new ResultStore(storage.results);
+    const now = nowIso();
+    await executions.failUnfinished(
+      now,
+      addMillis(now, config.retentionMillis),
+      'The service stopped while this execution was pending or running; run the query again.',
+    );
+    if (options.accounts !== undefined) await applyAccountsConfig(accounts, options.accounts);
+    await seedDemo(accounts, queries);
+    await expireDue(executions, results);
+    const executor = new Executor({
+      executions,
+      results,
+      sqlDatabase: storage.tables,
+      slotsPerAccount: config.executionSlots,
+      retentionMillis: config.retentionMillis,
+      resultCapBytes: config.resultCapBytes,
+    });
+    const tables = new TableStore(storage.meta);
+    const tableData = new TableData(storage.tables, storage.files);
+    const context: ServiceContext = { config, accounts, queries, executions, results, executor, tables, tableData };
+
+    const router = new Router<Account>();
+    addQueryRoutes(router, context);
+    addQueryWriteRoutes(router, context);
+    addExecutionRoutes(router, context);
+    addResultRoutes(router, context);
+    addTableRoutes(router, context);
+    const http = createHttpServer({
+      router,
+      identify: (request, url) => authenticate(accounts, request, url, config.serviceName),
+      admit: config.rateLimit ? admitter(new RateLimiter()) : undefined,
+    });
+    const { server } = http;
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const key = await demoApiKey(accounts);
+    let closing: Promise<void> | undefined;
+    let sweeping = Promise.resolve();
+    const sweeper = setInterval(() => {
+      sweeping = expireDue(executions, results).catch((error: unknown) => console.error('[service] expiry sweep failed:', error));
+    }, EXPIRY_SWEEP_MILLIS);
+    sweeper.unref();
+
+    return {
+      baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      demoApiKey: key,
+      close() {
+        closing ??= (async () => {
+          clearInterval(sweeper);
+          await sweeping;
+          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeAllConnections();
+          await closed;
+          await http.idle();
+          await executor.close();
+          await storage.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}

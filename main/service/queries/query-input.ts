@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { PARAMETER_TYPES, type ParameterDefinition } from './query-store.ts';
+
+// Request bodies of query creation and update (notes §7.2, §7.3). Parameter values arrive as
+// strings from the SDKs; numbers are accepted and kept as their text, as the service stores text.
+
+const TYPE_ALIASES: Record<string, (typeof PARAMETER_TYPES)[number]> = { date: 'datetime', list: 'enum' };
+
+const parameterType = z
+  .string()
+  .transform((t) => TYPE_ALIASES[t] ?? t)
+  .pipe(z.enum(PARAMETER_TYPES, { message: `type must be one of ${PARAMETER_TYPES.join(', ')}` }));
+
+const parameter = z
+  .object({
+    key: z.string().min(1),
+    type: parameterType,
+    value: z.union([z.string(), z.number()]).transform(String),
+    description: z.string().optional(),
+    enumOptions: z.array(z.string()).optional(),
+    isMultiselect: z.boolean().optional(),
+  })
+  .transform(({ key, type, value, ...optional }) => {
+    // optional keys are stored only when given, so records read back as they were sent
+    const definition: ParameterDefinition = { key, type, value };
+    if (optional.description !== undefined) definition.description = optional.description;
+    if (optional.enumOptions !== undefined) definition.enumOptions = optional.enumOptions;
+    if (optional.isMultiselect !== undefined) definition.isMultiselect = optional.isMultiselect;
+    return definition;
+  });
+
+const parameters = z.array(parameter).refine((list) => new Set(list.map((p) => p.key)).size === list.length, {
+  message: 'parameter keys must be unique',
+});
+
+const tags = z.array(z.string());
+
+export const CreateQueryBody = z.object({
+  name: z.string().trim().min(1, 'name must not be empty').max(500),
+  query_sql: z.string(),
+  description: z.string().default(''),
+  parameters: parameters.default([]),
+  tags: tags.default([]),
+  is_private: z.boolean().default(false),
+});
+
+export const UpdateQueryBody = z.object({
+  name: z.string().trim().min(1, 'name must not be empty').max(500).optional(),
+  query_sql: z.string().optional(),
+  description: z.string().optional(),
+  parameters: parameters.optional(),
+  tags: tags.optional(),
+  is_private: z.boolean().optional(),
+  is_archived: z.boolean().optional(),
+});
+export type QueryUpdate = z.infer<typeof UpdateQueryBody>;

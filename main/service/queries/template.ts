@@ -1,0 +1,55 @@
+import type { ParameterDefinition } from './query-store.ts';
+
+// `{{name}}` placeholders are replaced by the value's text, unquoted: the SQL author writes any
+// quotes or casts around them, as on the real service.
+const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
+
+export class ParameterError extends Error {}
+
+export function placeholderNames(sql: string): string[] {
+  return [...new Set(Array.from(sql.matchAll(PLACEHOLDER), (m) => m[1]!))];
+}
+
+function valueText(name: string, value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // a multi-select enum arrives as a list and is inserted comma-joined
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) {
+    return value.join(',');
+  }
+  throw new ParameterError(`invalid value for parameter ${name}: expected a string, a number or a list of strings`);
+}
+
+/**
+ * The value of every parameter the SQL uses: the one given, else the query's default.
+ * Names the query does not know, and placeholders left without any value, are refused.
+ */
+export function resolveParameters(
+  sql: string,
+  definitions: ParameterDefinition[],
+  given: Record<string, unknown>,
+): Record<string, string> {
+  const used = placeholderNames(sql);
+  const known = new Set([...definitions.map((d) => d.key), ...used]);
+  const unknown = Object.keys(given).filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new ParameterError(`unknown parameters (${unknown.join(', ')})`);
+
+  const values: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const name of used) {
+    if (name in given) values[name] = valueText(name, given[name]);
+    else {
+      const fallback = definitions.find((d) => d.key === name);
+      if (fallback) values[name] = fallback.value;
+      else missing.push(name);
+    }
+  }
+  if (missing.length > 0) {
+    throw new ParameterError(`missing parameters (${missing.join(', ')}): no value was given and the query has no default`);
+  }
+  return values;
+}
+
+export function substitute(sql: string, values: Record<string, string>): string {
+  return sql.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole);
+}

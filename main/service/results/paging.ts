@@ -1,0 +1,42 @@
+import { badRequest } from '../http/http-error.ts';
+
+export interface PageWindow {
+  limit: number;
+  offset: number;
+}
+
+function integerParam(url: URL, name: string, min: number): number | null {
+  const text = url.searchParams.get(name);
+  if (text === null || text === '') return null;
+  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
+    throw badRequest(`${name} must be an integer of at least ${min}, got '${text}'`);
+  }
+  return Number(text);
+}
+
+/** `limit` and `offset` of a result request; a limit above the page cap is lowered, not refused. */
+export function pageWindow(url: URL, maxPageRows: number, defaultLimit = maxPageRows): PageWindow {
+  const limit = integerParam(url, 'limit', 1) ?? defaultLimit;
+  const offset = integerParam(url, 'offset', 0) ?? 0;
+  return { limit: Math.min(limit, maxPageRows), offset };
+}
+
+/**
+ * Where the next page starts, when rows remain: `next_uri` is absolute, on the origin the client
+ * used, and keeps every option of the request (filters, columns, sort, parameters, key).
+ */
+export function nextPage(
+  origin: string,
+  path: string,
+  url: URL,
+  window: PageWindow,
+  totalRows: number,
+): { next_offset: number; next_uri: string } | null {
+  const nextOffset = window.offset + window.limit;
+  if (nextOffset >= totalRows) return null;
+  const next = new URL(path, origin);
+  for (const [name, value] of url.searchParams) next.searchParams.append(name, value);
+  next.searchParams.set('limit', String(window.limit));
+  next.searchParams.set('offset', String(nextOffset));
+  return { next_offset: nextOffset, next_uri: next.toString() };
+}

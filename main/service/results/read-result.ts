@@ -1,0 +1,66 @@
+import type { Execution, ResultSummary } from '../executions/execution-store.ts';
+import { badRequest } from '../http/http-error.ts';
+import type { PageWindow } from './paging.ts';
+import { resultOptions } from './result-options.ts';
+import type { PageFormat, ResultStore } from './result-store.ts';
+import type { ResultColumn } from './row-bytes.ts';
+
+/** One response's worth of a stored result, and the totals its pagination is measured against. */
+export interface ResultSlice {
+  columns: ResultColumn[];
+  /** One JSON object text or CSV line per row. */
+  rows: string[];
+  bytes: number;
+  /** Rows (and their bytes) that the request's filters let through: the whole result without filters. */
+  totalRows: number;
+  totalBytes: number;
+  window: PageWindow;
+  sampled: boolean;
+}
+
+export function storedColumns(summary: ResultSummary): ResultColumn[] {
+  return summary.columnNames.map((name, i) => ({ name, type: summary.columnTypes[i]! }));
+}
+
+// DuckDB refuses a filter value that its column's type cannot hold (`id = 'abc'`): the client's mistake.
+const VALUE_ERROR = /^(Conversion|Invalid Input) Error: /;
+
+/** Reads the slice a request asks for: page or sample, with its filters, sort and columns. */
+export async function readResult(
+  results: ResultStore,
+  execution: Execution,
+  summary: ResultSummary,
+  url: URL,
+  maxPageRows: number,
+  format: PageFormat,
+): Promise<ResultSlice> {
+  const all = storedColumns(summary);
+  const { request, window, sampleCount } = resultOptions(url, all, maxPageRows);
+  try {
+    const total = request.where ? await results.count(execution.id, all, request.where) : summary;
+    const samplePercent =
+      sampleCount !== null && total.rowCount > sampleCount ? (sampleCount / total.rowCount) * 100 : null;
+    const page = await results.page(execution.id, {
+      tableColumns: all,
+      columns: request.columns,
+      ...window,
+      where: request.where,
+      orderBy: request.orderBy,
+      samplePercent,
+    }, format);
+    return {
+      columns: request.columns,
+      rows: page.rows,
+      bytes: page.bytes,
+      totalRows: total.rowCount,
+      totalBytes: total.bytes,
+      window,
+      sampled: sampleCount !== null,
+    };
+  } catch (error) {
+    if (error instanceof Error && VALUE_ERROR.test(error.message)) {
+      throw badRequest(`filters: ${error.message.split('\n')[0]}`);
+    }
+    throw error;
+  }
+}

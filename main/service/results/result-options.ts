@@ -1,0 +1,43 @@
+import { compileResultRequest, FilterLanguageError, type CompiledRequest } from '../../filter-language/index.ts';
+import { badRequest } from '../http/http-error.ts';
+import { pageWindow, type PageWindow } from './paging.ts';
+import type { ResultColumn } from './row-bytes.ts';
+
+export interface ResultOptions {
+  request: CompiledRequest;
+  /** When sampling: the sample size from offset 0, as a sample is one response without pages. */
+  window: PageWindow;
+  sampleCount: number | null;
+}
+
+function sampleCountOf(url: URL, maxPageRows: number): number | null {
+  const text = url.searchParams.get('sample_count');
+  if (text === null || text === '') return null;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw badRequest(`sample_count must be a positive integer, got '${text}'`);
+  for (const refused of ['limit', 'offset', 'filters']) {
+    if (url.searchParams.has(refused)) throw badRequest(`sample_count cannot be used with ${refused} (only with columns and sort_by)`);
+  }
+  // a sample is one response, so it is held to the page cap like any page
+  return Math.min(Number(text), maxPageRows);
+}
+
+/** The options of a result request: page window or sample, and the compiled filters, sort and columns. */
+export function resultOptions(url: URL, columns: ResultColumn[], maxPageRows: number): ResultOptions {
+  const sampleCount = sampleCountOf(url, maxPageRows);
+  let request: CompiledRequest;
+  try {
+    request = compileResultRequest(
+      {
+        filters: url.searchParams.get('filters'),
+        sortBy: url.searchParams.get('sort_by'),
+        columns: url.searchParams.get('columns'),
+      },
+      columns,
+    );
+  } catch (error) {
+    if (error instanceof FilterLanguageError) throw badRequest(error.message);
+    throw error;
+  }
+  const window = sampleCount === null ? pageWindow(url, maxPageRows) : { limit: sampleCount, offset: 0 };
+  return { request, window, sampleCount };
+}

@@ -1,0 +1,14 @@
+/**
+ * The results body as text, with rows that DuckDB already wrote as JSON put in as they are:
+ * parsing them only to write them again would cost more than the query.
+ */
+export function resultsJson(
+  envelope: Record<string, unknown>,
+  rows: string[],
+  metadata: Record<string, unknown>,
+  next: { next_offset: number; next_uri: string } | null,
+): string {
+  const head = JSON.stringify(envelope).slice(0, -1);
+  const tail = next ? `,"next_offset":${next.next_offset},"next_uri":${JSON.stringify(next.next_uri)}` : '';
+  return `${head},"result":{"rows":[${rows.join(',')}],"metadata":${JSON.stringify(metadata)}}${tail}}`;
+}

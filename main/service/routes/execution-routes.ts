@@ -1,0 +1,69 @@
+import type { Account } from '../accounts/account-store.ts';
+import { readableExecution } from '../executions/execution-access.ts';
+import { STATE } from '../executions/execution-store.ts';
+import { statusBody } from '../executions/present-execution.ts';
+import { badRequest, HttpError } from '../http/http-error.ts';
+import { parseJsonObject, readBody } from '../http/request-body.ts';
+import type { Router } from '../http/router.ts';
+import { newExecutionId } from '../ids.ts';
+import { readableQuery } from '../queries/query-access.ts';
+import { ParameterError, resolveParameters, substitute } from '../queries/template.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { nowIso } from '../time.ts';
+
+const PERFORMANCE = ['medium', 'large'];
+const MAX_EXECUTE_BODY = 1024 * 1024;
+
+function executeRequest(body: Record<string, unknown>) {
+  const given = body.query_parameters ?? {};
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+    throw badRequest('query_parameters must be an object of parameter names to values');
+  }
+  const performance = body.performance ?? 'medium';
+  if (typeof performance !== 'string' || !PERFORMANCE.includes(performance)) {
+    throw badRequest(`performance must be one of ${PERFORMANCE.join(', ')}`);
+  }
+  return { given: given as Record<string, unknown>, performance };
+}
+
+export function addExecutionRoutes(router: Router<Account>, context: ServiceContext): void {
+  const { queries, executions, executor, config } = context;
+
+  router.add('POST', '/api/v1/query/:id/execute', async ({ request, params, caller }) => {
+    const query = await readableQuery(queries, caller, params.id!);
+    if (query.isArchived) {
+      throw new HttpError(403, 'Not allowed to execute query. Query is archived, unsaved or not enough permissions');
+    }
+    const { given, performance } = executeRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY)));
+    let values: Record<string, string>;
+    try {
+      values = resolveParameters(query.sql, query.parameters, given);
+    } catch (error) {
+      if (error instanceof ParameterError) throw badRequest(error.message);
+      throw error;
+    }
+    const id = newExecutionId();
+    await executions.insert({
+      id,
+      queryId: query.id,
+      accountId: caller.id,
+      parameters: values,
+      performance,
+      submittedAt: nowIso(),
+    });
+    executor.submit({ executionId: id, accountId: caller.id, sql: substitute(query.sql, values) });
+    return { json: { execution_id: id, state: STATE.pending } };
+  });
+
+  router.add('GET', '/api/v1/execution/:id/status', async ({ params, caller }) => {
+    const execution = await readableExecution(context, caller, params.id!);
+    const slots = { total: config.executionSlots, busy: executor.busySlots(execution.accountId) };
+    return { json: statusBody(execution, executor.queuePosition(execution.id), slots) };
+  });
+
+  router.add('POST', '/api/v1/execution/:id/cancel', async ({ params, caller }) => {
+    const execution = await readableExecution(context, caller, params.id!);
+    if (execution.accountId !== caller.id) throw new HttpError(403, 'only the context that started an execution can cancel it');
+    return { json: { success: await executor.cancel(execution.id) } };
+  });
+}

@@ -1,0 +1,81 @@
+import type { Account } from '../accounts/account-store.ts';
+import { readableExecution } from '../executions/execution-access.ts';
+import { STATE, type Execution } from '../executions/execution-store.ts';
+import { expireIfDue } from '../executions/expiry.ts';
+import { executionEnvelope, hasResult, resultMetadata } from '../executions/present-execution.ts';
+import { badRequest, notFound } from '../http/http-error.ts';
+import type { Reply, RouteRequest, Router } from '../http/router.ts';
+import { readableQuery } from '../queries/query-access.ts';
+import { ParameterError, resolveParameters } from '../queries/template.ts';
+import { csvHeader } from '../results/cell-sql.ts';
+import { resultsJson } from '../results/results-json.ts';
+import { nextPage } from '../results/paging.ts';
+import { readResult } from '../results/read-result.ts';
+import type { PageFormat } from '../results/result-store.ts';
+import type { ServiceContext } from '../service-context.ts';
+
+/** `params.<name>` options of the latest-result endpoints, resolved against the query's defaults. */
+function parametersOf(url: URL, sql: string, definitions: Parameters<typeof resolveParameters>[1]) {
+  const given: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) if (name.startsWith('params.')) given[name.slice(7)] = value;
+  if (Object.keys(given).length === 0) return null;
+  try {
+    return resolveParameters(sql, definitions, given);
+  } catch (error) {
+    if (error instanceof ParameterError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+export function addResultRoutes(router: Router<Account>, context: ServiceContext): void {
+  const { queries, executions, results, config } = context;
+  const headerWord = config.serviceName[0]!.toUpperCase() + config.serviceName.slice(1).toLowerCase();
+
+  async function answer(execution: Execution, format: PageFormat, { url, origin }: RouteRequest<Account>): Promise<Reply> {
+    const summary = hasResult(execution) ? execution.result : null;
+    if (format === 'csv' && !summary) {
+      throw badRequest(`Query state is ${execution.state}, cannot provide CSV result`);
+    }
+    const envelope = executionEnvelope(execution);
+    if (!summary) return { json: envelope };
+    if (execution.state === STATE.completedPartial && url.searchParams.get('allow_partial_results')?.toLowerCase() !== 'true') {
+      // the real service's text, typo included: clients match on it
+      throw badRequest("Partial Result, please request with 'allows_partial_results=true'");
+    }
+    const slice = await readResult(results, execution, summary, url, config.maxPageRows, format);
+    const path = `/api/v1/execution/${execution.id}/results${format === 'csv' ? '/csv' : ''}`;
+    // a sample is one response: no next page
+    const next = slice.sampled ? null : nextPage(origin, path, url, slice.window, slice.totalRows);
+    const names = slice.columns.map((c) => c.name);
+    if (format === 'csv') {
+      const headers: Record<string, string> = {};
+      if (next) {
+        headers[`X-${headerWord}-Next-Offset`] = String(next.next_offset);
+        headers[`X-${headerWord}-Next-Uri`] = next.next_uri;
+      }
+      const lines = [csvHeader(slice.columns), ...slice.rows];
+      return { text: `${lines.join('\n')}\n`, contentType: 'text/plain; charset=utf-8', headers };
+    }
+    const metadata = resultMetadata(
+      { ...summary, rowCount: slice.totalRows, bytes: slice.totalBytes },
+      { rowCount: slice.rows.length, bytes: slice.bytes, columnNames: names, columnTypes: slice.columns.map((c) => c.type) },
+    );
+    return { text: resultsJson(envelope, slice.rows, metadata, next), contentType: 'application/json; charset=utf-8' };
+  }
+
+  async function latest(request: RouteRequest<Account>): Promise<Execution> {
+    const query = await readableQuery(queries, request.caller, request.params.id!);
+    const parameters = parametersOf(request.url, query.sql, query.parameters);
+    const execution = await executions.latestWithResult(query.id, parameters);
+    if (!execution) throw notFound('not found: No execution found for the latest version of the given query');
+    return expireIfDue(execution, executions, results);
+  }
+
+  for (const format of ['json', 'csv'] as const) {
+    const suffix = format === 'csv' ? '/csv' : '';
+    router.add('GET', `/api/v1/execution/:id/results${suffix}`, async (request) =>
+      answer(await readableExecution(context, request.caller, request.params.id!), format, request),
+    );
+    router.add('GET', `/api/v1/query/:id/results${suffix}`, async (request) => answer(await latest(request), format, request));
+  }
+}

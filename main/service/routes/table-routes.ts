@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Account } from '../accounts/account-store.ts';
+import { badRequest, HttpError, notFound } from '../http/http-error.ts';
+import { parseJsonObject, readBody, saveBody } from '../http/request-body.ts';
+import type { Handler, Router } from '../http/router.ts';
+import { validateBody } from '../http/validate-body.ts';
+import { pageWindow } from '../results/paging.ts';
+import type { ServiceContext } from '../service-context.ts';
+import { removeQuietly, type SourceFormat } from '../tables/table-data.ts';
+import {
+  badColumnName,
+  COLUMN_TYPES,
+  CreateTableBody,
+  MAX_INSERT_BYTES,
+  MAX_UPLOAD_BYTES,
+  STORAGE_BY_PLAN,
+  UploadCsvBody,
+} from '../tables/table-input.ts';
+import type { TableRecord } from '../tables/table-store.ts';
+
+const MB = 1024 * 1024;
+const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
+
+/** DuckDB's refusal of the data itself (bad CSV, a value its column cannot hold): the client's to fix. */
+function dataError(error: unknown, what: string): HttpError {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return badRequest(`${what}: ${message}`);
+}
+
+export function addTableRoutes(router: Router<Account>, context: ServiceContext): void {
+  const { tables, tableData, config } = context;
+  const catalog = config.serviceName.toLowerCase();
+  const fullName = (namespace: string, table: string) => `${catalog}.${namespace}.${table}`;
+  const tempFile = (extension: string) => join(config.tempDir, `upload-${randomBytes(8).toString('hex')}.${extension}`);
+
+  async function checkStorage(caller: Account, adding: number, replacing: { namespace: string; tableName: string } | null) {
+    const cap = STORAGE_BY_PLAN[caller.plan];
+    const used = await tables.storageUsed(caller.id, replacing);
+    if (used + adding > cap) {
+      throw new HttpError(
+        402,
+        `upload storage of the ${caller.plan} plan (${cap / MB} MB) would be exceeded: ${used} bytes used, ${adding} more asked`,
+      );
+    }
+  }
+
+  /** The caller's own table; another context's is 404 when private, 403 otherwise. */
+  async function ownTable(caller: Account, namespace: string, table: string): Promise<TableRecord> {
+    const record = await tables.get(namespace, table);
+    if (!record || (record.accountId !== caller.id && record.isPrivate)) throw notFound(`table ${namespace}.${table} not found`);
+    if (record.accountId !== caller.id) throw new HttpError(403, `table ${namespace}.${table} belongs to another context`);
+    return record;
+  }
+
+  // Each endpoint answers at its legacy `/table` path and at the `/uploads` path that replaces it.
+  const both = (method: string, legacy: string, current: string, handler: Handler<Account>) => {
+    router.add(method, `/api/v1/${legacy}`, handler);
+    router.add(method, `/api/v1/${current}`, handler);
+  };
+
+  both('POST', 'table/upload/csv', 'uploads/csv', async ({ request, caller }) => {
+    const body = validateBody(UploadCsvBody, parseJsonObject(await readBody(request, MAX_UPLOAD_BYTES + MB)));
+    const bytes = Buffer.byteLength(body.data);
+    if (bytes >= MAX_UPLOAD_BYTES) throw new HttpError(413, `the upload must be smaller than ${MAX_UPLOAD_BYTES / MB} MB`);
+    if (body.is_private && caller.plan !== 'premium') {
+      throw new HttpError(403, `private uploads need a premium plan; '${caller.handle}' is on the ${caller.plan} plan`);
+    }
+    const namespace = caller.handle;
+    const target = `dataset_${body.table_name}`;
+    await checkStorage(caller, bytes, { namespace, tableName: target });
+    const file = tempFile('csv');
+    let staged;
+    try {
+      await writeFile(file, body.data);
+      staged = await tableData.stage(namespace, file, 'csv', false);
+    } catch (error) {
+      throw dataError(error, 'could not read the CSV');
+    } finally {
+      await removeQuietly(file);
+    }
+    const bad = badColumnName(staged.columns);
+    if (bad !== null) {
+      await tableData.drop(namespace, staged.staging);
+      throw badRequest(`column name '${bad}' is not allowed: a column name must start with a letter`);
+    }
+    await tableData.replace(namespace, staged.staging, target);
+    await tables.put({ namespace, tableName: target, accountId: caller.id, description: body.description, isPrivate: body.is_private, sizeBytes: bytes });
+    return { json: { success: true, table_name: body.table_name, full_name: fullName(namespace, target) } };
+  });
+
+  both('POST', 'table/create', 'uploads', async ({ request, caller }) => {
+    const body = validateBody(CreateTableBody, parseJsonObject(await readBody(request, MB)));
+    if (body.namespace !== caller.handle) {
+      throw new HttpError(403, `namespace must be the handle of the key's context ('${caller.handle}')`);
+    }
+    if (body.is_private && caller.plan !== 'premium') {
+      throw new HttpError(403, `private tables need a premium plan; '${caller.handle}' is on the ${caller.plan} plan`);
+    }
+    const bad = badColumnName(body.schema.map((c) => c.name));
+    if (bad !== null) throw badRequest(`column name '${bad}' is not allowed: a column name must start with a letter`);
+    if (await tables.get(body.namespace, body.table_name)) {
+      throw new HttpError(409, `table ${body.namespace}.${body.table_name} already exists`);
+    }
+    await tableData.create(
+      body.namespace,
+      body.table_name,
+      body.schema.map((c) => ({ name: c.name, type: COLUMN_TYPES[c.type]!, nullable: c.nullable })),
+    );
+    await tables.put({ namespace: body.namespace, tableName: body.table_name, accountId: caller.id, description: body.description, isPrivate: body.is_private, sizeBytes: 0 });
+    const name = fullName(body.namespace, body.table_name);
+    return {
+      json: {
+        namespace: body.namespace,
+        table_name: body.table_name,
+        full_name: name,
+        example_query: `select * from ${name} limit 10`,
+        message: 'Table created successfully',
+        already_existed: false,
+      },
+    };
+  });
+
+  both('POST', 'table/:namespace/:table/insert', 'uploads/:namespace/:table/insert', async ({ request, caller, params }) => {
+    const record = await ownTable(caller, params.namespace!, params.table!);
+    const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const format = FORMATS[contentType];
+    if (!format) throw badRequest(`Content-Type must be text/csv or application/x-ndjson, got '${contentType}'`);
+    const file = tempFile(format);
+    try {
+      const bytes = await saveBody(request, file, MAX_INSERT_BYTES);
+      await checkStorage(caller, bytes, null);
+      let staged;
+      try {
+        staged = await tableData.stage(record.namespace, file, format, format === 'csv');
+      } catch (error) {
+        throw dataError(error, `could not read the ${format === 'csv' ? 'CSV' : 'NDJSON'}`);
+      }
+      const expected = (await tableData.columns(record.namespace, record.tableName)).map((c) => c.name);
+      const unknown = staged.columns.filter((c) => !expected.includes(c));
+      const missing = expected.filter((c) => !staged.columns.includes(c));
+      if (unknown.length > 0 || missing.length > 0) {
+        await tableData.drop(record.namespace, staged.staging);
+        throw badRequest(`the columns must match the table's (${expected.join(', ')}): unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`);
+      }
+      try {
+        await tableData.insertFrom(record.namespace, staged.staging, record.tableName);
+      } catch (error) {
+        throw dataError(error, 'nothing was inserted');
+      }
+      await tables.grow(record.namespace, record.tableName, bytes);
+      return { json: { rows_written: staged.rows, bytes_written: bytes, name: fullName(record.namespace, record.tableName) } };
+    } finally {
+      await removeQuietly(file);
+    }
+  });
+
+  both('GET', 'tables', 'uploads', async ({ caller, url }) => {
+    const window = pageWindow(url, 10_000, 50);
+    const records = await tables.list(caller.id, window.limit + 1, window.offset);
+    const page = records.slice(0, window.limit);
+    const listed = [];
+    for (const record of page) {
+      const columns = await tableData.columns(record.namespace, record.tableName);
+      listed.push({
+        full_name: fullName(record.namespace, record.tableName),
+        is_private: record.isPrivate,
+        table_size_bytes: String(record.sizeBytes),
+        created_at: record.createdAt,
+        updated_at: record.updatedAt,
+        purged_at: null,
+        owner: { handle: caller.handle, type: caller.kind },
+        columns: columns.map((c) => ({ name: c.name, type: c.type.toLowerCase(), nullable: c.nullable, metadata: {} })),
+      });
+    }
+    const more = records.length > window.limit;
+    return { json: more ? { tables: listed, next_offset: window.offset + window.limit } : { tables: listed } };
+  });
+
+  both('POST', 'table/:namespace/:table/clear', 'uploads/:namespace/:table/clear', async ({ caller, params }) => {
+    const record = await ownTable(caller, params.namespace!, params.table!);
+    await tableData.clear(record.namespace, record.tableName);
+    await tables.put({ ...record, sizeBytes: 0 });
+    return { json: { message: `Table ${fullName(record.namespace, record.tableName)} successfully cleared` } };
+  });
+
+  both('DELETE', 'table/:namespace/:table', 'uploads/:namespace/:table', async ({ caller, params }) => {
+    const record = await ownTable(caller, params.namespace!, params.table!);
+    await tableData.drop(record.namespace, record.tableName);
+    await tables.remove(record.namespace, record.tableName);
+    return { json: { message: `Table ${record.namespace}.${record.tableName} successfully deleted` } };
+  });
+}

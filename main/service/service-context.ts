@@ -1,0 +1,31 @@
+import type { AccountStore } from './accounts/account-store.ts';
+import type { ExecutionStore } from './executions/execution-store.ts';
+import type { Executor } from './executions/executor.ts';
+import type { QueryStore } from './queries/query-store.ts';
+import type { ResultStore } from './results/result-store.ts';
+import type { TableData } from './tables/table-data.ts';
+import type { TableStore } from './tables/table-store.ts';
+
+export interface ServiceConfig {
+  /** The word in `X-<NAME>-API-KEY` and the other header names. */
+  serviceName: string;
+  maxPageRows: number;
+  executionSlots: number;
+  retentionMillis: number;
+  resultCapBytes: number;
+  rateLimit: boolean;
+  /** Where uploads wait while DuckDB reads them. */
+  tempDir: string;
+}
+
+/** Everything a route needs, built once at start. */
+export interface ServiceContext {
+  config: ServiceConfig;
+  accounts: AccountStore;
+  queries: QueryStore;
+  executions: ExecutionStore;
+  results: ResultStore;
+  executor: Executor;
+  tables: TableStore;
+  tableData: TableData;
+}

@@ -1,0 +1,90 @@
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+
+export type SqlParams = DuckDBValue[];
+export type Row = Record<string, unknown>;
+
+/**
+ * One DuckDB instance. Small statements go through one connection, one at a time, so a
+ * read-modify-write never interleaves with another; long work (executions, result pages)
+ * takes its own connection.
+ */
+export class Database {
+  readonly instance: DuckDBInstance;
+  #connection: DuckDBConnection;
+  #tail: Promise<unknown> = Promise.resolve();
+  #others = new Set<DuckDBConnection>();
+  #session: string[];
+
+  private constructor(instance: DuckDBInstance, connection: DuckDBConnection, session: string[]) {
+    this.instance = instance;
+    this.#connection = connection;
+    this.#session = session;
+  }
+
+  /** `setup` runs once; `session` (such as `USE`) on every connection, since each starts afresh. */
+  static async open(path: string, setup: string[] = [], session: string[] = []): Promise<Database> {
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    for (const sql of [...session, ...setup]) await connection.run(sql);
+    return new Database(instance, connection, session);
+  }
+
+  /** Runs `work` with the shared connection, after every earlier call has finished. */
+  exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const result = this.#tail.then(() => work(this.#connection));
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+
+  async rows<T extends Row = Row>(sql: string, params: SqlParams = []): Promise<T[]> {
+    return this.exclusive(async (connection) => {
+      const reader = await connection.runAndReadAll(sql, params);
+      return reader.getRowObjectsJS() as T[];
+    });
+  }
+
+  async run(sql: string, params: SqlParams = []): Promise<void> {
+    await this.exclusive((connection) => connection.run(sql, params));
+  }
+
+  async transaction<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.exclusive(async (connection) => {
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        const result = await work(connection);
+        await connection.run('COMMIT');
+        return result;
+      } catch (error) {
+        await connection.run('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  /** A connection of its own, closed by `release` or at `close`. */
+  async connect(): Promise<DuckDBConnection> {
+    const connection = await this.instance.connect();
+    this.#others.add(connection);
+    for (const sql of this.#session) await connection.run(sql);
+    return connection;
+  }
+
+  release(connection: DuckDBConnection): void {
+    if (this.#others.delete(connection)) connection.closeSync();
+  }
+
+  async close(): Promise<void> {
+    await this.#tail;
+    for (const connection of this.#others) connection.interrupt();
+    for (const connection of this.#others) connection.closeSync();
+    this.#others.clear();
+    await this.#connection.run('CHECKPOINT');
+    this.#connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** A DuckDB identifier in double quotes, whatever it contains. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { Plan } from '../accounts/account-store.ts';
+
+// Rules of the real service's uploads (spec §4.9, notes §9).
+
+export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
+export const MAX_INSERT_BYTES = 1.2 * 1024 ** 3;
+export const STORAGE_BY_PLAN: Record<Plan, number> = { free: 1024 ** 2, plus: 15 * 1024 ** 3, premium: 50 * 1024 ** 3 };
+
+const tableName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]*$/, 'table_name must start with a lowercase letter and hold only a-z, 0-9 and _')
+  .max(128);
+
+export const UploadCsvBody = z.object({
+  table_name: tableName,
+  data: z.string().min(1, 'data must hold the CSV text'),
+  description: z.string().default(''),
+  is_private: z.boolean().default(false),
+});
+
+/** The column types a created table may have, and DuckDB's type for each. */
+export const COLUMN_TYPES: Record<string, string> = {
+  varchar: 'VARCHAR',
+  varbinary: 'BLOB',
+  // DuckDB's widest integers; values beyond 128 bits are refused when inserted
+  uint256: 'UHUGEINT',
+  int256: 'HUGEINT',
+  bigint: 'BIGINT',
+  integer: 'INTEGER',
+  double: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  timestamp: 'TIMESTAMP',
+  date: 'DATE',
+};
+
+export const CreateTableBody = z.object({
+  namespace: z.string().min(1),
+  table_name: tableName,
+  schema: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        type: z.enum(Object.keys(COLUMN_TYPES) as [string, ...string[]], {
+          message: `type must be one of ${Object.keys(COLUMN_TYPES).join(', ')}`,
+        }),
+        nullable: z.boolean().default(true),
+      }),
+    )
+    .min(1, 'schema needs at least one column'),
+  description: z.string().default(''),
+  is_private: z.boolean().default(false),
+});
+
+/** The first column name that may not be used: one must start with a letter. */
+export function badColumnName(names: string[]): string | null {
+  return names.find((name) => !/^\p{L}/u.test(name)) ?? null;
+}

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './service-harness.ts';
+
+let h: Harness;
+let executionId: string;
+
+const SQL = `SELECT
+  42::TINYINT AS tiny, 9007199254740991::BIGINT AS safe_big, 9007199254740993::BIGINT AS unsafe_big,
+  -170141183460469231731687303715884105727::HUGEINT AS huge, 18446744073709551615::UBIGINT AS ubig,
+  12345678901234567890::DECIMAL(38,0) AS dec0, 1.25::DECIMAL(10,2) AS dec2, 2.5::FLOAT AS f,
+  'nan'::DOUBLE AS not_a_number, 'infinity'::DOUBLE AS inf, true AS yes, NULL::INTEGER AS nothing,
+  'say "hi", then
+leave' AS text, DATE '2024-02-29' AS d, TIMESTAMP '2024-01-02 03:04:05.678912' AS ts,
+  TIMESTAMPTZ '2024-01-02 03:04:05.5+02:00' AS tstz, 'infinity'::TIMESTAMP AS ts_inf,
+  [1, 2, NULL] AS list, {'a': 1, 'b': 'x'} AS struct, 'a'::ENUM('a', 'b') AS e`;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const created = await h.post('/api/v1/query', { name: 'types', query_sql: SQL });
+  executionId = await h.execute(created.body.query_id);
+  expect((await h.waitUntilFinished(executionId)).state).toBe('QUERY_STATE_COMPLETED');
+});
+afterAll(() => h.stop());
+
+describe('cell values', () => {
+  it('keeps JSON types, with exact integers only as numbers and UTC timestamps', async () => {
+    const { body } = await h.get(`/api/v1/execution/${executionId}/results`);
+    expect(body.result.rows).toEqual([
+      {
+        tiny: 42, safe_big: 9007199254740991, unsafe_big: '9007199254740993',
+        huge: '-170141183460469231731687303715884105727', ubig: '18446744073709551615',
+        dec0: '12345678901234567890', dec2: 1.25, f: 2.5, not_a_number: 'nan', inf: 'inf', yes: true, nothing: null,
+        text: 'say "hi", then\nleave', d: '2024-02-29', ts: '2024-01-02 03:04:05.678 UTC',
+        tstz: '2024-01-02 01:04:05.500 UTC', ts_inf: 'infinity', list: [1, 2, null], struct: { a: 1, b: 'x' }, e: 'a',
+      },
+    ]);
+    expect(body.result.metadata.column_types).toEqual([
+      'tinyint', 'bigint', 'bigint', 'hugeint', 'ubigint', 'decimal(38,0)', 'decimal(10,2)', 'float', 'double', 'double',
+      'boolean', 'integer', 'varchar', 'date', 'timestamp', 'timestamp with time zone', 'timestamp',
+      'integer[]', 'struct("a" integer, "b" varchar)', "enum('a', 'b')",
+    ]);
+  });
+
+  it('writes the same values as CSV fields, quoted where needed', async () => {
+    const response = await fetch(`${h.service.baseUrl}/api/v1/execution/${executionId}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
+    const text = await response.text();
+    expect(text).toBe(
+      'tiny,safe_big,unsafe_big,huge,ubig,dec0,dec2,f,not_a_number,inf,yes,nothing,text,d,ts,tstz,ts_inf,list,struct,e\n' +
+        '42,9007199254740991,9007199254740993,-170141183460469231731687303715884105727,18446744073709551615,' +
+        '12345678901234567890,1.25,2.5,nan,inf,true,,"say ""hi"", then\nleave",2024-02-29,2024-01-02 03:04:05.678 UTC,' +
+        '2024-01-02 01:04:05.500 UTC,infinity,"[1,2,null]","{""a"":1,""b"":""x""}",a\n',
+    );
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { sqlError } from '../../../main/service/executions/sql-error.ts';
+
+describe('sqlError', () => {
+  it("turns DuckDB's caret into a 1-based line and column", () => {
+    const sql = 'select 1 as a,\n  x from foo';
+    const message = 'Catalog Error: Table with name foo does not exist!\n\nLINE 2:   x from foo\n                 ^';
+    expect(sqlError(message, sql)).toEqual({
+      type: 'FAILED_TYPE_EXECUTION_FAILED',
+      message: 'line 2:10: Catalog Error: Table with name foo does not exist!',
+      line: 2,
+      column: 10,
+    });
+  });
+
+  it('finds the column on a long line that DuckDB shows cut', () => {
+    const sql = `select ${Array.from({ length: 30 }, (_, i) => `c${i} + 1 AS a${i}`).join(', ')}, 1.25::decimal(10,2) dec from t`;
+    const column = sql.indexOf('dec from') + 1;
+    const shownFrom = column - 1 - 40;
+    const message = `Parser Error: syntax error at or near "dec"\n\nLINE 1: ...${sql.slice(shownFrom, shownFrom + 60)}...\n${' '.repeat('LINE 1: ...'.length + 40)}^`;
+    expect(sqlError(message, sql)).toMatchObject({ line: 1, column });
+  });
+
+  it('leaves line and column out when the message has no location', () => {
+    expect(sqlError('INTERRUPT Error: Interrupted!', 'select 1')).toEqual({
+      type: 'FAILED_TYPE_EXECUTION_FAILED',
+      message: 'INTERRUPT Error: Interrupted!',
+    });
+  });
+});
