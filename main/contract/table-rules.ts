@@ -1,0 +1,17 @@
+// The service's rules for uploaded tables, without the schema library: the renderer checks a file
+// against them before anything is sent, and the contract's schemas use the same values.
+
+/** The single-request upload takes less than this (spec §4.9); larger files go in parts. */
+export const SINGLE_UPLOAD_MAX_BYTES = 200 * 1024 * 1024;
+
+export const TABLE_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+
+/** The types a table made from parts gets; a column whose values fit none of the others is varchar. */
+export const TABLE_COLUMN_TYPES = ['varchar', 'bigint', 'double', 'boolean', 'date', 'timestamp'] as const;
+export type TableColumnTypeName = (typeof TABLE_COLUMN_TYPES)[number];
+
+/** Characters per `tables:uploadChunk`: escaped as JSON it stays under the browser host's 1 MB message. */
+export const UPLOAD_CHUNK_MAX_CHARS = 128 * 1024;
+
+/** The prefix the service gives the SQL name of a CSV upload. */
+export const DATASET_PREFIX = 'dataset_';

@@ -1,0 +1,94 @@
+import { fail, ok, type Result, type TableSummary, type UploadDone } from '../../contract/index.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
+import { findAccount, isFailure, serviceFailure } from '../failures.ts';
+import type { Handlers } from '../ipc/dispatcher.ts';
+import type { TableListItem } from '../service-client/index.ts';
+import { listAllTables } from '../tables/table-lookup.ts';
+import { splitFullName, userTableName } from '../tables/table-names.ts';
+import type { KnownRows } from '../tables/known-rows.ts';
+import type { UploadSessions } from '../tables/upload-sessions.ts';
+
+type TableChannel =
+  | 'tables:list'
+  | 'tables:delete'
+  | 'tables:uploadBegin'
+  | 'tables:uploadChunk'
+  | 'tables:uploadCommit'
+  | 'tables:uploadRetry'
+  | 'tables:uploadCancel';
+
+export function tableHandlers(accounts: AccountRegistry, sessions: UploadSessions, knownRows: KnownRows): Pick<Handlers, TableChannel> {
+  const noUpload = (uploadId: string) => fail('not_found', `There is no open upload ${JSON.stringify(uploadId)}.`);
+
+  /** The first send and a retry alike: the upload sends what the service does not have yet. */
+  async function send(uploadId: string): Promise<Result<UploadDone>> {
+    const session = sessions.get(uploadId);
+    if (session === null) return noUpload(uploadId);
+    if (session.upload.isSending) return fail('bad_request', 'This upload is being sent already.');
+    const sent = await session.upload.send();
+    if (sent.ok) {
+      knownRows.remember(session.accountId, sent.data.fullName, sent.data.rows);
+      await sessions.close(uploadId);
+    }
+    return sent;
+  }
+
+  return {
+    'tables:list': async ({ accountId }) => {
+      const entry = findAccount(accounts, accountId);
+      if (isFailure(entry)) return entry;
+      const listed = await listAllTables(entry.client);
+      if (!listed.ok) return serviceFailure(listed.error);
+      return ok({ tables: listed.value.map((item) => summaryOf(item, knownRows.rowsOf(accountId, item.fullName, item.updatedAt))) });
+    },
+
+    'tables:delete': async ({ accountId, fullName }) => {
+      const entry = findAccount(accounts, accountId);
+      if (isFailure(entry)) return entry;
+      const name = splitFullName(fullName);
+      if (name === null) return fail('invalid_request', `${fullName} is not a table's full name (namespace.table).`);
+      const removed = await entry.client.tables.remove(name.namespace, name.table);
+      if (!removed.ok) return serviceFailure(removed.error);
+      knownRows.forget(accountId, fullName);
+      return ok({});
+    },
+
+    'tables:uploadBegin': async ({ accountId, ...request }) => {
+      const entry = findAccount(accounts, accountId);
+      if (isFailure(entry)) return entry;
+      return ok({ uploadId: sessions.begin(entry, request) });
+    },
+
+    'tables:uploadChunk': async ({ uploadId, index, text }) => {
+      const session = sessions.get(uploadId);
+      if (session === null) return noUpload(uploadId);
+      const received = await session.file.append(index, text);
+      return typeof received === 'string' ? fail('invalid_request', `The upload's ${received}.`) : ok({ receivedBytes: received });
+    },
+
+    'tables:uploadCommit': ({ uploadId }) => send(uploadId),
+
+    'tables:uploadRetry': ({ uploadId }) => send(uploadId),
+
+    'tables:uploadCancel': async ({ uploadId }) => {
+      const session = sessions.get(uploadId);
+      if (session === null) return ok({ cancelled: false });
+      await session.upload.cancel();
+      await sessions.close(uploadId);
+      return ok({ cancelled: true });
+    },
+  };
+}
+
+function summaryOf(item: TableListItem, rows: number | null): TableSummary {
+  return {
+    name: userTableName(item.fullName),
+    fullName: item.fullName,
+    isPrivate: item.isPrivate,
+    sizeBytes: item.sizeBytes,
+    rows,
+    columns: item.columns,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}

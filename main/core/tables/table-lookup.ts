@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { ClientResult, ServiceClient, TableListItem } from '../service-client/index.ts';
+import { splitFullName, sqlTableName } from './table-names.ts';
+
+// Finding things out from the service's table list, page by page.
+
+const PAGE = 1000;
+
+/** Every table of the key's context. */
+export async function listAllTables(client: ServiceClient): Promise<ClientResult<TableListItem[]>> {
+  const tables: TableListItem[] = [];
+  for (let offset: number | null = 0; offset !== null; ) {
+    const page = await client.tables.list({ limit: PAGE, offset });
+    if (!page.ok) return page;
+    tables.push(...page.value.tables);
+    offset = page.value.nextOffset;
+  }
+  return { ok: true, value: tables };
+}
+
+/** The table of that SQL name (null when there is none), in that namespace when one is given. */
+export async function findTable(client: ServiceClient, namespace: string | null, table: string): Promise<ClientResult<TableListItem | null>> {
+  const listed = await listAllTables(client);
+  if (!listed.ok) return listed;
+  const found = listed.value.find((item) => {
+    const name = splitFullName(item.fullName);
+    return name !== null && name.table === table && (namespace === null || name.namespace === namespace);
+  });
+  return { ok: true, value: found ?? null };
+}
+
+/**
+ * The user or team handle of the key's context, which names its tables' namespace: the owner of a
+ * table it has, else of a query it has, else of a one-cell table uploaded to find out, then deleted.
+ */
+export async function resolveHandle(client: ServiceClient): Promise<string | null> {
+  const tables = await client.tables.list({ limit: 1 });
+  const fromTable = tables.ok ? (tables.value.tables[0]?.ownerHandle ?? null) : null;
+  if (fromTable !== null) return fromTable;
+  const queries = await client.queries.list({ limit: 1 });
+  const fromQuery = queries.ok ? queries.value.queries[0]?.owner || null : null;
+  return fromQuery ?? probeHandle(client);
+}
+
+async function probeHandle(client: ServiceClient): Promise<string | null> {
+  const name = `querydesk_probe_${randomBytes(6).toString('hex')}`;
+  const uploaded = await client.tables.uploadCsv({ tableName: name, data: 'probe\n1\n', description: 'Querydesk: finding the namespace', isPrivate: false });
+  if (!uploaded.ok) return null;
+  const found = await findTable(client, null, sqlTableName(name));
+  const table = found.ok ? found.value : null;
+  const namespace = table === null ? null : splitFullName(table.fullName)?.namespace ?? null;
+  if (namespace !== null) await client.tables.remove(namespace, sqlTableName(name));
+  return table?.ownerHandle ?? namespace;
+}

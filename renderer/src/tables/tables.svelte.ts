@@ -1,0 +1,47 @@
+import type { ContractError, TableSummary } from '../../../main/contract/index.ts';
+import type { Api } from '../lib/bridge.ts';
+import type { LoadState } from '../state/workspace.svelte.ts';
+
+/** The tables of one account, as the service lists them. */
+export class TablesList {
+  readonly #api: Api;
+  items = $state.raw<TableSummary[]>([]);
+  state = $state<LoadState>('loading');
+  error = $state.raw<ContractError | null>(null);
+  #accountId: string | null = null;
+  /** `dune.<handle>`, as the service names this account's tables; null until it lists one. */
+  prefix = $derived(this.items[0]?.fullName.split('.').slice(0, -1).join('.') ?? null);
+
+  constructor(api: Api) {
+    this.#api = api;
+  }
+
+  async load(accountId: string): Promise<void> {
+    if (this.#accountId !== accountId) {
+      this.items = [];
+      this.state = 'loading';
+    }
+    this.#accountId = accountId;
+    const answer = await this.#api.invoke('tables:list', { accountId });
+    if (this.#accountId !== accountId) return;
+    if (answer.ok) {
+      this.items = answer.data.tables;
+      this.error = null;
+      this.state = 'ready';
+    } else {
+      this.error = answer.error;
+      this.state = 'failed';
+    }
+  }
+
+  byName(name: string): TableSummary | null {
+    return this.items.find((table) => table.name === name) ?? null;
+  }
+
+  async remove(accountId: string, fullName: string): Promise<ContractError | null> {
+    const answer = await this.#api.invoke('tables:delete', { accountId, fullName });
+    if (!answer.ok) return answer.error;
+    await this.load(accountId);
+    return null;
+  }
+}
