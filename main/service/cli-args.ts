@@ -23,7 +23,7 @@ const SIZE_UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 
 const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `8GB`, `512KB`, `100B`: a positive whole number and a unit. */
-export function parseSize(flag: string, value: string): number {
+function parseSize(flag: string, value: string): number {
   const match = /^(\d+)(B|KB|MB|GB)$/i.exec(value);
   const bytes = match ? Number(match[1]) * SIZE_UNITS[match[2]!.toUpperCase()]! : 0;
   if (!(bytes > 0)) throw new UsageError(`${flag} must be a size such as 512KB or 8GB (units B, KB, MB, GB), got '${value}'`);
@@ -31,7 +31,7 @@ export function parseSize(flag: string, value: string): number {
 }
 
 /** `90d`, `12h`, `30m`, `45s`: a positive whole number and a unit. */
-export function parseDuration(flag: string, value: string): number {
+function parseDuration(flag: string, value: string): number {
   const match = /^(\d+)([smhd])$/.exec(value);
   const millis = match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : 0;
   if (!(millis > 0)) throw new UsageError(`${flag} must be a duration such as 90d, 12h, 30m or 45s, got '${value}'`);

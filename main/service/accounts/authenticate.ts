@@ -3,7 +3,7 @@ import { HttpError } from '../http/http-error.ts';
 import type { Account, AccountStore } from './account-store.ts';
 
 /** The key from `X-<NAME>-API-KEY` (Node lowercases header names, so any case matches) or `api_key`. */
-export function apiKeyOf(request: IncomingMessage, url: URL, serviceName: string): string | null {
+function apiKeyOf(request: IncomingMessage, url: URL, serviceName: string): string | null {
   const header = request.headers[`x-${serviceName.toLowerCase()}-api-key`];
   const fromHeader = Array.isArray(header) ? header[0] : header;
   return fromHeader || url.searchParams.get('api_key') || null;

@@ -2,7 +2,7 @@ import type { Account } from '../accounts/account-store.ts';
 import { HttpError, notFound } from '../http/http-error.ts';
 import type { QueryStore, StoredQuery } from './query-store.ts';
 
-export function canRead(account: Account, query: StoredQuery): boolean {
+function canRead(account: Account, query: StoredQuery): boolean {
   return query.ownerId === account.id || !query.isPrivate;
 }
 

@@ -53,4 +53,3 @@ export const UpdateQueryBody = z.object({
   is_private: z.boolean().optional(),
   is_archived: z.boolean().optional(),
 });
-export type QueryUpdate = z.infer<typeof UpdateQueryBody>;

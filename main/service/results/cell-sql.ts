@@ -50,11 +50,13 @@ export function rowJsonSql(columns: ResultColumn[]): string {
 
 /** RFC 4180 quoting: a field holding a comma, quote or line break is quoted, its quotes doubled. */
 function csvField(text: string): string {
-  return `CASE WHEN (${text}) IS NULL THEN '' WHEN regexp_matches(${text}, '[",\\r\\n]') THEN '"' || replace(${text}, '"', '""') || '"' ELSE ${text} END`;
+  const quoted = `'"' || replace(${text}, '"', '""') || '"'`;
+  return `CASE WHEN (${text}) IS NULL THEN '' WHEN regexp_matches(${text}, '[",\\r\\n]') THEN ${quoted} ELSE ${text} END`;
 }
 
 // Values of these types never hold a comma, quote or line break, so they skip the quoting test.
-const PLAIN_TEXT = /^(BOOLEAN|TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL\(.*\)|DATE|TIME|TIMESTAMP.*|UUID)$/;
+const PLAIN_TEXT =
+  /^(BOOLEAN|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|DECIMAL\(.*\)|DATE|TIME|TIMESTAMP.*|UUID)$/;
 
 /** Each row as one CSV line, without its line break. */
 export function rowCsvSql(columns: ResultColumn[]): string {

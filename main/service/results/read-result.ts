@@ -18,7 +18,7 @@ export interface ResultSlice {
   sampled: boolean;
 }
 
-export function storedColumns(summary: ResultSummary): ResultColumn[] {
+function storedColumns(summary: ResultSummary): ResultColumn[] {
   return summary.columnNames.map((name, i) => ({ name, type: summary.columnTypes[i]! }));
 }
 

@@ -47,6 +47,11 @@ function tableOf(executionId: string): string {
 // Filtered totals kept, so that paging through one filter counts its rows once.
 const REMEMBERED_COUNTS = 256;
 
+function wholeNumber(value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a row count: ${value}`);
+  return value;
+}
+
 function unusedName(columns: ResultColumn[], base: string): string {
   const taken = new Set(columns.map((c) => c.name.toLowerCase()));
   let name = base;
@@ -119,12 +124,14 @@ export class ResultStore {
       // written; rowid breaks ties of the sort, and orders the page again once cut.
       const rowKey = unusedName(query.tableColumns, '__row');
       const inner = query.orderBy
-        ? `SELECT *, rowid AS ${rowKey} FROM ${tableOf(executionId)}${sample}${where} ORDER BY ${query.orderBy}, rowid`
-        : `SELECT * FROM ${tableOf(executionId)}${sample}${where}`;
+        ? `SELECT *, rowid AS ${rowKey} FROM ${tableOf(executionId)}${where}${sample} ORDER BY ${query.orderBy}, rowid`
+        : `SELECT * FROM ${tableOf(executionId)}${where}${sample}`;
       const reorder = query.orderBy ? ` ORDER BY ${query.orderBy}, ${rowKey}` : '';
+      // literal, not bound: DuckDB plans a top-N sort and skips rows cheaply only for constants
+      const window = `LIMIT ${wholeNumber(query.limit)} OFFSET ${wholeNumber(query.offset)}`;
       const reader = await connection.runAndReadAll(
-        `SELECT ${row}, (${rowBytesSql(query.columns)})::BIGINT FROM (${inner} LIMIT ? OFFSET ?)${reorder}`,
-        [...(query.where?.params ?? []), query.limit, query.offset],
+        `SELECT ${row}, (${rowBytesSql(query.columns)})::BIGINT FROM (${inner} ${window})${reorder}`,
+        query.where?.params ?? [],
       );
       const [texts = [], sizes = []] = reader.getColumns() as [string[], bigint[]];
       let bytes = 0;

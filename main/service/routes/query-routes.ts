@@ -9,7 +9,7 @@ const LIST_PAGE_DEFAULT = 20;
 const LIST_PAGE_MAX = 1000;
 
 /** The query record of `GET /query/{id}` (notes §7.1): every field present, as PY's client requires. */
-export function queryRecord(query: StoredQuery) {
+function queryRecord(query: StoredQuery) {
   return {
     query_id: query.id,
     name: query.name,

@@ -86,7 +86,14 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
       throw badRequest(`column name '${bad}' is not allowed: a column name must start with a letter`);
     }
     await tableData.replace(namespace, staged.staging, target);
-    await tables.put({ namespace, tableName: target, accountId: caller.id, description: body.description, isPrivate: body.is_private, sizeBytes: bytes });
+    await tables.put({
+      namespace,
+      tableName: target,
+      accountId: caller.id,
+      description: body.description,
+      isPrivate: body.is_private,
+      sizeBytes: bytes,
+    });
     return { json: { success: true, table_name: body.table_name, full_name: fullName(namespace, target) } };
   });
 
@@ -108,7 +115,14 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
       body.table_name,
       body.schema.map((c) => ({ name: c.name, type: COLUMN_TYPES[c.type]!, nullable: c.nullable })),
     );
-    await tables.put({ namespace: body.namespace, tableName: body.table_name, accountId: caller.id, description: body.description, isPrivate: body.is_private, sizeBytes: 0 });
+    await tables.put({
+      namespace: body.namespace,
+      tableName: body.table_name,
+      accountId: caller.id,
+      description: body.description,
+      isPrivate: body.is_private,
+      sizeBytes: 0,
+    });
     const name = fullName(body.namespace, body.table_name);
     return {
       json: {
@@ -142,7 +156,10 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
       const missing = expected.filter((c) => !staged.columns.includes(c));
       if (unknown.length > 0 || missing.length > 0) {
         await tableData.drop(record.namespace, staged.staging);
-        throw badRequest(`the columns must match the table's (${expected.join(', ')}): unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`);
+        throw badRequest(
+          `the columns must match the table's (${expected.join(', ')}): ` +
+            `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
+        );
       }
       try {
         await tableData.insertFrom(record.namespace, staged.staging, record.tableName);

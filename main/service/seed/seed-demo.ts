@@ -3,7 +3,7 @@ import { newApiKey } from '../ids.ts';
 import type { QueryStore } from '../queries/query-store.ts';
 import { DEMO_QUERIES } from './demo-queries.ts';
 
-export const DEMO_HANDLE = 'demo';
+const DEMO_HANDLE = 'demo';
 
 /** On a data directory without accounts: the demo user, its key and its queries. */
 export async function seedDemo(accounts: AccountStore, queries: QueryStore): Promise<void> {

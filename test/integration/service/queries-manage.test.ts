@@ -72,6 +72,18 @@ describe('create and read', () => {
   });
 });
 
+describe('parameters of a created query', () => {
+  it('refuses to run a placeholder without a value or a default', async () => {
+    const id = await create('alice', { name: 'p', query_sql: 'select {{n}} as n' });
+    const refused = await h.post(`/api/v1/query/${id}/execute`, undefined, as('alice'));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('missing parameters (n): no value was given and the query has no default');
+    const run = await h.post(`/api/v1/query/${id}/execute`, { query_parameters: { n: 7 } }, as('alice'));
+    await h.waitUntilFinishedAs(run.body.execution_id, KEYS.alice);
+    expect((await h.get(`/api/v1/execution/${run.body.execution_id}/results`, as('alice'))).body.result.rows).toEqual([{ n: 7 }]);
+  });
+});
+
 describe('update', () => {
   it('changes only the given fields, counts versions, and runs the new SQL', async () => {
     const id = await create('alice', { name: 'v', query_sql: 'select 1 as x', tags: ['a'], parameters: [{ key: 'p', type: 'text', value: 'v' }] });

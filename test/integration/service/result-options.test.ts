@@ -120,6 +120,13 @@ describe('sample_count', () => {
     expect(body).not.toHaveProperty('next_offset');
   });
 
+  it('sorts a sample when asked', async () => {
+    const { body } = await results(q({ sample_count: '300', sort_by: 'trade_id desc', columns: 'trade_id' }));
+    const ids: number[] = body.result.rows.map((r: Json) => r.trade_id);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
+
   it('answers the whole result when it is smaller than the sample', async () => {
     const small = await h.execute(PARAMETER_QUERY);
     await h.waitUntilFinished(small);

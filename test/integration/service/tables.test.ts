@@ -151,3 +151,12 @@ describe('the /uploads paths that replace /table', () => {
     expect((await h.post('/api/v1/uploads/carol/scores', undefined, { ...as('carol'), method: 'DELETE' })).status).toBe(200);
   });
 });
+
+describe('restart', () => {
+  it('keeps uploaded tables, their data and their records', async () => {
+    const before: Json = (await h.get('/api/v1/tables', as('alice'))).body;
+    await h.restart();
+    expect((await h.get('/api/v1/tables', as('alice'))).body).toEqual(before);
+    expect(await sql('alice', 'select count(*) as n from dune.alice.dataset_prices')).toEqual([{ n: 2 }]);
+  });
+});

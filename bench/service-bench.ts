@@ -1,0 +1,110 @@
+// `npm run bench:service`: throughput and latency of the embedded service on a 1,000,000-row
+// result, next to the same work done directly in DuckDB in this process.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { startService } from '../main/service/index.ts';
+import { DEMO_QUERIES } from '../main/service/seed/demo-queries.ts';
+
+const LARGE_QUERY_ID = 4;
+const CLIENTS = 16;
+const REQUESTS_PER_CLIENT = 20;
+const FILTERS = "chain = 'base' and amount_usd > 5000";
+const SORT_BY = 'amount_usd desc';
+const DIRECT_FILTERED = `SELECT * FROM r WHERE chain = 'base' AND amount_usd > 5000 ORDER BY amount_usd DESC, rowid LIMIT 100 OFFSET ?`;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function latencies(clients: number, perClient: number, one: (i: number) => Promise<void>) {
+  const times: number[] = [];
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      for (let i = 0; i < perClient; i++) {
+        const start = performance.now();
+        await one(c * perClient + i);
+        times.push(performance.now() - start);
+      }
+    }),
+  );
+  times.sort((a, b) => a - b);
+  return { median: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+async function pageThrough(first: string, key: string, next: (response: Response, body: string) => string | undefined) {
+  const start = performance.now();
+  let uri: string | undefined = first;
+  let bytes = 0;
+  while (uri) {
+    const response = await fetch(uri, { headers: { 'x-dune-api-key': key } });
+    if (response.status !== 200) throw new Error(`${uri}: HTTP ${response.status}`);
+    const body = await response.text();
+    bytes += body.length;
+    uri = next(response, body);
+  }
+  return { seconds: (performance.now() - start) / 1000, bytes };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'querydesk-bench-'));
+const service = await startService({ dataDir });
+const key = service.demoApiKey!;
+const api = (path: string) => `${service.baseUrl}/api/v1${path}`;
+try {
+  const started = performance.now();
+  const { execution_id: id } = (await (await fetch(api(`/query/${LARGE_QUERY_ID}/execute`), { method: 'POST', headers: { 'x-dune-api-key': key } })).json()) as { execution_id: string };
+  for (;;) {
+    const status = (await (await fetch(api(`/execution/${id}/status`), { headers: { 'x-dune-api-key': key } })).json()) as { is_execution_finished: boolean; state: string; result_metadata?: { total_row_count: number } };
+    if (status.is_execution_finished) {
+      if (!status.result_metadata) throw new Error(`execution ended as ${status.state}`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const executeSeconds = (performance.now() - started) / 1000;
+  const rows = 1_000_000;
+
+  const json = await pageThrough(api(`/execution/${id}/results?limit=30000`), key, (_, body) => (JSON.parse(body) as { next_uri?: string }).next_uri);
+  const csv = await pageThrough(api(`/execution/${id}/results/csv?limit=30000`), key, (response) => response.headers.get('x-dune-next-uri') ?? undefined);
+
+  const filteredUrl = (i: number) =>
+    api(`/execution/${id}/results?${new URLSearchParams({ filters: FILTERS, sort_by: SORT_BY, limit: '100', offset: String((i * 997) % 50_000) })}`);
+  await fetch(filteredUrl(0), { headers: { 'x-dune-api-key': key } }); // warm
+  const served = await latencies(CLIENTS, REQUESTS_PER_CLIENT, async (i) => {
+    const response = await fetch(filteredUrl(i), { headers: { 'x-dune-api-key': key } });
+    if (response.status !== 200) throw new Error(`filtered page: HTTP ${response.status}`);
+    await response.text();
+  });
+
+  // the same data and the same page queries, straight in DuckDB
+  const direct = await DuckDBInstance.create(':memory:');
+  const setup = await direct.connect();
+  await setup.run(`CREATE TABLE r AS ${DEMO_QUERIES.find((q) => q.name === 'One million rows')!.sql}`);
+  const connections: DuckDBConnection[] = await Promise.all(Array.from({ length: CLIENTS }, () => direct.connect()));
+  const directStart = performance.now();
+  for (let offset = 0; offset < rows; offset += 30_000) {
+    (await setup.runAndReadAll(`SELECT * FROM r LIMIT 30000 OFFSET ${offset}`)).getRowObjectsJson();
+  }
+  const directPagingSeconds = (performance.now() - directStart) / 1000;
+  await setup.runAndReadAll(DIRECT_FILTERED, [0]);
+  const straight = await latencies(CLIENTS, REQUESTS_PER_CLIENT, async (i) => {
+    (await connections[i % CLIENTS]!.runAndReadAll(DIRECT_FILTERED, [(i * 997) % 50_000])).getRowObjectsJson();
+  });
+
+  const perSecond = (seconds: number) => Math.round(rows / seconds).toLocaleString('en-US');
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  console.log(`Querydesk service benchmark: 1,000,000 rows x 8 columns (executed and stored in ${executeSeconds.toFixed(1)} s)`);
+  console.log(`  JSON paging, 30,000-row pages: ${perSecond(json.seconds)} rows/s (${(json.bytes / 1e6).toFixed(0)} MB in ${json.seconds.toFixed(1)} s)`);
+  console.log(`  CSV paging, 30,000-row pages:  ${perSecond(csv.seconds)} rows/s (${(csv.bytes / 1e6).toFixed(0)} MB in ${csv.seconds.toFixed(1)} s)`);
+  console.log(`  DuckDB directly, same pages as JS objects: ${perSecond(directPagingSeconds)} rows/s -> service JSON at ${(directPagingSeconds / json.seconds).toFixed(2)}x of it`);
+  console.log(`  filtered + sorted 100-row page, ${CLIENTS} concurrent clients x ${REQUESTS_PER_CLIENT}:`);
+  console.log(`    service: median ${ms(served.median)}, p99 ${ms(served.p99)}`);
+  console.log(`    DuckDB directly: median ${ms(straight.median)}, p99 ${ms(straight.p99)}`);
+  console.log(`    ratio service / direct: median ${(served.median / straight.median).toFixed(2)}x, p99 ${(served.p99 / straight.p99).toFixed(2)}x`);
+  for (const connection of [setup, ...connections]) connection.closeSync();
+  direct.closeSync();
+} finally {
+  await service.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
