@@ -12,13 +12,14 @@ import {
   QuerySummary,
   ResultPage,
 } from './models.ts';
+import { CacheStatus, CacheUsage, ChartData, ChartRequest, ExportRequest, ExportStarted, ResultSample, resultView } from './results.ts';
+import { tableChannels } from './tables.ts';
 
 // Every channel: the request main accepts and the data it answers with (inside a Result).
 
 const executionId = z.string().min(1).max(200);
 
-export const DEFAULT_BASE_URL = 'https://api.dune.com';
-export const DEFAULT_SERVICE_NAME = 'DUNE';
+import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from './defaults.ts';
 
 const label = z.string().trim().min(1).max(100);
 const accountKind = z.enum(['user', 'team']);
@@ -185,6 +186,12 @@ export const channels = {
         endRow: z.number().int().min(1),
         /** Read a truncated (COMPLETED_PARTIAL) result; without it such a result answers `partial_result`. */
         allowPartial: z.boolean().optional(),
+        /**
+         * In the service's language, as `filters`, `sort_by`, `columns`: answered from the cache when it
+         * holds the whole result, else by the service, the same either way. A mistake in them answers
+         * `bad_request` with `details: {part, position}` (1-based) when the position is known.
+         */
+        ...resultView,
       })
       .strict()
       .refine((r) => r.endRow > r.startRow && r.endRow - r.startRow <= 10_000, {
@@ -193,6 +200,60 @@ export const channels = {
       }),
     response: ResultPage,
   },
+  /** About `sampleCount` rows drawn at random (each call differs); from the cache when it holds the result. */
+  'results:sample': {
+    request: z
+      .object({
+        accountId,
+        executionId,
+        sampleCount: z.number().int().min(1).max(10_000),
+        columns: resultView.columns,
+        allowPartial: z.boolean().optional(),
+      })
+      .strict(),
+    response: ResultSample,
+  },
+  'results:cacheStatus': {
+    request: z.object({ accountId, executionId }).strict(),
+    response: CacheStatus,
+  },
+  /**
+   * Downloads the whole result into the cache in the background when it fits the budget (answers at
+   * once; progress comes as `results:cacheStatus` events). Answers `too_large` instead when it does not.
+   */
+  'results:cache': {
+    request: z.object({ accountId, executionId, allowPartial: z.boolean().optional() }).strict(),
+    response: CacheStatus,
+  },
+  /** Stops a download; the cache stays as it was before it. */
+  'results:cacheCancel': {
+    request: z.object({ accountId, executionId }).strict(),
+    response: CacheStatus,
+  },
+  /** The cache's budget (a setting, 2 GB by default) and what it holds; a new budget evicts past it at once. */
+  'results:cacheSettings': {
+    request: z.object({ budgetBytes: z.number().int().min(0).max(2 ** 50).optional() }).strict(),
+    response: CacheUsage,
+  },
+  /** Aggregated in main from the cached result (at most `maxPoints`, 2000 by default); `not_found` when not cached. */
+  'results:chart': {
+    request: ChartRequest,
+    response: ChartData,
+  },
+  /**
+   * A CSV of the whole result or of the view, streamed from the cache when it holds the result,
+   * else from the service. The Electron host asks where to save it first (closing the dialog answers
+   * `cancelled`); the browser host answers a download URL. Progress comes as `results:exportProgress`.
+   */
+  'results:export': {
+    request: ExportRequest,
+    response: ExportStarted,
+  },
+  'results:exportCancel': {
+    request: z.object({ exportId: z.string().min(1).max(100) }).strict(),
+    response: z.object({ cancelled: z.boolean() }),
+  },
+  ...tableChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export type ChannelRequest<C extends ChannelName> = z.input<(typeof channels)[C]['request']>;

@@ -1,7 +1,11 @@
 export * from './names.ts';
+export * from './defaults.ts';
 export * from './result.ts';
 export * from './models.ts';
 export * from './channels.ts';
 export * from './events.ts';
+export * from './results.ts';
+export * from './tables.ts';
+export * from './table-rules.ts';
 export type * from './bridge.ts';
 export * from './wire.ts';

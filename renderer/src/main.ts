@@ -1,11 +1,12 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { createBridge } from './lib/bridge.ts';
+import { Accounts } from './state/accounts.svelte.ts';
 import { Runs } from './state/runs.svelte.ts';
 import { Workspace } from './state/workspace.svelte.ts';
 
 const { api, connection } = createBridge();
-const workspace = new Workspace(api);
+const workspace = new Workspace(api, new Accounts(api));
 const runs = new Runs(api);
 
 void workspace.load();

@@ -1,18 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { appUrl, cellOf } from './helpers.ts';
 
 // A person's first minutes with Querydesk, through the browser host and the real embedded service.
-
-function appUrl(): string {
-  const url = process.env.QUERYDESK_URL;
-  if (!url) throw new Error('QUERYDESK_URL is not set: the global setup did not start the browser host.');
-  return url;
-}
-
-/** The grid cell of one column (found by its header, as a person reads it) in one row. */
-async function cellOf(grid: Locator, column: string, rowIndex: number): Promise<Locator> {
-  const colId = await grid.getByRole('columnheader', { name: new RegExp(`^${column}\\b`) }).getAttribute('col-id');
-  return grid.locator(`[role="row"][row-index="${rowIndex}"] [role="gridcell"][col-id="${colId}"]`);
-}
 
 /** Wheel over the rows, as a person scrolls. */
 async function scrollGrid(page: Page, grid: Locator, pixels: number): Promise<void> {

@@ -55,12 +55,13 @@ export class KeyVault {
   }
 
   async remove(accountId: string): Promise<Result<void>> {
-    this.#sessionOnly.delete(accountId);
+    const wasSessionOnly = this.#sessionOnly.delete(accountId);
     try {
       await this.#keychain.delete(accountId);
       return ok(undefined);
     } catch (error) {
-      return fail('keychain_unavailable', keychainProblem(error));
+      // A session-only key never reached the keychain, so an unreachable one leaves nothing behind.
+      return wasSessionOnly ? ok(undefined) : fail('keychain_unavailable', keychainProblem(error));
     }
   }
 

@@ -8,10 +8,11 @@ export function resultDatasource(options: {
   accountId: string;
   executionId: string;
   totalRowCount: number;
+  allowPartial: boolean;
   onRows: (rows: CellValue[][]) => void;
   onError: (error: ContractError) => void;
 }): IDatasource {
-  const { api, accountId, executionId, totalRowCount, onRows, onError } = options;
+  const { api, accountId, executionId, totalRowCount, allowPartial, onRows, onError } = options;
   return {
     rowCount: totalRowCount,
     getRows(params) {
@@ -20,7 +21,7 @@ export function resultDatasource(options: {
         params.successCallback([], totalRowCount);
         return;
       }
-      void api.invoke('results:getRows', { accountId, executionId, startRow: params.startRow, endRow }).then((answer) => {
+      void api.invoke('results:getRows', { accountId, executionId, startRow: params.startRow, endRow, allowPartial }).then((answer) => {
         if (answer.ok) {
           params.successCallback(answer.data.rows, answer.data.totalRowCount);
           onRows(answer.data.rows);

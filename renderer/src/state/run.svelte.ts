@@ -1,39 +1,10 @@
 import type { ContractError, ExecutionUpdate } from '../../../main/contract/index.ts';
-
-export type Phase =
-  | 'starting'
-  | 'queued'
-  | 'running'
-  | 'completed'
-  | 'partial'
-  | 'failed'
-  | 'cancelled'
-  | 'expired'
-  | 'finished'
-  | 'unreachable';
+import { phaseOfState, type Phase } from '../lib/phase.ts';
 
 function phaseOf(update: ExecutionUpdate | null, failure: ContractError | null): Phase {
   if (failure) return 'unreachable';
   if (!update) return 'starting';
-  switch (update.state) {
-    case 'QUERY_STATE_PENDING':
-      return 'queued';
-    case 'QUERY_STATE_EXECUTING':
-      return 'running';
-    case 'QUERY_STATE_COMPLETED':
-      return 'completed';
-    case 'QUERY_STATE_COMPLETED_PARTIAL':
-      return 'partial';
-    case 'QUERY_STATE_FAILED':
-      return 'failed';
-    case 'QUERY_STATE_CANCELLED':
-      return 'cancelled';
-    case 'QUERY_STATE_EXPIRED':
-      return 'expired';
-    default:
-      // A state this version does not know yet: trust the service's own verdict.
-      return update.isFinished ? 'finished' : 'running';
-  }
+  return phaseOfState(update.state, update.isFinished);
 }
 
 /** One execution of one query, as the user sees it. */
@@ -44,6 +15,8 @@ export class Run {
   /** Set when the run or cancel request itself failed (as opposed to the query failing). */
   failure = $state.raw<ContractError | null>(null);
   cancelling = $state(false);
+  /** The user agreed to read a result the service truncated (COMPLETED_PARTIAL). */
+  partialAccepted = $state(false);
   phase = $derived(phaseOf(this.update, this.failure));
   isActive = $derived(this.phase === 'starting' || this.phase === 'queued' || this.phase === 'running');
   /** `performance.now()` when `update` arrived, to extrapolate its elapsed time. */

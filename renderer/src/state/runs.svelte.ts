@@ -1,14 +1,18 @@
-import type { ExecutionUpdate } from '../../../main/contract/index.ts';
+import type { ExecutionUpdate, ParameterValues } from '../../../main/contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 import { Run } from './run.svelte.ts';
 
 /** Updates for executions not (yet) known: the first event can beat the run's own answer. */
 const EARLY_LIMIT = 32;
 
-/** The latest run of each query, fed by `execution:update` events. */
+function keyOf(accountId: string, queryId: number): string {
+  return `${accountId}\u0000${queryId}`;
+}
+
+/** The run shown for each query of each account (its latest, or one picked from its history), fed by `execution:update` events. */
 export class Runs {
   readonly #api: Api;
-  #byQuery = $state.raw<ReadonlyMap<number, Run>>(new Map());
+  #byQuery = $state.raw<ReadonlyMap<string, Run>>(new Map());
   readonly #byExecution = new Map<string, Run>();
   readonly #early = new Map<string, ExecutionUpdate>();
 
@@ -17,25 +21,30 @@ export class Runs {
     api.on('execution:update', (update) => this.#receive(update));
   }
 
-  latest(queryId: number | null): Run | null {
-    return queryId === null ? null : (this.#byQuery.get(queryId) ?? null);
+  latest(accountId: string | undefined, queryId: number | null): Run | null {
+    if (accountId === undefined || queryId === null) return null;
+    return this.#byQuery.get(keyOf(accountId, queryId)) ?? null;
   }
 
-  async start(accountId: string, queryId: number): Promise<void> {
-    if (this.latest(queryId)?.isActive) return;
-    const run = new Run(accountId, queryId);
-    this.#byQuery = new Map(this.#byQuery).set(queryId, run);
-    const answer = await this.#api.invoke('executions:run', { accountId, queryId });
+  async start(accountId: string, queryId: number, parameters?: ParameterValues): Promise<void> {
+    if (this.latest(accountId, queryId)?.isActive) return;
+    const run = this.#put(new Run(accountId, queryId));
+    const answer = await this.#api.invoke('executions:run', { accountId, queryId, parameters });
     if (!answer.ok) {
       run.failure = answer.error;
       return;
     }
-    const { executionId } = answer.data;
-    this.#byExecution.set(executionId, run);
-    run.accept(answer.data);
-    const early = this.#early.get(executionId);
-    this.#early.delete(executionId);
-    if (early) run.accept(early);
+    this.#follow(run, answer.data);
+  }
+
+  /** Shows an earlier execution of a query (from its history, or a notification) as its run. */
+  async show(accountId: string, queryId: number, executionId: string): Promise<void> {
+    const current = this.latest(accountId, queryId);
+    if (current?.update?.executionId === executionId) return;
+    const run = this.#put(new Run(accountId, queryId));
+    const answer = await this.#api.invoke('executions:get', { accountId, executionId });
+    if (answer.ok) this.#follow(run, answer.data);
+    else run.failure = answer.error;
   }
 
   async cancel(run: Run): Promise<void> {
@@ -50,6 +59,20 @@ export class Runs {
   /** Events sent while the link was down are lost: ask for the state of every active run. */
   async refreshActive(): Promise<void> {
     await Promise.all([...this.#byQuery.values()].filter((run) => run.isActive).map((run) => this.#refresh(run)));
+  }
+
+  #put(run: Run): Run {
+    this.#byQuery = new Map(this.#byQuery).set(keyOf(run.accountId, run.queryId), run);
+    return run;
+  }
+
+  #follow(run: Run, update: ExecutionUpdate): void {
+    const { executionId } = update;
+    this.#byExecution.set(executionId, run);
+    run.accept(update);
+    const early = this.#early.get(executionId);
+    this.#early.delete(executionId);
+    if (early) run.accept(early);
   }
 
   async #refresh(run: Run): Promise<void> {

@@ -33,6 +33,10 @@ describe('KeyVault without a reachable keychain', () => {
       });
       expect(await vault.read('acct-4')).toEqual({ ok: true, data: 'some-key-2468' });
       expect(await vault.read('acct-5')).toMatchObject({ ok: false, error: { code: 'keychain_unavailable' } });
+
+      expect(await vault.remove('acct-4')).toEqual({ ok: true, data: undefined });
+      expect(vault.isSessionOnly('acct-4')).toBe(false);
+      expect(await vault.remove('acct-5')).toMatchObject({ ok: false, error: { code: 'keychain_unavailable' } });
     }),
   );
 });

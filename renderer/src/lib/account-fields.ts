@@ -1,0 +1,30 @@
+// The checks main applies to an account's fields, repeated here so a mistake is shown by its
+// field before anything is sent (the contract's schemas stay out of the renderer bundle).
+
+export { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../../../main/contract/defaults.ts';
+
+const SERVICE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
+
+export interface AccountFields {
+  label: string;
+  baseUrl: string;
+  serviceName: string;
+  kind: 'user' | 'team';
+  apiKey: string;
+}
+
+export type FieldProblems = Partial<Record<keyof AccountFields, string>>;
+
+export function accountProblems(fields: AccountFields, keyRequired: boolean): FieldProblems {
+  const problems: FieldProblems = {};
+  if (!fields.label.trim()) problems.label = 'Give the account a name.';
+  const url = URL.canParse(fields.baseUrl.trim()) ? new URL(fields.baseUrl.trim()) : null;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    problems.baseUrl = 'Enter the address of the service, such as https://api.dune.com.';
+  }
+  if (!SERVICE_NAME.test(fields.serviceName.trim())) {
+    problems.serviceName = 'Letters, digits and underscores, starting with a letter (it names the X-…-API-KEY header).';
+  }
+  if (keyRequired && !fields.apiKey.trim()) problems.apiKey = 'Paste the API key.';
+  return problems;
+}

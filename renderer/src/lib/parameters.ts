@@ -1,0 +1,73 @@
+import type { ParameterValues, QueryParameter } from '../../../main/contract/index.ts';
+
+// The parameter form's rules: what each type of field holds, what is valid, and what is sent.
+
+export type FieldValue = string | string[];
+
+const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/** `YYYY-MM-DD HH:MM[:SS]`, with a space or a T, as the service and the date-time picker write it. */
+const DATETIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?/;
+
+/**
+ * The query's parameter definitions, then any `{{name}}` its SQL uses without one (the service
+ * takes those too, as text).
+ */
+export function fieldsOf(definitions: QueryParameter[], sql: string): QueryParameter[] {
+  const declared = new Set(definitions.map((p) => p.key));
+  const undeclared = [...new Set(Array.from(sql.matchAll(PLACEHOLDER), (m) => m[1]!))].filter((key) => !declared.has(key));
+  return [...definitions, ...undeclared.map((key): QueryParameter => ({ key, type: 'text', value: '' }))];
+}
+
+export function isMulti(field: QueryParameter): boolean {
+  return field.type === 'enum' && field.isMultiselect === true;
+}
+
+/** The value a `datetime-local` input takes: `YYYY-MM-DDTHH:MM:SS`, or empty when the text is no date. */
+export function toPickerValue(text: string): string {
+  const match = DATETIME.exec(text.trim());
+  return match ? `${match[1]}T${match[2]}${match[3] ?? ':00'}` : '';
+}
+
+/** The service's form of a date-time: `YYYY-MM-DD HH:MM:SS`. */
+export function toServiceDatetime(picker: string): string {
+  const match = DATETIME.exec(picker);
+  return match ? `${match[1]} ${match[2]}${match[3] ?? ':00'}` : picker;
+}
+
+export function initialValue(field: QueryParameter): FieldValue {
+  if (field.type === 'datetime') return toPickerValue(field.value);
+  if (isMulti(field)) {
+    const options = field.enumOptions ?? [];
+    return field.value.split(',').map((v) => v.trim()).filter((v) => options.includes(v));
+  }
+  return field.value;
+}
+
+/** What is wrong with a value, in words for beside the field; null when it can be sent. */
+export function problemOf(field: QueryParameter, value: FieldValue | undefined): string | null {
+  if (Array.isArray(value)) return value.length === 0 ? 'Choose at least one value.' : null;
+  const text = (value ?? '').trim();
+  switch (field.type) {
+    case 'number':
+      return NUMBER.test(text) ? null : text ? `“${text}” is not a number. Enter digits, such as 42 or 0.5.` : 'Enter a number.';
+    case 'datetime':
+      return DATETIME.test(text) ? null : 'Pick a date and time.';
+    case 'enum':
+      return text ? null : 'Choose a value.';
+    default:
+      return null;
+  }
+}
+
+export function wireValues(fields: QueryParameter[], values: Record<string, FieldValue>): ParameterValues {
+  const wire: ParameterValues = {};
+  for (const field of fields) {
+    const value = values[field.key] ?? initialValue(field);
+    if (Array.isArray(value)) wire[field.key] = value;
+    else if (field.type === 'datetime') wire[field.key] = toServiceDatetime(value);
+    else if (field.type === 'number') wire[field.key] = value.trim();
+    else wire[field.key] = value;
+  }
+  return wire;
+}

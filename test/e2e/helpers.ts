@@ -1,0 +1,55 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export function appUrl(): string {
+  const url = process.env.QUERYDESK_URL;
+  if (!url) throw new Error('QUERYDESK_URL is not set: the global setup did not start the browser host.');
+  return url;
+}
+
+/**
+ * `npm run test:e2e` runs inside a throwaway Secret Service (build/with-secret-service.sh says so
+ * with QUERYDESK_SECRET_SERVICE): only then may the app under test use a keychain. Anywhere else the
+ * tests never touch the keychain of the person running them.
+ */
+export const HAS_TEST_KEYCHAIN = process.env.QUERYDESK_SECRET_SERVICE === '1';
+
+/** The browser host that finds no keychain. */
+export function noKeychainUrl(): string {
+  const url = process.env.QUERYDESK_NO_KEYCHAIN_URL;
+  if (!url) throw new Error('The global setup did not start the browser host without a keychain.');
+  return url;
+}
+
+/** The second embedded service the global setup started, and its demo account's key. */
+export function otherService(): { url: string; key: string } {
+  const url = process.env.QUERYDESK_OTHER_SERVICE_URL;
+  const key = process.env.QUERYDESK_OTHER_SERVICE_KEY;
+  if (!url || !key) throw new Error('The global setup did not start the second service.');
+  return { url, key };
+}
+
+/** The grid cell of one column (found by its header, as a person reads it) in one row. */
+export async function cellOf(grid: Locator, column: string, rowIndex: number): Promise<Locator> {
+  const colId = await grid.getByRole('columnheader', { name: new RegExp(`^${column}\\b`) }).getAttribute('col-id');
+  return grid.locator(`[role="row"][row-index="${rowIndex}"] [role="gridcell"][col-id="${colId}"]`);
+}
+
+/** Opens a query from the list by its name, through the filter box. */
+export async function openQuery(page: Page, name: string): Promise<void> {
+  const queries = page.getByRole('listbox', { name: 'Queries' });
+  await expect(queries.getByRole('option').first()).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Filter queries by name' }).fill(name);
+  await queries.getByRole('option', { name: new RegExp(`^${name}`) }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+}
+
+/** Replaces the whole text of a SQL editor, as a paste would. */
+export async function replaceSql(page: Page, editor: Locator, sql: string): Promise<void> {
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(sql);
+}
+
+export function executionState(page: Page): Locator {
+  return page.getByRole('status', { name: 'Execution state' });
+}
