@@ -121,6 +121,10 @@ export type ExecutionUpdate = z.infer<typeof ExecutionUpdate>;
 export const CellValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export type CellValue = z.infer<typeof CellValue>;
 
+/** Set when the answer came from the cache (the whole result is held locally, so it works offline). */
+export const FromCache = z.object({ fetchedAt: z.string() });
+export type FromCache = z.infer<typeof FromCache>;
+
 export const ResultPage = z.object({
   columns: z.array(z.object({ name: z.string(), type: z.string() })),
   /** Rows as arrays in `columns` order: compact across IPC, and safe for any column name. */
@@ -129,6 +133,8 @@ export const ResultPage = z.object({
   totalRowCount: z.number().int().nonnegative(),
   /** The service truncated this result (QUERY_STATE_COMPLETED_PARTIAL): rows past the cut are missing. */
   isPartial: z.boolean(),
+  /** Present when answered from the cache: when the result was fetched. */
+  fromCache: FromCache.optional(),
 });
 export type ResultPage = z.infer<typeof ResultPage>;
 

@@ -19,9 +19,24 @@ export const CHANNEL_NAMES = [
   'executions:list',
   'executions:viewing',
   'results:getRows',
+  'results:sample',
+  'results:cacheStatus',
+  'results:cache',
+  'results:cacheCancel',
+  'results:cacheSettings',
+  'results:chart',
+  'results:export',
+  'results:exportCancel',
+  'tables:list',
+  'tables:delete',
+  'tables:uploadBegin',
+  'tables:uploadChunk',
+  'tables:uploadCommit',
+  'tables:uploadRetry',
+  'tables:uploadCancel',
 ] as const;
 
-export const EVENT_NAMES = ['execution:update', 'execution:show'] as const;
+export const EVENT_NAMES = ['execution:update', 'execution:show', 'results:cacheStatus', 'results:exportProgress', 'tables:uploadProgress'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];

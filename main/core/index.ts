@@ -8,11 +8,21 @@ import { accountHandlers } from './handlers/accounts.ts';
 import { appHandlers } from './handlers/app.ts';
 import { executionHandlers, type Viewing } from './handlers/executions.ts';
 import { queryHandlers } from './handlers/queries.ts';
+import { resultHandlers } from './handlers/results.ts';
+import { tableHandlers } from './handlers/tables.ts';
+import { openResultCache } from './cache/result-cache.ts';
+import { CacheSettings, defaultCacheSettings } from './cache/cache-settings.ts';
+import type { ExportDestinations } from './export/destination.ts';
+import { createExportRuns } from './export/exports.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
 import { KeyVault } from './secrets/key-vault.ts';
 import { osKeychain } from './secrets/os-keychain.ts';
 import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts';
 import { statusAfterExecute } from './executions/snapshot.ts';
+import type { UploadLimits } from './tables/table-upload.ts';
+import { KnownRows } from './tables/known-rows.ts';
+import { UploadSessions } from './tables/upload-sessions.ts';
+import { SINGLE_UPLOAD_MAX_BYTES } from '../contract/index.ts';
 
 // Everything the app does, in plain Node, behind the contract's handlers. Each host (Electron,
 // browser) creates one core, routes requests to its handlers and carries its events.
@@ -39,7 +49,16 @@ export interface CoreOptions {
   keyVault?: KeyVault;
   /** An execution this app started has ended (the Electron host shows a desktop notification). */
   onExecutionFinished?: (finished: FinishedExecution) => void;
+  /** Where the cache's budget setting is kept; a JSON file in `dataDir` by default (the Electron host uses electron-store). */
+  cacheSettings?: SettingsStore<CacheSettings>;
+  /** Where exports are written: a save dialog in the Electron host, a download URL in the browser host. */
+  exportDestinations?: ExportDestinations;
+  /** When a table upload goes in parts, and how large they are; the service's limits by default. */
+  uploadLimits?: UploadLimits;
 }
+
+/** Parts well below the service's 1.2 GB per insert, so a failed one costs little to send again. */
+const DEFAULT_UPLOAD_LIMITS: UploadLimits = { singleBytes: SINGLE_UPLOAD_MAX_BYTES, partBytes: 64 * 1024 * 1024 };
 
 export interface Core {
   handlers: Handlers;
@@ -72,15 +91,41 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     watcher.watch(record.accountId, entry.client, status, Date.parse(record.submittedAt));
   }
 
+  const cacheSettings = options.cacheSettings ?? jsonFileStore(join(options.dataDir, 'cache-settings.json'), CacheSettings, defaultCacheSettings);
+  const cache = await openResultCache({
+    dir: join(options.dataDir, 'cache'),
+    budgetBytes: cacheSettings.read().budgetBytes,
+    onStatus: (status) => options.emit('results:cacheStatus', status),
+  });
+  const exports = createExportRuns({
+    emit: (progress) => options.emit('results:exportProgress', progress),
+    scratchDir: join(options.dataDir, 'exports'),
+  });
+  const uploads = new UploadSessions({
+    dir: join(options.dataDir, 'uploads'),
+    limits: options.uploadLimits ?? DEFAULT_UPLOAD_LIMITS,
+    report: (progress) => options.emit('tables:uploadProgress', progress),
+  });
+  await uploads.clear();
+
   return {
     handlers: {
       ...appHandlers({ host: options.host, version: options.version }),
-      ...accountHandlers(accounts, vault, (accountId) => history.forgetAccount(accountId)),
+      ...accountHandlers(accounts, vault, (accountId) => {
+        history.forgetAccount(accountId);
+        // an entry that cannot be dropped now is still evicted later, by age and budget
+        cache.forgetAccount(accountId).catch(() => undefined);
+      }),
       ...queryHandlers(accounts),
       ...executionHandlers({ accounts, watcher, history, setViewing: (next) => (viewing = next) }),
+      ...resultHandlers({ accounts, cache, cacheSettings, exports, destinations: options.exportDestinations }),
+      ...tableHandlers(accounts, uploads, new KnownRows(join(options.dataDir, 'table-rows.json'))),
     },
     async dispose() {
       watcher.dispose();
+      await exports.dispose();
+      await cache.close();
+      await uploads.clear();
     },
   };
 }

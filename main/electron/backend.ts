@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { AccountSettings, defaultAccountSettings } from '../core/accounts/profiles.ts';
+import { CacheSettings, defaultCacheSettings } from '../core/cache/cache-settings.ts';
+import type { ExportDestinations } from '../core/export/destination.ts';
 import { createCore, type Core, type FinishedExecution } from '../core/index.ts';
 import { startService } from '../service/index.ts';
 import type { EventName } from '../contract/names.ts';
@@ -15,6 +17,7 @@ export async function startBackend(options: {
   version: string;
   emit: (event: EventName, payload: unknown) => void;
   onExecutionFinished: (finished: FinishedExecution) => void;
+  exportDestinations: ExportDestinations;
 }): Promise<Core> {
   const settingsFile = openSettingsFile(options.dataDir);
   const service = await startService({ dataDir: join(options.dataDir, 'service'), port: 0 });
@@ -27,7 +30,9 @@ export async function startBackend(options: {
       emit: options.emit,
       dataDir: join(options.dataDir, 'core'),
       accountSettings: electronSettingsStore(settingsFile, 'accounts', AccountSettings, defaultAccountSettings),
+      cacheSettings: electronSettingsStore(settingsFile, 'cache', CacheSettings, defaultCacheSettings),
       onExecutionFinished: options.onExecutionFinished,
+      exportDestinations: options.exportDestinations,
     });
   } catch (error) {
     await service.close();

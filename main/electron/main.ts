@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, session } from 'electron';
 import type { Core } from '../core/index.ts';
 import { startBackend } from './backend.ts';
+import { saveDialogDestinations } from './export-dialog.ts';
 import { createEventSender, registerInvokeHandler } from './ipc.ts';
 import { installApplicationMenu } from './menu.ts';
 import { createFinishedNotifier } from './notifications.ts';
@@ -59,6 +60,7 @@ async function start(): Promise<void> {
       getWindow: () => mainWindow,
       show: ({ accountId, executionId }) => emit('execution:show', { accountId, executionId }),
     }),
+    exportDestinations: saveDialogDestinations(() => mainWindow),
   });
   unregisterInvoke = registerInvokeHandler({
     handlers: backend.handlers,

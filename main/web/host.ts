@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createCore } from '../core/index.ts';
 import { createAccessToken } from './access-token.ts';
 import { attachContractSocket } from './contract-socket.ts';
+import { createExportDownloads } from './export-downloads.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 import { createStaticHandler } from './static-files.ts';
 
@@ -35,12 +36,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   let origin = '';
   let port = 0;
   const serveStatic = createStaticHandler(options.rendererDir);
+  const downloads = createExportDownloads(token);
   const server = createServer((request, response) => {
     // A page of another site that rebinds its name to 127.0.0.1 arrives with its own Host.
     if (!isOwnHost(request.headers.host, port)) {
       response.writeHead(421, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end('Misdirected request');
       return;
     }
+    if (downloads.handle(request, response)) return;
     serveStatic(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500, SECURITY_HEADERS);
       response.end();
@@ -54,6 +57,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     localService: options.localService,
     dataDir: join(options.dataDir, 'core'),
     emit: (event, payload) => socket?.broadcast(event, payload),
+    exportDestinations: downloads.destinations,
   });
   socket = attachContractSocket({
     server,

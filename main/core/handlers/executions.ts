@@ -5,9 +5,8 @@ import { statusAfterExecute } from '../executions/snapshot.ts';
 import type { ExecutionWatcher } from '../executions/watcher.ts';
 import { findAccount, isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
-import { readRowRange } from '../results/read-range.ts';
 
-type ExecutionChannels = 'executions:run' | 'executions:get' | 'executions:cancel' | 'executions:list' | 'executions:viewing' | 'results:getRows';
+type ExecutionChannels = 'executions:run' | 'executions:get' | 'executions:cancel' | 'executions:list' | 'executions:viewing';
 
 export interface Viewing {
   accountId: string;
@@ -60,12 +59,6 @@ export function executionHandlers(options: {
     'executions:viewing': async ({ viewing }) => {
       options.setViewing(viewing);
       return ok({});
-    },
-
-    'results:getRows': async ({ accountId, executionId, startRow, endRow, allowPartial = false }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
-      return readRowRange(entry.client, { executionId, startRow, endRow, allowPartial });
     },
   };
 }

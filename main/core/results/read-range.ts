@@ -1,8 +1,9 @@
 import { fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
 import { serviceFailure } from '../failures.ts';
-import type { ResultMetadata, ResultsPage, ServiceClient, ServiceError } from '../service-client/index.ts';
+import type { ResultMetadata, ResultsPage, ResultView, ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { JsonObject } from '../service-client/wire-read.ts';
 import { toCell } from './cells.ts';
+import { positionOf } from './view.ts';
 
 // Rows [startRow, endRow) of an execution's result, as the grid asks for them. The service may
 // lower `limit`; the range is then completed from the pages that follow, so the grid never
@@ -14,21 +15,22 @@ export interface RowRange {
   startRow: number;
   endRow: number;
   allowPartial: boolean;
+  view?: ResultView;
 }
 
 const PARTIAL_STATE = 'QUERY_STATE_COMPLETED_PARTIAL';
 const PARTIAL_MESSAGE = 'This result is partial: the service cut it short because it was too large, so rows are missing at its end. Read it anyway only if an incomplete result will do.';
 
 export async function readRowRange(client: ServiceClient, range: RowRange): Promise<Result<ResultPage>> {
-  const { executionId, startRow, endRow, allowPartial } = range;
+  const { executionId, startRow, endRow, allowPartial, view } = range;
   const wanted = endRow - startRow;
   const rows: JsonObject[] = [];
   let metadata: ResultMetadata | null = null;
   let state = '';
   let offset = startRow;
   while (rows.length < wanted) {
-    const read = await client.results.page({ executionId, offset, limit: wanted - rows.length, allowPartialResults: allowPartial });
-    if (!read.ok) return isPartialRefusal(read.error) ? partialFailure(read.error.message) : serviceFailure(read.error);
+    const read = await client.results.page({ executionId, offset, limit: wanted - rows.length, allowPartialResults: allowPartial, view });
+    if (!read.ok) return isPartialRefusal(read.error) ? partialFailure(read.error.message) : refusal(read.error);
     const page = read.value;
     // A lenient service may serve it without the flag: the rule is the app's, not only the service's.
     if (page.state === PARTIAL_STATE && !allowPartial) return partialFailure(null);
@@ -52,12 +54,18 @@ export async function readRowRange(client: ServiceClient, range: RowRange): Prom
   });
 }
 
+/** A refusal of the view keeps the part and position the service named, as the cache's own refusals do. */
+export function refusal(error: ServiceError) {
+  const position = error.kind === 'bad_request' ? positionOf(error.message) : undefined;
+  return position === undefined ? serviceFailure(error) : fail('bad_request', error.message, position);
+}
+
 /** The real service refuses with "Partial Result, please request with 'allows_partial_results=true'". */
-function isPartialRefusal(error: ServiceError): boolean {
+export function isPartialRefusal(error: ServiceError): boolean {
   return error.kind === 'bad_request' && /partial result/i.test(error.message);
 }
 
-function partialFailure(serviceMessage: string | null) {
+export function partialFailure(serviceMessage: string | null) {
   return fail('partial_result', PARTIAL_MESSAGE, serviceMessage === null ? undefined : { serviceMessage });
 }
 

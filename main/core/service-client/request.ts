@@ -19,13 +19,20 @@ export interface ServiceConnection {
 export type QueryValue = string | number | boolean | undefined;
 
 export interface RequestOptions {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Below /api/v1, starting with a slash; or `url`, an absolute URL under the API root. */
   path?: string;
   url?: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /**
+   * A body sent as given with its content type: CSV for a table insert, or a body too large to hold
+   * whole, streamed (a function, so that each attempt reads it from the start).
+   */
+  content?: { type: string; data: string | Uint8Array | (() => AsyncIterable<Uint8Array>) };
   signal?: AbortSignal;
+  /** In place of the connection's timeout, for a request that carries a large body. */
+  timeoutMs?: number;
   /** Safe to send twice. GET is; a POST is only when it says so. */
   idempotent?: boolean;
   accept?: string;
@@ -84,19 +91,23 @@ export function createTransport(connection: ServiceConnection): Transport {
   async function attempt(url: URL, options: RequestOptions): Promise<ClientResult<RawResponse>> {
     const headers: Record<string, string> = { [keyHeader]: connection.apiKey, Accept: options.accept ?? 'application/json' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const timeout = AbortSignal.timeout(timeoutMs);
+    if (options.content !== undefined) headers['Content-Type'] = options.content.type;
+    const limitMs = options.timeoutMs ?? timeoutMs;
+    const timeout = AbortSignal.timeout(limitMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const content = options.content?.data;
     try {
       const response = await fetch(url, {
         method: options.method,
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: typeof content === 'function' ? content() : (content ?? (options.body === undefined ? undefined : JSON.stringify(options.body))),
+        ...(typeof content === 'function' ? { duplex: 'half' as const } : {}),
         signal,
       });
       return success({ status: response.status, headers: response.headers, text: await response.text() });
     } catch (error) {
       if (options.signal?.aborted) return failure('cancelled', 'The request was cancelled.');
-      if (timeout.aborted) return failure('timeout', `The service did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+      if (timeout.aborted) return failure('timeout', `The service did not answer within ${Math.round(limitMs / 1000)} s.`);
       return failure('unreachable', `Could not reach the service at ${url.origin}: ${networkReason(error)}.`);
     }
   }

@@ -1,6 +1,7 @@
 import { success, type ClientResult } from './errors.ts';
 import { nextPageRequest } from './next-page.ts';
 import type { RequestOptions, Transport } from './request.ts';
+import { viewQuery, type ResultView } from './result-view.ts';
 
 // An execution's result in CSV: GET /execution/{id}/results/csv, page after page. Pagination
 // is in the `X-<service>-Next-Offset` / `X-<service>-Next-Uri` headers, and every page repeats
@@ -21,6 +22,7 @@ export interface CsvPagesArgs {
   offset?: number;
   allowPartialResults?: boolean;
   signal?: AbortSignal;
+  view?: ResultView;
 }
 
 export function createCsvPages(transport: Transport) {
@@ -28,7 +30,12 @@ export function createCsvPages(transport: Transport) {
     const first: RequestOptions = {
       method: 'GET',
       path: `/execution/${encodeURIComponent(args.executionId)}/results/csv`,
-      query: { limit: args.limit, offset: args.offset ?? 0, allow_partial_results: args.allowPartialResults ? true : undefined },
+      query: {
+        limit: args.limit,
+        offset: args.offset ?? 0,
+        allow_partial_results: args.allowPartialResults ? true : undefined,
+        ...viewQuery(args.view),
+      },
       signal: args.signal,
       accept: 'text/csv',
     };

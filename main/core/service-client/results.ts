@@ -3,6 +3,7 @@ import { readExecutionFields, readResultMetadata, type ExecutionFields, type Res
 import { nextPageRequest } from './next-page.ts';
 import { createCsvPages, type CsvPage, type CsvPagesArgs } from './results-csv.ts';
 import type { RequestOptions, Transport } from './request.ts';
+import { viewQuery, type ResultView } from './result-view.ts';
 import { isObject, readInt, readObject, readString, type JsonObject } from './wire-read.ts';
 
 // An execution's result in JSON: GET /execution/{id}/results?limit&offset, one page or all of
@@ -16,6 +17,13 @@ export interface ResultsPageArgs {
   /** Reads a result the service truncated (COMPLETED_PARTIAL); refused without it. */
   allowPartialResults?: boolean;
   signal?: AbortSignal;
+  /** `filters`, `sort_by` and `columns` in the service's language, sent as given. */
+  view?: ResultView;
+  /**
+   * A random sample of about this many rows instead of a page: one response, and the service refuses
+   * it with offset, limit or filters, so those are left out.
+   */
+  sampleCount?: number;
 }
 
 export interface ResultsPage extends ExecutionFields {
@@ -39,10 +47,13 @@ export interface ResultsApi {
 }
 
 export function createResultsApi(transport: Transport): ResultsApi {
-  const requestFor = ({ executionId, offset, limit, allowPartialResults, signal }: ResultsPageArgs): RequestOptions => ({
+  const requestFor = ({ executionId, offset, limit, allowPartialResults, signal, view, sampleCount }: ResultsPageArgs): RequestOptions => ({
     method: 'GET',
     path: `/execution/${encodeURIComponent(executionId)}/results`,
-    query: { limit, offset, allow_partial_results: allowPartialResults ? true : undefined },
+    query: {
+      ...(sampleCount === undefined ? { limit, offset, ...viewQuery(view) } : { sample_count: sampleCount, columns: view?.columns }),
+      allow_partial_results: allowPartialResults ? true : undefined,
+    },
     signal,
   });
   const read = (request: RequestOptions) => transport.json(request, readPage);

@@ -34,6 +34,7 @@ function scriptedClient(script: ClientResult<ExecutionStatus>[], resultsMetadata
       },
     },
     queries: { list: notUsed, get: notUsed, create: notUsed, update: notUsed },
+    tables: { list: notUsed, uploadCsv: notUsed, create: notUsed, insert: notUsed, remove: notUsed },
   };
   // Only what the watcher uses is scripted; the rest of the client is never called.
   const client = { ...fake, results: { ...fake.results, pages: notUsed, csvPages: notUsed } } satisfies ServiceClient;

@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
+// The cache's DuckDB file. Short statements on the manifest go through one connection, one at a
+// time, so a swap never interleaves with an eviction; reads and loads take connections of their
+// own, which run side by side.
+
+export interface CacheDb {
+  /** Runs `work` on the shared connection once every earlier call has finished. */
+  exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
+  /** Runs `work` on a connection of its own, closed afterwards. */
+  withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const SCHEMA = [
+  // DuckDB would take most of the machine's memory by default; the app shares it with the UI, and
+  // sorts or loads past this spill to disk instead
+  "SET memory_limit = '1GB'",
+  `CREATE TABLE IF NOT EXISTS cache_entries (
+    account_id VARCHAR NOT NULL,
+    execution_id VARCHAR NOT NULL,
+    table_name VARCHAR NOT NULL,
+    column_names VARCHAR[] NOT NULL,
+    wire_types VARCHAR[] NOT NULL,
+    storage_types VARCHAR[] NOT NULL,
+    row_count BIGINT NOT NULL,
+    bytes BIGINT NOT NULL,
+    is_partial BOOLEAN NOT NULL,
+    expires_at TIMESTAMP,
+    fetched_at TIMESTAMP NOT NULL,
+    last_used TIMESTAMP NOT NULL,
+    PRIMARY KEY (account_id, execution_id)
+  )`,
+];
+
+const MAX_IDLE = 4;
+
+// Every connection reads and writes timestamps in UTC, whatever the machine's zone.
+const SESSION = ["SET TimeZone = 'UTC'"];
+
+export async function openCacheDb(dir: string): Promise<CacheDb> {
+  mkdirSync(dir, { recursive: true });
+  const instance = await DuckDBInstance.create(join(dir, 'results.duckdb'));
+  const shared = await instance.connect();
+  for (const sql of [...SESSION, ...SCHEMA]) await shared.run(sql);
+  const others = new Set<DuckDBConnection>();
+  // a grid reads page after page: idle connections are kept for the next read instead of reopened
+  const idle: DuckDBConnection[] = [];
+  let tail: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  async function take(): Promise<DuckDBConnection> {
+    const reused = idle.pop();
+    if (reused) return reused;
+    const connection = await instance.connect();
+    for (const sql of SESSION) await connection.run(sql);
+    return connection;
+  }
+
+  return {
+    exclusive(work) {
+      const result = tail.then(() => work(shared));
+      tail = result.catch(() => undefined);
+      return result;
+    },
+    async withConnection(work) {
+      const connection = await take();
+      others.add(connection);
+      let reusable = false;
+      try {
+        const result = await work(connection);
+        reusable = true;
+        return result;
+      } finally {
+        others.delete(connection);
+        // after a failure the connection may hold an open transaction or a half-read stream
+        if (reusable && !closed && idle.length < MAX_IDLE) idle.push(connection);
+        else connection.closeSync();
+      }
+    },
+    async close() {
+      closed = true;
+      for (const connection of others) connection.interrupt();
+      await tail;
+      for (const connection of idle.splice(0)) connection.closeSync();
+      await shared.run('CHECKPOINT').catch(() => undefined);
+      shared.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+export function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}

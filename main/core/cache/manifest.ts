@@ -1,0 +1,133 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quoteName, type Column } from '../../filter-language/index.ts';
+import type { CacheDb } from './cache-db.ts';
+
+// The manifest: one row per complete cached result. A row exists only once its table holds the
+// whole result (it is written in the same transaction that makes the table the entry's), so a
+// table without a row is the leftover of an interrupted download and is dropped at open.
+
+export interface CacheEntry {
+  accountId: string;
+  executionId: string;
+  tableName: string;
+  /** Names and DuckDB types as stored: what filters and sorts are compiled against. */
+  columns: Column[];
+  /** The column types as the service named them, for the grid's headers. */
+  wireTypes: string[];
+  rowCount: number;
+  bytes: number;
+  isPartial: boolean;
+  expiresAt: string | null;
+  fetchedAt: string;
+  lastUsed: string;
+}
+
+const SELECT_ENTRY = `SELECT account_id, execution_id, table_name, column_names, wire_types, storage_types, row_count, bytes,
+  is_partial, strftime(expires_at, '%Y-%m-%dT%H:%M:%S.%gZ'), strftime(fetched_at, '%Y-%m-%dT%H:%M:%S.%gZ'),
+  strftime(last_used, '%Y-%m-%dT%H:%M:%S.%gZ') FROM cache_entries`;
+
+function toEntry(row: unknown[]): CacheEntry {
+  const names = listOf(row[3]);
+  const storage = listOf(row[5]);
+  return {
+    accountId: String(row[0]),
+    executionId: String(row[1]),
+    tableName: String(row[2]),
+    columns: names.map((name, i) => ({ name, type: storage[i] ?? 'VARCHAR' })),
+    wireTypes: listOf(row[4]),
+    rowCount: Number(row[6]),
+    bytes: Number(row[7]),
+    isPartial: row[8] === true,
+    expiresAt: row[9] === null ? null : String(row[9]),
+    fetchedAt: String(row[10]),
+    lastUsed: String(row[11]),
+  };
+}
+
+function listOf(value: unknown): string[] {
+  const items = (value as { items?: unknown[] } | null)?.items ?? [];
+  return items.map(String);
+}
+
+function listSql(values: string[]): string {
+  return `[${values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', ')}]::VARCHAR[]`;
+}
+
+export async function readEntry(db: CacheDb, accountId: string, executionId: string): Promise<CacheEntry | null> {
+  return db.exclusive(async (connection) => {
+    const reader = await connection.runAndReadAll(`${SELECT_ENTRY} WHERE account_id = ? AND execution_id = ?`, [accountId, executionId]);
+    const row = reader.getRows()[0];
+    return row ? toEntry(row) : null;
+  });
+}
+
+export async function listEntries(db: CacheDb): Promise<CacheEntry[]> {
+  return db.exclusive(async (connection) => (await connection.runAndReadAll(`${SELECT_ENTRY} ORDER BY last_used`)).getRows().map(toEntry));
+}
+
+export async function touchEntry(db: CacheDb, entry: CacheEntry, now: string): Promise<void> {
+  await db.exclusive((connection) =>
+    connection.run('UPDATE cache_entries SET last_used = CAST(? AS TIMESTAMP) WHERE account_id = ? AND execution_id = ?', [now, entry.accountId, entry.executionId]),
+  );
+}
+
+/**
+ * Makes a loaded table the entry for its result, in one transaction: the manifest row is
+ * replaced and the previous entry's table dropped together, or nothing changes.
+ */
+export async function swapIn(db: CacheDb, entry: CacheEntry): Promise<void> {
+  await db.exclusive(async (connection) => {
+    await inTransaction(connection, async () => {
+      const previous = await connection.runAndReadAll('SELECT table_name FROM cache_entries WHERE account_id = ? AND execution_id = ?', [
+        entry.accountId,
+        entry.executionId,
+      ]);
+      await connection.run('DELETE FROM cache_entries WHERE account_id = ? AND execution_id = ?', [entry.accountId, entry.executionId]);
+      await connection.run(
+        `INSERT INTO cache_entries VALUES (?, ?, ?, ${listSql(entry.columns.map((c) => c.name))}, ${listSql(entry.wireTypes)},
+          ${listSql(entry.columns.map((c) => c.type))}, ?, ?, ?, CAST(? AS TIMESTAMP), CAST(? AS TIMESTAMP), CAST(? AS TIMESTAMP))`,
+        [entry.accountId, entry.executionId, entry.tableName, entry.rowCount, entry.bytes, entry.isPartial, entry.expiresAt, entry.fetchedAt, entry.lastUsed],
+      );
+      for (const [table] of previous.getRows()) {
+        if (table !== entry.tableName) await connection.run(`DROP TABLE IF EXISTS ${quoteName(String(table))}`);
+      }
+    });
+  });
+}
+
+export async function removeEntry(db: CacheDb, entry: CacheEntry): Promise<void> {
+  await db.exclusive((connection) =>
+    inTransaction(connection, async () => {
+      await connection.run('DELETE FROM cache_entries WHERE account_id = ? AND execution_id = ? AND table_name = ?', [
+        entry.accountId,
+        entry.executionId,
+        entry.tableName,
+      ]);
+      await connection.run(`DROP TABLE IF EXISTS ${quoteName(entry.tableName)}`);
+    }),
+  );
+}
+
+/** Drops every result table the manifest does not name, except those being loaded now. */
+export async function dropOrphans(db: CacheDb, loading: ReadonlySet<string>): Promise<void> {
+  await db.exclusive(async (connection) => {
+    const orphans = await connection.runAndReadAll(
+      `SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'
+        AND table_name <> 'cache_entries' AND table_name NOT IN (SELECT table_name FROM cache_entries)`,
+    );
+    for (const [table] of orphans.getRows()) {
+      if (!loading.has(String(table))) await connection.run(`DROP TABLE IF EXISTS ${quoteName(String(table))}`);
+    }
+  });
+}
+
+async function inTransaction(connection: DuckDBConnection, work: () => Promise<void>): Promise<void> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    await work();
+    await connection.run('COMMIT');
+  } catch (error) {
+    await connection.run('ROLLBACK');
+    throw error;
+  }
+}

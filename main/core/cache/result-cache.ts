@@ -1,0 +1,273 @@
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import type { CacheStatus } from '../../contract/index.ts';
+import type { ServiceClient, ServiceError } from '../service-client/index.ts';
+import { openCacheDb, type CacheDb } from './cache-db.ts';
+import { downloadResult, stagingTableName, type ResultShape } from './download.ts';
+import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
+import { storageType } from './storage-types.ts';
+
+// The result cache: which results are held whole, which are on their way, and the budget they
+// share. A result is downloaded only when the service says it fits the budget; older entries
+// make room, least recently used first, and entries past their expiry are dropped.
+
+export const DEFAULT_CACHE_BUDGET_BYTES = 2 * 1024 ** 3;
+
+export interface ResultCacheOptions {
+  dir: string;
+  budgetBytes?: number;
+  /** Progress and outcome of downloads, for the renderer. */
+  onStatus: (status: CacheStatus) => void;
+  pageRows?: number;
+  concurrency?: number;
+  now?: () => Date;
+}
+
+export type StartOutcome = { ok: true; status: CacheStatus } | { ok: false; error: ServiceError | { kind: 'partial_result'; message: string } };
+
+export interface ResultCache {
+  readonly db: CacheDb;
+  status(accountId: string, executionId: string): Promise<CacheStatus>;
+  /** Starts downloading the whole result in the background when it fits; answers at once. */
+  start(accountId: string, client: ServiceClient, executionId: string, allowPartial: boolean): Promise<StartOutcome>;
+  cancel(accountId: string, executionId: string): Promise<CacheStatus>;
+  /** The complete, unexpired entry, marked as used now; null when the result is not cached. */
+  use(accountId: string, executionId: string): Promise<CacheEntry | null>;
+  /** Drops every entry of an account (it was removed), and stops its downloads. */
+  forgetAccount(accountId: string): Promise<void>;
+  /** A new budget; entries past it are evicted at once, least recently used first. */
+  setBudget(bytes: number): Promise<void>;
+  usage(): Promise<{ budgetBytes: number; usedBytes: number; entryCount: number }>;
+  close(): Promise<void>;
+}
+
+interface Download {
+  controller: AbortController;
+  rowsLoaded: number;
+  shape: ResultShape;
+  done: Promise<void>;
+}
+
+type Remembered = { state: 'too_large' | 'failed' | 'cancelled'; error: string | null; totalRowCount: number | null; bytes: number | null };
+
+const COMPLETE_STATES = new Set(['QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED_PARTIAL']);
+/** last_used is rewritten at most this often per entry: every grid page would be too many writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export async function openResultCache(options: ResultCacheOptions): Promise<ResultCache> {
+  const db = await openCacheDb(options.dir);
+  let budgetBytes = options.budgetBytes ?? DEFAULT_CACHE_BUDGET_BYTES;
+  const now = options.now ?? (() => new Date());
+  const downloads = new Map<string, Download>();
+  const remembered = new Map<string, Remembered>();
+  const keyOf = (accountId: string, executionId: string) => `${accountId}\n${executionId}`;
+  const workRoot = join(options.dir, 'downloads');
+  rmSync(workRoot, { recursive: true, force: true });
+  await dropOrphans(db, new Set());
+  await evict(0);
+
+  function isExpired(entry: CacheEntry): boolean {
+    return entry.expiresAt !== null && Date.parse(entry.expiresAt) <= now().getTime();
+  }
+
+  /** Drops expired entries, then the least recently used until `incoming` more bytes fit beside the downloads under way. */
+  async function evict(incoming: number): Promise<void> {
+    const entries = await listEntries(db);
+    let total = entries.reduce((sum, e) => sum + e.bytes, 0);
+    for (const download of downloads.values()) total += download.shape.totalBytes;
+    for (const entry of entries) {
+      if (!isExpired(entry) && total + incoming <= budgetBytes) continue;
+      await removeEntry(db, entry);
+      total -= entry.bytes;
+    }
+  }
+
+  function blank(accountId: string, executionId: string): CacheStatus {
+    return {
+      accountId,
+      executionId,
+      state: 'absent',
+      rowsLoaded: 0,
+      totalRowCount: null,
+      bytes: null,
+      fetchedAt: null,
+      expiresAt: null,
+      lastUsedAt: null,
+      isPartial: false,
+      budgetBytes,
+      error: null,
+    };
+  }
+
+  async function status(accountId: string, executionId: string): Promise<CacheStatus> {
+    const key = keyOf(accountId, executionId);
+    const download = downloads.get(key);
+    if (download) {
+      const { shape } = download;
+      return {
+        ...blank(accountId, executionId),
+        state: 'downloading',
+        rowsLoaded: download.rowsLoaded,
+        totalRowCount: shape.totalRowCount,
+        bytes: shape.totalBytes,
+        expiresAt: shape.expiresAt,
+        isPartial: shape.isPartial,
+      };
+    }
+    const entry = await readEntry(db, accountId, executionId);
+    if (entry && !isExpired(entry)) {
+      return {
+        ...blank(accountId, executionId),
+        state: 'cached',
+        rowsLoaded: entry.rowCount,
+        totalRowCount: entry.rowCount,
+        bytes: entry.bytes,
+        fetchedAt: entry.fetchedAt,
+        expiresAt: entry.expiresAt,
+        lastUsedAt: entry.lastUsed,
+        isPartial: entry.isPartial,
+      };
+    }
+    const known = remembered.get(key);
+    return known ? { ...blank(accountId, executionId), ...known } : blank(accountId, executionId);
+  }
+
+  function launch(shape: ResultShape, client: ServiceClient): Download {
+    const key = keyOf(shape.accountId, shape.executionId);
+    const controller = new AbortController();
+    const tableName = stagingTableName();
+    const download: Download = { controller, rowsLoaded: 0, shape, done: Promise.resolve() };
+    downloads.set(key, download);
+    remembered.delete(key);
+    const report = () => void status(shape.accountId, shape.executionId).then(options.onStatus, () => undefined);
+    download.done = downloadResult(
+      {
+        db,
+        client,
+        shape,
+        workDir: join(workRoot, tableName),
+        pageRows: options.pageRows ?? 30_000,
+        concurrency: options.concurrency ?? 2,
+        signal: controller.signal,
+        onRows: (rows) => {
+          download.rowsLoaded = rows;
+          report();
+        },
+        now: () => now().toISOString(),
+      },
+      tableName,
+    )
+      .then((outcome) => {
+        if (!outcome.ok) {
+          const state = outcome.error.kind === 'cancelled' ? 'cancelled' : 'failed';
+          remembered.set(key, { state, error: outcome.error.message, totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
+        }
+      })
+      .catch((error: unknown) => {
+        remembered.set(key, { state: 'failed', error: String(error), totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
+      })
+      .finally(() => {
+        downloads.delete(key);
+        report();
+      });
+    return download;
+  }
+
+  return {
+    db,
+    status,
+
+    async start(accountId, client, executionId, allowPartial) {
+      if (downloads.has(keyOf(accountId, executionId))) return { ok: true, status: await status(accountId, executionId) };
+      const current = await status(accountId, executionId);
+      if (current.state === 'cached') return { ok: true, status: current };
+      const read = await client.executions.status(executionId);
+      if (!read.ok) return { ok: false, error: read.error };
+      const execution = read.value;
+      let metadata = execution.resultMetadata;
+      if (COMPLETE_STATES.has(execution.state) && metadata?.totalResultSetBytes == null) {
+        // a status without the result's size: the first row's page carries the same metadata
+        const first = await client.results.page({ executionId, offset: 0, limit: 1, allowPartialResults: allowPartial });
+        if (first.ok) metadata = first.value.metadata ?? metadata;
+      }
+      if (!COMPLETE_STATES.has(execution.state) || metadata === null) {
+        return { ok: false, error: { kind: 'bad_request', status: null, message: `The execution has no result to cache (state ${execution.state}).` } };
+      }
+      const isPartial = execution.state === 'QUERY_STATE_COMPLETED_PARTIAL';
+      if (isPartial && !allowPartial) {
+        return { ok: false, error: { kind: 'partial_result', message: 'This result is partial; cache it only if an incomplete result will do.' } };
+      }
+      const totalBytes = metadata.totalResultSetBytes ?? Number.POSITIVE_INFINITY;
+      const totalRowCount = metadata.totalRowCount ?? 0;
+      if (totalBytes > budgetBytes) {
+        const bytes = Number.isFinite(totalBytes) ? totalBytes : null;
+        remembered.set(keyOf(accountId, executionId), { state: 'too_large', error: null, totalRowCount, bytes });
+        return { ok: true, status: await status(accountId, executionId) };
+      }
+      const names = metadata.columnNames ?? [];
+      const wireTypes = names.map((_, i) => metadata.columnTypes?.[i] ?? 'unknown');
+      // the start may have raced with another for the same result while the status was read
+      if (downloads.has(keyOf(accountId, executionId))) return { ok: true, status: await status(accountId, executionId) };
+      await evict(totalBytes);
+      launch(
+        {
+          accountId,
+          executionId,
+          columnNames: names,
+          wireTypes,
+          storageTypes: wireTypes.map(storageType),
+          totalRowCount,
+          totalBytes,
+          isPartial,
+          expiresAt: execution.expiresAt,
+        },
+        client,
+      );
+      return { ok: true, status: await status(accountId, executionId) };
+    },
+
+    async cancel(accountId, executionId) {
+      const download = downloads.get(keyOf(accountId, executionId));
+      if (download) {
+        download.controller.abort();
+        await download.done;
+      }
+      return status(accountId, executionId);
+    },
+
+    async use(accountId, executionId) {
+      const entry = await readEntry(db, accountId, executionId);
+      if (entry === null) return null;
+      if (isExpired(entry)) {
+        await removeEntry(db, entry);
+        return null;
+      }
+      const at = now();
+      if (at.getTime() - Date.parse(entry.lastUsed) > TOUCH_INTERVAL_MS) await touchEntry(db, entry, at.toISOString());
+      return entry;
+    },
+
+    async forgetAccount(accountId) {
+      const mine = [...downloads.values()].filter((d) => d.shape.accountId === accountId);
+      for (const download of mine) download.controller.abort();
+      await Promise.all(mine.map((d) => d.done));
+      for (const entry of await listEntries(db)) if (entry.accountId === accountId) await removeEntry(db, entry);
+    },
+
+    async setBudget(bytes) {
+      budgetBytes = bytes;
+      await evict(0);
+    },
+
+    async usage() {
+      const entries = await listEntries(db);
+      return { budgetBytes, usedBytes: entries.reduce((sum, e) => sum + e.bytes, 0), entryCount: entries.length };
+    },
+
+    async close() {
+      for (const download of downloads.values()) download.controller.abort();
+      await Promise.all([...downloads.values()].map((d) => d.done));
+      await db.close();
+    },
+  };
+}

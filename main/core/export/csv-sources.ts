@@ -1,0 +1,101 @@
+import { fail, ok, type Result } from '../../contract/index.ts';
+import { quoteName, type CompiledRequest } from '../../filter-language/index.ts';
+import { sqlString, type CacheDb } from '../cache/cache-db.ts';
+import { countRows } from '../cache/cached-reads.ts';
+import type { CacheEntry } from '../cache/manifest.ts';
+import { csvValueExpression } from '../cache/storage-types.ts';
+import { refusal } from '../results/read-range.ts';
+import type { ResultView, ServiceClient } from '../service-client/index.ts';
+
+// The CSV text of a result or of its view: from the cache, DuckDB writes the file itself (in
+// parallel, memory flat, in the service's CSV spelling); from the service, its CSV pages are
+// passed on one after another.
+
+export type CsvSource =
+  | {
+      kind: 'file';
+      totalRowCount: number;
+      fromCache: true;
+      /** Writes the whole CSV to `path`, telling how many rows are done now and then. */
+      copyTo(path: string, signal: AbortSignal, onRows: (rows: number) => void): Promise<void>;
+    }
+  | {
+      kind: 'chunks';
+      totalRowCount: number | null;
+      fromCache: false;
+      /** Hands each chunk of text on, with how many rows it holds; waits while the receiver is full. */
+      writeTo(write: (text: string, rows: number) => Promise<void>, signal: AbortSignal): Promise<void>;
+    };
+
+export class ExportAborted extends Error {}
+
+const PROGRESS_POLL_MS = 200;
+
+export async function cacheSource(db: CacheDb, entry: CacheEntry, compiled: CompiledRequest): Promise<CsvSource> {
+  const table = quoteName(entry.tableName);
+  const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
+  const params = compiled.where?.params ?? [];
+  const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, rowid` : '';
+  const totalRowCount = compiled.where ? await db.withConnection((c) => countRows(c, table, where, params)) : entry.rowCount;
+  const select = compiled.columns.map((c) => `${csvValueExpression(c)} AS ${quoteName(c.name)}`).join(', ');
+  return {
+    kind: 'file',
+    totalRowCount,
+    fromCache: true,
+    copyTo: (path, signal, onRows) =>
+      db.withConnection(async (connection) => {
+        if (signal.aborted) throw new ExportAborted();
+        const interrupt = () => connection.interrupt();
+        signal.addEventListener('abort', interrupt, { once: true });
+        const poll = setInterval(() => {
+          const { percentage } = connection.progress;
+          if (percentage > 0) onRows(Math.floor((totalRowCount * Math.min(percentage, 100)) / 100));
+        }, PROGRESS_POLL_MS);
+        try {
+          await connection.run(
+            `COPY (SELECT ${select} FROM ${table}${where}${orderBy}) TO ${sqlString(path)}
+              (FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NULLSTR '')`,
+            params,
+          );
+        } catch (error) {
+          throw signal.aborted ? new ExportAborted() : error;
+        } finally {
+          clearInterval(poll);
+          signal.removeEventListener('abort', interrupt);
+        }
+        onRows(totalRowCount);
+      }),
+  };
+}
+
+const PAGE_ROWS = 30_000;
+
+/** The service's CSV pages; the view is tried on one JSON row first, so a mistake in it is answered before anything is written. */
+export async function serviceSource(
+  client: ServiceClient,
+  request: { executionId: string; view: ResultView; allowPartial: boolean },
+): Promise<Result<CsvSource>> {
+  const { executionId, view, allowPartial } = request;
+  const probe = await client.results.page({ executionId, offset: 0, limit: 1, view, allowPartialResults: allowPartial });
+  if (!probe.ok) return refusal(probe.error);
+  if (probe.value.rows === null) return fail('bad_request', `The execution has no result to export (state ${probe.value.state}).`);
+  const totalRowCount = probe.value.metadata?.totalRowCount ?? null;
+  return ok({
+    kind: 'chunks',
+    totalRowCount,
+    fromCache: false,
+    async writeTo(write, signal) {
+      let offset = 0;
+      let first = true;
+      for await (const page of client.results.csvPages({ executionId, limit: PAGE_ROWS, view, allowPartialResults: allowPartial, signal })) {
+        if (signal.aborted) throw new ExportAborted();
+        if (!page.ok) throw new Error(page.error.message);
+        const { header, rows, nextOffset } = page.value;
+        const end = nextOffset ?? totalRowCount ?? offset;
+        await write(`${first ? `${header}\n` : ''}${rows}`, Math.max(0, end - offset));
+        first = false;
+        offset = end;
+      }
+    },
+  });
+}

@@ -1,0 +1,160 @@
+import { fail, ok, type Result } from '../../contract/index.ts';
+import { FilterLanguageError } from '../../filter-language/index.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
+import { compileView, readCachedPage, readCachedSample } from '../cache/cached-reads.ts';
+import type { CacheEntry } from '../cache/manifest.ts';
+import type { ResultCache } from '../cache/result-cache.ts';
+import type { CacheSettings } from '../cache/cache-settings.ts';
+import type { SettingsStore } from '../settings/settings-store.ts';
+import { chartFromCache } from '../charts/chart-query.ts';
+import { cacheSource, serviceSource, type CsvSource } from '../export/csv-sources.ts';
+import type { ExportDestinations } from '../export/destination.ts';
+import type { ExportRuns } from '../export/exports.ts';
+import { findAccount, isFailure, serviceFailure, type Failure } from '../failures.ts';
+import type { Handlers } from '../ipc/dispatcher.ts';
+import type { ServiceClient } from '../service-client/index.ts';
+import { partialFailure, readRowRange } from '../results/read-range.ts';
+import { readSample } from '../results/read-sample.ts';
+import { checkSyntax, languageFailure, viewOf } from '../results/view.ts';
+
+// The result channels. Whatever the cache holds whole is answered from it (so it keeps working
+// when the service cannot be reached); everything else goes to the service, with the same answers.
+
+/** DuckDB's words for a table that is no longer there. */
+const EVICTED = /^Catalog Error: Table with name .* does not exist/;
+
+type ResultChannels =
+  | 'results:getRows'
+  | 'results:sample'
+  | 'results:cacheStatus'
+  | 'results:cache'
+  | 'results:cacheCancel'
+  | 'results:cacheSettings'
+  | 'results:chart'
+  | 'results:export'
+  | 'results:exportCancel';
+
+export interface ResultHandlerOptions {
+  accounts: AccountRegistry;
+  cache: ResultCache;
+  cacheSettings: SettingsStore<CacheSettings>;
+  exports: ExportRuns;
+  /** Absent where nothing can receive a file (exports then answer `internal`). */
+  destinations?: ExportDestinations;
+}
+
+export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, ResultChannels> {
+  const { accounts, cache, exports } = options;
+
+  /**
+   * Answers from the cache when it holds the result whole (a partial one only when the request
+   * allows it), else from the service; also from the service when the entry was evicted between
+   * being found and being read.
+   */
+  async function answer<T>(
+    request: { accountId: string; executionId: string; allowPartial: boolean },
+    fromCache: (entry: CacheEntry) => Promise<Result<T>>,
+    fromService: (client: ServiceClient) => Promise<Result<T>>,
+  ): Promise<Result<T>> {
+    const entry = await cached(request.accountId, request.executionId, request.allowPartial);
+    if (entry !== null && isFailure(entry)) return entry;
+    if (entry !== null) {
+      try {
+        return await fromCache(entry);
+      } catch (error) {
+        if (!(error instanceof Error && EVICTED.test(error.message))) throw error;
+      }
+    }
+    const account = findAccount(accounts, request.accountId);
+    return isFailure(account) ? account : fromService(account.client);
+  }
+
+  /** The cached entry when it may be read: a partial one only when the request allows it. */
+  async function cached(accountId: string, executionId: string, allowPartial: boolean): Promise<CacheEntry | Failure | null> {
+    const entry = await cache.use(accountId, executionId);
+    if (entry?.isPartial && !allowPartial) return partialFailure(null);
+    return entry;
+  }
+
+  async function exportSource(request: Parameters<Handlers['results:export']>[0]): Promise<Result<CsvSource>> {
+    const { accountId, executionId, allowPartial = false } = request;
+    const view = request.scope === 'view' ? viewOf(request) : {};
+    const bad = checkSyntax(view);
+    if (bad) return bad;
+    const entry = await cached(accountId, executionId, allowPartial);
+    if (entry !== null && isFailure(entry)) return entry;
+    if (entry !== null) {
+      const compiled = compileView(entry, view);
+      if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
+      return ok(await cacheSource(cache.db, entry, compiled));
+    }
+    const account = findAccount(accounts, accountId);
+    if (isFailure(account)) return account;
+    return serviceSource(account.client, { executionId, view, allowPartial });
+  }
+
+  return {
+    'results:getRows': async ({ accountId, executionId, startRow, endRow, allowPartial = false, ...request }) => {
+      const view = viewOf(request);
+      const bad = checkSyntax(view);
+      if (bad) return bad;
+      return answer(
+        { accountId, executionId, allowPartial },
+        (entry) => readCachedPage(cache.db, entry, view, startRow, endRow),
+        (client) => readRowRange(client, { executionId, startRow, endRow, allowPartial, view }),
+      );
+    },
+
+    'results:sample': async ({ accountId, executionId, sampleCount, columns, allowPartial = false }) => {
+      const view = viewOf({ columns });
+      const bad = checkSyntax(view);
+      if (bad) return bad;
+      return answer(
+        { accountId, executionId, allowPartial },
+        (entry) => readCachedSample(cache.db, entry, sampleCount, view.columns),
+        (client) => readSample(client, { executionId, sampleCount, columns: view.columns, allowPartial }),
+      );
+    },
+
+    'results:cacheStatus': async ({ accountId, executionId }) => ok(await cache.status(accountId, executionId)),
+
+    'results:cache': async ({ accountId, executionId, allowPartial = false }) => {
+      const account = findAccount(accounts, accountId);
+      if (isFailure(account)) return account;
+      const started = await cache.start(accountId, account.client, executionId, allowPartial);
+      if (started.ok) return ok(started.status);
+      return started.error.kind === 'partial_result' ? partialFailure(null) : serviceFailure(started.error);
+    },
+
+    'results:cacheCancel': async ({ accountId, executionId }) => ok(await cache.cancel(accountId, executionId)),
+
+    'results:cacheSettings': async ({ budgetBytes }) => {
+      if (budgetBytes !== undefined) {
+        options.cacheSettings.write({ budgetBytes });
+        await cache.setBudget(budgetBytes);
+      }
+      return ok(await cache.usage());
+    },
+
+    'results:chart': async ({ accountId, executionId, x, y, groupBy, aggregation, filters, maxPoints = 2_000 }) => {
+      const entry = await cache.use(accountId, executionId);
+      if (entry === null) {
+        return fail('not_found', 'Charts are drawn from the cached result, and this result is not cached (yet): cache it first.');
+      }
+      return chartFromCache(cache.db, entry, { x, y, groupBy: groupBy ?? null, aggregation, filters: viewOf({ filters }).filters, maxPoints });
+    },
+
+    'results:export': async (request) => {
+      if (!options.destinations) return fail('internal', 'This host cannot save files.');
+      const source = await exportSource(request);
+      if (!source.ok) return source;
+      const exportId = exports.newId();
+      const target = await options.destinations.choose(exportId, request.fileName ?? `result-${request.executionId}.csv`);
+      if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
+      exports.run(exportId, source.data, target);
+      return ok({ exportId, delivery: target.delivery });
+    },
+
+    'results:exportCancel': async ({ exportId }) => ok({ cancelled: exports.cancel(exportId) }),
+  };
+}

@@ -1,0 +1,31 @@
+import { fail, ok, type Result, type ResultSample } from '../../contract/index.ts';
+import type { ServiceClient } from '../service-client/index.ts';
+import { toCell } from './cells.ts';
+import { isPartialRefusal, partialFailure, refusal } from './read-range.ts';
+
+// A sample from the service (`sample_count`), for results the cache does not hold.
+
+export async function readSample(
+  client: ServiceClient,
+  request: { executionId: string; sampleCount: number; columns?: string; allowPartial: boolean },
+): Promise<Result<ResultSample>> {
+  const read = await client.results.page({
+    executionId: request.executionId,
+    offset: 0,
+    limit: request.sampleCount,
+    sampleCount: request.sampleCount,
+    view: { columns: request.columns },
+    allowPartialResults: request.allowPartial,
+  });
+  if (!read.ok) return isPartialRefusal(read.error) ? partialFailure(read.error.message) : refusal(read.error);
+  const { rows, metadata, state } = read.value;
+  if (state === 'QUERY_STATE_COMPLETED_PARTIAL' && !request.allowPartial) return partialFailure(null);
+  if (rows === null) return fail('bad_request', `The execution has no result to sample (state ${state}).`);
+  const names = metadata?.columnNames ?? Object.keys(rows[0] ?? {});
+  const types = metadata?.columnTypes ?? [];
+  return ok({
+    columns: names.map((name, index) => ({ name, type: types[index] ?? 'unknown' })),
+    rows: rows.map((row) => names.map((name) => toCell(row[name]))),
+    totalRowCount: metadata?.totalRowCount ?? rows.length,
+  });
+}

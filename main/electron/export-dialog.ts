@@ -1,0 +1,24 @@
+import { basename, join } from 'node:path';
+import { app, dialog, type BrowserWindow } from 'electron';
+import { fileTarget, type ExportDestinations } from '../core/export/destination.ts';
+
+// Exports in the Electron host go to a file the user picks in the system's save dialog, opened
+// over the app window; closing the dialog declines the export.
+
+export function saveDialogDestinations(getWindow: () => BrowserWindow | null): ExportDestinations {
+  return {
+    async choose(exportId, suggestedName) {
+      const options = {
+        title: 'Export CSV',
+        // only a name is suggested, never a path the renderer chose
+        defaultPath: join(app.getPath('downloads'), basename(suggestedName)),
+        filters: [{ name: 'CSV', extensions: ['csv'] }],
+        properties: ['createDirectory' as const, 'showOverwriteConfirmation' as const],
+      };
+      const window = getWindow();
+      const chosen = window === null ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(window, options);
+      if (chosen.canceled || !chosen.filePath) return null;
+      return fileTarget(chosen.filePath, exportId);
+    },
+  };
+}

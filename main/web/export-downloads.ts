@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ExportDestinations, ExportTarget } from '../core/export/destination.ts';
+import { tokenMatches } from './access-token.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
+
+// Exports in the browser host arrive as downloads: `results:export` answers a URL,
+// GET /export/<exportId>?token=<token>, which the page opens; the CSV is then streamed into that
+// response as it is produced. Each URL is good for one download, for a limited time, and only
+// with the host's token.
+
+export const EXPORT_PATH = '/export/';
+const UNCLAIMED_MS = 10 * 60_000;
+
+interface Pending {
+  fileName: string;
+  claim(response: ServerResponse): void;
+}
+
+export interface ExportDownloads {
+  destinations: ExportDestinations;
+  /** Answers the request when it is for an export; false when it is not one. */
+  handle(request: IncomingMessage, response: ServerResponse): boolean;
+}
+
+export function createExportDownloads(token: string): ExportDownloads {
+  const pending = new Map<string, Pending>();
+
+  function target(exportId: string, fileName: string): ExportTarget {
+    let response: ServerResponse | null = null;
+    const opened = new Promise<ServerResponse>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(exportId);
+        reject(new Error('The download was not opened in time.'));
+      }, UNCLAIMED_MS);
+      timer.unref();
+      pending.set(exportId, {
+        fileName,
+        claim(claimed) {
+          clearTimeout(timer);
+          pending.delete(exportId);
+          response = claimed;
+          resolve(claimed);
+        },
+      });
+    });
+    // nobody may be waiting yet; the export's own open() reports the refusal
+    opened.catch(() => undefined);
+    return {
+      delivery: { kind: 'download', url: `${EXPORT_PATH}${encodeURIComponent(exportId)}?token=${encodeURIComponent(token)}` },
+      open: () => opened,
+      finish: async () => undefined,
+      discard: async () => {
+        pending.delete(exportId);
+        // the browser then shows the download as failed instead of a short file
+        response?.destroy();
+      },
+    };
+  }
+
+  return {
+    destinations: { choose: async (exportId, fileName) => target(exportId, fileName) },
+    handle(request, response) {
+      const url = new URL(request.url ?? '/', 'http://host');
+      if (!url.pathname.startsWith(EXPORT_PATH)) return false;
+      const reply = (status: number, text: string) =>
+        response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(text);
+      if (request.method !== 'GET') reply(405, 'Method not allowed');
+      else if (!tokenMatches(token, url.searchParams.get('token'))) reply(401, 'Unauthorized');
+      else {
+        const exportId = decodeURIComponent(url.pathname.slice(EXPORT_PATH.length));
+        const waiting = pending.get(exportId);
+        if (waiting === undefined) reply(404, 'No such export, or it was already downloaded');
+        else {
+          response.writeHead(200, {
+            ...SECURITY_HEADERS,
+            'Content-Type': 'text/csv; charset=utf-8',
+            'Content-Disposition': contentDisposition(waiting.fileName),
+            'Cache-Control': 'no-store',
+          });
+          waiting.claim(response);
+        }
+      }
+      return true;
+    },
+  };
+}
+
+/** An ASCII fallback name and the exact name in RFC 5987 form, so any browser saves it sensibly. */
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}

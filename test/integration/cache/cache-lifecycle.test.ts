@@ -1,0 +1,205 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CacheStatus, ExecutionUpdate } from '../../../main/contract/index.ts';
+import { openCacheDb } from '../../../main/core/cache/cache-db.ts';
+import { listEntries } from '../../../main/core/cache/manifest.ts';
+import { openResultCache, type ResultCache } from '../../../main/core/cache/result-cache.ts';
+import { storageType } from '../../../main/core/cache/storage-types.ts';
+import { createServiceClient } from '../../../main/core/service-client/index.ts';
+import { startCacheHarness, until, type CacheHarness } from './cache-harness.ts';
+
+// The cache's life: a write killed half-way leaves the previous entry as it was; entries are
+// evicted least recently used past the budget, and once they expire; a result above the budget
+// is read from the service; a download can be cancelled; a cached result works offline.
+
+const CHILD = fileURLToPath(new URL('./download-child.ts', import.meta.url));
+let harness: CacheHarness;
+
+beforeAll(async () => {
+  harness = await startCacheHarness({ maxPageRows: 500 });
+});
+afterAll(async () => harness?.close());
+
+function tablesIn(cacheDir: string) {
+  return openCacheDb(cacheDir).then(async (db) => {
+    const tables = await db.exclusive(async (c) =>
+      (await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE table_name <> 'cache_entries' ORDER BY 1")).getRows().map((r) => String(r[0])),
+    );
+    const entries = await listEntries(db);
+    await db.close();
+    return { tables, entries };
+  });
+}
+
+describe('the result cache', () => {
+  it('keeps the previous entry when a write is killed half-way', async () => {
+    const executionId = await harness.run('Demo trades');
+    const cached = await harness.cacheWhole(executionId);
+    expect(cached.state).toBe('cached');
+    const cacheDir = join(harness.dir, 'core', 'cache');
+    const execution = await harness.call('executions:get', { accountId: 'local', executionId });
+    const result = (execution.ok ? execution.data : null) as ExecutionUpdate;
+    const shape = {
+      accountId: 'local',
+      executionId,
+      columnNames: result.result!.columnNames,
+      wireTypes: result.result!.columnTypes,
+      storageTypes: result.result!.columnTypes.map(storageType),
+      totalRowCount: 5000,
+      totalBytes: result.result!.totalBytes,
+      isPartial: false,
+      expiresAt: result.expiresAt,
+    };
+    let before: Awaited<ReturnType<typeof tablesIn>> | undefined;
+    let output = '';
+    await harness.restartCore({}, async () => {
+      before = await tablesIn(cacheDir);
+      const child = spawn(process.execPath, [CHILD, cacheDir, harness.service!.baseUrl, harness.service!.demoApiKey!, JSON.stringify(shape)]);
+      child.stdout.on('data', (data: Buffer) => (output += data.toString()));
+      child.stderr.on('data', (data: Buffer) => (output += data.toString()));
+      await until(() => (output.match(/^rows \d+$/gm) ?? []).length >= 3 || child.exitCode !== null);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+    });
+    expect(output).not.toContain('finished');
+    expect(output).toMatch(/rows 1500/);
+
+    const status = await harness.call('results:cacheStatus', { accountId: 'local', executionId });
+    expect(status).toMatchObject({ ok: true, data: { state: 'cached', rowsLoaded: 5000, fetchedAt: cached.fetchedAt } });
+    const page = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 4990, endRow: 5000, columns: 'trade_id' });
+    expect(page).toMatchObject({ ok: true, data: { totalRowCount: 5000, rows: Array.from({ length: 10 }, (_, i) => [4991 + i]) } });
+    // the half-loaded table of the killed download was dropped when the cache opened again
+    await harness.restartCore({}, async () => {
+      const after = await tablesIn(cacheDir);
+      expect(after.tables).toEqual(before!.tables);
+      expect(after.entries).toEqual(before!.entries);
+    });
+    // and its page files with it
+    expect(existsSync(join(cacheDir, 'downloads')) ? readdirSync(join(cacheDir, 'downloads')) : []).toEqual([]);
+  }, 90_000);
+
+  it('reads a result above the budget from the service, page by page', async () => {
+    const executionId = await harness.run('Demo trades');
+    // a lower budget evicts at once what no longer fits
+    expect(await harness.call('results:cacheSettings', { budgetBytes: 10_000 })).toMatchObject({ ok: true, data: { budgetBytes: 10_000, entryCount: 0, usedBytes: 0 } });
+    // the setting is kept across restarts
+    await harness.restartCore();
+    expect(await harness.call('results:cacheSettings', {})).toMatchObject({ ok: true, data: { budgetBytes: 10_000 } });
+    const status = await harness.call('results:cache', { accountId: 'local', executionId });
+    expect(status).toMatchObject({ ok: true, data: { state: 'too_large', totalRowCount: 5000, budgetBytes: 10_000 } });
+    const page = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: 5 });
+    expect(page.ok && page.data.fromCache).toBeUndefined();
+    expect(page.ok && page.data.rows).toHaveLength(5);
+    expect(await harness.call('results:cacheSettings', { budgetBytes: 2 * 1024 ** 3 })).toMatchObject({ ok: true, data: { budgetBytes: 2 * 1024 ** 3 } });
+  });
+
+  it('cancels a download and leaves the cache as it was', async () => {
+    const executionId = await harness.run('Demo trades');
+    const started = await harness.call('results:cache', { accountId: 'local', executionId });
+    expect(started).toMatchObject({ ok: true, data: { state: 'downloading' } });
+    const cancelled = await harness.call('results:cacheCancel', { accountId: 'local', executionId });
+    expect(cancelled).toMatchObject({ ok: true, data: { state: 'cancelled', rowsLoaded: 0 } });
+    const last = harness.events.filter((e) => e.event === 'results:cacheStatus').at(-1)!.payload as CacheStatus;
+    expect(last).toMatchObject({ executionId, state: 'cancelled' });
+    const page = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: 5 });
+    expect(page.ok && page.data.fromCache).toBeUndefined();
+    expect((await harness.call('results:cache', { accountId: 'local', executionId })).ok).toBe(true);
+  });
+
+  it('keeps browsing and filtering a cached result when the service is gone', async () => {
+    const executionId = await harness.run('Demo trades');
+    const notCached = await harness.run('Demo trades');
+    const cached = await harness.cacheWhole(executionId);
+    await harness.stopService();
+    const page = await harness.call('results:getRows', {
+      accountId: 'local',
+      executionId,
+      startRow: 0,
+      endRow: 3,
+      filters: "chain = 'base'",
+      sortBy: 'trade_id desc',
+      columns: 'trade_id,chain',
+    });
+    expect(page).toEqual({
+      ok: true,
+      data: {
+        columns: [{ name: 'trade_id', type: 'bigint' }, { name: 'chain', type: 'varchar' }],
+        rows: [[4998, 'base'], [4993, 'base'], [4988, 'base']],
+        startRow: 0,
+        totalRowCount: 1000,
+        isPartial: false,
+        fromCache: { fetchedAt: cached.fetchedAt },
+      },
+    });
+    const away = await harness.call('results:getRows', { accountId: 'local', executionId: notCached, startRow: 0, endRow: 3 });
+    expect(away).toMatchObject({ ok: false, error: { code: 'unreachable' } });
+  }, 90_000);
+});
+
+describe('eviction', () => {
+  let dir: string;
+  let cache: ResultCache;
+  let clock = Date.parse('2030-01-01T00:00:00Z');
+  const statuses: CacheStatus[] = [];
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'querydesk-evict-'));
+  });
+  afterAll(async () => {
+    await cache?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function cacheOne(client: ReturnType<typeof createServiceClient>, executionId: string) {
+    const seen = statuses.length;
+    const started = await cache.start('local', client, executionId, false);
+    expect(started).toMatchObject({ ok: true, status: { state: 'downloading' } });
+    await until(() => statuses.slice(seen).some((s) => s.executionId === executionId && s.state !== 'downloading'));
+    clock += 120_000;
+  }
+
+  it('drops the least recently used entries past the budget, and expired ones', async () => {
+    const fresh = await startCacheHarness({ maxPageRows: 2000 });
+    try {
+      const client = createServiceClient({ baseUrl: fresh.service!.baseUrl, apiKey: fresh.service!.demoApiKey!, serviceName: 'DUNE' });
+      const [a, b, c] = [await fresh.run('Demo trades'), await fresh.run('Demo trades'), await fresh.run('Demo trades')];
+      const status = await client.executions.status(a);
+      const bytes = status.ok ? status.value.resultMetadata!.totalResultSetBytes! : 0;
+      // c finished last, so it expires last
+      const last = await client.executions.status(c);
+      const expiresAt = Date.parse(last.ok ? last.value.expiresAt! : '');
+      clock = Date.now();
+      const open = () => openResultCache({ dir, budgetBytes: Math.floor(bytes * 2.5), onStatus: (s) => statuses.push(s), now: () => new Date(clock) });
+      cache = await open();
+      await cacheOne(client, a);
+      await cacheOne(client, b);
+      expect(await cache.use('local', a)).not.toBeNull(); // a is now used more recently than b
+      clock += 120_000;
+      await cacheOne(client, c);
+      expect((await cache.status('local', a)).state).toBe('cached');
+      expect((await cache.status('local', b)).state).toBe('absent');
+      expect((await cache.status('local', c)).state).toBe('cached');
+
+      // past expires_at an entry is gone, whether asked for or found at open
+      clock = expiresAt + 1000;
+      expect(await cache.use('local', a)).toBeNull();
+      await cache.close();
+      cache = await open();
+      expect((await cache.status('local', c)).state).toBe('absent');
+
+      // a removed account takes its entries with it
+      clock = Date.now();
+      await cacheOne(client, b);
+      await cache.forgetAccount('other');
+      expect((await cache.status('local', b)).state).toBe('cached');
+      await cache.forgetAccount('local');
+      expect((await cache.status('local', b)).state).toBe('absent');
+    } finally {
+      await fresh.close();
+    }
+  }, 90_000);
+});
