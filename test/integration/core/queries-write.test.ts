@@ -99,10 +99,12 @@ describe('query management through core', () => {
     expect(duplicate.ok ? '' : duplicate.error.message).toContain('parameter keys must be unique');
   });
 
-  // The key check lists queries, so a plan without the query endpoints is refused when added.
+  // A free plan's key is accepted (the service knows it), but the query endpoints refuse it.
   it('passes the plan refusal through for a free account', async () => {
     const free = await call('accounts:add', { label: 'free', baseUrl: harness.baseUrl, apiKey: keys.freebie });
-    expect(free).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(free.ok ? '' : free.error.message).toContain("query endpoints need a plus or premium plan; the account 'freebie' is on the free plan");
+    if (!free.ok) throw new Error(free.error.message);
+    const created = await call('queries:create', { accountId: free.data.id, name: 'Mine', sql: 'SELECT 1' });
+    expect(created).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(created.ok ? '' : created.error.message).toContain("query endpoints need a plus or premium plan; the account 'freebie' is on the free plan");
   });
 });
