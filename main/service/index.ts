@@ -6,6 +6,7 @@ import { authenticate } from './accounts/authenticate.ts';
 import { ExecutionStore } from './executions/execution-store.ts';
 import { Executor } from './executions/executor.ts';
 import { expireDue } from './executions/expiry.ts';
+import { Sandboxes } from './executions/sql-sandbox.ts';
 import { bucketOf, RateLimiter } from './http/rate-limiter.ts';
 import { Router } from './http/router.ts';
 import { createHttpServer } from './http/server.ts';
@@ -20,6 +21,7 @@ import { demoApiKey, seedDemo } from './seed/seed-demo.ts';
 import type { ServiceConfig, ServiceContext } from './service-context.ts';
 import { openStorage } from './storage/open-storage.ts';
 import { TableData } from './tables/table-data.ts';
+import { prepareTableFiles } from './tables/table-files-upkeep.ts';
 import { TableStore } from './tables/table-store.ts';
 import { addMillis, nowIso } from './time.ts';
 
@@ -73,7 +75,7 @@ function admitter(limiter: RateLimiter) {
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const config = configOf(options);
-  const storage = await openStorage(options.dataDir, config.serviceName.toLowerCase());
+  const storage = await openStorage(options.dataDir);
   try {
     const accounts = new AccountStore(storage.meta);
     const queries = new QueryStore(storage.meta);
@@ -88,16 +90,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (options.accounts !== undefined) await applyAccountsConfig(accounts, options.accounts);
     await seedDemo(accounts, queries);
     await expireDue(executions, results);
+    const tables = new TableStore(storage.meta);
+    const tableData = new TableData(storage.files, tables, storage.tableFiles);
+    await prepareTableFiles(options.dataDir, storage.files, tables, tableData, storage.tableFiles);
+    const sandboxes = new Sandboxes(tables, storage.tableFiles, config.serviceName.toLowerCase());
     const executor = new Executor({
       executions,
       results,
-      sqlDatabase: storage.tables,
+      sandboxes,
       slotsPerAccount: config.executionSlots,
       retentionMillis: config.retentionMillis,
       resultCapBytes: config.resultCapBytes,
     });
-    const tables = new TableStore(storage.meta);
-    const tableData = new TableData(storage.tables, storage.files);
     const context: ServiceContext = { config, accounts, queries, executions, results, executor, tables, tableData };
 
     const router = new Router<Account>();
@@ -138,6 +142,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           await closed;
           await http.idle();
           await executor.close();
+          await sandboxes.close();
           await storage.close();
         })();
         return closing;

@@ -1,10 +1,10 @@
 import { StatementType, type DuckDBConnection } from '@duckdb/node-api';
 import type { ResultStore } from '../results/result-store.ts';
 import type { ResultColumn } from '../results/row-bytes.ts';
-import type { Database } from '../storage/duckdb.ts';
 import { addMillis, millisBetween, nowIso } from '../time.ts';
 import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
 import { EXECUTION_FAILED, sqlError } from './sql-error.ts';
+import type { Sandbox, Sandboxes } from './sql-sandbox.ts';
 
 export interface Job {
   executionId: string;
@@ -22,8 +22,8 @@ interface Running {
 export interface ExecutorOptions {
   executions: ExecutionStore;
   results: ResultStore;
-  /** Where user SQL runs: the uploaded tables, no file access. */
-  sqlDatabase: Database;
+  /** Where user SQL runs: a DuckDB per execution with the tables its context may read, no file access. */
+  sandboxes: Sandboxes;
   slotsPerAccount: number;
   retentionMillis: number;
   /** A result larger than this is stored truncated, as COMPLETED_PARTIAL. */
@@ -115,13 +115,15 @@ export class Executor {
   }
 
   async #run(running: Running): Promise<void> {
-    const { executions, sqlDatabase, retentionMillis } = this.#options;
+    const { executions, sandboxes, retentionMillis } = this.#options;
     const { executionId, sql } = running.job;
     const startedAt = nowIso();
     if (!(await executions.markExecuting(executionId, startedAt))) return;
     const submittedAt = (await executions.get(executionId))?.submittedAt ?? startedAt;
+    let sandbox: Sandbox | null = null;
     try {
-      running.connection = await sqlDatabase.connect();
+      sandbox = await sandboxes.open(running.job.accountId);
+      running.connection = sandbox.connection;
       if (running.cancelled) return;
       const stored = await this.#store(running, running.connection);
       if (!stored) return;
@@ -141,7 +143,9 @@ export class Executor {
         error instanceof StatementRefused ? { type: EXECUTION_FAILED, message } : sqlError(message, sql);
       await executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), detail);
     } finally {
-      if (running.connection) sqlDatabase.release(running.connection);
+      // no interrupt may reach a closed connection
+      running.connection = null;
+      sandbox?.close();
     }
   }
 

@@ -74,7 +74,7 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     let staged;
     try {
       await writeFile(file, body.data);
-      staged = await tableData.stage(namespace, file, 'csv', false);
+      staged = await tableData.stage(file, 'csv', false);
     } catch (error) {
       throw dataError(error, 'could not read the CSV');
     } finally {
@@ -82,17 +82,17 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     }
     const bad = badColumnName(staged.columns);
     if (bad !== null) {
-      await tableData.drop(namespace, staged.staging);
+      await tableData.discard(staged.file);
       throw badRequest(`column name '${bad}' is not allowed: a column name must start with a letter`);
     }
-    await tableData.replace(namespace, staged.staging, target);
-    await tables.put({
+    await tableData.publish({
       namespace,
       tableName: target,
       accountId: caller.id,
       description: body.description,
       isPrivate: body.is_private,
       sizeBytes: bytes,
+      file: staged.file,
     });
     return { json: { success: true, table_name: body.table_name, full_name: fullName(namespace, target) } };
   });
@@ -110,18 +110,17 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     if (await tables.get(body.namespace, body.table_name)) {
       throw new HttpError(409, `table ${body.namespace}.${body.table_name} already exists`);
     }
-    await tableData.create(
-      body.namespace,
-      body.table_name,
+    const file = await tableData.create(
       body.schema.map((c) => ({ name: c.name, type: COLUMN_TYPES[c.type]!, nullable: c.nullable })),
     );
-    await tables.put({
+    await tableData.publish({
       namespace: body.namespace,
       tableName: body.table_name,
       accountId: caller.id,
       description: body.description,
       isPrivate: body.is_private,
       sizeBytes: 0,
+      file,
     });
     const name = fullName(body.namespace, body.table_name);
     return {
@@ -147,26 +146,25 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
       await checkStorage(caller, bytes, null);
       let staged;
       try {
-        staged = await tableData.stage(record.namespace, file, format, format === 'csv');
+        staged = await tableData.stage(file, format, format === 'csv');
       } catch (error) {
         throw dataError(error, `could not read the ${format === 'csv' ? 'CSV' : 'NDJSON'}`);
       }
-      const expected = (await tableData.columns(record.namespace, record.tableName)).map((c) => c.name);
+      const expected = (await tableData.columns(record)).map((c) => c.name);
       const unknown = staged.columns.filter((c) => !expected.includes(c));
       const missing = expected.filter((c) => !staged.columns.includes(c));
       if (unknown.length > 0 || missing.length > 0) {
-        await tableData.drop(record.namespace, staged.staging);
+        await tableData.discard(staged.file);
         throw badRequest(
           `the columns must match the table's (${expected.join(', ')}): ` +
             `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
         );
       }
       try {
-        await tableData.insertFrom(record.namespace, staged.staging, record.tableName);
+        await tableData.insert(record, staged.file, bytes);
       } catch (error) {
         throw dataError(error, 'nothing was inserted');
       }
-      await tables.grow(record.namespace, record.tableName, bytes);
       return { json: { rows_written: staged.rows, bytes_written: bytes, name: fullName(record.namespace, record.tableName) } };
     } finally {
       await removeQuietly(file);
@@ -179,7 +177,7 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     const page = records.slice(0, window.limit);
     const listed = [];
     for (const record of page) {
-      const columns = await tableData.columns(record.namespace, record.tableName);
+      const columns = await tableData.columns(record);
       listed.push({
         full_name: fullName(record.namespace, record.tableName),
         is_private: record.isPrivate,
@@ -197,15 +195,13 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
 
   both('POST', 'table/:namespace/:table/clear', 'uploads/:namespace/:table/clear', async ({ caller, params }) => {
     const record = await ownTable(caller, params.namespace!, params.table!);
-    await tableData.clear(record.namespace, record.tableName);
-    await tables.put({ ...record, sizeBytes: 0 });
+    await tableData.clear(record);
     return { json: { message: `Table ${fullName(record.namespace, record.tableName)} successfully cleared` } };
   });
 
   both('DELETE', 'table/:namespace/:table', 'uploads/:namespace/:table', async ({ caller, params }) => {
     const record = await ownTable(caller, params.namespace!, params.table!);
-    await tableData.drop(record.namespace, record.tableName);
-    await tables.remove(record.namespace, record.tableName);
+    await tableData.drop(record);
     return { json: { message: `Table ${record.namespace}.${record.tableName} successfully deleted` } };
   });
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { copyFile, rm } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier as q, type Database } from '../storage/duckdb.ts';
+import { DATA, type TableFiles } from './table-files.ts';
+import type { NewTableRecord, TableRecord, TableStore } from './table-store.ts';
 
 export interface TableColumn {
   name: string;
@@ -12,113 +14,168 @@ export interface TableColumn {
 export type SourceFormat = 'csv' | 'ndjson';
 
 /**
- * The data of uploaded tables, in the database user SQL reads. Files are read by a separate
- * DuckDB (the only one with file access) and streamed in; every change lands whole or not at all:
- * data is staged in a table of its own first, then swapped or inserted in one transaction.
+ * The data of uploaded tables, one DuckDB file per table (see TableFiles), written through a
+ * DuckDB of its own that has file access and never runs user SQL. Every change writes a new file
+ * and then points the table's record at it, so it lands whole or not at all; changes to one table
+ * take turns, which also keeps its file attached here at most once at a time.
  */
 export class TableData {
-  #tables: Database;
   #files: Database;
+  #store: TableStore;
+  #tableFiles: TableFiles;
+  #turns = new Map<string, Promise<unknown>>();
 
-  constructor(tables: Database, files: Database) {
-    this.#tables = tables;
+  constructor(files: Database, store: TableStore, tableFiles: TableFiles) {
     this.#files = files;
+    this.#store = store;
+    this.#tableFiles = tableFiles;
   }
 
   /**
-   * Reads the file into a new staging table in `schema`; the caller swaps, inserts or drops it.
-   * `allText` keeps CSV values as text, for an insert to convert them to the target's types.
+   * Reads the uploaded file into a new table file, not yet any table's: `publish`, `insert` or
+   * `discard` it. `allText` keeps CSV values as text, for an insert to convert them to the target's types.
    */
-  async stage(schema: string, path: string, format: SourceFormat, allText: boolean): Promise<{ staging: string; columns: string[]; rows: number }> {
-    const staging = `staging_${randomBytes(8).toString('hex')}`;
-    const reader = await this.#files.connect();
-    const writer = await this.#tables.connect();
+  async stage(path: string, format: SourceFormat, allText: boolean): Promise<{ file: string; columns: string[]; rows: number }> {
+    const file = this.#tableFiles.newName();
+    const source = path.replaceAll("'", "''");
+    const read =
+      format === 'csv'
+        ? `read_csv('${source}', header = true${allText ? ', all_varchar = true' : ''})`
+        : `read_json('${source}', format = 'newline_delimited')`;
     try {
-      const file = path.replaceAll("'", "''");
-      const source =
-        format === 'csv'
-          ? `read_csv('${file}', header = true${allText ? ', all_varchar = true' : ''})`
-          : `read_json('${file}', format = 'newline_delimited')`;
-      const result = await reader.stream(`SELECT * FROM ${source}`);
-      const columns = result.columnNames();
-      const types = result.columnTypes().map((t) => (allText ? 'VARCHAR' : t.toString()));
-      await writer.run(`CREATE SCHEMA IF NOT EXISTS ${q(schema)}`);
-      await writer.run(`CREATE TABLE ${q(schema)}.${q(staging)} (${columns.map((c, i) => `${q(c)} ${types[i]}`).join(', ')})`);
-      const appender = await writer.createAppender(staging, schema);
-      let rows = 0;
-      try {
-        for await (const chunk of result) {
-          appender.appendDataChunk(chunk);
-          rows += chunk.rowCount;
-        }
-      } finally {
-        appender.closeSync();
-      }
-      return { staging, columns, rows };
+      const rows = await this.#withFiles([{ file, readOnly: false }], async (c, [alias]) => {
+        await c.run(`CREATE TABLE ${alias}.${DATA} AS SELECT * FROM ${read}`);
+        const counted = await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${alias}.${DATA}`);
+        return counted.getRowObjectsJS()[0]!.n as number;
+      });
+      const columns = (await this.columns(file)).map((c) => c.name);
+      return { file, columns, rows };
     } catch (error) {
-      await writer.run(`DROP TABLE IF EXISTS ${q(schema)}.${q(staging)}`).catch(() => undefined);
+      await this.discard(file);
       throw error;
-    } finally {
-      this.#files.release(reader);
-      this.#tables.release(writer);
     }
   }
 
-  /** The staged table takes the target's name; the old table goes in the same transaction. */
-  async replace(schema: string, staging: string, target: string): Promise<void> {
-    await this.#inTransaction(async (c) => {
-      await c.run(`DROP TABLE IF EXISTS ${q(schema)}.${q(target)}`);
-      await c.run(`ALTER TABLE ${q(schema)}.${q(staging)} RENAME TO ${q(target)}`);
-    });
-  }
-
-  /** Inserts the staged rows by column name, converting to the target's types, then drops the stage. */
-  async insertFrom(schema: string, staging: string, target: string): Promise<void> {
-    try {
-      await this.#inTransaction((c) => c.run(`INSERT INTO ${q(schema)}.${q(target)} BY NAME SELECT * FROM ${q(schema)}.${q(staging)}`));
-    } finally {
-      await this.drop(schema, staging);
-    }
-  }
-
-  async create(schema: string, table: string, columns: TableColumn[]): Promise<void> {
+  /** A new empty table file with these columns. */
+  async create(columns: TableColumn[]): Promise<string> {
+    const file = this.#tableFiles.newName();
     const definitions = columns.map((c) => `${q(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}`).join(', ');
-    await this.#inTransaction(async (c) => {
-      await c.run(`CREATE SCHEMA IF NOT EXISTS ${q(schema)}`);
-      await c.run(`CREATE TABLE ${q(schema)}.${q(table)} (${definitions})`);
+    try {
+      await this.#withFiles([{ file, readOnly: false }], (c, [alias]) => c.run(`CREATE TABLE ${alias}.${DATA} (${definitions})`));
+    } catch (error) {
+      await this.discard(file);
+      throw error;
+    }
+    return file;
+  }
+
+  /** Makes the record (and its file) the table's, in one step; the file it had is retired. */
+  async publish(record: NewTableRecord): Promise<void> {
+    await this.#inTurn(record, async () => {
+      const old = await this.#store.get(record.namespace, record.tableName);
+      await this.#store.put(record);
+      if (old && old.file !== record.file) this.#tableFiles.retire(old.file);
     });
   }
 
-  async clear(schema: string, table: string): Promise<void> {
-    await this.#tables.run(`DELETE FROM ${q(schema)}.${q(table)}`);
-  }
-
-  async drop(schema: string, table: string): Promise<void> {
-    await this.#tables.run(`DROP TABLE IF EXISTS ${q(schema)}.${q(table)}`);
-  }
-
-  async columns(schema: string, table: string): Promise<TableColumn[]> {
-    const rows = await this.#tables.rows<{ column_name: string; data_type: string; is_nullable: boolean }>(
-      `SELECT column_name, data_type, is_nullable FROM duckdb_columns()
-       WHERE database_name = current_database() AND schema_name = ? AND table_name = ? ORDER BY column_index`,
-      [schema, table],
-    );
-    return rows.map((r) => ({ name: r.column_name, type: r.data_type, nullable: r.is_nullable }));
-  }
-
-  async #inTransaction(work: (connection: DuckDBConnection) => Promise<unknown>): Promise<void> {
-    const connection = await this.#tables.connect();
+  /** Adds the staged rows by column name, converting to the table's types, into a copy that then replaces it. */
+  async insert(table: TableRecord, staged: string, bytes: number): Promise<void> {
     try {
-      await connection.run('BEGIN TRANSACTION');
-      try {
-        await work(connection);
-        await connection.run('COMMIT');
-      } catch (error) {
-        await connection.run('ROLLBACK');
-        throw error;
-      }
+      await this.#inTurn(table, async () => {
+        const current = await this.#current(table);
+        const file = this.#tableFiles.newName();
+        try {
+          await copyFile(this.#tableFiles.path(current.file), this.#tableFiles.path(file));
+          await this.#withFiles([{ file, readOnly: false }, { file: staged, readOnly: true }], (c, [target, source]) =>
+            c.run(`INSERT INTO ${target}.${DATA} BY NAME SELECT * FROM ${source}.${DATA}`),
+          );
+        } catch (error) {
+          await this.discard(file);
+          throw error;
+        }
+        await this.#store.put({ ...current, sizeBytes: current.sizeBytes + bytes, file });
+        this.#tableFiles.retire(current.file);
+      });
     } finally {
-      this.#tables.release(connection);
+      await this.discard(staged);
+    }
+  }
+
+  /** Replaces the table's file with an empty one of the same columns. */
+  async clear(table: TableRecord): Promise<void> {
+    await this.#inTurn(table, async () => {
+      const current = await this.#current(table);
+      const file = await this.create(await this.#columnsOf(current.file));
+      await this.#store.put({ ...current, sizeBytes: 0, file });
+      this.#tableFiles.retire(current.file);
+    });
+  }
+
+  async drop(table: TableRecord): Promise<void> {
+    await this.#inTurn(table, async () => {
+      const current = await this.#current(table);
+      await this.#store.remove(current.namespace, current.tableName);
+      this.#tableFiles.retire(current.file);
+    });
+  }
+
+  /** The columns of a table, or of a staged file. */
+  async columns(tableOrFile: TableRecord | string): Promise<TableColumn[]> {
+    if (typeof tableOrFile === 'string') return this.#columnsOf(tableOrFile);
+    return this.#inTurn(tableOrFile, async () => this.#columnsOf((await this.#current(tableOrFile)).file));
+  }
+
+  async discard(file: string): Promise<void> {
+    for (const name of [file, `${file}.wal`]) await rm(this.#tableFiles.path(name), { force: true });
+  }
+
+  async #columnsOf(file: string): Promise<TableColumn[]> {
+    return this.#withFiles([{ file, readOnly: true }], async (c, [alias]) => {
+      const reader = await c.runAndReadAll(
+        `SELECT column_name, data_type, is_nullable FROM duckdb_columns()
+         WHERE database_name = ? AND table_name = '${DATA}' ORDER BY column_index`,
+        [alias!.slice(1, -1)],
+      );
+      const rows = reader.getRowObjectsJS() as { column_name: string; data_type: string; is_nullable: boolean }[];
+      return rows.map((r) => ({ name: r.column_name, type: r.data_type, nullable: r.is_nullable }));
+    });
+  }
+
+  async #current(table: TableRecord): Promise<TableRecord> {
+    const current = await this.#store.get(table.namespace, table.tableName);
+    if (!current) throw new Error(`table ${table.namespace}.${table.tableName} was deleted meanwhile`);
+    return current;
+  }
+
+  /** Runs `work` once every earlier change of the same table has finished. */
+  #inTurn<T>(table: Pick<TableRecord, 'namespace' | 'tableName'>, work: () => Promise<T>): Promise<T> {
+    const key = `${table.namespace}.${table.tableName}`;
+    const result = (this.#turns.get(key) ?? Promise.resolve()).then(work);
+    const tail = result.catch(() => undefined);
+    this.#turns.set(key, tail);
+    void tail.then(() => {
+      if (this.#turns.get(key) === tail) this.#turns.delete(key);
+    });
+    return result;
+  }
+
+  /** Attaches the files under fresh names, runs `work`, and detaches them, writing written ones out whole. */
+  async #withFiles<T>(files: { file: string; readOnly: boolean }[], work: (c: DuckDBConnection, aliases: string[]) => Promise<T>): Promise<T> {
+    const connection = await this.#files.connect();
+    const attached: { alias: string; readOnly: boolean }[] = [];
+    try {
+      for (const { file, readOnly } of files) {
+        const alias = q(`f_${randomBytes(8).toString('hex')}`);
+        const path = this.#tableFiles.path(file).replaceAll("'", "''");
+        await connection.run(`ATTACH '${path}' AS ${alias}${readOnly ? ' (READ_ONLY)' : ''}`);
+        attached.push({ alias, readOnly });
+      }
+      const result = await work(connection, attached.map((a) => a.alias));
+      for (const { alias, readOnly } of attached) if (!readOnly) await connection.run(`CHECKPOINT ${alias}`);
+      return result;
+    } finally {
+      for (const { alias } of attached) await connection.run(`DETACH ${alias}`).catch(() => undefined);
+      this.#files.release(connection);
     }
   }
 }

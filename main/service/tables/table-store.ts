@@ -10,9 +10,13 @@ export interface TableRecord {
   description: string;
   isPrivate: boolean;
   sizeBytes: number;
+  /** The DuckDB file holding its data (as table `data`), in the tables folder. */
+  file: string;
   createdAt: string;
   updatedAt: string;
 }
+
+export type NewTableRecord = Omit<TableRecord, 'createdAt' | 'updatedAt'>;
 
 interface TableRow {
   namespace: string;
@@ -21,6 +25,7 @@ interface TableRow {
   description: string;
   is_private: boolean;
   size_bytes: bigint;
+  file: string;
   created_at: string;
   updated_at: string;
   [column: string]: unknown;
@@ -34,6 +39,7 @@ function toRecord(row: TableRow): TableRecord {
     description: row.description,
     isPrivate: row.is_private,
     sizeBytes: Number(row.size_bytes),
+    file: row.file,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -62,6 +68,21 @@ export class TableStore {
     return rows.map(toRecord);
   }
 
+  /** The tables SQL of this account may read: its own, and every other context's public ones. */
+  async readable(accountId: number): Promise<TableRecord[]> {
+    const rows = await this.#db.rows<TableRow>(
+      `SELECT * FROM uploaded_tables WHERE (account_id = ? OR NOT is_private) AND file IS NOT NULL
+       ORDER BY namespace, table_name`,
+      [accountId],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Every table, for start-up upkeep of the files. */
+  async all(): Promise<TableRecord[]> {
+    return (await this.#db.rows<TableRow>(`SELECT * FROM uploaded_tables`)).map(toRecord);
+  }
+
   /** Bytes the account stores, leaving out one table (the one about to be replaced). */
   async storageUsed(accountId: number, except: { namespace: string; tableName: string } | null): Promise<number> {
     const rows = await this.#db.rows<{ used: bigint }>(
@@ -72,21 +93,15 @@ export class TableStore {
     return Number(rows[0]?.used ?? 0);
   }
 
-  /** Records a new table, or a replaced one with its new description, privacy and size. */
-  async put(record: Omit<TableRecord, 'createdAt' | 'updatedAt'>): Promise<void> {
+  /** Records a new table, or a changed one with its new description, privacy, size and file. */
+  async put(record: NewTableRecord): Promise<void> {
     const now = nowIso();
     await this.#db.run(
-      `INSERT INTO uploaded_tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO uploaded_tables (namespace, table_name, account_id, description, is_private, size_bytes, created_at, updated_at, file)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (namespace, table_name) DO UPDATE SET description = excluded.description,
-         is_private = excluded.is_private, size_bytes = excluded.size_bytes, updated_at = excluded.updated_at`,
-      [record.namespace, record.tableName, record.accountId, record.description, record.isPrivate, record.sizeBytes, now, now],
-    );
-  }
-
-  async grow(namespace: string, tableName: string, bytes: number): Promise<void> {
-    await this.#db.run(
-      `UPDATE uploaded_tables SET size_bytes = size_bytes + ?, updated_at = ? WHERE namespace = ? AND table_name = ?`,
-      [bytes, nowIso(), namespace, tableName],
+         is_private = excluded.is_private, size_bytes = excluded.size_bytes, updated_at = excluded.updated_at, file = excluded.file`,
+      [record.namespace, record.tableName, record.accountId, record.description, record.isPrivate, record.sizeBytes, now, now, record.file],
     );
   }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNTS, KEYS } from './accounts-fixture.ts';
+import { runSql, withApiKey } from './run-sql.ts';
 import { startHarness, type Harness, type Json } from './service-harness.ts';
 
 let h: Harness;
@@ -9,16 +10,8 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 type Who = keyof typeof KEYS;
-const as = (who: Who, extra: Record<string, string> = {}) => ({ headers: { 'x-dune-api-key': KEYS[who], ...extra } });
-
-/** Runs SQL as `who` through a new query, and answers the rows. */
-async function sql(who: Who, text: string): Promise<Json> {
-  const created = await h.post('/api/v1/query', { name: 'probe', query_sql: text }, as(who));
-  const run = await h.post(`/api/v1/query/${created.body.query_id}/execute`, undefined, as(who));
-  const status = await h.waitUntilFinishedAs(run.body.execution_id, KEYS[who]);
-  if (status.state !== 'QUERY_STATE_COMPLETED') return status;
-  return (await h.get(`/api/v1/execution/${run.body.execution_id}/results`, as(who))).body.result.rows;
-}
+const as = (who: Who, extra: Record<string, string> = {}) => withApiKey(KEYS[who], extra);
+const sql = (who: Who, text: string): Promise<Json> => runSql(h, KEYS[who], text);
 
 describe('POST /table/upload/csv', () => {
   it('uploads a CSV as dune.<handle>.dataset_<name>, queryable in SQL with inferred types', async () => {

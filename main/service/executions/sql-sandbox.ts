@@ -1,0 +1,160 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { quoteIdentifier as q } from '../storage/duckdb.ts';
+import { DATA, type TableFiles } from '../tables/table-files.ts';
+import type { TableRecord, TableStore } from '../tables/table-store.ts';
+
+/** A connection of one execution's own; `close` when done with it. */
+export interface Sandbox {
+  connection: DuckDBConnection;
+  close(): void;
+}
+
+/** One context's DuckDB, for as long as the tables it may read stay the same. */
+interface ContextDb {
+  /** The readable tables it was built with, as names and files. */
+  tables: string;
+  instance: DuckDBInstance;
+  held: string[];
+  users: number;
+  retired: boolean;
+}
+
+// Contexts whose DuckDB is kept between executions; the least recently used beyond them is closed.
+const KEPT_CONTEXTS = 8;
+
+/**
+ * Where an execution's SQL runs: an in-memory DuckDB of the caller's context that holds only the
+ * table files the context may read (its own tables, and others' public ones), attached read-only.
+ * Others' private tables are not checked against: they are not there at all, whatever the SQL
+ * (`query_table`, `query`, catalog functions) tries. Each table keeps its SQL name as a view
+ * `<catalog>.<handle>.<table>` in an in-memory catalog; then file access is disabled and the
+ * configuration locked, so the SQL can attach nothing more. Attaching takes about 2 ms a table, so
+ * a context's DuckDB serves its executions (each on a connection of its own) until the set of
+ * tables it may read changes.
+ */
+export class Sandboxes {
+  #store: TableStore;
+  #files: TableFiles;
+  #catalog: string;
+  #contexts = new Map<number, ContextDb>();
+  // Starting a DuckDB takes tens of milliseconds, about what a small query takes: the next
+  // one is started ahead, bare, and gets its tables when taken.
+  #spare: Promise<DuckDBInstance> | null = null;
+
+  constructor(store: TableStore, files: TableFiles, catalog: string) {
+    this.#store = store;
+    this.#files = files;
+    this.#catalog = catalog;
+  }
+
+  async open(accountId: number): Promise<Sandbox> {
+    const db = await this.#contextDb(accountId);
+    try {
+      const connection = await db.instance.connect();
+      await connection.run(`USE ${q(this.#catalog)}`);
+      return {
+        connection,
+        close: () => {
+          connection.closeSync();
+          this.#leave(db);
+        },
+      };
+    } catch (error) {
+      this.#leave(db);
+      throw error;
+    }
+  }
+
+  /** Closes every DuckDB once its executions are done (the executor has stopped them first). */
+  async close(): Promise<void> {
+    for (const db of this.#contexts.values()) this.#retire(db);
+    this.#contexts.clear();
+    const spare = this.#spare;
+    this.#spare = null;
+    (await spare?.catch(() => null))?.closeSync();
+  }
+
+  /** The context's DuckDB, counting one more user (counted here, so that no one retires it unseen). */
+  async #contextDb(accountId: number): Promise<ContextDb> {
+    let tables = await this.#store.readable(accountId);
+    const kept = this.#contexts.get(accountId);
+    if (kept && kept.tables === describe(tables)) {
+      this.#contexts.delete(accountId);
+      this.#contexts.set(accountId, kept); // now the most recently used
+      kept.users++;
+      return kept;
+    }
+    // a table replaced between listing and holding its file: list again
+    while (!this.#files.acquire(tables.map((t) => t.file))) tables = await this.#store.readable(accountId);
+    const held = tables.map((t) => t.file);
+    let instance: DuckDBInstance | null = null;
+    try {
+      instance = await this.#takeSpare();
+      await this.#furnish(instance, tables);
+    } catch (error) {
+      instance?.closeSync();
+      this.#files.release(held);
+      throw error;
+    }
+    const db: ContextDb = { tables: describe(tables), instance, held, users: 1, retired: false };
+    const replaced = this.#contexts.get(accountId);
+    if (replaced) this.#retire(replaced);
+    this.#contexts.delete(accountId);
+    this.#contexts.set(accountId, db);
+    for (const [id, old] of this.#contexts) {
+      if (this.#contexts.size <= KEPT_CONTEXTS) break;
+      this.#contexts.delete(id);
+      this.#retire(old);
+    }
+    return db;
+  }
+
+  /** Attaches the tables under their SQL names, then takes away file access and settings. */
+  async #furnish(instance: DuckDBInstance, tables: TableRecord[]): Promise<void> {
+    const connection = await instance.connect();
+    try {
+      const catalog = q(this.#catalog);
+      const setup = [`ATTACH ':memory:' AS ${catalog}`];
+      for (const namespace of new Set(tables.map((t) => t.namespace))) setup.push(`CREATE SCHEMA ${catalog}.${q(namespace)}`);
+      tables.forEach((table, i) => {
+        const path = this.#files.path(table.file).replaceAll("'", "''");
+        // a name no handle can take (handles have no spaces), so `<handle>.<table>` stays unambiguous
+        const attached = q(`table file ${i}`);
+        setup.push(`ATTACH '${path}' AS ${attached} (READ_ONLY)`);
+        setup.push(`CREATE VIEW ${catalog}.${q(table.namespace)}.${q(table.tableName)} AS SELECT * FROM ${attached}.main.${DATA}`);
+      });
+      setup.push(`SET enable_external_access = false`, `SET lock_configuration = true`);
+      await connection.run(setup.join(';\n'));
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  #leave(db: ContextDb): void {
+    db.users--;
+    if (db.retired && db.users === 0) this.#shut(db);
+  }
+
+  /** No longer handed out; closed when its last execution is done. */
+  #retire(db: ContextDb): void {
+    db.retired = true;
+    if (db.users === 0) this.#shut(db);
+  }
+
+  #shut(db: ContextDb): void {
+    db.instance.closeSync();
+    this.#files.release(db.held);
+  }
+
+  #takeSpare(): Promise<DuckDBInstance> {
+    const taken = this.#spare ?? DuckDBInstance.create(':memory:');
+    const next = DuckDBInstance.create(':memory:');
+    next.catch(() => undefined); // a failure shows when the spare is taken
+    this.#spare = next;
+    return taken;
+  }
+}
+
+function describe(tables: TableRecord[]): string {
+  return tables.map((t) => `${t.namespace}.${t.tableName}=${t.file}`).join('\n');
+}
