@@ -3,6 +3,10 @@ import { quoteIdentifier as q } from '../storage/duckdb.ts';
 import { DATA, type TableFiles } from '../tables/table-files.ts';
 import type { TableRecord, TableStore } from '../tables/table-store.ts';
 
+// Several contexts' DuckDBs live side by side; left at DuckDB's default (most of the machine's
+// memory each) they could together take more than the machine has.
+const SANDBOX_CONFIG = { memory_limit: '2GB' };
+
 /** A connection of one execution's own; `close` when done with it. */
 export interface Sandbox {
   connection: DuckDBConnection;
@@ -147,8 +151,8 @@ export class Sandboxes {
   }
 
   #takeSpare(): Promise<DuckDBInstance> {
-    const taken = this.#spare ?? DuckDBInstance.create(':memory:');
-    const next = DuckDBInstance.create(':memory:');
+    const taken = this.#spare ?? DuckDBInstance.create(':memory:', SANDBOX_CONFIG);
+    const next = DuckDBInstance.create(':memory:', SANDBOX_CONFIG);
     next.catch(() => undefined); // a failure shows when the spare is taken
     this.#spare = next;
     return taken;
