@@ -1,6 +1,7 @@
 import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
-import type { CellValue, ResultSummary } from '../../../main/contract/index.ts';
+import type { CellValue } from '../../../main/contract/index.ts';
 import { TypedHeader } from './typed-header.ts';
+import type { ViewColumn } from './view-language.ts';
 
 /** A row as it arrives: cells in column order. */
 export type Row = CellValue[];
@@ -24,6 +25,23 @@ function formatCell(params: ValueFormatterParams<Row, CellValue>): string {
   return String(value);
 }
 
+export function isTemporalType(type: string): boolean {
+  return TEMPORAL.test(type.trim());
+}
+
+/** Past this many characters a cell is likely cut off: hovering shows all of it. */
+const LONG_TEXT = 24;
+
+const TEXT_OPTIONS = { filterOptions: ['contains', 'equals', 'startsWith'], maxNumConditions: 1 };
+const SCALAR_OPTIONS = { filterOptions: ['equals', 'lessThan', 'greaterThan', 'inRange'], maxNumConditions: 1 };
+
+/** Filters the language can express for the type; the grid only collects them, main applies them. */
+function filterFor(type: string): Pick<ColDef, 'filter' | 'filterParams'> {
+  if (isNumericType(type)) return { filter: 'agNumberColumnFilter', filterParams: SCALAR_OPTIONS };
+  if (isTemporalType(type)) return { filter: 'agDateColumnFilter', filterParams: SCALAR_OPTIONS };
+  return { filter: 'agTextColumnFilter', filterParams: TEXT_OPTIONS };
+}
+
 function initialWidth(name: string, type: string): number {
   const header = Math.max(name.length, type.length) * 7.5 + 44;
   const content = isNumericType(type) ? 110 : TEMPORAL.test(type) ? 190 : 170;
@@ -31,23 +49,24 @@ function initialWidth(name: string, type: string): number {
 }
 
 /**
- * Rows are arrays, so each column reads its index: any column name works, even ones
- * with dots or duplicated names, which field paths would misread.
+ * Rows are arrays in the order of the columns asked for, so each column reads its position;
+ * its id stays its place in the whole result, so sorts and filters survive hiding others.
  */
-export function columnDefs(result: ResultSummary): ColDef<Row, CellValue>[] {
-  return result.columnNames.map((name, index) => {
-    const type = result.columnTypes[index] ?? '';
+export function columnDefs(columns: ViewColumn[]): ColDef<Row, CellValue>[] {
+  return columns.map(({ name, type, index }, position) => {
     const numeric = isNumericType(type);
     return {
       colId: columnId(index),
       headerName: name,
       headerComponentParams: { innerHeaderComponent: TypedHeader, innerHeaderComponentParams: { type } },
       headerTooltip: `${name} (${type})`,
-      valueGetter: (params) => (params.data ? params.data[index] : undefined),
+      valueGetter: (params) => (params.data ? params.data[position] : undefined),
       valueFormatter: formatCell,
-      width: initialWidth(name, type),
+      tooltipValueGetter: (params) => (typeof params.value === 'string' && params.value.length > LONG_TEXT ? params.value : undefined),
+      initialWidth: initialWidth(name, type),
       type: numeric ? 'rightAligned' : undefined,
       cellClassRules: { 'qd-null': (params) => params.value === null },
+      ...filterFor(type),
     } satisfies ColDef<Row, CellValue>;
   });
 }

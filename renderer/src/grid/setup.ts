@@ -1,18 +1,39 @@
 import {
+  CellApiModule,
   CellStyleModule,
+  ClientSideRowModelModule,
+  ColumnApiModule,
   colorSchemeDark,
   colorSchemeLight,
+  createGrid,
+  DateFilterModule,
   InfiniteRowModelModule,
   ModuleRegistry,
+  NumberFilterModule,
+  RowApiModule,
+  RowSelectionModule,
+  TextFilterModule,
   themeQuartz,
   TooltipModule,
+  type GridApi,
+  type GridOptions,
 } from 'ag-grid-community';
 
-// AG Grid ships as modules since v33: register only what the result grid uses.
+// AG Grid ships as modules since v33: register only what the result grids use (the whole result
+// in the Infinite Row Model, samples in the Client-Side one). The *Api modules back the calls
+// copy.ts and the width fitting make.
 ModuleRegistry.registerModules([
   InfiniteRowModelModule,
+  ClientSideRowModelModule,
   CellStyleModule,
   TooltipModule,
+  ColumnApiModule,
+  CellApiModule,
+  RowApiModule,
+  TextFilterModule,
+  NumberFilterModule,
+  DateFilterModule,
+  RowSelectionModule,
 ]);
 
 /** Dense, calm, and in the app's own palette (see app.css). */
@@ -47,3 +68,22 @@ export const darkTheme = base.withPart(colorSchemeDark).withParams({
   accentColor: '#5b93f0',
   oddRowBackgroundColor: '#1f2023',
 });
+
+const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
+
+/** Rows selected by click (Ctrl/Cmd to add, Shift for a range), for copying. */
+export const ROW_SELECTION: GridOptions['rowSelection'] = { mode: 'multiRow', checkboxes: false, headerCheckbox: false, enableClickSelection: true };
+
+/** A grid in the app's theme that follows the OS's light or dark scheme; `destroy` undoes both. */
+export function createThemedGrid<T>(container: HTMLElement, options: GridOptions<T>): { api: GridApi<T>; destroy: () => void } {
+  const api = createGrid<T>(container, { ...options, theme: darkQuery.matches ? darkTheme : lightTheme });
+  const follow = () => api.setGridOption('theme', darkQuery.matches ? darkTheme : lightTheme);
+  darkQuery.addEventListener('change', follow);
+  return {
+    api,
+    destroy: () => {
+      darkQuery.removeEventListener('change', follow);
+      api.destroy();
+    },
+  };
+}

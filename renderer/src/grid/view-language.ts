@@ -1,0 +1,139 @@
+import type { FilterModel, SortModelItem } from 'ag-grid-community';
+
+// The grid's sort and filter models written in the service's `sort_by` / `filters` / `columns`
+// language, so the same request works against the service and the cache.
+
+/** A column of the result, by its position in the result's own column list. */
+export interface ViewColumn {
+  name: string;
+  type: string;
+  index: number;
+}
+
+const BARE_NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u;
+const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'like', 'is', 'null', 'asc', 'desc']);
+
+/** A column name for `filters` and `sort_by`: double-quoted unless it is a plain word. */
+export function columnRef(name: string): string {
+  return BARE_NAME.test(name) && !KEYWORDS.has(name.toLowerCase()) ? name : `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A string value, single quotes doubled. */
+export function stringLiteral(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** `columns` takes names as written, quoted only when they hold a comma or a quote. */
+export function columnsParam(names: string[]): string {
+  return names.map((name) => (/[,"]/.test(name) || name === '' ? `"${name.replaceAll('"', '""')}"` : name)).join(',');
+}
+
+export function sortByParam(model: SortModelItem[], byId: Map<string, ViewColumn>): string {
+  return model
+    .flatMap((item) => {
+      const column = byId.get(item.colId);
+      return column && item.sort ? [`${columnRef(column.name)} ${item.sort}`] : [];
+    })
+    .join(', ');
+}
+
+/** LIKE's own wildcards in a typed value match themselves only approximately: the language has no ESCAPE. */
+function textCondition(ref: string, type: string | null | undefined, value: string): string | null {
+  switch (type) {
+    case 'contains':
+      return `${ref} LIKE ${stringLiteral(`%${value}%`)}`;
+    case 'startsWith':
+      return `${ref} LIKE ${stringLiteral(`${value}%`)}`;
+    case 'equals':
+      return `${ref} = ${stringLiteral(value)}`;
+    default:
+      return null;
+  }
+}
+
+function numberLiteral(value: unknown): string | null {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+}
+
+function numberCondition(ref: string, type: string | null | undefined, from: unknown, to: unknown): string | null {
+  const a = numberLiteral(from);
+  if (a === null) return null;
+  switch (type) {
+    case 'equals':
+      return `${ref} = ${a}`;
+    case 'lessThan':
+      return `${ref} < ${a}`;
+    case 'greaterThan':
+      return `${ref} > ${a}`;
+    case 'inRange': {
+      const b = numberLiteral(to);
+      return b === null ? null : `(${ref} >= ${a} AND ${ref} <= ${b})`;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The day after a `YYYY-MM-DD…` date, as `YYYY-MM-DD`. */
+function nextDay(date: string): string {
+  const day = new Date(`${date.slice(0, 10)}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+}
+
+/** Dates are whole days, so they match every timestamp within the day (inRange includes both ends). */
+function dateCondition(ref: string, type: string | null | undefined, from: string | null | undefined, to: string | null | undefined): string | null {
+  if (!from) return null;
+  const day = from.slice(0, 10);
+  switch (type) {
+    case 'equals':
+      return `(${ref} >= ${stringLiteral(day)} AND ${ref} < ${stringLiteral(nextDay(day))})`;
+    case 'lessThan':
+      return `${ref} < ${stringLiteral(day)}`;
+    case 'greaterThan':
+      return `${ref} >= ${stringLiteral(nextDay(day))}`;
+    case 'inRange':
+      return to ? `(${ref} >= ${stringLiteral(day)} AND ${ref} < ${stringLiteral(nextDay(to))})` : null;
+    default:
+      return null;
+  }
+}
+
+interface Condition {
+  filterType?: string;
+  type?: string | null;
+  filter?: unknown;
+  filterTo?: unknown;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+}
+
+function condition(ref: string, model: Condition): string | null {
+  if (model.filterType === 'text') return typeof model.filter === 'string' ? textCondition(ref, model.type, model.filter) : null;
+  if (model.filterType === 'number') return numberCondition(ref, model.type, model.filter, model.filterTo);
+  if (model.filterType === 'date') return dateCondition(ref, model.type, model.dateFrom, model.dateTo);
+  return null;
+}
+
+function columnFilter(ref: string, model: Condition & { operator?: string; conditions?: Condition[] }): string | null {
+  if (!model.conditions) return condition(ref, model);
+  const parts = model.conditions.map((c) => condition(ref, c)).filter((c): c is string => c !== null);
+  if (parts.length <= 1) return parts[0] ?? null;
+  return `(${parts.join(model.operator === 'OR' ? ' OR ' : ' AND ')})`;
+}
+
+export function filtersParam(model: FilterModel, byId: Map<string, ViewColumn>): string {
+  return Object.entries(model)
+    .flatMap(([colId, item]) => {
+      const column = byId.get(colId);
+      const text = column ? columnFilter(columnRef(column.name), item as Condition) : null;
+      return text ? [text] : [];
+    })
+    .join(' AND ');
+}
+
+/** Both sources of filters at once: what the user typed, and the columns' own filters. */
+export function combineFilters(...parts: string[]): string {
+  const given = parts.map((p) => p.trim()).filter((p) => p !== '');
+  return given.length === 1 ? given[0]! : given.map((p) => `(${p})`).join(' AND ');
+}

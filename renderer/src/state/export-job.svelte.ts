@@ -1,0 +1,68 @@
+import type { ChannelRequest, ContractError, ExportProgress } from '../../../main/contract/index.ts';
+import type { Api } from '../lib/bridge.ts';
+
+type Delivery = { kind: 'file'; path: string } | { kind: 'download'; url: string };
+
+/** Opens a same-origin download URL the way a click on a link would. */
+function download(url: string, fileName: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/**
+ * One CSV export: started in main, delivered as a file main writes (Electron) or a download the
+ * page opens (browser host), followed through `results:exportProgress` until it ends.
+ */
+export class ExportJob {
+  exportId = $state<string | null>(null);
+  delivery = $state.raw<Delivery | null>(null);
+  progress = $state.raw<ExportProgress | null>(null);
+  error = $state.raw<ContractError | null>(null);
+  readonly #api: Api;
+  /** Progress can arrive before the answer that names the export. */
+  #early = new Map<string, ExportProgress>();
+
+  constructor(api: Api) {
+    this.#api = api;
+  }
+
+  get isRunning(): boolean {
+    const state = this.progress?.state;
+    return this.exportId !== null && this.error === null && (state === undefined || state === 'waiting' || state === 'running');
+  }
+
+  /** Follows progress events; returns the unsubscribe. */
+  listen(): () => void {
+    return this.#api.on('results:exportProgress', (progress) => {
+      if (progress.exportId === this.exportId) this.progress = progress;
+      else this.#early.set(progress.exportId, progress);
+    });
+  }
+
+  async start(request: ChannelRequest<'results:export'>): Promise<void> {
+    this.exportId = null;
+    this.delivery = null;
+    this.progress = null;
+    this.error = null;
+    this.#early.clear();
+    const answer = await this.#api.invoke('results:export', request);
+    if (!answer.ok) {
+      // closing the save dialog is no failure worth a notice
+      if (answer.error.code !== 'cancelled') this.error = answer.error;
+      return;
+    }
+    this.exportId = answer.data.exportId;
+    this.delivery = answer.data.delivery;
+    this.progress = this.#early.get(answer.data.exportId) ?? null;
+    this.#early.clear();
+    if (answer.data.delivery.kind === 'download') download(answer.data.delivery.url, request.fileName ?? 'result.csv');
+  }
+
+  async cancel(): Promise<void> {
+    if (this.exportId) await this.#api.invoke('results:exportCancel', { exportId: this.exportId });
+  }
+}

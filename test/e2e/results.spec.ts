@@ -1,0 +1,218 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { appUrl, cellOf, executionState, noKeychainUrl, openQuery } from './helpers.ts';
+
+// Browsing a result as an analyst does: scroll, sort, filter, choose columns, sample, chart, copy,
+// export; through the browser host, its cache and the embedded service.
+
+async function openAndRun(page: Page, name: string): Promise<Locator> {
+  await page.goto(appUrl());
+  await openQuery(page, name);
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  return page.getByRole('grid');
+}
+
+async function scrollGrid(page: Page, grid: Locator, pixels: number): Promise<void> {
+  await grid.getByRole('gridcell').first().hover();
+  await page.mouse.wheel(0, pixels);
+}
+
+/** Errors the page logs or throws, such as AG Grid's about a module that is not registered. */
+function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  return problems;
+}
+
+function summary(page: Page): Locator {
+  return page.getByLabel('Result summary');
+}
+
+test('sorts, filters and narrows a million rows, then exports the view', async ({ page }) => {
+  const problems = watchProblems(page);
+  const grid = await openAndRun(page, 'One million rows');
+  await expect(summary(page)).toContainText('1,000,000 rows');
+  await expect(grid.getByRole('columnheader', { name: /^amount_usd/ })).toContainText('double');
+
+  // Far down, then back to the top.
+  await scrollGrid(page, grid, 40_000_000);
+  await expect(await cellOf(grid, 'id', 999_999)).toHaveText('999999');
+  await scrollGrid(page, grid, -40_000_000);
+  await expect(await cellOf(grid, 'id', 0)).toHaveText('0');
+
+  // A click on a header sorts ascending, a second one descending.
+  const idHeader = grid.getByRole('columnheader', { name: /^id/ });
+  await idHeader.locator('.ag-header-cell-label').click();
+  await expect(idHeader).toHaveAttribute('aria-sort', 'ascending');
+  await idHeader.locator('.ag-header-cell-label').click();
+  await expect(idHeader).toHaveAttribute('aria-sort', 'descending');
+  await expect(await cellOf(grid, 'id', 0)).toHaveText('999999');
+
+  // Shift adds a second sort: chain first would need it first; here it only orders ties.
+  const chainHeader = grid.getByRole('columnheader', { name: /^chain/ });
+  await chainHeader.locator('.ag-header-cell-label').click({ modifiers: ['Shift'] });
+  await expect(chainHeader).toHaveAttribute('aria-sort', 'ascending');
+  await expect(await cellOf(grid, 'id', 0)).toHaveText('999999');
+
+  // A typed filter, checked as it is typed: a mistake shows where it is before anything is sent.
+  const filter = page.getByRole('textbox', { name: 'Filter rows' });
+  await filter.fill('bucket = = 5');
+  const problem = page.getByRole('alert').filter({ hasText: 'position 10' });
+  await expect(problem).toContainText("expected a value");
+  await filter.fill('buckt = 5');
+  await expect(page.getByRole('alert').filter({ hasText: 'unknown column "buckt"' })).toContainText('position 1');
+
+  await filter.fill("bucket = 5 AND chain = 'base'");
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await filter.press('Enter');
+  const shown = summary(page).getByLabel('Rows shown');
+  await expect(shown).toContainText('of 1,000,000 rows');
+  const filtered = Number((await shown.textContent())!.split(' of ')[0]!.replaceAll(',', ''));
+  expect(filtered).toBeGreaterThan(0);
+  expect(filtered).toBeLessThan(10_000);
+  await expect(await cellOf(grid, 'bucket', 0)).toHaveText('5');
+  await expect(await cellOf(grid, 'chain', 0)).toHaveText('base');
+
+  // Hide a column: the grid asks for the others only.
+  await page.getByText(/^Columns/).click();
+  await page.getByRole('group', { name: 'Columns to show' }).getByLabel('wallet').uncheck();
+  await expect(grid.getByRole('columnheader', { name: /^wallet/ })).toHaveCount(0);
+  await expect(summary(page)).toContainText('7 columns of 8');
+  await expect(await cellOf(grid, 'bucket', 0)).toHaveText('5');
+  await page.getByText(/^Columns/).click();
+
+  // The view as a CSV download: its rows, its columns, its order.
+  await page.getByText('Export CSV', { exact: true }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: /^Current view/ }).click();
+  const download = await downloading;
+  const csv = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\n');
+  expect(csv[0]).toBe('id,block_time,chain,amount_usd,fee,is_inbound,bucket');
+  expect(csv.length - 1).toBe(filtered);
+  expect(csv[1]!.split(',')[2]).toBe('base');
+  const ids = csv.slice(1).map((line) => Number(line.split(',')[0]));
+  expect(ids[0]).toBeGreaterThan(ids[1]!);
+  await expect(page.getByRole('status', { name: 'Export progress' })).toContainText(`Exported ${filtered.toLocaleString('en-US')} rows`);
+  expect(problems).toEqual([]);
+});
+
+test('samples, charts and copies a cached result', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const problems = watchProblems(page);
+  const grid = await openAndRun(page, 'Demo trades');
+  // The whole result lands in the cache in the background.
+  await expect(summary(page)).toContainText('from cache, fetched', { timeout: 30_000 });
+
+  // Copy: a selected row, with the headers, as TSV.
+  await (await cellOf(grid, 'trade_id', 2)).click();
+  await page.keyboard.press('ControlOrMeta+C');
+  await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
+  const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+  const [headers, row] = copied.split('\n');
+  expect(headers!.split('\t')[0]).toBe('trade_id');
+  expect(row!.split('\t')[0]).toBe('3');
+
+  // A sample: random rows in a grid of its own, drawn again on request.
+  await page.getByRole('button', { name: 'Sample', exact: true }).click();
+  await page.getByLabel('Rows to draw').fill('50');
+  await page.getByRole('button', { name: 'Draw sample' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'drawn at random' })).toContainText('50 rows drawn at random from 5,000 rows');
+  const sampleGrid = page.getByRole('grid').locator('visible=true');
+  await expect(sampleGrid).toHaveAttribute('aria-rowcount', '51');
+  await page.getByRole('button', { name: 'Resample' }).click();
+  await expect(sampleGrid).toHaveAttribute('aria-rowcount', '51');
+
+  // A chart from the cache: a time column on x gives a line by default.
+  await page.getByRole('button', { name: 'Chart', exact: true }).click();
+  const settings = page.getByRole('form', { name: 'Chart settings' });
+  await expect(settings.getByLabel('Type')).toHaveValue('line');
+  await expect(settings.getByLabel('X axis')).toHaveValue('block_time');
+  await settings.getByRole('button', { name: 'Draw' }).click();
+  const figure = page.locator('figure');
+  await expect(figure.locator('canvas')).toBeVisible();
+  await expect(figure.locator('figcaption')).toContainText('line chart · x: block_time');
+  await expect(figure.locator('figcaption')).toContainText('y: sum(');
+
+  await settings.getByLabel('Type').selectOption('bar');
+  await settings.getByLabel('X axis').selectOption('chain');
+  await settings.getByLabel('Aggregation').selectOption('count');
+  await settings.getByRole('button', { name: 'Draw' }).click();
+  await expect(figure.locator('figcaption')).toContainText('bar chart · x: chain · y: count(');
+
+  const saving = page.waitForEvent('download');
+  await settings.getByRole('button', { name: 'Save as PNG' }).click();
+  const png = await readFile((await (await saving).path())!);
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(problems).toEqual([]);
+});
+
+/** A service of this test's own, as `npm run service` starts it, so the test can stop it. */
+async function startService(dataDir: string): Promise<{ child: ChildProcess; url: string; key: string }> {
+  const child = spawn(process.execPath, ['main/service/cli.ts', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<RegExpExecArray>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the service exited (code ${code})`)));
+    createInterface({ input: child.stdout! }).on('line', (text) => {
+      const match = /listening on (http\S+) .*demo API key: (\S+)\)/.exec(text);
+      if (match) resolve(match);
+    });
+  });
+  return { child, url: line[1]!, key: line[2]! };
+}
+
+test('keeps browsing a cached result when its service is gone', async ({ page }) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'querydesk-offline-'));
+  const service = await startService(dataDir);
+  try {
+    // Where no keychain is reachable the key is kept for the session: nothing outlives the test.
+    await page.goto(noKeychainUrl());
+    await page.getByRole('button', { name: /^Account/ }).click();
+    await page.getByRole('menuitem', { name: 'Manage accounts…' }).click();
+    const accounts = page.getByRole('dialog', { name: 'Accounts' });
+    await accounts.getByRole('button', { name: 'Add account…' }).click();
+    const form = page.getByRole('dialog', { name: 'Add an account' });
+    await form.getByLabel('Name', { exact: true }).fill('Soon offline');
+    await form.getByLabel('Service address').fill(service.url);
+    await form.getByLabel('API key').fill(service.key);
+    await form.getByRole('button', { name: 'Add account', exact: true }).click();
+    await page.getByRole('button', { name: 'Keep this key for this session only' }).click();
+    await accounts.getByRole('listitem', { name: 'Soon offline' }).getByRole('button', { name: 'Use' }).click();
+    await page.keyboard.press('Escape');
+
+    await openQuery(page, 'Demo trades');
+    await page.getByRole('button', { name: /^Run/ }).click();
+    await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+    await expect(summary(page)).toContainText('from cache, fetched', { timeout: 30_000 });
+
+    service.child.kill('SIGTERM');
+    await new Promise((resolve) => service.child.once('exit', resolve));
+
+    // Sorted, filtered and sampled from the cache alone.
+    const grid = page.getByRole('grid');
+    const header = grid.getByRole('columnheader', { name: /^trade_id/ });
+    await header.locator('.ag-header-cell-label').click();
+    await header.locator('.ag-header-cell-label').click();
+    await expect(await cellOf(grid, 'trade_id', 0)).toHaveText('5000');
+    const filter = page.getByRole('textbox', { name: 'Filter rows' });
+    await filter.fill("chain = 'base'");
+    await filter.press('Enter');
+    await expect(summary(page).getByLabel('Rows shown')).toHaveText('1,000 of 5,000 rows');
+    await expect(await cellOf(grid, 'chain', 0)).toHaveText('base');
+    await expect(summary(page)).toContainText('from cache, fetched');
+
+    await page.getByRole('button', { name: 'Sample', exact: true }).click();
+    await page.getByLabel('Rows to draw').fill('20');
+    await page.getByRole('button', { name: 'Draw sample' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'drawn at random' })).toContainText('(from the cache)');
+  } finally {
+    service.child.kill('SIGTERM');
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
