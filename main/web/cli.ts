@@ -10,6 +10,8 @@ import { buildApp, rendererBuildIsStale } from './renderer-build.ts';
 // `npm run web -- [--port N] [--data-dir DIR] [--no-build]`: the whole app in this process, for
 // a browser. Stdout carries exactly one line, the URL to open; everything else goes to stderr.
 
+const STOP_DEADLINE_MS = 10_000;
+
 const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 function defaultDataDir(): string {
@@ -62,6 +64,11 @@ async function main(): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    // A download or export still winding down must not keep the process alive forever.
+    setTimeout(() => {
+      console.error('Querydesk: shutting down took too long; stopping now.');
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     try {
       await host.close();
     } finally {
