@@ -1,9 +1,9 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { createBridge } from './lib/bridge.ts';
-import { Accounts } from './state/accounts.svelte.ts';
-import { Runs } from './state/runs.svelte.ts';
-import { Workspace } from './state/workspace.svelte.ts';
+import { Accounts } from './accounts/accounts.svelte.ts';
+import { Runs } from './runs/runs.svelte.ts';
+import { Workspace } from './queries/workspace.svelte.ts';
 
 const { api, connection } = createBridge();
 const workspace = new Workspace(api, new Accounts(api));

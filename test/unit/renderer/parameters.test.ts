@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryParameter } from '../../../main/contract/index.ts';
-import { fieldsOf, initialValue, problemOf, toPickerValue, toServiceDatetime, wireValues } from '../../../renderer/src/lib/parameters.ts';
+import { fieldsOf, initialValue, problemOf, toPickerValue, toServiceDatetime, wireValues } from '../../../renderer/src/queries/parameters.ts';
 
 // The parameter form's rules: what a field starts with, what it refuses, and what is sent.
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileFilters, compileSort, parseColumns, parseFilters, parseSort, selectColumns } from '../../../main/filter-language/index.ts';
-import { columnRef, columnsParam, combineFilters, filtersParam, sortByParam, type ViewColumn } from '../../../renderer/src/grid/view-language.ts';
+import { columnRef, columnsParam, combineFilters, filtersParam, sortByParam, type ViewColumn } from '../../../renderer/src/results/grid/view-language.ts';
 import { checkFilters } from '../../../renderer/src/results/check-filters.ts';
-import { toTsv } from '../../../renderer/src/grid/tsv.ts';
+import { toTsv } from '../../../renderer/src/results/grid/tsv.ts';
 
 // The grid's sorts and filters as the service's language: every text the renderer writes must
 // read back, through the shared parser, as what the user picked.

@@ -1,0 +1,52 @@
+import type { ParameterValues, QueryDetail, QueryParameter } from '../../../main/contract/index.ts';
+import { fieldsOf, initialValue, problemOf, wireValues, type FieldValue } from './parameters.ts';
+
+/** The values typed for one query's parameters. */
+export class ParameterForm {
+  readonly fields: QueryParameter[];
+  values = $state<Record<string, FieldValue>>({});
+  problems = $derived.by(() => {
+    const problems: Record<string, string> = {};
+    for (const field of this.fields) {
+      const problem = problemOf(field, this.values[field.key]);
+      if (problem) problems[field.key] = problem;
+    }
+    return problems;
+  });
+  isValid = $derived(Object.keys(this.problems).length === 0);
+
+  constructor(fields: QueryParameter[], previous?: ParameterForm) {
+    this.fields = fields;
+    const values: Record<string, FieldValue> = {};
+    for (const field of fields) {
+      // What the user typed survives a save that keeps the field as it was.
+      const kept = previous?.fields.find((p) => p.key === field.key && p.type === field.type);
+      values[field.key] = kept ? (previous!.values[field.key] ?? initialValue(field)) : initialValue(field);
+    }
+    this.values = values;
+  }
+
+  /** The values to run with, or null while one is not valid (its problem shows beside it). */
+  take(): ParameterValues | null {
+    return this.isValid ? wireValues(this.fields, this.values) : null;
+  }
+}
+
+function signature(fields: QueryParameter[]): string {
+  return JSON.stringify(fields);
+}
+
+/** One form per query, kept while the app runs, so values stay when the user comes back. */
+export class Parameters {
+  readonly #forms = new Map<string, { signature: string; form: ParameterForm }>();
+
+  formFor(accountId: string, query: QueryDetail): ParameterForm {
+    const key = `${accountId}\u0000${query.id}`;
+    const fields = fieldsOf(query.parameters, query.sql);
+    const known = this.#forms.get(key);
+    if (known && known.signature === signature(fields)) return known.form;
+    const form = new ParameterForm(fields, known?.form);
+    this.#forms.set(key, { signature: signature(fields), form });
+    return form;
+  }
+}

@@ -1,0 +1,32 @@
+import type { GridApi } from 'ag-grid-community';
+import type { CellValue } from '../../../../main/contract/index.ts';
+import { toTsv } from './tsv.ts';
+
+// AG Grid Community has no range selection nor clipboard: the selected rows (or else the focused
+// cell) are copied here, as TSV with the column headers.
+
+/** The TSV of what the user picked: the selected rows in their order, else the focused cell; null when nothing. */
+export function selectionTsv<T>(api: GridApi<T>): string | null {
+  const columns = api.getAllDisplayedColumns();
+  const headers = columns.map((c) => c.getColDef().headerName ?? c.getColId());
+  const nodes = api.getSelectedNodes().filter((n) => n.data !== undefined);
+  if (nodes.length > 0) {
+    nodes.sort((a, b) => (a.rowIndex ?? 0) - (b.rowIndex ?? 0));
+    return toTsv(headers, nodes.map((node) => columns.map((column) => api.getCellValue<CellValue>({ rowNode: node, colKey: column }))));
+  }
+  const focused = api.getFocusedCell();
+  const node = focused ? api.getDisplayedRowAtIndex(focused.rowIndex) : undefined;
+  if (!focused || !node?.data) return null;
+  const header = focused.column.getColDef().headerName ?? focused.column.getColId();
+  return toTsv([header], [[api.getCellValue<CellValue>({ rowNode: node, colKey: focused.column })]]);
+}
+
+/** Ctrl/Cmd+C over a grid: copies its selection; answers whether it did. */
+export async function copyOnShortcut<T>(event: KeyboardEvent, api: GridApi<T> | null): Promise<boolean> {
+  if (!api || !(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 'c' || event.shiftKey || event.altKey) return false;
+  const text = selectionTsv(api);
+  if (text === null) return false;
+  event.preventDefault();
+  await navigator.clipboard.writeText(text);
+  return true;
+}

@@ -1,0 +1,66 @@
+import type { FromCache, ResultSummary } from '../../../main/contract/index.ts';
+import { checkFilters } from './check-filters.ts';
+import { columnsParam, combineFilters, type ViewColumn } from './grid/view-language.ts';
+
+/**
+ * What the user asked to see of one result: the typed filter, the grid's column filters and sort,
+ * the chosen columns; and what the service answered about that view. Shared by the grid, the
+ * status line, charts and exports, so all of them describe the same rows.
+ */
+export class ResultView {
+  readonly columns: ViewColumn[];
+  /** The filter bar as typed. */
+  draft = $state('');
+  /** The typed filter last applied (Enter). */
+  typedFilters = $state('');
+  /** From the grid's column filters and headers, as last sent. */
+  gridFilters = $state('');
+  sortBy = $state('');
+  /** Positions of the hidden columns. */
+  hidden = $state.raw<ReadonlySet<number>>(new Set());
+  /** Rows in the current view (all of them unless filtered), from the last page read. */
+  viewRowCount = $state<number | null>(null);
+  fromCache = $state.raw<FromCache | null>(null);
+
+  draftProblem = $derived.by(() => checkFilters(this.draft, this.columns));
+  visible = $derived.by(() => this.columns.filter((c) => !this.hidden.has(c.index)));
+  filters = $derived(combineFilters(this.typedFilters, this.gridFilters));
+  /** Absent while every column is shown: the whole row is what the service sends by default. */
+  columnsParam = $derived(this.hidden.size === 0 ? undefined : columnsParam(this.visible.map((c) => c.name)));
+
+  constructor(result: ResultSummary) {
+    this.columns = result.columnNames.map((name, index) => ({ name, type: result.columnTypes[index] ?? '', index }));
+  }
+
+  /** Applies the typed filter unless the parser refuses it; answers whether it did. */
+  applyDraft(): boolean {
+    if (this.draftProblem) return false;
+    this.typedFilters = this.draft.trim();
+    return true;
+  }
+
+  clearDraft(): void {
+    this.draft = '';
+    this.typedFilters = '';
+  }
+
+  toggleColumn(index: number): void {
+    const next = new Set(this.hidden);
+    if (next.has(index)) next.delete(index);
+    else if (this.visible.length > 1) next.add(index);
+    this.hidden = next;
+  }
+
+  showAll(): void {
+    this.hidden = new Set();
+  }
+
+  /** The request's view part, with empty parts left out. */
+  request(): { filters?: string; sortBy?: string; columns?: string } {
+    return {
+      ...(this.filters ? { filters: this.filters } : {}),
+      ...(this.sortBy ? { sortBy: this.sortBy } : {}),
+      ...(this.columnsParam ? { columns: this.columnsParam } : {}),
+    };
+  }
+}

@@ -1,0 +1,44 @@
+import type { ContractError, ExecutionUpdate } from '../../../main/contract/index.ts';
+import { phaseOfState, type Phase } from './phase.ts';
+
+function phaseOf(update: ExecutionUpdate | null, failure: ContractError | null): Phase {
+  if (failure) return 'unreachable';
+  if (!update) return 'starting';
+  return phaseOfState(update.state, update.isFinished);
+}
+
+/** One execution of one query, as the user sees it. */
+export class Run {
+  readonly accountId: string;
+  readonly queryId: number;
+  update = $state.raw<ExecutionUpdate | null>(null);
+  /** Set when the run or cancel request itself failed (as opposed to the query failing). */
+  failure = $state.raw<ContractError | null>(null);
+  cancelling = $state(false);
+  /** The user agreed to read a result the service truncated (COMPLETED_PARTIAL). */
+  partialAccepted = $state(false);
+  phase = $derived(phaseOf(this.update, this.failure));
+  isActive = $derived(this.phase === 'starting' || this.phase === 'queued' || this.phase === 'running');
+  /** `performance.now()` when `update` arrived, to extrapolate its elapsed time. */
+  #receivedAt = 0;
+
+  constructor(accountId: string, queryId: number) {
+    this.accountId = accountId;
+    this.queryId = queryId;
+  }
+
+  accept(update: ExecutionUpdate): void {
+    // Updates can cross: never step back from a finished state, nor back in time.
+    const current = this.update;
+    if (current && (current.isFinished || update.elapsedMs < current.elapsedMs) && !update.isFinished) return;
+    this.update = update;
+    this.#receivedAt = performance.now();
+  }
+
+  /** Elapsed time since submission, ticking on between updates while the run is active. */
+  elapsedAt(now: number): number {
+    if (!this.update) return 0;
+    if (this.update.isFinished) return this.update.elapsedMs;
+    return this.update.elapsedMs + Math.max(0, now - this.#receivedAt);
+  }
+}
