@@ -14,6 +14,7 @@ import {
 } from './models.ts';
 import { CacheStatus, CacheUsage, ChartData, ChartRequest, ExportRequest, ExportStarted, ResultSample, resultView } from './results.ts';
 import { tableChannels } from './tables.ts';
+import { uiChannels } from './ui-state.ts';
 
 // Every channel: the request main accepts and the data it answers with (inside a Result).
 
@@ -254,6 +255,7 @@ export const channels = {
     response: z.object({ cancelled: z.boolean() }),
   },
   ...tableChannels,
+  ...uiChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export type ChannelRequest<C extends ChannelName> = z.input<(typeof channels)[C]['request']>;

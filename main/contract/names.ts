@@ -34,6 +34,8 @@ export const CHANNEL_NAMES = [
   'tables:uploadCommit',
   'tables:uploadRetry',
   'tables:uploadCancel',
+  'ui:get',
+  'ui:set',
 ] as const;
 
 export const EVENT_NAMES = ['execution:update', 'execution:show', 'results:cacheStatus', 'results:exportProgress', 'tables:uploadProgress'] as const;

@@ -10,6 +10,7 @@ import { executionHandlers, type Viewing } from './handlers/executions.ts';
 import { queryHandlers } from './handlers/queries.ts';
 import { resultHandlers } from './handlers/results.ts';
 import { tableHandlers } from './handlers/tables.ts';
+import { uiStateHandlers } from './handlers/ui-state.ts';
 import { openResultCache } from './cache/result-cache.ts';
 import { CacheSettings, defaultCacheSettings } from './cache/cache-settings.ts';
 import type { ExportDestinations } from './export/destination.ts';
@@ -23,6 +24,8 @@ import type { UploadLimits } from './tables/table-upload.ts';
 import { KnownRows } from './tables/known-rows.ts';
 import { UploadSessions } from './tables/upload-sessions.ts';
 import { SINGLE_UPLOAD_MAX_BYTES } from '../contract/index.ts';
+import { removeAccountDir } from './workspace/account-dirs.ts';
+import { UiState } from './workspace/ui-state.ts';
 
 // Everything the app does, in plain Node, behind the contract's handlers. Each host (Electron,
 // browser) creates one core, routes requests to its handlers and carries its events.
@@ -107,6 +110,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     report: (progress) => options.emit('tables:uploadProgress', progress),
   });
   await uploads.clear();
+  const workspacesDir = join(options.dataDir, 'workspaces');
+  const ui = new UiState(workspacesDir);
 
   return {
     handlers: {
@@ -115,11 +120,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         history.forgetAccount(accountId);
         // an entry that cannot be dropped now is still evicted later, by age and budget
         cache.forgetAccount(accountId).catch(() => undefined);
+        ui.forget(accountId);
+        removeAccountDir(workspacesDir, accountId).catch(() => undefined);
       }),
       ...queryHandlers(accounts),
       ...executionHandlers({ accounts, watcher, history, setViewing: (next) => (viewing = next) }),
       ...resultHandlers({ accounts, cache, cacheSettings, exports, destinations: options.exportDestinations }),
       ...tableHandlers(accounts, uploads, new KnownRows(join(options.dataDir, 'table-rows.json'))),
+      ...uiStateHandlers(accounts, ui),
     },
     async dispose() {
       watcher.dispose();
