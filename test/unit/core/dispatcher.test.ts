@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ok } from '../../../main/contract/index.ts';
+import { CHANNEL_NAMES, ok } from '../../../main/contract/index.ts';
 import { createDispatcher, type Handlers } from '../../../main/core/ipc/dispatcher.ts';
 
 const notUsed = async () => {
@@ -7,41 +7,8 @@ const notUsed = async () => {
 };
 
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
-  return {
-    'app:info': async () => ok({ version: '1.2.3', host: 'web' }),
-    'accounts:list': notUsed,
-    'accounts:add': notUsed,
-    'accounts:update': notUsed,
-    'accounts:remove': notUsed,
-    'accounts:setActive': notUsed,
-    'accounts:test': notUsed,
-    'queries:list': notUsed,
-    'queries:get': notUsed,
-    'queries:create': notUsed,
-    'queries:update': notUsed,
-    'executions:run': notUsed,
-    'executions:get': notUsed,
-    'executions:cancel': notUsed,
-    'executions:list': notUsed,
-    'executions:viewing': notUsed,
-    'results:getRows': notUsed,
-    'results:sample': notUsed,
-    'results:cacheStatus': notUsed,
-    'results:cache': notUsed,
-    'results:cacheCancel': notUsed,
-    'results:cacheSettings': notUsed,
-    'results:chart': notUsed,
-    'results:export': notUsed,
-    'results:exportCancel': notUsed,
-    'tables:list': notUsed,
-    'tables:delete': notUsed,
-    'tables:uploadBegin': notUsed,
-    'tables:uploadChunk': notUsed,
-    'tables:uploadCommit': notUsed,
-    'tables:uploadRetry': notUsed,
-    'tables:uploadCancel': notUsed,
-    ...overrides,
-  };
+  const unused = Object.fromEntries(CHANNEL_NAMES.map((name) => [name, notUsed])) as unknown as Handlers;
+  return { ...unused, 'app:info': async () => ok({ version: '1.2.3', host: 'web' }), ...overrides };
 }
 
 describe('the dispatcher', () => {
