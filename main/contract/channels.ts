@@ -3,7 +3,7 @@ import type { ChannelName } from './names.ts';
 import {
   Account,
   accountId,
-  ExecutionRecord,
+  ExecutionListItem,
   ExecutionUpdate,
   KeychainStatus,
   ParameterValues,
@@ -15,6 +15,7 @@ import {
 import { CacheStatus, CacheUsage, ChartData, ChartRequest, ExportRequest, ExportStarted, ResultSample, resultView } from './results.ts';
 import { tableChannels } from './tables.ts';
 import { uiChannels } from './ui-state.ts';
+import { workspaceChannels } from './workspace.ts';
 
 // Every channel: the request main accepts and the data it answers with (inside a Result).
 
@@ -157,6 +158,7 @@ export const channels = {
     request: z.object({ accountId, queryId, parameters: ParameterValues.optional() }).strict(),
     response: ExecutionUpdate,
   },
+  /** Unreachable service: the last state main saw of an execution it knows (a finished one shows offline). */
   'executions:get': {
     request: z.object({ accountId, executionId }).strict(),
     response: ExecutionUpdate,
@@ -168,7 +170,7 @@ export const channels = {
   /** The executions this app started for the account, newest first, kept across restarts. */
   'executions:list': {
     request: z.object({ accountId, limit: z.number().int().min(1).max(500).optional() }).strict(),
-    response: z.object({ executions: z.array(ExecutionRecord) }),
+    response: z.object({ executions: z.array(ExecutionListItem) }),
   },
   /**
    * Which execution the UI shows now (null: none). An execution that ends while the user looks
@@ -256,6 +258,7 @@ export const channels = {
   },
   ...tableChannels,
   ...uiChannels,
+  ...workspaceChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export type ChannelRequest<C extends ChannelName> = z.input<(typeof channels)[C]['request']>;

@@ -3,6 +3,7 @@ import type { EventName } from './names.ts';
 import { accountId, ExecutionUpdate } from './models.ts';
 import { CacheStatus, ExportProgress } from './results.ts';
 import { UploadProgress } from './tables.ts';
+import { workspaceEvents } from './workspace.ts';
 
 // Events main sends to the renderer, unprompted.
 
@@ -15,6 +16,7 @@ export const events = {
   'results:exportProgress': ExportProgress,
   /** A table upload moved on, finished, failed or was cancelled. */
   'tables:uploadProgress': UploadProgress,
+  ...workspaceEvents,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;

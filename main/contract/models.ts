@@ -156,5 +156,13 @@ export const ExecutionRecord = z.object({
   endedAt: z.string().nullable(),
   error: ExecutionError.nullable(),
   totalRowCount: z.number().int().nullable(),
+  /** As the service last reported them, so a finished run can be shown without it (offline). */
+  startedAt: z.string().nullable().optional(),
+  expiresAt: z.string().nullable().optional(),
+  result: ResultSummary.nullable().optional(),
 });
 export type ExecutionRecord = z.infer<typeof ExecutionRecord>;
+
+/** A remembered execution as listed: whether its whole result is in the cache (browsable offline). */
+export const ExecutionListItem = ExecutionRecord.extend({ isCached: z.boolean() });
+export type ExecutionListItem = z.infer<typeof ExecutionListItem>;

@@ -36,9 +36,26 @@ export const CHANNEL_NAMES = [
   'tables:uploadCancel',
   'ui:get',
   'ui:set',
+  'workspace:open',
+  'workspace:refresh',
+  'workspace:network',
+  'workspace:query',
+  'workspace:saveDraft',
+  'workspace:discardDraft',
+  'queries:save',
+  'queries:resolvePending',
+  'executions:latest',
 ] as const;
 
-export const EVENT_NAMES = ['execution:update', 'execution:show', 'results:cacheStatus', 'results:exportProgress', 'tables:uploadProgress'] as const;
+export const EVENT_NAMES = [
+  'execution:update',
+  'execution:show',
+  'results:cacheStatus',
+  'results:exportProgress',
+  'tables:uploadProgress',
+  'workspace:changed',
+  'workspace:sync',
+] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];
