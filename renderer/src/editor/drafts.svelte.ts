@@ -1,32 +1,109 @@
+import type { Draft, ParameterValues } from '../../../main/contract/index.ts';
+import type { Api } from '../lib/bridge.ts';
+
+/** Typing is sent to main at most this often; main has it on disk before it answers. */
+const SAVE_DELAY_MS = 300;
+
 function keyOf(accountId: string, queryId: number): string {
   return `${accountId}\u0000${queryId}`;
 }
 
-/** Unsaved SQL, one draft per query of each account, so moving to another query never loses an edit. */
+interface Held {
+  sql: string;
+  values: ParameterValues | null;
+  baseVersion: number | null;
+}
+
+/**
+ * Unsaved editor text and parameter values, per query of each account. Kept here for the UI and
+ * on disk by main (within a second of typing), so neither moving to another query nor a restart
+ * or a crash loses an edit.
+ */
 export class Drafts {
-  #sql = $state.raw<ReadonlyMap<string, string>>(new Map());
+  readonly #api: Api;
+  #held = $state.raw<ReadonlyMap<string, Held>>(new Map());
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
 
-  get(accountId: string, queryId: number): string | undefined {
-    return this.#sql.get(keyOf(accountId, queryId));
+  constructor(api: Api) {
+    this.#api = api;
   }
 
-  has(accountId: string, queryId: number): boolean {
-    return this.#sql.has(keyOf(accountId, queryId));
-  }
-
-  /** Text equal to the saved SQL is no draft: undoing back to it clears the dirty marker. */
-  set(accountId: string, queryId: number, text: string, saved: string): void {
-    const key = keyOf(accountId, queryId);
-    if (text === saved) {
-      if (this.#sql.has(key)) this.discard(accountId, queryId);
-      return;
+  /** The drafts main had on disk for an account (at start, or after switching to it). */
+  adopt(accountId: string, drafts: Draft[]): void {
+    const next = new Map([...this.#held].filter(([key]) => !key.startsWith(`${accountId}\u0000`)));
+    for (const draft of drafts) {
+      if ('queryId' in draft.key) next.set(keyOf(accountId, draft.key.queryId), {
+          sql: draft.sql,
+          values: Object.keys(draft.parameterValues).length > 0 ? draft.parameterValues : null,
+          baseVersion: draft.baseVersion,
+        });
     }
-    this.#sql = new Map(this.#sql).set(key, text);
+    this.#held = next;
   }
 
-  discard(accountId: string, queryId: number): void {
-    const next = new Map(this.#sql);
-    next.delete(keyOf(accountId, queryId));
-    this.#sql = next;
+  /** The draft's text, when it differs from `saved`. */
+  sql(accountId: string, queryId: number, saved: string): string | undefined {
+    const held = this.#held.get(keyOf(accountId, queryId));
+    return held && held.sql !== saved ? held.sql : undefined;
+  }
+
+  /** Whether the query has unsaved SQL (compared with what is saved, or waiting to be). */
+  isDirty(accountId: string, queryId: number, saved: string): boolean {
+    return this.sql(accountId, queryId, saved) !== undefined;
+  }
+
+  /** Any draft text at all, for the list's marker (the saved text is not at hand there). */
+  has(accountId: string, queryId: number): boolean {
+    return this.#held.has(keyOf(accountId, queryId));
+  }
+
+  values(accountId: string, queryId: number): ParameterValues | null {
+    return this.#held.get(keyOf(accountId, queryId))?.values ?? null;
+  }
+
+  /** Text equal to the saved SQL, with no values of its own, is no draft: main forgets it. */
+  setSql(accountId: string, queryId: number, text: string, saved: string, baseVersion: number): void {
+    const held = this.#held.get(keyOf(accountId, queryId));
+    this.#put(accountId, queryId, { sql: text, values: held?.values ?? null, baseVersion }, saved);
+  }
+
+  /** `null`: the values are the query's defaults again. */
+  setValues(accountId: string, queryId: number, values: ParameterValues | null, saved: string, baseVersion: number): void {
+    const held = this.#held.get(keyOf(accountId, queryId));
+    this.#put(accountId, queryId, { sql: held?.sql ?? saved, values, baseVersion }, saved);
+  }
+
+  /** After a save: only what was sent is no longer a draft (typing may have gone on meanwhile). */
+  saved(accountId: string, queryId: number, sent: string, saved: string, baseVersion: number): void {
+    const held = this.#held.get(keyOf(accountId, queryId));
+    if (!held) return;
+    this.#put(accountId, queryId, { ...held, sql: held.sql === sent ? saved : held.sql, baseVersion }, saved);
+  }
+
+  discardSql(accountId: string, queryId: number, saved: string): void {
+    const held = this.#held.get(keyOf(accountId, queryId));
+    if (held) this.#put(accountId, queryId, { ...held, sql: saved }, saved);
+  }
+
+  #put(accountId: string, queryId: number, held: Held, saved: string): void {
+    const key = keyOf(accountId, queryId);
+    const empty = held.sql === saved && held.values === null;
+    const next = new Map(this.#held);
+    if (empty) next.delete(key);
+    else next.set(key, held);
+    this.#held = next;
+    clearTimeout(this.#timers.get(key));
+    this.#timers.set(
+      key,
+      setTimeout(() => {
+        this.#timers.delete(key);
+        void (empty
+          ? this.#api.invoke('workspace:discardDraft', { accountId, key: { queryId } })
+          : this.#api.invoke('workspace:saveDraft', {
+              accountId,
+              draft: { key: { queryId }, sql: held.sql, parameterValues: held.values ?? {}, baseVersion: held.baseVersion },
+            }));
+      }, SAVE_DELAY_MS),
+    );
   }
 }

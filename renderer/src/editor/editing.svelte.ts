@@ -1,25 +1,44 @@
-import type { ContractError, QueryDetail } from '../../../main/contract/index.ts';
-import { Drafts } from './drafts.svelte.ts';
+import type { ContractError, PendingEdit, QueryDetail } from '../../../main/contract/index.ts';
+import type { Drafts } from './drafts.svelte.ts';
 import type { Workspace } from '../queries/workspace.svelte.ts';
 
-/** Editing the selected query's SQL: its draft, and saving it (a PATCH of the SQL alone). */
+
+/**
+ * Editing the selected query's SQL: its draft, and saving it. The SQL a draft is compared with is
+ * the edit waiting to be sent when there is one (saved offline), else the service's.
+ */
 export class Editing {
   readonly #workspace: Workspace;
-  readonly drafts = new Drafts();
+  readonly drafts: Drafts;
   saving = $state(false);
   /** The last save's refusal, for the query it concerns. */
   failure = $state.raw<{ accountId: string; queryId: number; error: ContractError } | null>(null);
 
   constructor(workspace: Workspace) {
     this.#workspace = workspace;
+    this.drafts = workspace.drafts;
+  }
+
+  /** The SQL as saved: on the service, or on this computer waiting to be sent. */
+  savedSql(query: QueryDetail): string {
+    return this.pendingOf(query)?.edit.sql ?? query.sql;
+  }
+
+  pendingOf(query: QueryDetail): PendingEdit | null {
+    return this.#workspace.pendingOf(query.id);
   }
 
   sqlOf(accountId: string, query: QueryDetail): string {
-    return this.drafts.get(accountId, query.id) ?? query.sql;
+    const saved = this.savedSql(query);
+    return this.drafts.sql(accountId, query.id, saved) ?? saved;
+  }
+
+  isDirty(accountId: string, query: QueryDetail): boolean {
+    return this.drafts.isDirty(accountId, query.id, this.savedSql(query));
   }
 
   edit(accountId: string, query: QueryDetail, text: string): void {
-    this.drafts.set(accountId, query.id, text, query.sql);
+    this.drafts.setSql(accountId, query.id, text, this.savedSql(query), query.version);
   }
 
   errorFor(accountId: string | undefined, queryId: number | null): ContractError | null {
@@ -31,18 +50,22 @@ export class Editing {
     const accountId = this.#workspace.account?.id;
     const query = this.#workspace.detail;
     if (!accountId || !query || this.saving) return;
-    const sql = this.drafts.get(accountId, query.id);
+    const saved = this.savedSql(query);
+    const sql = this.drafts.sql(accountId, query.id, saved);
     if (sql === undefined) return;
+    // An edit waiting to be sent was made from its own base version: stay on it.
+    const baseVersion = this.pendingOf(query)?.baseVersion ?? query.version;
     this.saving = true;
-    const answer = await this.#workspace.save(query.id, { sql });
+    const answer = await this.#workspace.save(query.id, baseVersion, { sql });
     this.saving = false;
     if (!answer.ok) {
       this.failure = { accountId, queryId: query.id, error: answer.error };
       return;
     }
     this.failure = null;
-    // Typing may have gone on while it saved: only what was sent is no longer a draft.
-    const now = this.drafts.get(accountId, query.id);
-    if (now !== undefined) this.drafts.set(accountId, query.id, now, answer.data.sql);
+    const outcome = answer.data;
+    const nowSaved = outcome.status === 'saved' ? outcome.query.sql : (outcome.pending.edit.sql ?? saved);
+    const version = outcome.status === 'saved' ? outcome.query.version : query.version;
+    this.drafts.saved(accountId, query.id, sql, nowSaved, version);
   }
 }

@@ -1,5 +1,5 @@
 import type { ParameterValues, QueryDetail, QueryParameter } from '../../../main/contract/index.ts';
-import { fieldsOf, initialValue, problemOf, wireValues, type FieldValue } from './parameters.ts';
+import { fieldsOf, fieldValueOf, initialValue, problemOf, sameValues, wireValues, type FieldValue } from './parameters.ts';
 
 /** The values typed for one query's parameters. */
 export class ParameterForm {
@@ -15,13 +15,32 @@ export class ParameterForm {
   });
   isValid = $derived(Object.keys(this.problems).length === 0);
 
-  constructor(fields: QueryParameter[], previous?: ParameterForm) {
+  /** The values of the query's defaults, as sent. */
+  readonly defaults: ParameterValues;
+  /** The values as they would be sent now (a field's problem aside). */
+  current = $derived.by(() => wireValues(this.fields, this.values));
+  isDefault = $derived.by(() => sameValues(this.current, this.defaults));
+
+  constructor(fields: QueryParameter[], previous?: ParameterForm, restored?: ParameterValues | null) {
     this.fields = fields;
     const values: Record<string, FieldValue> = {};
     for (const field of fields) {
       // What the user typed survives a save that keeps the field as it was.
       const kept = previous?.fields.find((p) => p.key === field.key && p.type === field.type);
-      values[field.key] = kept ? (previous!.values[field.key] ?? initialValue(field)) : initialValue(field);
+      const draft = restored?.[field.key];
+      if (kept) values[field.key] = previous!.values[field.key] ?? initialValue(field);
+      else values[field.key] = draft === undefined ? initialValue(field) : fieldValueOf(field, draft);
+    }
+    this.values = values;
+    this.defaults = wireValues(fields, Object.fromEntries(fields.map((field) => [field.key, initialValue(field)])));
+  }
+
+  /** The values of an earlier run (its fields that still exist). */
+  setValues(wire: ParameterValues): void {
+    const values = { ...this.values };
+    for (const field of this.fields) {
+      const value = wire[field.key];
+      if (value !== undefined) values[field.key] = fieldValueOf(field, value);
     }
     this.values = values;
   }
@@ -40,12 +59,13 @@ function signature(fields: QueryParameter[]): string {
 export class Parameters {
   readonly #forms = new Map<string, { signature: string; form: ParameterForm }>();
 
-  formFor(accountId: string, query: QueryDetail): ParameterForm {
+  /** `restored`: values kept in the query's draft, used when its form is first made. */
+  formFor(accountId: string, query: QueryDetail, restored?: ParameterValues | null): ParameterForm {
     const key = `${accountId}\u0000${query.id}`;
     const fields = fieldsOf(query.parameters, query.sql);
     const known = this.#forms.get(key);
     if (known && known.signature === signature(fields)) return known.form;
-    const form = new ParameterForm(fields, known?.form);
+    const form = new ParameterForm(fields, known?.form, restored);
     this.#forms.set(key, { signature: signature(fields), form });
     return form;
   }

@@ -71,3 +71,17 @@ export function wireValues(fields: QueryParameter[], values: Record<string, Fiel
   }
   return wire;
 }
+
+/** A value as sent (or kept in a draft or a run) back into the form's field. */
+export function fieldValueOf(field: QueryParameter, wire: string | string[]): FieldValue {
+  if (isMulti(field)) return Array.isArray(wire) ? wire : wire.split(',').map((v) => v.trim());
+  const text = Array.isArray(wire) ? wire.join(',') : wire;
+  return field.type === 'datetime' ? toPickerValue(text) : text;
+}
+
+/** Equal values, whatever the order of keys or of a multi-select's choices. */
+export function sameValues(a: ParameterValues, b: ParameterValues): boolean {
+  const norm = (values: ParameterValues) =>
+    JSON.stringify(Object.keys(values).sort().map((key) => [key, Array.isArray(values[key]) ? [...(values[key] as string[])].sort() : values[key]]));
+  return norm(a) === norm(b);
+}

@@ -15,3 +15,25 @@ export function formatMoment(iso: string): string {
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? iso : at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 30],
+  ['month', 12],
+  ['year', Number.POSITIVE_INFINITY],
+];
+
+/** How long ago, in words: "2 minutes ago", "yesterday", "3 months ago". */
+export function formatAge(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  let value = Math.max(0, (now - at) / 1000);
+  for (const [unit, size] of STEPS) {
+    if (value < size) return relative.format(-Math.round(value), unit);
+    value /= size;
+  }
+  return iso;
+}

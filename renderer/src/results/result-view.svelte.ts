@@ -28,8 +28,19 @@ export class ResultView {
   /** Absent while every column is shown: the whole row is what the service sends by default. */
   columnsParam = $derived(this.hidden.size === 0 ? undefined : columnsParam(this.visible.map((c) => c.name)));
 
-  constructor(result: ResultSummary) {
+  /** `saved`: how the query's result was last looked at; what no longer fits these columns is left out. */
+  constructor(result: ResultSummary, saved?: { typedFilters: string; hidden: string[] }) {
     this.columns = result.columnNames.map((name, index) => ({ name, type: result.columnTypes[index] ?? '', index }));
+    if (!saved) return;
+    const hidden = this.columns.filter((c) => saved.hidden.includes(c.name)).map((c) => c.index);
+    if (hidden.length < this.columns.length) this.hidden = new Set(hidden);
+    this.draft = saved.typedFilters;
+    if (!this.applyDraft()) this.draft = saved.typedFilters;
+  }
+
+  /** Hidden columns by name, as kept between visits. */
+  hiddenNames(): string[] {
+    return this.columns.filter((c) => this.hidden.has(c.index)).map((c) => c.name);
   }
 
   /** Applies the typed filter unless the parser refuses it; answers whether it did. */

@@ -1,4 +1,4 @@
-import type { ContractError, ExecutionRecord } from '../../../main/contract/index.ts';
+import type { ContractError, ExecutionListItem } from '../../../main/contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 const LIMIT = 100;
@@ -6,7 +6,7 @@ const LIMIT = 100;
 /** The executions this app started for the active account, newest first, as main remembers them. */
 export class ExecutionHistory {
   readonly #api: Api;
-  records = $state.raw<ExecutionRecord[]>([]);
+  records = $state.raw<ExecutionListItem[]>([]);
   error = $state.raw<ContractError | null>(null);
   #accountId: string | null = null;
 
@@ -14,7 +14,7 @@ export class ExecutionHistory {
     this.#api = api;
   }
 
-  forQuery(queryId: number): ExecutionRecord[] {
+  forQuery(queryId: number): ExecutionListItem[] {
     return this.records.filter((record) => record.queryId === queryId);
   }
 

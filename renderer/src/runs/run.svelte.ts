@@ -1,4 +1,4 @@
-import type { ContractError, ExecutionUpdate } from '../../../main/contract/index.ts';
+import type { ContractError, ExecutionUpdate, ParameterValues } from '../../../main/contract/index.ts';
 import { phaseOfState, type Phase } from './phase.ts';
 
 function phaseOf(update: ExecutionUpdate | null, failure: ContractError | null): Phase {
@@ -22,9 +22,16 @@ export class Run {
   /** `performance.now()` when `update` arrived, to extrapolate its elapsed time. */
   #receivedAt = 0;
 
-  constructor(accountId: string, queryId: number) {
+  /** The values it ran with; null when not known (a run started elsewhere). */
+  readonly parameters: ParameterValues | null;
+  /** Shown when the query was opened: its latest result, not a run started now. */
+  readonly isLatest: boolean;
+
+  constructor(accountId: string, queryId: number, parameters: ParameterValues | null, isLatest = false) {
     this.accountId = accountId;
     this.queryId = queryId;
+    this.parameters = parameters;
+    this.isLatest = isLatest;
   }
 
   accept(update: ExecutionUpdate): void {

@@ -1,4 +1,4 @@
-import type { ExecutionUpdate, ParameterValues } from '../../../main/contract/index.ts';
+import type { ContractError, ExecutionUpdate, LatestResult, ParameterValues } from '../../../main/contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 import { Run } from './run.svelte.ts';
 
@@ -9,12 +9,20 @@ function keyOf(accountId: string, queryId: number): string {
   return `${accountId}\u0000${queryId}`;
 }
 
-/** The run shown for each query of each account (its latest, or one picked from its history), fed by `execution:update` events. */
+/**
+ * The run shown for each query of each account (its latest, or one picked from its history), fed
+ * by `execution:update` events; and why the last Run could not start, if it could not (the shown
+ * run stays in place then).
+ */
 export class Runs {
   readonly #api: Api;
   #byQuery = $state.raw<ReadonlyMap<string, Run>>(new Map());
+  #starting = $state.raw<ReadonlySet<string>>(new Set());
+  #startFailures = $state.raw<ReadonlyMap<string, ContractError>>(new Map());
   readonly #byExecution = new Map<string, Run>();
   readonly #early = new Map<string, ExecutionUpdate>();
+  /** Queries whose latest result was already asked for in this session. */
+  readonly #askedLatest = new Set<string>();
 
   constructor(api: Api) {
     this.#api = api;
@@ -26,22 +34,55 @@ export class Runs {
     return this.#byQuery.get(keyOf(accountId, queryId)) ?? null;
   }
 
-  async start(accountId: string, queryId: number, parameters?: ParameterValues): Promise<void> {
-    if (this.latest(accountId, queryId)?.isActive) return;
-    const run = this.#put(new Run(accountId, queryId));
+  isStarting(accountId: string | undefined, queryId: number | null): boolean {
+    return accountId !== undefined && queryId !== null && this.#starting.has(keyOf(accountId, queryId));
+  }
+
+  /** Why the last Run of the query could not start; cleared by the next one that does. */
+  startFailure(accountId: string | undefined, queryId: number | null): ContractError | null {
+    if (accountId === undefined || queryId === null) return null;
+    return this.#startFailures.get(keyOf(accountId, queryId)) ?? null;
+  }
+
+  async start(accountId: string, queryId: number, parameters: ParameterValues = {}): Promise<void> {
+    const key = keyOf(accountId, queryId);
+    if (this.latest(accountId, queryId)?.isActive || this.#starting.has(key)) return;
+    this.#starting = new Set(this.#starting).add(key);
     const answer = await this.#api.invoke('executions:run', { accountId, queryId, parameters });
+    const starting = new Set(this.#starting);
+    starting.delete(key);
+    this.#starting = starting;
+    const failures = new Map(this.#startFailures);
     if (!answer.ok) {
-      run.failure = answer.error;
+      this.#startFailures = failures.set(key, answer.error);
       return;
     }
-    this.#follow(run, answer.data);
+    failures.delete(key);
+    this.#startFailures = failures;
+    this.#follow(this.#put(new Run(accountId, queryId, parameters)), answer.data);
+  }
+
+  /**
+   * When a query is opened with nothing shown for it yet: its latest result (from the cache, the
+   * runs main remembers, or the service's latest), preferring one run with `parameters`.
+   */
+  async showLatest(accountId: string, queryId: number, parameters: ParameterValues | undefined): Promise<void> {
+    const key = keyOf(accountId, queryId);
+    if (this.#byQuery.has(key) || this.#askedLatest.has(key)) return;
+    this.#askedLatest.add(key);
+    const answer = await this.#api.invoke('executions:latest', { accountId, queryId, parameters });
+    if (!answer.ok || answer.data === null || this.#byQuery.has(key)) {
+      this.#askedLatest.delete(key);
+      return;
+    }
+    this.#adopt(accountId, queryId, answer.data);
   }
 
   /** Shows an earlier execution of a query (from its history, or a notification) as its run. */
-  async show(accountId: string, queryId: number, executionId: string): Promise<void> {
+  async show(accountId: string, queryId: number, executionId: string, parameters: ParameterValues | null = null): Promise<void> {
     const current = this.latest(accountId, queryId);
     if (current?.update?.executionId === executionId) return;
-    const run = this.#put(new Run(accountId, queryId));
+    const run = this.#put(new Run(accountId, queryId, parameters));
     const answer = await this.#api.invoke('executions:get', { accountId, executionId });
     if (answer.ok) this.#follow(run, answer.data);
     else run.failure = answer.error;
@@ -59,6 +100,10 @@ export class Runs {
   /** Events sent while the link was down are lost: ask for the state of every active run. */
   async refreshActive(): Promise<void> {
     await Promise.all([...this.#byQuery.values()].filter((run) => run.isActive).map((run) => this.#refresh(run)));
+  }
+
+  #adopt(accountId: string, queryId: number, latest: LatestResult): void {
+    this.#follow(this.#put(new Run(accountId, queryId, latest.parameters, true)), latest.execution);
   }
 
   #put(run: Run): Run {

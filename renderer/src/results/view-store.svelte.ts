@@ -1,0 +1,87 @@
+import type { Api } from '../lib/bridge.ts';
+
+/**
+ * How a query's result was last looked at, kept by main per account (`ui:set`, key
+ * `view:<queryId>`), so it comes back on the next visit and after a restart.
+ */
+/** The grid's sort and column filters, valid for the columns they were saved with. */
+export interface GridView {
+  columns: string[];
+  sort: { colId: string; sort: 'asc' | 'desc' }[];
+  filter: Record<string, unknown>;
+}
+
+export interface SavedView {
+  typedFilters: string;
+  /** Hidden columns by name: positions may differ between runs. */
+  hidden: string[];
+  grid: GridView | null;
+  mode: 'rows' | 'sample' | 'chart';
+  /** The SQL editor's height above the result, in pixels. */
+  editorHeight: number | null;
+}
+
+const EMPTY: SavedView = { typedFilters: '', hidden: [], grid: null, mode: 'rows', editorHeight: null };
+const SAVE_DELAY_MS = 400;
+
+/** What main answered, checked field by field: a value from an older version is read as far as it fits. */
+function readSavedView(value: unknown): SavedView {
+  if (typeof value !== 'object' || value === null) return EMPTY;
+  const v = value as Record<string, unknown>;
+  const g = v.grid as Partial<GridView> | null | undefined;
+  const grid = g && Array.isArray(g.columns) && Array.isArray(g.sort) && typeof g.filter === 'object' && g.filter !== null ? (g as GridView) : null;
+  return {
+    typedFilters: typeof v.typedFilters === 'string' ? v.typedFilters : '',
+    hidden: Array.isArray(v.hidden) ? v.hidden.filter((name): name is string => typeof name === 'string') : [],
+    grid,
+    mode: v.mode === 'sample' || v.mode === 'chart' ? v.mode : 'rows',
+    editorHeight: typeof v.editorHeight === 'number' && v.editorHeight > 0 ? v.editorHeight : null,
+  };
+}
+
+export class ViewStore {
+  readonly #api: Api;
+  #views = $state.raw<ReadonlyMap<string, SavedView>>(new Map());
+  readonly #loading = new Map<string, Promise<SavedView>>();
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(api: Api) {
+    this.#api = api;
+  }
+
+  /** The saved view, once loaded (undefined before). */
+  get(accountId: string, queryId: number): SavedView | undefined {
+    return this.#views.get(`${accountId}\u0000${queryId}`);
+  }
+
+  load(accountId: string, queryId: number): Promise<SavedView> {
+    const key = `${accountId}\u0000${queryId}`;
+    const known = this.#views.get(key);
+    if (known) return Promise.resolve(known);
+    let loading = this.#loading.get(key);
+    if (!loading) {
+      loading = this.#api.invoke('ui:get', { accountId, key: `view:${queryId}` }).then((answer) => {
+        this.#loading.delete(key);
+        const view = this.#views.get(key) ?? readSavedView(answer.ok ? answer.data.value : null);
+        this.#views = new Map(this.#views).set(key, view);
+        return view;
+      });
+      this.#loading.set(key, loading);
+    }
+    return loading;
+  }
+
+  update(accountId: string, queryId: number, patch: Partial<SavedView>): void {
+    const key = `${accountId}\u0000${queryId}`;
+    const view = { ...(this.#views.get(key) ?? EMPTY), ...patch };
+    this.#views = new Map(this.#views).set(key, view);
+    clearTimeout(this.#timers.get(key));
+    this.#timers.set(
+      key,
+      setTimeout(() => {
+        this.#timers.delete(key);
+        void this.#api.invoke('ui:set', { accountId, key: `view:${queryId}`, value: JSON.parse(JSON.stringify(view)) });
+      }, SAVE_DELAY_MS),
+    );
+  }
+}
