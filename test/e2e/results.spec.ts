@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { appUrl, cellOf, executionState, noKeychainUrl, openQuery } from './helpers.ts';
+import { service } from './processes.ts';
 
 // Browsing a result as an analyst does: scroll, sort, filter, choose columns, sample, chart, copy,
 // export; through the browser host, its cache and the embedded service.
@@ -154,22 +153,10 @@ test('samples, charts and copies a cached result', async ({ page, context }) => 
   expect(problems).toEqual([]);
 });
 
-/** A service of this test's own, as `npm run service` starts it, so the test can stop it. */
-async function startService(dataDir: string): Promise<{ child: ChildProcess; url: string; key: string }> {
-  const child = spawn(process.execPath, ['main/service/cli.ts', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<RegExpExecArray>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the service exited (code ${code})`)));
-    createInterface({ input: child.stdout! }).on('line', (text) => {
-      const match = /listening on (http\S+) .*demo API key: (\S+)\)/.exec(text);
-      if (match) resolve(match);
-    });
-  });
-  return { child, url: line[1]!, key: line[2]! };
-}
-
 test('keeps browsing a cached result when its service is gone', async ({ page }) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'querydesk-offline-'));
-  const service = await startService(dataDir);
+  const started = await service(dataDir, 'The service of this test');
+  const own = { child: started.child, url: started.match[1]!, key: started.match[2]! };
   try {
     // Where no keychain is reachable the key is kept for the session: nothing outlives the test.
     await page.goto(noKeychainUrl());
@@ -179,8 +166,8 @@ test('keeps browsing a cached result when its service is gone', async ({ page })
     await accounts.getByRole('button', { name: 'Add account…' }).click();
     const form = page.getByRole('dialog', { name: 'Add an account' });
     await form.getByLabel('Name', { exact: true }).fill('Soon offline');
-    await form.getByLabel('Service address').fill(service.url);
-    await form.getByLabel('API key').fill(service.key);
+    await form.getByLabel('Service address').fill(own.url);
+    await form.getByLabel('API key').fill(own.key);
     await form.getByRole('button', { name: 'Add account', exact: true }).click();
     await page.getByRole('button', { name: 'Keep this key for this session only' }).click();
     await accounts.getByRole('listitem', { name: 'Soon offline' }).getByRole('button', { name: 'Use' }).click();
@@ -191,8 +178,8 @@ test('keeps browsing a cached result when its service is gone', async ({ page })
     await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
     await expect(summary(page)).toContainText('from cache, fetched', { timeout: 30_000 });
 
-    service.child.kill('SIGTERM');
-    await new Promise((resolve) => service.child.once('exit', resolve));
+    own.child.kill('SIGTERM');
+    await new Promise((resolve) => own.child.once('exit', resolve));
 
     // Sorted, filtered and sampled from the cache alone.
     const grid = page.getByRole('grid');
@@ -212,7 +199,7 @@ test('keeps browsing a cached result when its service is gone', async ({ page })
     await page.getByRole('button', { name: 'Draw sample' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'drawn at random' })).toContainText('(from the cache)');
   } finally {
-    service.child.kill('SIGTERM');
+    own.child.kill('SIGTERM');
     await rm(dataDir, { recursive: true, force: true });
   }
 });
