@@ -41,14 +41,20 @@ export class Editing {
     this.drafts.setSql(accountId, query.id, text, this.savedSql(query), query.version);
   }
 
+  /** Drops the unsaved SQL of a query (its tab closed with Don't save). */
+  discard(accountId: string, query: QueryDetail): void {
+    this.drafts.discardSql(accountId, query.id, this.savedSql(query));
+  }
+
   errorFor(accountId: string | undefined, queryId: number | null): ContractError | null {
     const failure = this.failure;
     return failure && failure.accountId === accountId && failure.queryId === queryId ? failure.error : null;
   }
 
-  async save(): Promise<void> {
+  /** Saves the query shown, or the one given (a tab closed with Save). */
+  async save(queryId: number | null = this.#workspace.selectedId): Promise<void> {
     const accountId = this.#workspace.account?.id;
-    const query = this.#workspace.detail;
+    const query = queryId === null ? null : this.#workspace.detailOf(queryId);
     if (!accountId || !query || this.saving) return;
     const saved = this.savedSql(query);
     const sql = this.drafts.sql(accountId, query.id, saved);

@@ -14,10 +14,17 @@ import type {
 import type { Api } from '../lib/bridge.ts';
 import type { Accounts } from '../accounts/accounts.svelte.ts';
 import type { Drafts } from '../editor/drafts.svelte.ts';
+import { readTabsState, Tabs } from './tabs.svelte.ts';
 
 export type LoadState = 'loading' | 'ready' | 'failed';
 
 const NO_ACCOUNT: ContractError = { code: 'not_found', message: 'There is no active account.' };
+const TABS_SAVE_DELAY_MS = 300;
+
+export interface DetailLoad {
+  state: LoadState;
+  error: ContractError | null;
+}
 
 function localOf(query: QueryDetail, before?: LocalQuery): LocalQuery {
   const { id, name, description, owner, tags, isPrivate, isArchived } = query;
@@ -42,12 +49,14 @@ export class Workspace {
   listState = $state<LoadState>('loading');
   listError = $state.raw<ContractError | null>(null);
   filter = $state('');
+  /** The query shown: the active tab's. */
   selectedId = $state<number | null>(null);
-  detailState = $state<LoadState>('ready');
-  detailError = $state.raw<ContractError | null>(null);
+  readonly tabs = new Tabs();
   /** Details of the active account's queries, from disk first, then from the service. */
   #details = $state.raw<ReadonlyMap<number, QueryDetail>>(new Map());
+  #loads = $state.raw<ReadonlyMap<number, DetailLoad>>(new Map());
   detail = $derived(this.selectedId === null ? null : (this.#details.get(this.selectedId) ?? null));
+  #tabsTimer: ReturnType<typeof setTimeout> | undefined;
 
   visibleQueries = $derived.by(() => {
     const needle = this.filter.trim().toLocaleLowerCase();
@@ -72,14 +81,16 @@ export class Workspace {
     const loaded = await this.accounts.load();
     if (!loaded.ok) return this.#listFailed(loaded.error);
     await this.#open();
-    if (this.selectedId !== null) await this.select(this.selectedId);
+    if (this.selectedId !== null) await this.loadQuery(this.selectedId);
   }
 
-  /** After the active account changed: its own workspace, nothing selected. */
+  /** After the active account changed: its own workspace, with the tabs it had open. */
   async showActiveAccount(): Promise<void> {
     this.selectedId = null;
+    this.tabs.items = [];
     this.filter = '';
     this.#details = new Map();
+    this.#loads = new Map();
     this.queries = [];
     this.pending = [];
     this.sync = null;
@@ -114,30 +125,59 @@ export class Workspace {
     return this.#details.get(queryId) ?? null;
   }
 
+  loadOf(queryId: number): DetailLoad {
+    return this.#loads.get(queryId) ?? { state: 'loading', error: null };
+  }
+
   pendingOf(queryId: number): PendingEdit | null {
     return this.pending.find((edit) => edit.queryId === queryId) ?? null;
   }
 
-  /** Shows the copy on disk at once, then the service's (when it answers). */
-  async select(queryId: number): Promise<void> {
+  /** Shows the query in a tab (a preview unless `pin`), from disk at once, then the service's copy. */
+  async select(queryId: number, pin = false): Promise<void> {
+    if (!this.account) return;
+    this.tabs.open(queryId, pin);
+    this.selectedId = queryId;
+    this.#saveTabs();
+    await this.loadQuery(queryId);
+  }
+
+  /** Keeps a tab (the user double-clicked it, or edited its query). */
+  pin(queryId: number): void {
+    if (!this.tabs.items.some((t) => t.queryId === queryId && !t.pinned)) return;
+    this.tabs.pin(queryId);
+    this.#saveTabs();
+  }
+
+  close(queryId: number): void {
+    const next = this.tabs.close(queryId);
+    if (this.selectedId === queryId) this.selectedId = next;
+    this.#saveTabs();
+  }
+
+  move(queryId: number, toIndex: number): void {
+    this.tabs.move(queryId, toIndex);
+    this.#saveTabs();
+  }
+
+  /** Reads the query: the copy on disk first (when not held yet), then the service's. */
+  async loadQuery(queryId: number): Promise<void> {
     const account = this.account;
     if (!account) return;
-    this.selectedId = queryId;
-    this.detailError = null;
     if (!this.#details.has(queryId)) {
-      this.detailState = 'loading';
+      this.#setLoad(queryId, 'loading', null);
       const local = await this.#api.invoke('workspace:query', { accountId: account.id, queryId });
-      if (local.ok && local.data && this.account?.id === account.id) this.#remember(local.data.query);
+      if (this.account?.id !== account.id) return;
+      if (local.ok && local.data) this.#remember(local.data.query);
     }
-    if (this.#details.has(queryId)) this.detailState = 'ready';
+    if (this.#details.has(queryId)) this.#setLoad(queryId, 'ready', null);
     const answer = await this.#api.invoke('queries:get', { accountId: account.id, queryId });
     if (this.account?.id !== account.id) return;
     if (answer.ok) {
       this.#remember(answer.data);
-      if (this.selectedId === queryId) this.detailState = 'ready';
-    } else if (!this.#details.has(queryId) && this.selectedId === queryId) {
-      this.detailError = answer.error;
-      this.detailState = 'failed';
+      this.#setLoad(queryId, 'ready', null);
+    } else if (!this.#details.has(queryId)) {
+      this.#setLoad(queryId, 'failed', answer.error);
     }
   }
 
@@ -200,6 +240,31 @@ export class Workspace {
     if (this.account?.id !== account.id) return;
     if (!answer.ok) return this.#listFailed(answer.error);
     this.#apply(answer.data, true);
+    await this.#restoreTabs(account.id);
+  }
+
+  /** The tabs open when the app last closed (or the account was left), each read from disk first. */
+  async #restoreTabs(accountId: string): Promise<void> {
+    const answer = await this.#api.invoke('ui:get', { accountId, key: 'tabs' });
+    if (!answer.ok || this.account?.id !== accountId || this.tabs.items.length > 0) return;
+    const saved = readTabsState(answer.data.value);
+    this.tabs.items = saved.tabs;
+    if (this.selectedId === null) this.selectedId = saved.active;
+    await Promise.all(saved.tabs.map((tab) => this.loadQuery(tab.queryId)));
+  }
+
+  #saveTabs(): void {
+    const accountId = this.account?.id;
+    if (!accountId) return;
+    clearTimeout(this.#tabsTimer);
+    this.#tabsTimer = setTimeout(() => {
+      const value = { tabs: this.tabs.items.map((t) => ({ ...t })), active: this.selectedId };
+      void this.#api.invoke('ui:set', { accountId, key: 'tabs', value });
+    }, TABS_SAVE_DELAY_MS);
+  }
+
+  #setLoad(queryId: number, state: LoadState, error: ContractError | null): void {
+    this.#loads = new Map(this.#loads).set(queryId, { state, error });
   }
 
   #apply(snapshot: WorkspaceSnapshot, opened: boolean): void {
@@ -213,11 +278,13 @@ export class Workspace {
     this.listState = 'ready';
   }
 
+  /** A query created or opened by id: in a pinned tab. */
   #show(query: QueryDetail): void {
     this.#remember(query);
+    this.#setLoad(query.id, 'ready', null);
+    this.tabs.open(query.id, true);
     this.selectedId = query.id;
-    this.detailError = null;
-    this.detailState = 'ready';
+    this.#saveTabs();
     if (!this.queries.some((q) => q.id === query.id)) this.queries = [localOf(query), ...this.queries];
   }
 
