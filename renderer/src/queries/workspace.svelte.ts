@@ -186,8 +186,15 @@ export class Workspace {
     const account = this.account;
     if (!account) return { ok: false, error: NO_ACCOUNT };
     const answer = await this.#api.invoke('queries:get', { accountId: account.id, queryId });
-    if (answer.ok) this.#show(answer.data);
-    return answer;
+    if (answer.ok) {
+      this.#show(answer.data);
+      return answer;
+    }
+    // Offline, a query fetched before is still there.
+    const local = await this.#api.invoke('workspace:query', { accountId: account.id, queryId });
+    if (!local.ok || !local.data) return answer;
+    this.#show(local.data.query);
+    return { ok: true, data: local.data.query };
   }
 
   async create(fields: Omit<ChannelRequest<'queries:create'>, 'accountId'>): Promise<Result<QueryDetail>> {
