@@ -24,8 +24,10 @@ import type { UploadLimits } from './tables/table-upload.ts';
 import { KnownRows } from './tables/known-rows.ts';
 import { UploadSessions } from './tables/upload-sessions.ts';
 import { SINGLE_UPLOAD_MAX_BYTES } from '../contract/index.ts';
-import { removeAccountDir } from './workspace/account-dirs.ts';
 import { UiState } from './workspace/ui-state.ts';
+import { Workspaces } from './workspace/workspaces.ts';
+import { workspaceHandlers } from './handlers/workspace.ts';
+import { readTableSummaries } from './tables/table-summaries.ts';
 
 // Everything the app does, in plain Node, behind the contract's handlers. Each host (Electron,
 // browser) creates one core, routes requests to its handlers and carries its events.
@@ -112,6 +114,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   await uploads.clear();
   const workspacesDir = join(options.dataDir, 'workspaces');
   const ui = new UiState(workspacesDir);
+  const knownRows = new KnownRows(join(options.dataDir, 'table-rows.json'));
+  const workspaces = new Workspaces({
+    dir: workspacesDir,
+    accounts,
+    onChanged: (snapshot) => options.emit('workspace:changed', snapshot),
+    onSync: (state) => options.emit('workspace:sync', state),
+    readTables: (accountId, client) => readTableSummaries(client, knownRows, accountId),
+  });
 
   return {
     handlers: {
@@ -121,15 +131,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         // an entry that cannot be dropped now is still evicted later, by age and budget
         cache.forgetAccount(accountId).catch(() => undefined);
         ui.forget(accountId);
-        removeAccountDir(workspacesDir, accountId).catch(() => undefined);
+        workspaces.forget(accountId).catch(() => undefined);
       }),
-      ...queryHandlers(accounts),
-      ...executionHandlers({ accounts, watcher, history, setViewing: (next) => (viewing = next) }),
+      ...queryHandlers(accounts, workspaces),
+      ...executionHandlers({ accounts, watcher, history, cache, workspaces, setViewing: (next) => (viewing = next) }),
       ...resultHandlers({ accounts, cache, cacheSettings, exports, destinations: options.exportDestinations }),
-      ...tableHandlers(accounts, uploads, new KnownRows(join(options.dataDir, 'table-rows.json'))),
+      ...tableHandlers(accounts, uploads, knownRows, workspaces),
       ...uiStateHandlers(accounts, ui),
+      ...workspaceHandlers(accounts, workspaces),
     },
     async dispose() {
+      workspaces.dispose();
       watcher.dispose();
       await exports.dispose();
       await cache.close();

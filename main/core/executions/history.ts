@@ -12,6 +12,7 @@ export interface ExecutionHistory {
   /** Applies what the watcher saw; answers the record when this update is the one that ends it. */
   observe(update: ExecutionUpdate): ExecutionRecord | null;
   list(accountId: string, limit: number): ExecutionRecord[];
+  find(accountId: string, executionId: string): ExecutionRecord | null;
   /** Still running when last seen, and not abandoned by the watcher: to be watched again. */
   unfinished(): ExecutionRecord[];
   forgetAccount(accountId: string): void;
@@ -64,6 +65,9 @@ export function createExecutionHistory(dataDir: string, now: () => Date = () => 
         endedAt: record.endedAt ?? (update.isFinished ? (update.endedAt ?? now().toISOString()) : null),
         error: update.error,
         totalRowCount: update.result?.totalRowCount ?? record.totalRowCount,
+        startedAt: update.startedAt ?? record.startedAt ?? null,
+        expiresAt: update.expiresAt ?? record.expiresAt ?? null,
+        result: update.result ?? record.result ?? null,
       };
       if (JSON.stringify(next) === JSON.stringify(record)) return null;
       records[index] = next;
@@ -72,6 +76,8 @@ export function createExecutionHistory(dataDir: string, now: () => Date = () => 
     },
 
     list: (accountId, limit) => records.filter((r) => r.accountId === accountId).slice(0, limit),
+
+    find: (accountId, executionId) => records.find((r) => r.accountId === accountId && r.executionId === executionId) ?? null,
 
     unfinished: () => records.filter((r) => !r.isFinished && r.error === null),
 

@@ -1,12 +1,16 @@
-import { ok } from '../../contract/index.ts';
+import { ok, type ExecutionListItem, type LatestResult, type Result } from '../../contract/index.ts';
+import type { ResultCache } from '../cache/result-cache.ts';
+import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
+import { isNetworkFailure } from '../workspace/pending-edits.ts';
+import type { Workspaces } from '../workspace/workspaces.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ExecutionHistory } from '../executions/history.ts';
-import { statusAfterExecute } from '../executions/snapshot.ts';
+import { statusAfterExecute, toExecutionUpdate } from '../executions/snapshot.ts';
 import type { ExecutionWatcher } from '../executions/watcher.ts';
 import { findAccount, isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 
-type ExecutionChannels = 'executions:run' | 'executions:get' | 'executions:cancel' | 'executions:list' | 'executions:viewing';
+type ExecutionChannels = 'executions:run' | 'executions:get' | 'executions:cancel' | 'executions:list' | 'executions:viewing' | 'executions:latest';
 
 export interface Viewing {
   accountId: string;
@@ -17,16 +21,20 @@ export function executionHandlers(options: {
   accounts: AccountRegistry;
   watcher: ExecutionWatcher;
   history: ExecutionHistory;
+  cache: ResultCache;
+  workspaces: Workspaces;
   /** Told which execution the UI shows, so a finished one elsewhere can be notified. */
   setViewing: (viewing: Viewing | null) => void;
 }): Pick<Handlers, ExecutionChannels> {
-  const { accounts, watcher, history } = options;
+  const { accounts, watcher, history, cache, workspaces } = options;
+  const isCached = async (accountId: string, executionId: string) => (await cache.status(accountId, executionId)).state === 'cached';
   return {
     'executions:run': async ({ accountId, queryId, parameters = {} }) => {
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return entry;
       const startedAtMs = Date.now();
       const started = await entry.client.executions.execute({ queryId, queryParameters: parameters });
+      workspaces.observe(accountId, started.ok ? null : started.error);
       if (!started.ok) return serviceFailure(started.error);
       history.started(accountId, started.value.executionId, queryId, parameters);
       const status = statusAfterExecute(started.value.executionId, started.value.state, queryId);
@@ -40,7 +48,11 @@ export function executionHandlers(options: {
       if (known) return ok(known);
       // Not started by this app run: read it once, and keep watching it if it is still going.
       const read = await entry.client.executions.status(executionId);
-      if (!read.ok) return serviceFailure(read.error);
+      if (!read.ok) {
+        // Unreachable: the last state this app saw of a run it knows (a finished one shows offline).
+        const remembered = isNetworkFailure(read.error) ? history.find(accountId, executionId) : null;
+        return remembered ? ok(rememberedUpdate(remembered)) : serviceFailure(read.error);
+      }
       const submittedAtMs = read.value.submittedAt === null ? Number.NaN : Date.parse(read.value.submittedAt);
       return ok(watcher.watch(accountId, entry.client, read.value, Number.isNaN(submittedAtMs) ? Date.now() : submittedAtMs));
     },
@@ -54,7 +66,30 @@ export function executionHandlers(options: {
       return ok({ cancelled: cancelled.value });
     },
 
-    'executions:list': async ({ accountId, limit = 50 }) => ok({ executions: history.list(accountId, limit) }),
+    'executions:list': async ({ accountId, limit = 50 }) => {
+      const records = history.list(accountId, limit);
+      const executions: ExecutionListItem[] = await Promise.all(records.map(async (r) => ({ ...r, isCached: r.isFinished && (await isCached(accountId, r.executionId)) })));
+      return ok({ executions });
+    },
+
+    'executions:latest': async ({ accountId, queryId, parameters }): Promise<Result<LatestResult | null>> => {
+      const record = latestFinished(history.list(accountId, Number.MAX_SAFE_INTEGER), queryId, parameters);
+      if (record) {
+        const execution = rememberedUpdate(record);
+        return ok({ execution, parameters: record.parameters, isCached: await isCached(accountId, record.executionId), source: 'local' });
+      }
+      const entry = findAccount(accounts, accountId);
+      if (isFailure(entry)) return ok(null);
+      const latest = await entry.client.results.latest(queryId);
+      workspaces.observe(accountId, latest.ok ? null : latest.error);
+      if (!latest.ok || latest.value.metadata === null) return ok(null);
+      const status = { ...latest.value, queuePosition: null, resultMetadata: latest.value.metadata };
+      const execution = toExecutionUpdate(accountId, status, 0);
+      if (!execution.isFinished || execution.result === null) return ok(null);
+      // Like any result shown: downloaded into the cache in the background when it fits.
+      void cache.start(accountId, entry.client, execution.executionId, false).catch(() => undefined);
+      return ok({ execution, parameters: null, isCached: await isCached(accountId, execution.executionId), source: 'service' });
+    },
 
     'executions:viewing': async ({ viewing }) => {
       options.setViewing(viewing);

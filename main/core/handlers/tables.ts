@@ -1,12 +1,12 @@
-import { fail, ok, type Result, type TableSummary, type UploadDone } from '../../contract/index.ts';
+import { fail, ok, type Result, type UploadDone } from '../../contract/index.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { findAccount, isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
-import type { TableListItem } from '../service-client/index.ts';
-import { listAllTables } from '../tables/table-lookup.ts';
-import { splitFullName, userTableName } from '../tables/table-names.ts';
+import { readTableSummaries } from '../tables/table-summaries.ts';
+import { splitFullName } from '../tables/table-names.ts';
 import type { KnownRows } from '../tables/known-rows.ts';
 import type { UploadSessions } from '../tables/upload-sessions.ts';
+import type { Workspaces } from '../workspace/workspaces.ts';
 
 type TableChannel =
   | 'tables:list'
@@ -17,7 +17,7 @@ type TableChannel =
   | 'tables:uploadRetry'
   | 'tables:uploadCancel';
 
-export function tableHandlers(accounts: AccountRegistry, sessions: UploadSessions, knownRows: KnownRows): Pick<Handlers, TableChannel> {
+export function tableHandlers(accounts: AccountRegistry, sessions: UploadSessions, knownRows: KnownRows, workspaces: Workspaces): Pick<Handlers, TableChannel> {
   const noUpload = (uploadId: string) => fail('not_found', `There is no open upload ${JSON.stringify(uploadId)}.`);
 
   /** The first send and a retry alike: the upload sends what the service does not have yet. */
@@ -37,9 +37,11 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
     'tables:list': async ({ accountId }) => {
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return entry;
-      const listed = await listAllTables(entry.client);
+      const listed = await readTableSummaries(entry.client, knownRows, accountId);
+      workspaces.observe(accountId, listed.ok ? null : listed.error);
       if (!listed.ok) return serviceFailure(listed.error);
-      return ok({ tables: listed.value.map((item) => summaryOf(item, knownRows.rowsOf(accountId, item.fullName, item.updatedAt))) });
+      workspaces.recordTables(accountId, listed.value);
+      return ok({ tables: listed.value });
     },
 
     'tables:delete': async ({ accountId, fullName }) => {
@@ -80,15 +82,3 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
   };
 }
 
-function summaryOf(item: TableListItem, rows: number | null): TableSummary {
-  return {
-    name: userTableName(item.fullName),
-    fullName: item.fullName,
-    isPrivate: item.isPrivate,
-    sizeBytes: item.sizeBytes,
-    rows,
-    columns: item.columns,
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
-  };
-}

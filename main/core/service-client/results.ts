@@ -42,6 +42,11 @@ export interface ResultsApi {
    * them, whatever page size it settles on. An error is yielded as the last item.
    */
   pages(args: Omit<ResultsPageArgs, 'offset'> & { offset?: number }): AsyncGenerator<ClientResult<ResultsPage>, void, undefined>;
+  /**
+   * The query's latest result (`GET /query/{id}/results`): its execution and metadata, with the
+   * first row at most (the rows are read by execution id afterwards).
+   */
+  latest(queryId: number, options?: { signal?: AbortSignal }): Promise<ClientResult<ResultsPage>>;
   /** The same in CSV, page by page, with the repeated header row split off. */
   csvPages(args: CsvPagesArgs): AsyncGenerator<ClientResult<CsvPage>, void, undefined>;
 }
@@ -60,6 +65,7 @@ export function createResultsApi(transport: Transport): ResultsApi {
 
   return {
     page: (args) => read(requestFor(args)),
+    latest: (queryId, { signal } = {}) => read({ method: 'GET', path: `/query/${queryId}/results`, query: { limit: 1 }, signal }),
     csvPages: createCsvPages(transport),
 
     async *pages(args) {

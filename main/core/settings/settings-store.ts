@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 
@@ -13,8 +13,9 @@ export interface SettingsStore<T> {
 }
 
 /**
- * A JSON file written atomically (temporary file, then rename), so a crash mid-write leaves the
- * previous settings intact. A file that cannot be parsed is kept aside, not overwritten.
+ * A JSON file written atomically (temporary file flushed to disk, then rename), so a crash or a
+ * power cut mid-write leaves the previous content intact. A file that cannot be parsed is kept
+ * aside, not overwritten.
  */
 export function jsonFileStore<T>(path: string, schema: z.ZodType<T>, defaults: () => T): SettingsStore<T> {
   return {
@@ -34,7 +35,13 @@ export function jsonFileStore<T>(path: string, schema: z.ZodType<T>, defaults: (
     write(value) {
       mkdirSync(dirname(path), { recursive: true });
       const temporary = `${path}.${process.pid}.tmp`;
-      writeFileSync(temporary, `${JSON.stringify(schema.parse(value), null, 2)}\n`, { mode: 0o600 });
+      const fd = openSync(temporary, 'w', 0o600);
+      try {
+        writeSync(fd, `${JSON.stringify(schema.parse(value), null, 2)}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(temporary, path);
     },
   };

@@ -1,5 +1,6 @@
 import type { ParameterValues, QueryDetail, QueryParameter } from '../../../main/contract/index.ts';
-import { fieldsOf, fieldValueOf, initialValue, problemOf, sameValues, wireValues, type FieldValue } from './parameters.ts';
+import { sameParameterValues } from '../../../main/contract/parameter-values.ts';
+import { fieldsOf, fieldValueOf, initialValue, problemOf, wireValues, type FieldValue } from './parameters.ts';
 
 /** The values typed for one query's parameters. */
 export class ParameterForm {
@@ -19,7 +20,7 @@ export class ParameterForm {
   readonly defaults: ParameterValues;
   /** The values as they would be sent now (a field's problem aside). */
   current = $derived.by(() => wireValues(this.fields, this.values));
-  isDefault = $derived.by(() => sameValues(this.current, this.defaults));
+  isDefault = $derived.by(() => sameParameterValues(this.current, this.defaults));
 
   constructor(fields: QueryParameter[], previous?: ParameterForm, restored?: ParameterValues | null) {
     this.fields = fields;

@@ -79,9 +79,3 @@ export function fieldValueOf(field: QueryParameter, wire: string | string[]): Fi
   return field.type === 'datetime' ? toPickerValue(text) : text;
 }
 
-/** Equal values, whatever the order of keys or of a multi-select's choices. */
-export function sameValues(a: ParameterValues, b: ParameterValues): boolean {
-  const norm = (values: ParameterValues) =>
-    JSON.stringify(Object.keys(values).sort().map((key) => [key, Array.isArray(values[key]) ? [...(values[key] as string[])].sort() : values[key]]));
-  return norm(a) === norm(b);
-}

@@ -44,6 +44,8 @@ describe('the execution history', () => {
     expect(ended).toEqual({
       accountId: 'a', executionId: 'E1', queryId: 7, parameters: { n: '5' }, state: 'QUERY_STATE_COMPLETED', isFinished: true,
       submittedAt: '2026-03-01T10:00:00.000Z', endedAt: '2026-03-01T10:00:05Z', error: null, totalRowCount: 12,
+      // What is needed to show it again without the service.
+      startedAt: null, expiresAt: null, result,
     });
     expect(history.observe(update('E1', 'QUERY_STATE_COMPLETED', true, { result }))).toBeNull();
     expect(history.observe(update('NOT-MINE', 'QUERY_STATE_COMPLETED', true))).toBeNull();

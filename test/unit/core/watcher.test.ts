@@ -37,7 +37,7 @@ function scriptedClient(script: ClientResult<ExecutionStatus>[], resultsMetadata
     tables: { list: notUsed, uploadCsv: notUsed, create: notUsed, insert: notUsed, remove: notUsed },
   };
   // Only what the watcher uses is scripted; the rest of the client is never called.
-  const client = { ...fake, results: { ...fake.results, pages: notUsed, csvPages: notUsed } } satisfies ServiceClient;
+  const client = { ...fake, results: { ...fake.results, pages: notUsed, csvPages: notUsed, latest: notUsed } } satisfies ServiceClient;
   return { client, calls };
 }
 

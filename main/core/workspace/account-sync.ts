@@ -1,0 +1,103 @@
+import type { SyncState } from '../../contract/index.ts';
+
+/** What one attempt to reach the service found. */
+export type Reach = { status: 'online' } | { status: 'offline' | 'key_refused'; reason: string };
+
+export interface SyncOptions {
+  accountId: string;
+  /** One refresh against the service: the list, the tables, the edits waiting to be sent. */
+  attempt: () => Promise<Reach>;
+  onChange: (state: SyncState) => void;
+  now?: () => Date;
+  /** In [0, 1), for the jitter of the retry delay. */
+  random?: () => number;
+}
+
+const FIRST_RETRY_MS = 2_000;
+const LAST_RETRY_MS = 60_000;
+
+/** 2 s, 4 s, 8 s ... up to a minute, each within ±20 % so many windows don't retry in step. */
+export function retryDelay(failures: number, random: () => number): number {
+  const base = Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/**
+ * Whether an account's service answers, as main last saw it, and the retries while it does not:
+ * automatic with backoff when offline, none when the key was refused (a new key is needed), at once
+ * when asked (Try again, or the OS says the network is back).
+ */
+export class AccountSync {
+  readonly #options: SyncOptions;
+  readonly #now: () => Date;
+  readonly #random: () => number;
+  #state: SyncState;
+  #failures = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running: Promise<SyncState> | null = null;
+  #disposed = false;
+
+  constructor(options: SyncOptions) {
+    this.#options = options;
+    this.#now = options.now ?? (() => new Date());
+    this.#random = options.random ?? Math.random;
+    this.#state = { accountId: options.accountId, status: 'checking', lastSyncedAt: null, offlineSince: null, reason: null, nextRetryAt: null };
+  }
+
+  get state(): SyncState {
+    return this.#state;
+  }
+
+  /** Tries now (joining an attempt under way); answers the state after it. */
+  refresh(): Promise<SyncState> {
+    if (this.#running) return this.#running;
+    clearTimeout(this.#timer);
+    this.#set({ ...this.#state, status: 'checking', nextRetryAt: null });
+    this.#running = this.#options
+      .attempt()
+      .catch((error: unknown): Reach => ({ status: 'offline', reason: error instanceof Error ? error.message : String(error) }))
+      .then((reach) => {
+        this.#running = null;
+        this.observe(reach);
+        return this.#state;
+      });
+    return this.#running;
+  }
+
+  /** The OS says the network is back: an offline account is tried at once. */
+  networkBack(): void {
+    if (this.#state.status === 'offline') void this.refresh();
+  }
+
+  /** What any call to the service found (a refresh, or a call made for the user). */
+  observe(reach: Reach): void {
+    if (this.#disposed) return;
+    clearTimeout(this.#timer);
+    const at = this.#now().toISOString();
+    if (reach.status === 'online') {
+      this.#failures = 0;
+      this.#set({ ...this.#state, status: 'online', lastSyncedAt: at, offlineSince: null, reason: null, nextRetryAt: null });
+      return;
+    }
+    if (reach.status === 'key_refused') {
+      this.#set({ ...this.#state, status: 'key_refused', reason: reach.reason, offlineSince: null, nextRetryAt: null });
+      return;
+    }
+    this.#failures += 1;
+    const delay = retryDelay(this.#failures, this.#random);
+    const offlineSince = this.#state.status === 'offline' ? this.#state.offlineSince : at;
+    this.#set({ ...this.#state, status: 'offline', reason: reach.reason, offlineSince, nextRetryAt: new Date(this.#now().getTime() + delay).toISOString() });
+    this.#timer = setTimeout(() => void this.refresh(), delay);
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    clearTimeout(this.#timer);
+  }
+
+  #set(state: SyncState): void {
+    const changed = JSON.stringify(state) !== JSON.stringify(this.#state);
+    this.#state = state;
+    if (changed && !this.#disposed) this.#options.onChange(state);
+  }
+}

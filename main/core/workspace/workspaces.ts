@@ -1,0 +1,210 @@
+import type { Draft, DraftKey, PendingEdit, QueryDetail, SyncState, TableSummary, WorkspaceSnapshot } from '../../contract/index.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
+import type { ClientResult, QueryListItem, ServiceClient, ServiceError } from '../service-client/index.ts';
+import { accountDir, removeAccountDir } from './account-dirs.ts';
+import { AccountSync, type Reach } from './account-sync.ts';
+import { mergeCatalog, withDetail } from './catalog-merge.ts';
+import { LocalStore } from './local-store.ts';
+import { contractError, isNetworkFailure, sendEdit } from './pending-edits.ts';
+
+// Every account's local workspace: what the window shows first, kept on disk, and refreshed from
+// the service when it answers (the list, the tables, then the edits waiting to be sent).
+
+export interface WorkspacesOptions {
+  dir: string;
+  accounts: AccountRegistry;
+  /** Sends `workspace:changed` and `workspace:sync` to the window. */
+  onChanged: (snapshot: WorkspaceSnapshot) => void;
+  onSync: (state: SyncState) => void;
+  /** The account's tables as listed for the window. */
+  readTables: (accountId: string, client: ServiceClient) => Promise<ClientResult<TableSummary[]>>;
+  now?: () => Date;
+}
+
+const LIST_PAGE = 100;
+
+async function listAllQueries(client: ServiceClient): Promise<ClientResult<QueryListItem[]>> {
+  const queries: QueryListItem[] = [];
+  for (;;) {
+    const page = await client.queries.list({ limit: LIST_PAGE, offset: queries.length });
+    if (!page.ok) return page;
+    queries.push(...page.value.queries);
+    if (page.value.queries.length === 0 || queries.length >= page.value.total) return { ok: true, value: queries };
+  }
+}
+
+/** How a failure reads as the service's reachability: only a network failure means offline. */
+export function reachOf(error: ServiceError | null): Reach {
+  if (error === null || !(isNetworkFailure(error) || error.kind === 'bad_key')) return { status: 'online' };
+  return { status: error.kind === 'bad_key' ? 'key_refused' : 'offline', reason: error.message };
+}
+
+export class Workspaces {
+  readonly #options: WorkspacesOptions;
+  readonly #now: () => Date;
+  readonly #stores = new Map<string, LocalStore>();
+  readonly #syncs = new Map<string, AccountSync>();
+
+  constructor(options: WorkspacesOptions) {
+    this.#options = options;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  store(accountId: string): LocalStore {
+    let store = this.#stores.get(accountId);
+    if (!store) {
+      store = new LocalStore(accountDir(this.#options.dir, accountId));
+      this.#stores.set(accountId, store);
+    }
+    return store;
+  }
+
+  snapshot(accountId: string): WorkspaceSnapshot {
+    const store = this.store(accountId);
+    const catalog = store.catalog();
+    const tables = store.tables();
+    return {
+      accountId,
+      queries: catalog.queries,
+      queriesFetchedAt: catalog.fetchedAt,
+      tables: tables.tables,
+      tablesFetchedAt: tables.fetchedAt,
+      drafts: store.drafts(),
+      pending: store.pending(),
+      sync: this.#sync(accountId).state,
+    };
+  }
+
+  /** From disk at once; the refresh goes on in the background. */
+  open(accountId: string): WorkspaceSnapshot {
+    const snapshot = this.snapshot(accountId);
+    void this.#sync(accountId).refresh();
+    return snapshot;
+  }
+
+  refresh(accountId: string): Promise<SyncState> {
+    return this.#sync(accountId).refresh();
+  }
+
+  networkBack(): void {
+    for (const sync of this.#syncs.values()) sync.networkBack();
+  }
+
+  /** What a call made for the user found: an open workspace's state follows it. */
+  observe(accountId: string, error: ServiceError | null): void {
+    this.#syncs.get(accountId)?.observe(reachOf(error));
+  }
+
+  recordQuery(accountId: string, query: QueryDetail, addToList: boolean): void {
+    const store = this.store(accountId);
+    store.writeQuery(query, this.#now().toISOString());
+    const catalog = store.catalog();
+    const queries = withDetail(catalog.queries, query, addToList);
+    if (queries !== catalog.queries) store.writeCatalog({ ...catalog, queries });
+  }
+
+  recordList(accountId: string, listed: QueryListItem[]): void {
+    const store = this.store(accountId);
+    const kept = new Set([
+      ...store.pending().map((edit) => edit.queryId),
+      ...store.drafts().flatMap((draft) => ('queryId' in draft.key ? [draft.key.queryId] : [])),
+    ]);
+    store.writeCatalog({ queries: mergeCatalog(store.catalog().queries, listed, kept), fetchedAt: this.#now().toISOString() });
+  }
+
+  recordTables(accountId: string, tables: TableSummary[]): void {
+    this.store(accountId).writeTables(tables, this.#now().toISOString());
+  }
+
+  saveDraft(accountId: string, draft: Omit<Draft, 'updatedAt'>): string {
+    const updatedAt = this.#now().toISOString();
+    this.store(accountId).writeDraft({ ...draft, updatedAt });
+    return updatedAt;
+  }
+
+  discardDraft(accountId: string, key: DraftKey): void {
+    this.store(accountId).removeDraft(key);
+  }
+
+  pendingOf(accountId: string, queryId: number): PendingEdit | undefined {
+    return this.store(accountId).pending().find((edit) => edit.queryId === queryId);
+  }
+
+  /** Puts (or replaces) the query's edit waiting to be sent; null removes it. */
+  setPending(accountId: string, queryId: number, edit: PendingEdit | null): void {
+    const store = this.store(accountId);
+    const others = store.pending().filter((p) => p.queryId !== queryId);
+    store.writePending(edit === null ? others : [...others, edit]);
+  }
+
+  /** Tells the window what changed on disk. */
+  changed(accountId: string): void {
+    if (this.#syncs.has(accountId)) this.#options.onChanged(this.snapshot(accountId));
+  }
+
+  /** The account is gone: its timers stop and its folder goes, and nothing else. */
+  async forget(accountId: string): Promise<void> {
+    this.#syncs.get(accountId)?.dispose();
+    this.#syncs.delete(accountId);
+    this.#stores.delete(accountId);
+    await removeAccountDir(this.#options.dir, accountId);
+  }
+
+  dispose(): void {
+    for (const sync of this.#syncs.values()) sync.dispose();
+    this.#syncs.clear();
+  }
+
+  #sync(accountId: string): AccountSync {
+    let sync = this.#syncs.get(accountId);
+    if (!sync) {
+      sync = new AccountSync({
+        accountId,
+        attempt: () => this.#attempt(accountId),
+        onChange: (state) => this.#options.onSync(state),
+        now: this.#now,
+      });
+      this.#syncs.set(accountId, sync);
+    }
+    return sync;
+  }
+
+  /** One refresh: the list, the tables, then the waiting edits, stopping at the first network failure. */
+  async #attempt(accountId: string): Promise<Reach> {
+    const entry = this.#options.accounts.get(accountId);
+    if (entry === null) return { status: 'offline', reason: 'The account was removed.' };
+    if (entry.client === null) return { status: 'key_refused', reason: entry.keyProblem?.message ?? 'This account has no API key.' };
+    const { client } = entry;
+    try {
+      const listed = await listAllQueries(client);
+      if (!listed.ok && reachOf(listed.error).status !== 'online') return reachOf(listed.error);
+      if (listed.ok) this.recordList(accountId, listed.value);
+      const tables = await this.#options.readTables(accountId, client);
+      if (!tables.ok && reachOf(tables.error).status !== 'online') return reachOf(tables.error);
+      if (tables.ok) this.recordTables(accountId, tables.value);
+      return await this.#sendWaiting(accountId, client);
+    } finally {
+      this.changed(accountId);
+    }
+  }
+
+  async #sendWaiting(accountId: string, client: ServiceClient): Promise<Reach> {
+    const waiting = this.store(accountId)
+      .pending()
+      .filter((edit) => edit.state === 'waiting')
+      .sort((a, b) => a.savedAt.localeCompare(b.savedAt));
+    for (const edit of waiting) {
+      const outcome = await sendEdit(client, edit.queryId, edit.baseVersion, edit.edit);
+      if (outcome.kind === 'unreachable') return reachOf(outcome.error);
+      if (outcome.kind === 'saved') {
+        this.setPending(accountId, edit.queryId, null);
+        this.recordQuery(accountId, outcome.query, false);
+      } else if (outcome.kind === 'conflict') {
+        this.setPending(accountId, edit.queryId, { ...edit, state: 'conflict', theirs: outcome.theirs });
+      } else {
+        this.setPending(accountId, edit.queryId, { ...edit, state: 'refused', error: contractError(outcome.error) });
+      }
+    }
+    return { status: 'online' };
+  }
+}
