@@ -85,8 +85,11 @@ test('a run goes on in a background tab, and the tabs come back in their order a
     // Drag the last tab to the front.
     await tabs(page).getByRole('tab', { name: /Daily volume by chain/ }).dragTo(slowTab);
     await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain', 'Slow checksum', 'Demo trades']);
+    // Back on its tab, the run is still going; it is stopped there.
     await tabs(page).getByRole('tab', { name: /Slow checksum/ }).click();
-    await expect(executionState(page)).toHaveText('Completed', { timeout: 60_000 });
+    await expect(executionState(page)).toHaveText('Running', { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(executionState(page)).toHaveText('Cancelled', { timeout: 30_000 });
 
     await page.waitForTimeout(600);
     await restart();
