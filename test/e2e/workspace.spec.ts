@@ -138,7 +138,7 @@ test('after a restart without the network, queries, SQL, results and views are t
 
     remote = await service(join(dir, 'remote'), 'The remote service, back', [], Number(new URL(url).port));
     // The OS says the network is back: main tries at once, without waiting for its next retry.
-    await page.evaluate(() => window.dispatchEvent(new Event('online')));
+    await page.evaluate("window.dispatchEvent(new Event('online'))");
     await expect(serviceState(page)).toHaveText('Online');
     await expect(page.getByRole('status').filter({ hasText: 'Saved on this computer' })).toBeHidden();
     expect((await serviceQuery(url, key, 'Daily volume by chain')).query_sql).toBe("SELECT 'saved offline' AS note");
