@@ -161,7 +161,11 @@ export class Workspaces {
       sync = new AccountSync({
         accountId,
         attempt: () => this.#attempt(accountId),
-        onChange: (state) => this.#options.onSync(state),
+        onChange: (state) => {
+          this.#options.onSync(state);
+          // After each attempt, the window gets what it refreshed, with the state it ended in.
+          if (state.status !== 'checking') this.changed(accountId);
+        },
         now: this.#now,
       });
       this.#syncs.set(accountId, sync);
@@ -175,17 +179,13 @@ export class Workspaces {
     if (entry === null) return { status: 'offline', reason: 'The account was removed.' };
     if (entry.client === null) return { status: 'key_refused', reason: entry.keyProblem?.message ?? 'This account has no API key.' };
     const { client } = entry;
-    try {
-      const listed = await listAllQueries(client);
-      if (!listed.ok && reachOf(listed.error).status !== 'online') return reachOf(listed.error);
-      if (listed.ok) this.recordList(accountId, listed.value);
-      const tables = await this.#options.readTables(accountId, client);
-      if (!tables.ok && reachOf(tables.error).status !== 'online') return reachOf(tables.error);
-      if (tables.ok) this.recordTables(accountId, tables.value);
-      return await this.#sendWaiting(accountId, client);
-    } finally {
-      this.changed(accountId);
-    }
+    const listed = await listAllQueries(client);
+    if (!listed.ok && reachOf(listed.error).status !== 'online') return reachOf(listed.error);
+    if (listed.ok) this.recordList(accountId, listed.value);
+    const tables = await this.#options.readTables(accountId, client);
+    if (!tables.ok && reachOf(tables.error).status !== 'online') return reachOf(tables.error);
+    if (tables.ok) this.recordTables(accountId, tables.value);
+    return this.#sendWaiting(accountId, client);
   }
 
   async #sendWaiting(accountId: string, client: ServiceClient): Promise<Reach> {
