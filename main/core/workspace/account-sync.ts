@@ -85,7 +85,8 @@ export class AccountSync {
     }
     this.#failures += 1;
     const delay = retryDelay(this.#failures, this.#random);
-    const offlineSince = this.#state.status === 'offline' ? this.#state.offlineSince : at;
+    // Kept through the attempts in between (their `checking` keeps it too): since the first failure.
+    const offlineSince = this.#state.offlineSince ?? at;
     this.#set({ ...this.#state, status: 'offline', reason: reach.reason, offlineSince, nextRetryAt: new Date(this.#now().getTime() + delay).toISOString() });
     this.#timer = setTimeout(() => void this.refresh(), delay);
   }
