@@ -38,11 +38,16 @@ export function start(args: string[], pattern: RegExp, what: string, keychain: b
   });
 }
 
+/** Past this, a process that was asked to stop is killed: a test's teardown must end. */
+const STOP_GRACE_MS = 15_000;
+
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
   await exited;
+  clearTimeout(timer);
 }
 
 /** The browser host on a data directory; its URL (with the token) is `match[1]`. */

@@ -1,5 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { appUrl, cellOf } from './helpers.ts';
+import { test } from './own-host.ts';
 
 // A person's first minutes with Querydesk, through the browser host and the real embedded service.
 
@@ -9,8 +10,8 @@ async function scrollGrid(page: Page, grid: Locator, pixels: number): Promise<vo
   await page.mouse.wheel(0, pixels);
 }
 
-async function openAndRun(page: Page, queryName: string): Promise<Locator> {
-  await page.goto(appUrl());
+async function openAndRun(page: Page, url: string, queryName: string): Promise<Locator> {
+  await page.goto(url);
   const queries = page.getByRole('listbox', { name: 'Queries' });
   await expect(queries.getByRole('option').first()).toBeVisible();
 
@@ -23,14 +24,14 @@ async function openAndRun(page: Page, queryName: string): Promise<Locator> {
   return page.getByRole('grid');
 }
 
-test('runs the demo query and browses its rows to the last one', async ({ page }) => {
+test('runs the demo query and browses its rows to the last one', async ({ page, ownHost }) => {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
   });
 
-  await page.goto(appUrl());
+  await page.goto(ownHost.url());
   // The access token is kept for the tab, not left in the address bar.
   await expect(page).not.toHaveURL(/token=/);
   await page.reload();
@@ -71,8 +72,8 @@ test('runs the demo query and browses its rows to the last one', async ({ page }
   expect(problems).toEqual([]);
 });
 
-test('scrolls a million-row result far down', async ({ page }) => {
-  const grid = await openAndRun(page, 'One million rows');
+test('scrolls a million-row result far down', async ({ page, ownHost }) => {
+  const grid = await openAndRun(page, ownHost.url(), 'One million rows');
   await expect(page.getByLabel('Result summary')).toContainText('1,000,000 rows');
   await expect(grid).toHaveAttribute('aria-rowcount', '1000001');
   await expect(await cellOf(grid, 'id', 0)).toHaveText('0');

@@ -1,9 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { executionState, replaceSql } from './helpers.ts';
-import { stop, webHost, type Started } from './processes.ts';
+import { test } from './own-host.ts';
 
 // Tabs as in VS Code: a click previews, a double click keeps; each tab keeps its own editor and
 // run; they come back, in their order, after a restart. Each test runs a browser host of its own
@@ -17,86 +14,69 @@ function listed(page: Page, name: string): Locator {
   return page.getByRole('listbox', { name: 'Queries' }).getByRole('option', { name: new RegExp(`^${name}`) });
 }
 
-async function withHost(run: (page: Page, restart: () => Promise<void>) => Promise<void>, page: Page): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'querydesk-tabs-'));
-  let host: Started = await webHost(join(dir, 'app'), false, 'The browser host of this test');
-  try {
-    await page.goto(host.match[1]!);
-    await run(page, async () => {
-      await stop(host.child);
-      host = await webHost(join(dir, 'app'), false, 'The browser host of this test, again');
-      await page.goto(host.match[1]!);
-    });
-  } finally {
-    await stop(host.child);
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+test('a click previews in one tab, a double click keeps it; tabs switch by keyboard and close with Ctrl+W', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await listed(page, 'Demo trades').click();
+  await expect(tabs(page).getByRole('tab')).toHaveCount(1);
+  await listed(page, 'Daily volume by chain').click();
+  // The preview tab was reused.
+  await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain']);
+  await listed(page, 'Daily volume by chain').dblclick();
+  await listed(page, 'Demo trades').dblclick();
+  await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain', 'Demo trades']);
+  await expect(tabs(page).getByRole('tab', { name: /^Demo trades/ })).toHaveAttribute('aria-selected', 'true');
 
-test('a click previews in one tab, a double click keeps it; tabs switch by keyboard and close with Ctrl+W', async ({ page }) => {
-  await withHost(async () => {
-    await listed(page, 'Demo trades').click();
-    await expect(tabs(page).getByRole('tab')).toHaveCount(1);
-    await listed(page, 'Daily volume by chain').click();
-    // The preview tab was reused.
-    await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain']);
-    await listed(page, 'Daily volume by chain').dblclick();
-    await listed(page, 'Demo trades').dblclick();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain', 'Demo trades']);
-    await expect(tabs(page).getByRole('tab', { name: /^Demo trades/ })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Control+PageUp');
+  await expect(page.getByRole('heading', { level: 1, name: 'Daily volume by chain' })).toBeVisible();
+  await page.keyboard.press('Control+PageDown');
+  await expect(page.getByRole('heading', { level: 1, name: 'Demo trades' })).toBeVisible();
 
-    await page.keyboard.press('Control+PageUp');
-    await expect(page.getByRole('heading', { level: 1, name: 'Daily volume by chain' })).toBeVisible();
-    await page.keyboard.press('Control+PageDown');
-    await expect(page.getByRole('heading', { level: 1, name: 'Demo trades' })).toBeVisible();
+  // Each tab keeps its own editor: an edit in one is not in the other.
+  const editor = page.getByRole('textbox', { name: 'SQL of Demo trades' });
+  await replaceSql(page, editor, 'SELECT 1 AS edited');
+  await expect(tabs(page).getByRole('tab', { name: /Demo trades/ })).toContainText('(unsaved)');
+  await page.keyboard.press('Control+PageUp');
+  await expect(page.getByRole('textbox', { name: 'SQL of Daily volume by chain' })).toContainText('date_trunc');
 
-    // Each tab keeps its own editor: an edit in one is not in the other.
-    const editor = page.getByRole('textbox', { name: 'SQL of Demo trades' });
-    await replaceSql(page, editor, 'SELECT 1 AS edited');
-    await expect(tabs(page).getByRole('tab', { name: /Demo trades/ })).toContainText('(unsaved)');
-    await page.keyboard.press('Control+PageUp');
-    await expect(page.getByRole('textbox', { name: 'SQL of Daily volume by chain' })).toContainText('date_trunc');
-
-    // Closing the edited tab asks first.
-    await page.keyboard.press('Control+PageDown');
-    await editor.click();
-    await page.keyboard.press('ControlOrMeta+W');
-    const ask = page.getByRole('dialog', { name: 'Save changes to “Demo trades”?' });
-    await ask.getByRole('button', { name: 'Cancel' }).click();
-    await expect(tabs(page).getByRole('tab')).toHaveCount(2);
-    await page.keyboard.press('ControlOrMeta+W');
-    await ask.getByRole('button', { name: 'Don’t save' }).click();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain']);
-    await expect(page.getByRole('heading', { level: 1, name: 'Daily volume by chain' })).toBeVisible();
-  }, page);
+  // Closing the edited tab asks first.
+  await page.keyboard.press('Control+PageDown');
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+W');
+  const ask = page.getByRole('dialog', { name: 'Save changes to “Demo trades”?' });
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(tabs(page).getByRole('tab')).toHaveCount(2);
+  await page.keyboard.press('ControlOrMeta+W');
+  await ask.getByRole('button', { name: 'Don’t save' }).click();
+  await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain']);
+  await expect(page.getByRole('heading', { level: 1, name: 'Daily volume by chain' })).toBeVisible();
 });
 
-test('a run goes on in a background tab, and the tabs come back in their order after a restart', async ({ page }) => {
-  await withHost(async (_, restart) => {
-    await listed(page, 'Slow checksum').dblclick();
-    await page.getByRole('button', { name: /^Run/ }).click();
-    await expect(executionState(page)).toHaveText(/Queued|Running/);
-    await listed(page, 'Demo trades').dblclick();
-    await listed(page, 'Daily volume by chain').dblclick();
-    // The slow run's tab shows its state while another tab is in front.
-    const slowTab = tabs(page).getByRole('tab', { name: /Slow checksum/ });
-    await expect(slowTab.locator('[title="Running"], [title="Queued"]')).toBeVisible();
+test('a run goes on in a background tab, and the tabs come back in their order after a restart', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await listed(page, 'Slow checksum').dblclick();
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText(/Queued|Running/);
+  await listed(page, 'Demo trades').dblclick();
+  await listed(page, 'Daily volume by chain').dblclick();
+  // The slow run's tab shows its state while another tab is in front.
+  const slowTab = tabs(page).getByRole('tab', { name: /Slow checksum/ });
+  await expect(slowTab.locator('[title="Running"], [title="Queued"]')).toBeVisible();
 
-    // Drag the last tab to the front.
-    await tabs(page).getByRole('tab', { name: /Daily volume by chain/ }).dragTo(slowTab);
-    await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain', 'Slow checksum', 'Demo trades']);
-    // Back on its tab, the run is still going; it is stopped there.
-    await tabs(page).getByRole('tab', { name: /Slow checksum/ }).click();
-    await expect(executionState(page)).toHaveText('Running', { timeout: 30_000 });
-    await page.getByRole('button', { name: 'Cancel' }).click();
-    await expect(executionState(page)).toHaveText('Cancelled', { timeout: 30_000 });
+  // Drag the last tab to the front.
+  await tabs(page).getByRole('tab', { name: /Daily volume by chain/ }).dragTo(slowTab);
+  await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain', 'Slow checksum', 'Demo trades']);
+  // Back on its tab, the run is still going; it is stopped there.
+  await tabs(page).getByRole('tab', { name: /Slow checksum/ }).click();
+  await expect(executionState(page)).toHaveText('Running', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(executionState(page)).toHaveText('Cancelled', { timeout: 30_000 });
 
-    await page.waitForTimeout(600);
-    await restart();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain', 'Slow checksum', 'Demo trades']);
-    await expect(tabs(page).getByRole('tab', { name: /Slow checksum/ })).toHaveAttribute('aria-selected', 'true');
-    await expect(page.getByRole('heading', { level: 1, name: 'Slow checksum' })).toBeVisible();
-    await tabs(page).getByRole('tab', { name: /Demo trades/ }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Demo trades' })).toBeVisible();
-  }, page);
+  await page.waitForTimeout(600);
+  await ownHost.restart();
+  await page.goto(ownHost.url());
+  await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain', 'Slow checksum', 'Demo trades']);
+  await expect(tabs(page).getByRole('tab', { name: /Slow checksum/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('heading', { level: 1, name: 'Slow checksum' })).toBeVisible();
+  await tabs(page).getByRole('tab', { name: /Demo trades/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Demo trades' })).toBeVisible();
 });

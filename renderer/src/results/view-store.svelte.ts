@@ -16,12 +16,11 @@ export interface SavedView {
   /** Hidden columns by name: positions may differ between runs. */
   hidden: string[];
   grid: GridView | null;
-  mode: 'rows' | 'sample' | 'chart';
   /** The SQL editor's height above the result, in pixels. */
   editorHeight: number | null;
 }
 
-const EMPTY: SavedView = { typedFilters: '', hidden: [], grid: null, mode: 'rows', editorHeight: null };
+const EMPTY: SavedView = { typedFilters: '', hidden: [], grid: null, editorHeight: null };
 const SAVE_DELAY_MS = 400;
 
 /** What main answered, checked field by field: a value from an older version is read as far as it fits. */
@@ -34,7 +33,6 @@ function readSavedView(value: unknown): SavedView {
     typedFilters: typeof v.typedFilters === 'string' ? v.typedFilters : '',
     hidden: Array.isArray(v.hidden) ? v.hidden.filter((name): name is string => typeof name === 'string') : [],
     grid,
-    mode: v.mode === 'sample' || v.mode === 'chart' ? v.mode : 'rows',
     editorHeight: typeof v.editorHeight === 'number' && v.editorHeight > 0 ? v.editorHeight : null,
   };
 }

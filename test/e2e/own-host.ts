@@ -1,0 +1,36 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base } from '@playwright/test';
+import { stop, webHost, type Started } from './processes.ts';
+
+// A browser host of the test's own, on a fresh data folder: for tests that need the app as a new
+// user first meets it (the shared host keeps what earlier tests left: tabs, views, drafts), or that
+// restart it.
+
+export interface OwnHost {
+  /** The address to open, with its access token. */
+  url: () => string;
+  /** Stops the host and starts it again on the same data folder (a new token, so a new address). */
+  restart: () => Promise<void>;
+}
+
+export const test = base.extend<{ ownHost: OwnHost }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
+  ownHost: async ({}, use) => {
+    const dir = await mkdtemp(join(tmpdir(), 'querydesk-own-host-'));
+    let host: Started = await webHost(join(dir, 'app'), false, 'The browser host of this test');
+    try {
+      await use({
+        url: () => host.match[1]!,
+        restart: async () => {
+          await stop(host.child);
+          host = await webHost(join(dir, 'app'), false, 'The browser host of this test, again');
+        },
+      });
+    } finally {
+      await stop(host.child);
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+});
