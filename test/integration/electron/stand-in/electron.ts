@@ -31,7 +31,7 @@ const recorded = {
   schemesRegisteredBeforeReady: null as boolean | null,
   protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
   ipcHandlers: new Map<string, Listener>(),
-  windows: [] as StandInWindow[],
+  windows: [] as BrowserWindow[],
   menuInstalled: false,
   permissionHandlersSet: 0,
   quitRequests: 0,
