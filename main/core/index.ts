@@ -18,6 +18,7 @@ import { createExportRuns } from './export/exports.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
 import { KeyVault } from './secrets/key-vault.ts';
 import { osKeychain } from './secrets/os-keychain.ts';
+import type { Fetch } from './service-client/index.ts';
 import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts';
 import { statusAfterExecute } from './executions/snapshot.ts';
 import type { UploadLimits } from './tables/table-upload.ts';
@@ -58,6 +59,8 @@ export interface CoreOptions {
   exportDestinations?: ExportDestinations;
   /** When a table upload goes in parts, and how large they are; the service's limits by default. */
   uploadLimits?: UploadLimits;
+  /** How requests reach services other than the embedded one (Electron's net.fetch, a proxy-aware fetch); Node's fetch by default. */
+  fetch?: Fetch;
 }
 
 /** Parts well below the service's 1.2 GB per insert, so a failed one costs little to send again. */
@@ -73,7 +76,7 @@ export const KEYCHAIN_SERVICE = 'Querydesk';
 export async function createCore(options: CoreOptions): Promise<Core> {
   const vault = options.keyVault ?? new KeyVault(osKeychain(KEYCHAIN_SERVICE));
   const settings = options.accountSettings ?? jsonFileStore(join(options.dataDir, 'accounts.json'), AccountSettings, defaultAccountSettings);
-  const accounts = await createAccountRegistry({ localService: options.localService, settings, vault });
+  const accounts = await createAccountRegistry({ localService: options.localService, settings, vault, fetch: options.fetch });
   const history = createExecutionHistory(options.dataDir);
   let viewing: Viewing | null = null;
   const watcher = createExecutionWatcher({

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fail, ok, type Account, type Result } from '../../contract/index.ts';
 import { isFailure, noSuchAccount, type Failure } from '../failures.ts';
 import type { KeyVault } from '../secrets/key-vault.ts';
-import { createServiceClient, type ServiceClient, type ServiceConnection } from '../service-client/index.ts';
+import { createServiceClient, type Fetch, type ServiceClient, type ServiceConnection } from '../service-client/index.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { keyHint } from './key-hint.ts';
 import type { AccountProfile, AccountSettings } from './profiles.ts';
@@ -35,6 +35,8 @@ export interface AccountRegistry {
   profile(accountId: string): AccountProfile | Failure;
   /** The connection an account would use with these fields: its own key unless a new one is given. */
   connectionWith(accountId: string, fields: ProfileFields, apiKey?: string): ServiceConnection | null;
+  /** The connection an account about to be added would use. */
+  newConnection(fields: Pick<ProfileFields, 'baseUrl' | 'serviceName'>, apiKey: string): ServiceConnection;
   add(fields: ProfileFields, apiKey: string, options: { sessionOnly?: boolean }): Promise<Result<Account>>;
   /** Replaces the profile's fields, and the key when one is given. */
   update(accountId: string, fields: ProfileFields, apiKey: string | undefined, options: { sessionOnly?: boolean }): Promise<Result<Account>>;
@@ -52,6 +54,8 @@ export async function createAccountRegistry(options: {
   localService: { baseUrl: string; apiKey: string | null };
   settings: SettingsStore<AccountSettings>;
   vault: KeyVault;
+  /** How requests reach the services of added accounts; the embedded one is always reached directly. */
+  fetch?: Fetch;
 }): Promise<AccountRegistry> {
   const { settings, vault } = options;
   const local = localEntry(options.localService);
@@ -70,7 +74,7 @@ export async function createAccountRegistry(options: {
       keyStorage: key.key === null ? 'missing' : vault.isSessionOnly(profile.id) ? 'session' : 'keychain',
       isLocal: false,
     };
-    const client = key.key === null ? null : createServiceClient({ baseUrl: profile.baseUrl, serviceName: profile.serviceName, apiKey: key.key });
+    const client = key.key === null ? null : createServiceClient({ baseUrl: profile.baseUrl, serviceName: profile.serviceName, apiKey: key.key, fetch: options.fetch });
     return { profile, key: key.key, entry: { account, client, keyProblem: key.problem } };
   }
 
@@ -116,8 +120,11 @@ export async function createAccountRegistry(options: {
 
     connectionWith(accountId, fields, apiKey) {
       const key = apiKey ?? (accountId === LOCAL_ACCOUNT_ID ? options.localService.apiKey : held.get(accountId)?.key) ?? null;
-      return key === null ? null : { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey: key };
+      if (key === null) return null;
+      return { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey: key, fetch: accountId === LOCAL_ACCOUNT_ID ? undefined : options.fetch };
     },
+
+    newConnection: (fields, apiKey) => ({ baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey, fetch: options.fetch }),
 
     add: (fields, apiKey, { sessionOnly = false }) => store({ id: randomUUID(), ...fields }, apiKey, sessionOnly, undefined),
 
