@@ -15,6 +15,7 @@ import {
 import { CacheStatus, CacheUsage, ChartData, ChartRequest, ExportRequest, ExportStarted, ResultSample, resultView } from './results.ts';
 import { tableChannels } from './tables.ts';
 import { uiChannels } from './ui-state.ts';
+import { settingsChannels } from './settings.ts';
 
 // Every channel: the request main accepts and the data it answers with (inside a Result).
 
@@ -256,6 +257,7 @@ export const channels = {
   },
   ...tableChannels,
   ...uiChannels,
+  ...settingsChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export type ChannelRequest<C extends ChannelName> = z.input<(typeof channels)[C]['request']>;

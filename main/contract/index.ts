@@ -7,6 +7,7 @@ export * from './events.ts';
 export * from './results.ts';
 export * from './tables.ts';
 export * from './ui-state.ts';
+export * from './settings.ts';
 export * from './table-rules.ts';
 export type * from './bridge.ts';
 export * from './wire.ts';

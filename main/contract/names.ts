@@ -36,6 +36,8 @@ export const CHANNEL_NAMES = [
   'tables:uploadCancel',
   'ui:get',
   'ui:set',
+  'settings:get',
+  'settings:set',
 ] as const;
 
 export const EVENT_NAMES = ['execution:update', 'execution:show', 'results:cacheStatus', 'results:exportProgress', 'tables:uploadProgress'] as const;

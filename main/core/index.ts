@@ -3,7 +3,7 @@ import type { EventName, EventPayload, ExecutionRecord } from '../contract/index
 import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts';
 import { createAccountRegistry } from './accounts/registry.ts';
 import { createExecutionHistory } from './executions/history.ts';
-import { createExecutionWatcher } from './executions/watcher.ts';
+import { createExecutionWatcher, pollDelayWithin } from './executions/watcher.ts';
 import { accountHandlers } from './handlers/accounts.ts';
 import { appHandlers } from './handlers/app.ts';
 import { executionHandlers, type Viewing } from './handlers/executions.ts';
@@ -21,6 +21,8 @@ import { osKeychain } from './secrets/os-keychain.ts';
 import type { Fetch } from './service-client/index.ts';
 import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts';
 import { statusAfterExecute } from './executions/snapshot.ts';
+import { openAppSettings, StoredAppSettings, type AppSettingsState } from './settings/app-settings.ts';
+import { settingsHandlers } from './handlers/settings.ts';
 import type { UploadLimits } from './tables/table-upload.ts';
 import { KnownRows } from './tables/known-rows.ts';
 import { UploadSessions } from './tables/upload-sessions.ts';
@@ -61,6 +63,10 @@ export interface CoreOptions {
   uploadLimits?: UploadLimits;
   /** How requests reach services other than the embedded one (Electron's net.fetch, a proxy-aware fetch); Node's fetch by default. */
   fetch?: Fetch;
+  /** The app's settings, opened by the host (it applies some itself); a JSON file in `dataDir` by default. */
+  appSettings?: AppSettingsState;
+  /** Where the host keeps its data, logs and settings, for the About section; `dataDir` and its files by default. */
+  paths?: { dataDir: string; logsDir: string; settingsFile: string };
 }
 
 /** Parts well below the service's 1.2 GB per insert, so a failed one costs little to send again. */
@@ -79,7 +85,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const accounts = await createAccountRegistry({ localService: options.localService, settings, vault, fetch: options.fetch });
   const history = createExecutionHistory(options.dataDir);
   let viewing: Viewing | null = null;
+  const appSettings = options.appSettings ?? openAppSettings(jsonFileStore(join(options.dataDir, 'settings.json'), StoredAppSettings, () => ({})));
   const watcher = createExecutionWatcher({
+    pollDelay: (elapsedMs, failures) => pollDelayWithin(appSettings.current().poll, elapsedMs, failures),
     emit: (update) => {
       options.emit('execution:update', update);
       const finished = history.observe(update);
@@ -131,6 +139,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ...resultHandlers({ accounts, cache, cacheSettings, exports, destinations: options.exportDestinations }),
       ...tableHandlers(accounts, uploads, new KnownRows(join(options.dataDir, 'table-rows.json'))),
       ...uiStateHandlers(accounts, ui),
+      ...settingsHandlers(appSettings, {
+        version: options.version,
+        host: options.host,
+        cacheDir: join(options.dataDir, 'cache'),
+        ...(options.paths ?? { dataDir: options.dataDir, logsDir: join(options.dataDir, 'logs'), settingsFile: join(options.dataDir, 'settings.json') }),
+      }),
     },
     async dispose() {
       watcher.dispose();

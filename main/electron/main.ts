@@ -1,13 +1,16 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, session } from 'electron';
 import type { Core } from '../core/index.ts';
+import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
 import { startBackend } from './backend.ts';
+import { applyDesktopSettings } from './desktop-settings.ts';
 import { saveDialogDestinations } from './export-dialog.ts';
 import { createEventSender, registerInvokeHandler } from './ipc.ts';
 import { installApplicationMenu } from './menu.ts';
 import { createFinishedNotifier } from './notifications.ts';
 import { denyPermissions, guardWebContents } from './navigation.ts';
 import { handleAppProtocol, registerAppScheme } from './protocol.ts';
+import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
 import { createMainWindow } from './window.ts';
 
 // This file is bundled to out/main/; the preload and renderer builds sit next to it.
@@ -52,15 +55,23 @@ async function start(): Promise<void> {
   handleAppProtocol(RENDERER_DIR);
   installApplicationMenu({ isMac: process.platform === 'darwin', withDevTools: !app.isPackaged });
   const emit = createEventSender(() => mainWindow);
+  const dataDir = app.getPath('userData');
+  const settingsFile = openSettingsFile(dataDir);
+  const appSettings = openAppSettings(electronSettingsStore(settingsFile, 'app', StoredAppSettings, () => ({})));
+  await applyDesktopSettings(appSettings);
   backend = await startBackend({
-    dataDir: app.getPath('userData'),
+    dataDir,
+    logsDir: app.getPath('logs'),
     version: app.getVersion(),
+    settingsFile,
+    appSettings,
     emit,
     onExecutionFinished: createFinishedNotifier({
       getWindow: () => mainWindow,
+      isEnabled: () => appSettings.current().notifyOnFinish,
       show: ({ accountId, executionId }) => emit('execution:show', { accountId, executionId }),
     }),
-    exportDestinations: saveDialogDestinations(() => mainWindow),
+    exportDestinations: saveDialogDestinations(() => mainWindow, () => appSettings.current().exportFolder),
   });
   unregisterInvoke = registerInvokeHandler({
     handlers: backend.handlers,

@@ -29,6 +29,10 @@ interface Report {
   served: { root: Answer | null; entry: Answer | null; escape: Answer | null; otherHost: Answer | null };
   preload: { required: string[]; exposedKeys: string[]; bridgeKeys: string[]; bridgeFrozen: boolean };
   info: { ok: boolean; data?: { host: string } };
+  settings: { ok: boolean; data?: { settings: Record<string, unknown>; about: Record<string, string> } };
+  settingsChange: { ok: boolean; data?: { settings: Record<string, unknown> } };
+  themeAfterChange: string;
+  proxyConfigs: unknown[];
   queries: { ok: boolean; data?: { queries: Array<{ id: number; name: string }>; total: number } };
   unknownChannel: { ok: boolean; error?: { code: string } };
   unknownChannelReachedMain: boolean;
@@ -136,6 +140,16 @@ describe('the built app, booted with a stand-in electron', () => {
     } finally {
       await service.close();
     }
+  });
+
+  it('keeps its settings with electron-store and applies theme and proxy to Chromium', () => {
+    expect(report.settings.data?.settings).toMatchObject({ theme: 'system', proxy: '', notifyOnFinish: true });
+    expect(report.settings.data?.about).toMatchObject({ host: 'electron', dataDir: userData, logsDir: join(userData, 'logs'), settingsFile: join(userData, 'settings.json') });
+    expect(report.settingsChange.data?.settings).toMatchObject({ theme: 'dark', proxy: 'http://127.0.0.1:3128' });
+    expect(report.themeAfterChange).toBe('dark');
+    expect(report.proxyConfigs).toEqual([{ mode: 'system' }, { mode: 'fixed_servers', proxyRules: 'http://127.0.0.1:3128' }]);
+    const stored = JSON.parse(readFileSync(join(userData, 'settings.json'), 'utf8')) as { app: Record<string, unknown> };
+    expect(stored.app).toMatchObject({ theme: 'dark', proxy: 'http://127.0.0.1:3128' });
   });
 
   it('quits cleanly: handler removed, service closed, databases checkpointed, process ends by itself', () => {

@@ -61,6 +61,19 @@ vi.mock('../../../main/electron/window.ts', () => ({
     return window;
   },
 }));
+vi.mock('../../../main/electron/settings-store.ts', () => ({
+  openSettingsFile: (dir: string) => {
+    fake.state.log.push(`openSettingsFile ${dir}`);
+    return { path: `${dir}/settings.json` };
+  },
+  electronSettingsStore: (_file: unknown, key: string) => ({ read: () => ({}), write: () => fake.state.log.push(`write ${key}`) }),
+}));
+vi.mock('../../../main/electron/desktop-settings.ts', () => ({
+  applyDesktopSettings: async (settings: { current(): { theme: string; proxy: string } }) => {
+    const { theme, proxy } = settings.current();
+    fake.state.log.push(`applyDesktopSettings theme=${theme} proxy=${JSON.stringify(proxy)}`);
+  },
+}));
 vi.mock('../../../main/electron/backend.ts', () => ({
   startBackend: async (options: { dataDir: string; version: string; onExecutionFinished: unknown }) => {
     fake.state.log.push(`startBackend ${options.dataDir} ${options.version} notifier=${typeof options.onExecutionFinished}`);
@@ -98,6 +111,8 @@ describe('the Electron host lifecycle', () => {
       'denyPermissions',
       'handleAppProtocol true',
       'menu',
+      'openSettingsFile /home/u/.config/Querydesk#userData',
+      'applyDesktopSettings theme=system proxy=""',
       'startBackend /home/u/.config/Querydesk#userData 0.1.0 notifier=function',
       'registerInvokeHandler',
       'createMainWindow true',

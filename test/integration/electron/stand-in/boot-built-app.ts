@@ -25,6 +25,7 @@ const { app, standIn } = electron;
 const { recorded } = standIn;
 app.setPath('userData', userData);
 app.setPath('downloads', join(userData, 'downloads'));
+app.setPath('logs', join(userData, 'logs'));
 
 await import(pathToFileURL(resolve(projectRoot, 'out/main/index.js')).href);
 standIn.ready();
@@ -50,6 +51,9 @@ const bridge = preload.exposed.get('querydesk') as {
 };
 
 const info = await bridge.invoke('app:info', {});
+const settings = await bridge.invoke('settings:get', {});
+const settingsChange = await bridge.invoke('settings:set', { theme: 'dark', proxy: 'http://127.0.0.1:3128' });
+const themeAfterChange = electron.nativeTheme.themeSource;
 const accounts = await bridge.invoke('accounts:list', {});
 const accountList = accounts.data as { accounts: Array<{ id: string; isLocal: boolean; baseUrl: string }> };
 const local = accountList.accounts.find((account) => account.isLocal);
@@ -100,6 +104,10 @@ console.log(
       bridgeFrozen: Object.isFrozen(bridge),
     },
     info,
+    settings,
+    settingsChange,
+    themeAfterChange,
+    proxyConfigs: recorded.proxyConfigs,
     accounts,
     queries,
     unknownChannel,

@@ -34,6 +34,7 @@ const recorded = {
   windows: [] as BrowserWindow[],
   menuInstalled: false,
   permissionHandlersSet: 0,
+  proxyConfigs: [] as unknown[],
   quitRequests: 0,
   quitEmitted: false,
   exitCode: null as number | null,
@@ -198,6 +199,11 @@ export const session = {
     setPermissionCheckHandler(): void {
       recorded.permissionHandlersSet += 1;
     },
+    async setProxy(config: unknown): Promise<void> {
+      if (!recorded.isReady) throw new Error('setProxy before the app is ready');
+      recorded.proxyConfigs.push(config);
+    },
+    async closeAllConnections(): Promise<void> {},
   },
 };
 
@@ -237,6 +243,9 @@ export const nativeTheme = Object.assign(new EventEmitter(), { shouldUseDarkColo
 
 export const powerMonitor = new EventEmitter();
 
+/** Chromium's stack is not here; Node's fetch stands in for it. */
+export const net = { fetch: (input: string, init?: RequestInit) => fetch(input, init) };
+
 /** The scenario's side: what the app did, and the moment Electron would say it is ready. */
 export const standIn = {
   recorded,
@@ -247,4 +256,4 @@ export const standIn = {
   },
 };
 
-export default { app, BrowserWindow, protocol, ipcMain, session, dialog, Menu, Notification, shell, nativeTheme, powerMonitor };
+export default { app, BrowserWindow, protocol, ipcMain, session, dialog, Menu, Notification, shell, nativeTheme, powerMonitor, net };
