@@ -38,6 +38,7 @@ export const CHANNEL_NAMES = [
   'ui:set',
   'settings:get',
   'settings:set',
+  'settings:clearCache',
 ] as const;
 
 export const EVENT_NAMES = ['execution:update', 'execution:show', 'results:cacheStatus', 'results:exportProgress', 'tables:uploadProgress'] as const;

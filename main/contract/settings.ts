@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CacheUsage } from './results.ts';
 
 // The app's own settings (not the accounts', not the cache budget's, which have their channels):
 // what the Settings page shows and changes. Main keeps them; every change is checked here first.
@@ -80,5 +81,10 @@ export const settingsChannels = {
       })
       .strict(),
     response: SettingsView,
+  },
+  /** The Settings page's Clear: every cached result is dropped and downloads under way stop. */
+  'settings:clearCache': {
+    request: z.object({}).strict(),
+    response: CacheUsage,
   },
 };

@@ -144,7 +144,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         host: options.host,
         cacheDir: join(options.dataDir, 'cache'),
         ...(options.paths ?? { dataDir: options.dataDir, logsDir: join(options.dataDir, 'logs'), settingsFile: join(options.dataDir, 'settings.json') }),
-      }),
+      }, cache),
     },
     async dispose() {
       watcher.dispose();
