@@ -39,6 +39,8 @@ export const CHANNEL_NAMES = [
   'settings:get',
   'settings:set',
   'settings:clearCache',
+  'settings:diagnostics',
+  'settings:openLogsFolder',
 ] as const;
 
 export const EVENT_NAMES = ['execution:update', 'execution:show', 'results:cacheStatus', 'results:exportProgress', 'tables:uploadProgress'] as const;

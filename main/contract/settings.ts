@@ -82,6 +82,16 @@ export const settingsChannels = {
       .strict(),
     response: SettingsView,
   },
+  /** For a bug report: versions, system, settings and recent errors, with keys and passwords masked. */
+  'settings:diagnostics': {
+    request: z.object({}).strict(),
+    response: z.object({ text: z.string() }),
+  },
+  /** Opens the logs folder in the system's file manager (the desktop app only). */
+  'settings:openLogsFolder': {
+    request: z.object({}).strict(),
+    response: z.object({}),
+  },
   /** The Settings page's Clear: every cached result is dropped and downloads under way stop. */
   'settings:clearCache': {
     request: z.object({}).strict(),

@@ -23,6 +23,7 @@ import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts'
 import { statusAfterExecute } from './executions/snapshot.ts';
 import { openAppSettings, StoredAppSettings, type AppSettingsState } from './settings/app-settings.ts';
 import { settingsHandlers } from './handlers/settings.ts';
+import { createLogger, type Logger } from './logging/logger.ts';
 import type { UploadLimits } from './tables/table-upload.ts';
 import { KnownRows } from './tables/known-rows.ts';
 import { UploadSessions } from './tables/upload-sessions.ts';
@@ -67,6 +68,10 @@ export interface CoreOptions {
   appSettings?: AppSettingsState;
   /** Where the host keeps its data, logs and settings, for the About section; `dataDir` and its files by default. */
   paths?: { dataDir: string; logsDir: string; settingsFile: string };
+  /** The app's log, which keys are masked in; a log in `paths.logsDir` by default. */
+  logger?: Logger;
+  /** Opens a folder in the system's file manager (Electron); answers an error message or null. */
+  openFolder?: (path: string) => Promise<string | null>;
 }
 
 /** Parts well below the service's 1.2 GB per insert, so a failed one costs little to send again. */
@@ -80,12 +85,14 @@ export interface Core {
 export const KEYCHAIN_SERVICE = 'Querydesk';
 
 export async function createCore(options: CoreOptions): Promise<Core> {
+  const paths = options.paths ?? { dataDir: options.dataDir, logsDir: join(options.dataDir, 'logs'), settingsFile: join(options.dataDir, 'settings.json') };
+  const logger = options.logger ?? createLogger({ dir: paths.logsDir });
   const vault = options.keyVault ?? new KeyVault(osKeychain(KEYCHAIN_SERVICE));
   const settings = options.accountSettings ?? jsonFileStore(join(options.dataDir, 'accounts.json'), AccountSettings, defaultAccountSettings);
-  const accounts = await createAccountRegistry({ localService: options.localService, settings, vault, fetch: options.fetch });
+  const accounts = await createAccountRegistry({ localService: options.localService, settings, vault, fetch: options.fetch, onKey: logger.addSecret });
   const history = createExecutionHistory(options.dataDir);
   let viewing: Viewing | null = null;
-  const appSettings = options.appSettings ?? openAppSettings(jsonFileStore(join(options.dataDir, 'settings.json'), StoredAppSettings, () => ({})));
+  const appSettings = options.appSettings ?? openAppSettings(jsonFileStore(paths.settingsFile, StoredAppSettings, () => ({})));
   const watcher = createExecutionWatcher({
     pollDelay: (elapsedMs, failures) => pollDelayWithin(appSettings.current().poll, elapsedMs, failures),
     emit: (update) => {
@@ -139,12 +146,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ...resultHandlers({ accounts, cache, cacheSettings, exports, destinations: options.exportDestinations }),
       ...tableHandlers(accounts, uploads, new KnownRows(join(options.dataDir, 'table-rows.json'))),
       ...uiStateHandlers(accounts, ui),
-      ...settingsHandlers(appSettings, {
-        version: options.version,
-        host: options.host,
-        cacheDir: join(options.dataDir, 'cache'),
-        ...(options.paths ?? { dataDir: options.dataDir, logsDir: join(options.dataDir, 'logs'), settingsFile: join(options.dataDir, 'settings.json') }),
-      }, cache),
+      ...settingsHandlers({
+        settings: appSettings,
+        about: {
+          version: options.version,
+          host: options.host,
+          cacheDir: join(options.dataDir, 'cache'),
+          ...paths,
+        },
+        cache,
+        logger,
+        accounts: () => accounts.list(),
+        openFolder: options.openFolder ?? null,
+      }),
     },
     async dispose() {
       watcher.dispose();

@@ -4,6 +4,7 @@ import { CacheSettings, defaultCacheSettings } from '../core/cache/cache-setting
 import type { ExportDestinations } from '../core/export/destination.ts';
 import { createCore, type Core, type FinishedExecution } from '../core/index.ts';
 import { startService } from '../service/index.ts';
+import type { Logger } from '../core/logging/logger.ts';
 import type { AppSettingsState } from '../core/settings/app-settings.ts';
 import type { EventName } from '../contract/names.ts';
 import type Store from 'electron-store';
@@ -21,6 +22,8 @@ export async function startBackend(options: {
   version: string;
   settingsFile: Store;
   appSettings: AppSettingsState;
+  logger: Logger;
+  openFolder: (path: string) => Promise<string | null>;
   emit: (event: EventName, payload: unknown) => void;
   onExecutionFinished: (finished: FinishedExecution) => void;
   exportDestinations: ExportDestinations;
@@ -42,6 +45,8 @@ export async function startBackend(options: {
       appSettings,
       fetch: electronFetch(() => appSettings.current().proxy),
       paths: { dataDir: options.dataDir, logsDir: options.logsDir, settingsFile: settingsFile.path },
+      logger: options.logger,
+      openFolder: options.openFolder,
     });
   } catch (error) {
     await service.close();

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, session } from 'electron';
+import { app, BrowserWindow, dialog, session, shell } from 'electron';
 import type { Core } from '../core/index.ts';
+import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
 import { startBackend } from './backend.ts';
 import { applyDesktopSettings } from './desktop-settings.ts';
@@ -21,6 +22,7 @@ let mainWindow: BrowserWindow | null = null;
 let backend: Core | null = null;
 let unregisterInvoke: (() => void) | null = null;
 let shutdown: 'running' | 'pending' | 'done' = 'running';
+let logger: Logger | null = null;
 
 app.enableSandbox();
 registerAppScheme();
@@ -56,15 +58,21 @@ async function start(): Promise<void> {
   installApplicationMenu({ isMac: process.platform === 'darwin', withDevTools: !app.isPackaged });
   const emit = createEventSender(() => mainWindow);
   const dataDir = app.getPath('userData');
+  const logsDir = app.getPath('logs');
+  const log = createLogger({ dir: logsDir });
+  logger = log;
+  log.info(`Querydesk ${app.getVersion()} starting on ${process.platform} ${process.arch}`);
   const settingsFile = openSettingsFile(dataDir);
   const appSettings = openAppSettings(electronSettingsStore(settingsFile, 'app', StoredAppSettings, () => ({})));
   await applyDesktopSettings(appSettings);
   backend = await startBackend({
     dataDir,
-    logsDir: app.getPath('logs'),
+    logsDir,
     version: app.getVersion(),
     settingsFile,
     appSettings,
+    logger: log,
+    openFolder: async (path) => (await shell.openPath(path)) || null,
     emit,
     onExecutionFinished: createFinishedNotifier({
       getWindow: () => mainWindow,
@@ -76,7 +84,7 @@ async function start(): Promise<void> {
   unregisterInvoke = registerInvokeHandler({
     handlers: backend.handlers,
     getWindow: () => mainWindow,
-    onInternalError: (channel, error) => console.error(`[querydesk] ${channel} failed:`, error),
+    onInternalError: (channel, error) => log.error(`${channel} failed:`, error),
   });
   openMainWindow();
 }
@@ -104,11 +112,13 @@ async function stopBackend(): Promise<void> {
   unregisterInvoke = null;
   const current = backend;
   backend = null;
-  await current?.dispose().catch((error: unknown) => console.error('[querydesk] shutdown failed:', error));
+  await current?.dispose().catch((error: unknown) => logger?.error('Shutdown failed:', error));
+  logger?.info('Querydesk stopped');
 }
 
 function abortStartup(error: unknown): void {
   console.error('[querydesk] could not start:', error);
+  logger?.error('Could not start:', error);
   dialog.showErrorBox('Querydesk could not start', error instanceof Error ? error.message : String(error));
   app.exit(1);
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createCore } from '../core/index.ts';
+import { createLogger } from '../core/logging/logger.ts';
 import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
 import { jsonFileStore } from '../core/settings/settings-store.ts';
 import { createAccessToken } from './access-token.ts';
@@ -58,6 +59,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const settingsFile = join(coreDir, 'settings.json');
   const appSettings = openAppSettings(jsonFileStore(settingsFile, StoredAppSettings, () => ({})));
   const network = createProxyFetch(() => appSettings.current().proxy);
+  const logsDir = join(options.dataDir, 'logs');
+  const logger = createLogger({ dir: logsDir });
+  logger.info(`Querydesk ${options.version} starting (browser host)`);
   const core = await createCore({
     host: 'web',
     version: options.version,
@@ -67,14 +71,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     exportDestinations: downloads.destinations,
     appSettings,
     fetch: network.fetch,
-    paths: { dataDir: options.dataDir, logsDir: join(options.dataDir, 'logs'), settingsFile },
+    paths: { dataDir: options.dataDir, logsDir, settingsFile },
+    logger,
   });
   socket = attachContractSocket({
     server,
     origin: () => origin,
     token,
     handlers: core.handlers,
-    onInternalError: (channel, error) => console.error(`Querydesk: ${channel} failed:`, error),
+    onInternalError: (channel, error) => {
+      logger.error(`${channel} failed:`, error);
+      console.error(logger.redact(`Querydesk: ${channel} failed: ${String(error)}`));
+    },
   });
 
   try {

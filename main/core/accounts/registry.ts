@@ -56,8 +56,14 @@ export async function createAccountRegistry(options: {
   vault: KeyVault;
   /** How requests reach the services of added accounts; the embedded one is always reached directly. */
   fetch?: Fetch;
+  /** Told every key that is read or entered, so the log can mask it. */
+  onKey?: (key: string) => void;
 }): Promise<AccountRegistry> {
   const { settings, vault } = options;
+  const noteKey = (key: string | null | undefined) => {
+    if (key) options.onKey?.(key);
+  };
+  noteKey(options.localService.apiKey);
   const local = localEntry(options.localService);
   const held = new Map<string, Held>();
   const stored = settings.read();
@@ -68,6 +74,7 @@ export async function createAccountRegistry(options: {
   let active = stored.activeAccountId !== null && held.has(stored.activeAccountId) ? stored.activeAccountId : LOCAL_ACCOUNT_ID;
 
   function hold(profile: AccountProfile, key: { key: string | null; problem: KeyProblem | null }): Held {
+    noteKey(key.key);
     const account: Account = {
       ...profile,
       keyHint: keyHint(key.key),
@@ -119,12 +126,16 @@ export async function createAccountRegistry(options: {
     },
 
     connectionWith(accountId, fields, apiKey) {
+      noteKey(apiKey);
       const key = apiKey ?? (accountId === LOCAL_ACCOUNT_ID ? options.localService.apiKey : held.get(accountId)?.key) ?? null;
       if (key === null) return null;
       return { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey: key, fetch: accountId === LOCAL_ACCOUNT_ID ? undefined : options.fetch };
     },
 
-    newConnection: (fields, apiKey) => ({ baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey, fetch: options.fetch }),
+    newConnection(fields, apiKey) {
+      noteKey(apiKey);
+      return { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey, fetch: options.fetch };
+    },
 
     add: (fields, apiKey, { sessionOnly = false }) => store({ id: randomUUID(), ...fields }, apiKey, sessionOnly, undefined),
 

@@ -134,6 +134,11 @@ describe('the built app, booted with a stand-in electron', () => {
     // The same data folder, opened again by the service alone, holds exactly those queries.
     const service = await startService({ dataDir: join(userData, 'service'), port: 0 });
     try {
+      // and the day's log says the app started and stopped, without that account's key
+      const log = readdirSync(join(userData, 'logs')).map((name) => readFileSync(join(userData, 'logs', name), 'utf8')).join('');
+      expect(log).toMatch(/INFO Querydesk 0\.0\.0-stand-in starting on /);
+      expect(log).toMatch(/INFO Querydesk stopped\n$/);
+      expect(log).not.toContain(service.demoApiKey);
       const response = await fetch(`${service.baseUrl}/api/v1/queries?limit=1000`, { headers: { 'X-DUNE-API-KEY': service.demoApiKey ?? '' } });
       const body = (await response.json()) as { queries: Array<{ id: number; name: string }> };
       expect(listed).toEqual(body.queries.map((query) => ({ id: query.id, name: query.name })));

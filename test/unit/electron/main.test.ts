@@ -61,6 +61,9 @@ vi.mock('../../../main/electron/window.ts', () => ({
     return window;
   },
 }));
+vi.mock('../../../main/core/logging/logger.ts', () => ({
+  createLogger: () => ({ info: () => {}, warn: () => {}, error: (message: string) => fake.state.log.push(`log error ${message}`), addSecret: () => {}, recent: () => [], redact: (text: string) => text }),
+}));
 vi.mock('../../../main/electron/settings-store.ts', () => ({
   openSettingsFile: (dir: string) => {
     fake.state.log.push(`openSettingsFile ${dir}`);
