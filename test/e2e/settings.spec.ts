@@ -8,7 +8,7 @@ const DARK_BACKGROUND = 'rgb(27, 28, 31)';
 const LIGHT_BACKGROUND = 'rgb(255, 255, 255)';
 
 function background(page: Page): Promise<string> {
-  return page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  return page.evaluate('getComputedStyle(document.documentElement).backgroundColor') as Promise<string>;
 }
 
 async function openSettingsByKeys(page: Page) {
@@ -85,7 +85,7 @@ test('shows the cache budget and use, changes the budget, and copies diagnostics
   await expect(settings.getByRole('button', { name: 'Open logs folder' })).toHaveCount(0);
   await settings.getByRole('button', { name: 'Copy diagnostics' }).click();
   await expect(settings.getByText('Copied: versions, system, settings (no keys) and recent errors.')).toBeVisible();
-  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const copied = String(await page.evaluate('navigator.clipboard.readText()'));
   expect(copied).toMatch(/^Querydesk \d+\.\d+\.\d+ \(browser host\)\nRuntime: Node /);
   expect(copied).toContain('Settings: {"theme":');
   expect(copied).not.toMatch(/token=/);
