@@ -12,6 +12,7 @@ import { createFinishedNotifier } from './notifications.ts';
 import { denyPermissions, guardWebContents } from './navigation.ts';
 import { handleAppProtocol, registerAppScheme } from './protocol.ts';
 import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
+import { startUpdates } from './updates.ts';
 import { createMainWindow } from './window.ts';
 
 // This file is bundled to out/main/; the preload and renderer builds sit next to it.
@@ -87,6 +88,7 @@ async function start(): Promise<void> {
     onInternalError: (channel, error) => log.error(`${channel} failed:`, error),
   });
   openMainWindow();
+  startUpdates({ logger: log, getWindow: () => mainWindow });
 }
 
 function openMainWindow(): void {

@@ -64,6 +64,7 @@ vi.mock('../../../main/electron/window.ts', () => ({
 vi.mock('../../../main/core/logging/logger.ts', () => ({
   createLogger: () => ({ info: () => {}, warn: () => {}, error: (message: string) => fake.state.log.push(`log error ${message}`), addSecret: () => {}, recent: () => [], redact: (text: string) => text }),
 }));
+vi.mock('../../../main/electron/updates.ts', () => ({ startUpdates: () => fake.state.log.push('startUpdates') }));
 vi.mock('../../../main/electron/settings-store.ts', () => ({
   openSettingsFile: (dir: string) => {
     fake.state.log.push(`openSettingsFile ${dir}`);
@@ -119,6 +120,7 @@ describe('the Electron host lifecycle', () => {
       'startBackend /home/u/.config/Querydesk#userData 0.1.0 notifier=function',
       'registerInvokeHandler',
       'createMainWindow true',
+      'startUpdates',
     ]);
     fake.emit('web-contents-created', {}, {});
     expect(fake.state.log.at(-1)).toBe('guardWebContents');
