@@ -43,7 +43,7 @@ export const CHANNEL_NAMES = [
   'settings:openLogsFolder',
 ] as const;
 
-export const EVENT_NAMES = ['execution:update', 'execution:show', 'results:cacheStatus', 'results:exportProgress', 'tables:uploadProgress'] as const;
+export const EVENT_NAMES = ['execution:update', 'execution:show', 'results:cacheStatus', 'results:exportProgress', 'tables:uploadProgress', 'query:open'] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];

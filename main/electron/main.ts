@@ -5,6 +5,7 @@ import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
 import { startBackend } from './backend.ts';
 import { applyDesktopSettings } from './desktop-settings.ts';
+import { DEEP_LINK_SCHEME, deepLinkIn, LinkRouter, parseDeepLink } from './deep-link.ts';
 import { saveDialogDestinations } from './export-dialog.ts';
 import { createEventSender, registerInvokeHandler } from './ipc.ts';
 import { installApplicationMenu } from './menu.ts';
@@ -24,6 +25,8 @@ let backend: Core | null = null;
 let unregisterInvoke: (() => void) | null = null;
 let shutdown: 'running' | 'pending' | 'done' = 'running';
 let logger: Logger | null = null;
+let emitEvent: ReturnType<typeof createEventSender> | null = null;
+const links = new LinkRouter(deepLinkIn(process.argv));
 
 app.enableSandbox();
 registerAppScheme();
@@ -32,7 +35,16 @@ app.on('web-contents-created', (_event, contents) => guardWebContents(contents))
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', focusMainWindow);
+  app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
+  // macOS hands links over by event, also the one the app was launched with
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    links.receive(parseDeepLink(url));
+  });
+  app.on('second-instance', (_event, argv) => {
+    focusMainWindow();
+    links.receive(deepLinkIn(argv));
+  });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
@@ -58,6 +70,7 @@ async function start(): Promise<void> {
   handleAppProtocol(RENDERER_DIR);
   installApplicationMenu({ isMac: process.platform === 'darwin', withDevTools: !app.isPackaged });
   const emit = createEventSender(() => mainWindow);
+  emitEvent = emit;
   const dataDir = app.getPath('userData');
   const logsDir = app.getPath('logs');
   const log = createLogger({ dir: logsDir });
@@ -97,7 +110,23 @@ function openMainWindow(): void {
     if (mainWindow === window) mainWindow = null;
   });
   mainWindow = window;
+  window.once('ready-to-show', () => links.ready(linkDestination));
 }
+
+const linkDestination = {
+  async accounts() {
+    const listed = await backend?.handlers['accounts:list']({});
+    return listed?.ok ? listed.data.accounts : [];
+  },
+  open(accountId: string, queryId: number) {
+    focusMainWindow();
+    emitEvent?.('query:open', { accountId, queryId });
+  },
+  noSuchAccount(name: string, queryId: number) {
+    const box = { type: 'warning' as const, message: `No account named “${name}”`, detail: `The link asked for query ${queryId} in an account this app does not have. Add it under Accounts, then open the link again.` };
+    void (mainWindow === null ? dialog.showMessageBox(box) : dialog.showMessageBox(mainWindow, box));
+  },
+};
 
 /** A second launch brings the running app forward instead of opening a second database. */
 function focusMainWindow(): void {

@@ -33,6 +33,8 @@ interface Report {
   settingsChange: { ok: boolean; data?: { settings: Record<string, unknown> } };
   themeAfterChange: string;
   proxyConfigs: unknown[];
+  protocolClients: string[];
+  sent: unknown[][];
   queries: { ok: boolean; data?: { queries: Array<{ id: number; name: string }>; total: number } };
   unknownChannel: { ok: boolean; error?: { code: string } };
   unknownChannelReachedMain: boolean;
@@ -51,7 +53,7 @@ let exitCode: number | null;
 
 function bootBuiltApp(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [scenario, projectRoot, userData], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [scenario, projectRoot, userData, 'querydesk://query/2'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -155,6 +157,11 @@ describe('the built app, booted with a stand-in electron', () => {
     expect(report.proxyConfigs).toEqual([{ mode: 'system' }, { mode: 'fixed_servers', proxyRules: 'http://127.0.0.1:3128' }]);
     const stored = JSON.parse(readFileSync(join(userData, 'settings.json'), 'utf8')) as { app: Record<string, unknown> };
     expect(stored.app).toMatchObject({ theme: 'dark', proxy: 'http://127.0.0.1:3128' });
+  });
+
+  it('registers as the querydesk:// handler and shows the query the launch link names', () => {
+    expect(report.protocolClients).toEqual(['querydesk']);
+    expect(report.sent).toContainEqual(['querydesk:event', 'query:open', { accountId: 'local', queryId: 2 }]);
   });
 
   it('quits cleanly: handler removed, service closed, databases checkpointed, process ends by itself', () => {

@@ -7,7 +7,8 @@ import { loadPreload } from './preload-sandbox.ts';
 // Run in its own Node process by built-app.test.ts: boots the built out/main/index.js with the
 // stand-in `electron` put in place by a module resolution hook (so every importer, electron-store
 // included, gets it, exactly as `import ... from 'electron'` is written in the bundle), plays the
-// renderer through the built preload, quits, and prints what it saw as one JSON line.
+// renderer through the built preload, quits, and prints what it saw as one JSON line. It is
+// launched by a querydesk:// link, as the OS would launch it from one.
 
 const [projectRoot, userData] = process.argv.slice(2);
 if (projectRoot === undefined || userData === undefined) throw new Error('usage: boot-built-app.ts <project root> <user data dir>');
@@ -108,6 +109,8 @@ console.log(
     settingsChange,
     themeAfterChange,
     proxyConfigs: recorded.proxyConfigs,
+    protocolClients: recorded.protocolClients,
+    sent: recorded.sent,
     accounts,
     queries,
     unknownChannel,

@@ -35,6 +35,9 @@ const recorded = {
   menuInstalled: false,
   permissionHandlersSet: 0,
   proxyConfigs: [] as unknown[],
+  protocolClients: [] as string[],
+  /** Every message main sent to a window: channel and arguments. */
+  sent: [] as unknown[][],
   quitRequests: 0,
   quitEmitted: false,
   exitCode: null as number | null,
@@ -68,6 +71,10 @@ class StandInApp extends EventEmitter {
   }
   getName(): string {
     return 'Querydesk';
+  }
+  setAsDefaultProtocolClient(scheme: string): boolean {
+    recorded.protocolClients.push(scheme);
+    return true;
   }
   /** As in Electron: windows close, then will-quit, which a listener may cancel; otherwise quit. */
   quit(): void {
@@ -115,6 +122,7 @@ class StandInWebContents extends EventEmitter {
     this.windowOpenHandler = handler;
   }
   send(channel: string, ...args: unknown[]): void {
+    recorded.sent.push([channel, ...structuredClone(args)]);
     this.toRenderer.emit(channel, ...structuredClone(args));
   }
   isDestroyed(): boolean {
