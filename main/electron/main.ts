@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, screen, session, shell } from 'electron';
+import type { SettingsStore } from '../core/settings/settings-store.ts';
 import type { Core } from '../core/index.ts';
 import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
@@ -15,6 +16,7 @@ import { handleAppProtocol, registerAppScheme } from './protocol.ts';
 import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
 import { startUpdates } from './updates.ts';
 import { createMainWindow } from './window.ts';
+import { noPlacements, placementFor, rememberPlacement, WindowPlacements } from './window-placement.ts';
 
 // This file is bundled to out/main/; the preload and renderer builds sit next to it.
 const PRELOAD_PATH = join(import.meta.dirname, '../preload/index.cjs');
@@ -26,6 +28,7 @@ let unregisterInvoke: (() => void) | null = null;
 let shutdown: 'running' | 'pending' | 'done' = 'running';
 let logger: Logger | null = null;
 let emitEvent: ReturnType<typeof createEventSender> | null = null;
+let placements: SettingsStore<WindowPlacements> | null = null;
 const links = new LinkRouter(deepLinkIn(process.argv));
 
 app.enableSandbox();
@@ -78,6 +81,7 @@ async function start(): Promise<void> {
   log.info(`Querydesk ${app.getVersion()} starting on ${process.platform} ${process.arch}`);
   const settingsFile = openSettingsFile(dataDir);
   const appSettings = openAppSettings(electronSettingsStore(settingsFile, 'app', StoredAppSettings, () => ({})));
+  placements = electronSettingsStore(settingsFile, 'window', WindowPlacements, noPlacements);
   await applyDesktopSettings(appSettings);
   backend = await startBackend({
     dataDir,
@@ -105,7 +109,14 @@ async function start(): Promise<void> {
 }
 
 function openMainWindow(): void {
-  const window = createMainWindow({ preloadPath: PRELOAD_PATH, title: app.getName() });
+  const placement = placements === null ? null : placementFor(placements.read(), screen.getAllDisplays());
+  const window = createMainWindow({ preloadPath: PRELOAD_PATH, title: app.getName(), placement });
+  // kept per display: the one the window is on as it closes
+  window.on('close', () => {
+    if (placements === null) return;
+    const bounds = window.getNormalBounds();
+    placements.write(rememberPlacement(placements.read(), screen.getDisplayMatching(bounds), { bounds, maximized: window.isMaximized() }));
+  });
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });

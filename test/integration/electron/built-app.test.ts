@@ -171,6 +171,9 @@ describe('the built app, booted with a stand-in electron', () => {
     expect(report.exitCode).toBeNull();
     expect(report.errors).toEqual([]);
     expect(exitCode).toBe(0);
+    // the window's place, kept for the display it was on as the app quit
+    const stored = JSON.parse(readFileSync(join(userData, 'settings.json'), 'utf8')) as { window: unknown };
+    expect(stored.window).toEqual({ byDisplay: { '0,0,1920x1080': { bounds: { x: 100, y: 80, width: 1280, height: 820 }, maximized: false } }, last: '0,0,1920x1080' });
     // DuckDB folds its write-ahead log into the file when closed; a file left open keeps it.
     expect(walFiles(userData)).toEqual([]);
   });

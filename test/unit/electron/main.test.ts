@@ -37,6 +37,7 @@ vi.mock('electron', () => ({
   BrowserWindow: { getAllWindows: () => fake.state.windows },
   dialog: { showErrorBox: (title: string) => fake.state.log.push(`error box: ${title}`) },
   session: { defaultSession: {} },
+  screen: { getAllDisplays: () => [] },
 }));
 vi.mock('../../../main/electron/protocol.ts', () => ({
   registerAppScheme: () => fake.state.log.push('registerAppScheme'),
@@ -78,7 +79,10 @@ vi.mock('../../../main/electron/settings-store.ts', () => ({
     fake.state.log.push(`openSettingsFile ${dir}`);
     return { path: `${dir}/settings.json` };
   },
-  electronSettingsStore: (_file: unknown, key: string) => ({ read: () => ({}), write: () => fake.state.log.push(`write ${key}`) }),
+  electronSettingsStore: (_file: unknown, key: string) => ({
+    read: () => (key === 'window' ? { byDisplay: {}, last: null } : {}),
+    write: () => fake.state.log.push(`write ${key}`),
+  }),
 }));
 vi.mock('../../../main/electron/desktop-settings.ts', () => ({
   applyDesktopSettings: async (settings: { current(): { theme: string; proxy: string } }) => {

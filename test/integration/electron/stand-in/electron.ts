@@ -141,6 +141,7 @@ export class BrowserWindow extends EventEmitter {
   readonly options: Record<string, unknown>;
   loadedUrl: string | null = null;
   visible = false;
+  maximized = false;
   private destroyed = false;
   constructor(options: Record<string, unknown>) {
     super();
@@ -155,6 +156,16 @@ export class BrowserWindow extends EventEmitter {
   }
   show(): void {
     this.visible = true;
+  }
+  maximize(): void {
+    this.maximized = true;
+  }
+  isMaximized(): boolean {
+    return this.maximized;
+  }
+  getNormalBounds(): { x: number; y: number; width: number; height: number } {
+    const { x = 100, y = 80, width, height } = this.options as { x?: number; y?: number; width: number; height: number };
+    return { x, y, width, height };
   }
   focus(): void {}
   restore(): void {}
@@ -172,11 +183,20 @@ export class BrowserWindow extends EventEmitter {
   }
   destroy(): void {
     if (this.destroyed) return;
+    this.emit('close', standInEvent());
     this.destroyed = true;
     this.webContents.destroy();
     this.emit('closed');
   }
 }
+
+const DISPLAY = { id: 1, bounds: { x: 0, y: 0, width: 1920, height: 1080 }, workArea: { x: 0, y: 0, width: 1920, height: 1050 }, scaleFactor: 1 };
+
+export const screen = {
+  getAllDisplays: () => [DISPLAY],
+  getPrimaryDisplay: () => DISPLAY,
+  getDisplayMatching: () => DISPLAY,
+};
 
 export const protocol = {
   registerSchemesAsPrivileged(schemes: Array<{ scheme: string; privileges: Record<string, boolean> }>): void {
@@ -264,4 +284,4 @@ export const standIn = {
   },
 };
 
-export default { app, BrowserWindow, protocol, ipcMain, session, dialog, Menu, Notification, shell, nativeTheme, powerMonitor, net };
+export default { app, BrowserWindow, protocol, ipcMain, session, dialog, Menu, Notification, shell, nativeTheme, powerMonitor, net, screen };
