@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createPackageWithOptions } from '@electron/asar';
@@ -28,7 +28,7 @@ async function appFolder(files: Record<string, string>, unpack: string): Promise
 }
 
 const BUILT = { 'out/main/index.js': '', 'out/preload/index.cjs': '', 'out/renderer/index.html': '', 'package.json': '{}' };
-const DEPENDENCIES = ['@duckdb/node-api', '@napi-rs/keyring', 'electron-store', 'undici', 'ws', 'zod'];
+const DEPENDENCIES = Object.keys((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
 const withDependencies = Object.fromEntries(DEPENDENCIES.map((name) => [`node_modules/${name}/package.json`, '{}']));
 
 describe('the package check', () => {
