@@ -34,6 +34,8 @@ interface Report {
   themeAfterChange: string;
   proxyConfigs: unknown[];
   protocolClients: string[];
+  openLogs: { ok: boolean };
+  openedPaths: string[];
   sent: unknown[][];
   queries: { ok: boolean; data?: { queries: Array<{ id: number; name: string }>; total: number } };
   unknownChannel: { ok: boolean; error?: { code: string } };
@@ -157,6 +159,8 @@ describe('the built app, booted with a stand-in electron', () => {
     expect(report.proxyConfigs).toEqual([{ mode: 'system' }, { mode: 'fixed_servers', proxyRules: 'http://127.0.0.1:3128' }]);
     const stored = JSON.parse(readFileSync(join(userData, 'settings.json'), 'utf8')) as { app: Record<string, unknown> };
     expect(stored.app).toMatchObject({ theme: 'dark', proxy: 'http://127.0.0.1:3128' });
+    expect(report.openLogs).toEqual({ ok: true, data: {} });
+    expect(report.openedPaths).toEqual([join(userData, 'logs')]);
   });
 
   it('registers as the querydesk:// handler and shows the query the launch link names', () => {

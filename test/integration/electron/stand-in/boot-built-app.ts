@@ -55,6 +55,7 @@ const info = await bridge.invoke('app:info', {});
 const settings = await bridge.invoke('settings:get', {});
 const settingsChange = await bridge.invoke('settings:set', { theme: 'dark', proxy: 'http://127.0.0.1:3128' });
 const themeAfterChange = electron.nativeTheme.themeSource;
+const openLogs = await bridge.invoke('settings:openLogsFolder', {});
 const accounts = await bridge.invoke('accounts:list', {});
 const accountList = accounts.data as { accounts: Array<{ id: string; isLocal: boolean; baseUrl: string }> };
 const local = accountList.accounts.find((account) => account.isLocal);
@@ -110,6 +111,8 @@ console.log(
     themeAfterChange,
     proxyConfigs: recorded.proxyConfigs,
     protocolClients: recorded.protocolClients,
+    openLogs,
+    openedPaths: recorded.openedPaths,
     sent: recorded.sent,
     accounts,
     queries,

@@ -36,6 +36,7 @@ const recorded = {
   permissionHandlersSet: 0,
   proxyConfigs: [] as unknown[],
   protocolClients: [] as string[],
+  openedPaths: [] as string[],
   /** Every message main sent to a window: channel and arguments. */
   sent: [] as unknown[][],
   quitRequests: 0,
@@ -262,7 +263,8 @@ export class Notification extends EventEmitter {
 
 export const shell = {
   async openExternal(): Promise<void> {},
-  async openPath(): Promise<string> {
+  async openPath(path: string): Promise<string> {
+    recorded.openedPaths.push(path);
     return '';
   },
 };
