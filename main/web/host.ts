@@ -81,7 +81,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     handlers: core.handlers,
     onInternalError: (channel, error) => {
       logger.error(`${channel} failed:`, error);
-      console.error(logger.redact(`Querydesk: ${channel} failed: ${String(error)}`));
+      console.error(logger.redact(`Querydesk: ${channel} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
     },
   });
 
