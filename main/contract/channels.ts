@@ -16,6 +16,7 @@ import { CacheStatus, CacheUsage, ChartData, ChartRequest, ExportRequest, Export
 import { tableChannels } from './tables.ts';
 import { uiChannels } from './ui-state.ts';
 import { workspaceChannels } from './workspace.ts';
+import { settingsChannels } from './settings.ts';
 
 // Every channel: the request main accepts and the data it answers with (inside a Result).
 
@@ -259,6 +260,7 @@ export const channels = {
   ...tableChannels,
   ...uiChannels,
   ...workspaceChannels,
+  ...settingsChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export type ChannelRequest<C extends ChannelName> = z.input<(typeof channels)[C]['request']>;

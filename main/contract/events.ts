@@ -17,6 +17,8 @@ export const events = {
   /** A table upload moved on, finished, failed or was cancelled. */
   'tables:uploadProgress': UploadProgress,
   ...workspaceEvents,
+  /** A `querydesk://query/<id>` link was opened: show that query of that account. */
+  'query:open': z.object({ accountId, queryId: z.number().int().positive() }),
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;

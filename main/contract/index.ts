@@ -9,6 +9,7 @@ export * from './tables.ts';
 export * from './ui-state.ts';
 export * from './workspace.ts';
 export * from './parameter-values.ts';
+export * from './settings.ts';
 export * from './table-rules.ts';
 export type * from './bridge.ts';
 export * from './wire.ts';

@@ -45,6 +45,11 @@ export const CHANNEL_NAMES = [
   'queries:save',
   'queries:resolvePending',
   'executions:latest',
+  'settings:get',
+  'settings:set',
+  'settings:clearCache',
+  'settings:diagnostics',
+  'settings:openLogsFolder',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -55,6 +60,7 @@ export const EVENT_NAMES = [
   'tables:uploadProgress',
   'workspace:changed',
   'workspace:sync',
+  'query:open',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

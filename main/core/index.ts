@@ -3,7 +3,7 @@ import type { EventName, EventPayload, ExecutionRecord } from '../contract/index
 import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts';
 import { createAccountRegistry } from './accounts/registry.ts';
 import { createExecutionHistory } from './executions/history.ts';
-import { createExecutionWatcher } from './executions/watcher.ts';
+import { createExecutionWatcher, pollDelayWithin } from './executions/watcher.ts';
 import { accountHandlers } from './handlers/accounts.ts';
 import { appHandlers } from './handlers/app.ts';
 import { executionHandlers, type Viewing } from './handlers/executions.ts';
@@ -18,8 +18,12 @@ import { createExportRuns } from './export/exports.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
 import { KeyVault } from './secrets/key-vault.ts';
 import { osKeychain } from './secrets/os-keychain.ts';
+import type { Fetch } from './service-client/index.ts';
 import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts';
 import { statusAfterExecute } from './executions/snapshot.ts';
+import { openAppSettings, StoredAppSettings, type AppSettingsState } from './settings/app-settings.ts';
+import { settingsHandlers } from './handlers/settings.ts';
+import { createLogger, type Logger } from './logging/logger.ts';
 import type { UploadLimits } from './tables/table-upload.ts';
 import { KnownRows } from './tables/known-rows.ts';
 import { UploadSessions } from './tables/upload-sessions.ts';
@@ -60,6 +64,16 @@ export interface CoreOptions {
   exportDestinations?: ExportDestinations;
   /** When a table upload goes in parts, and how large they are; the service's limits by default. */
   uploadLimits?: UploadLimits;
+  /** How requests reach services other than the embedded one (Electron's net.fetch, a proxy-aware fetch); Node's fetch by default. */
+  fetch?: Fetch;
+  /** The app's settings, opened by the host (it applies some itself); a JSON file in `dataDir` by default. */
+  appSettings?: AppSettingsState;
+  /** Where the host keeps its data, logs and settings, for the About section; `dataDir` and its files by default. */
+  paths?: { dataDir: string; logsDir: string; settingsFile: string };
+  /** The app's log, which keys are masked in; a log in `paths.logsDir` by default. */
+  logger?: Logger;
+  /** Opens a folder in the system's file manager (Electron); answers an error message or null. */
+  openFolder?: (path: string) => Promise<string | null>;
 }
 
 /** Parts well below the service's 1.2 GB per insert, so a failed one costs little to send again. */
@@ -73,12 +87,16 @@ export interface Core {
 export const KEYCHAIN_SERVICE = 'Querydesk';
 
 export async function createCore(options: CoreOptions): Promise<Core> {
+  const paths = options.paths ?? { dataDir: options.dataDir, logsDir: join(options.dataDir, 'logs'), settingsFile: join(options.dataDir, 'settings.json') };
+  const logger = options.logger ?? createLogger({ dir: paths.logsDir });
   const vault = options.keyVault ?? new KeyVault(osKeychain(KEYCHAIN_SERVICE));
   const settings = options.accountSettings ?? jsonFileStore(join(options.dataDir, 'accounts.json'), AccountSettings, defaultAccountSettings);
-  const accounts = await createAccountRegistry({ localService: options.localService, settings, vault });
+  const accounts = await createAccountRegistry({ localService: options.localService, settings, vault, fetch: options.fetch, onKey: logger.addSecret });
   const history = createExecutionHistory(options.dataDir);
   let viewing: Viewing | null = null;
+  const appSettings = options.appSettings ?? openAppSettings(jsonFileStore(paths.settingsFile, StoredAppSettings, () => ({})));
   const watcher = createExecutionWatcher({
+    pollDelay: (elapsedMs, failures) => pollDelayWithin(appSettings.current().poll, elapsedMs, failures),
     emit: (update) => {
       options.emit('execution:update', update);
       const finished = history.observe(update);
@@ -139,6 +157,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ...tableHandlers(accounts, uploads, knownRows, workspaces),
       ...uiStateHandlers(accounts, ui),
       ...workspaceHandlers(accounts, workspaces),
+      ...settingsHandlers({
+        settings: appSettings,
+        about: {
+          version: options.version,
+          host: options.host,
+          cacheDir: join(options.dataDir, 'cache'),
+          ...paths,
+        },
+        cache,
+        logger,
+        accounts: () => accounts.list(),
+        openFolder: options.openFolder ?? null,
+      }),
     },
     async dispose() {
       workspaces.dispose();

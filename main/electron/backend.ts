@@ -4,8 +4,12 @@ import { CacheSettings, defaultCacheSettings } from '../core/cache/cache-setting
 import type { ExportDestinations } from '../core/export/destination.ts';
 import { createCore, type Core, type FinishedExecution } from '../core/index.ts';
 import { startService } from '../service/index.ts';
+import type { Logger } from '../core/logging/logger.ts';
+import type { AppSettingsState } from '../core/settings/app-settings.ts';
 import type { EventName } from '../contract/names.ts';
-import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
+import type Store from 'electron-store';
+import { electronFetch } from './network.ts';
+import { electronSettingsStore } from './settings-store.ts';
 
 /**
  * The embedded service and the core on top of it, in this process, as the browser host has them.
@@ -14,12 +18,17 @@ import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
  */
 export async function startBackend(options: {
   dataDir: string;
+  logsDir: string;
   version: string;
+  settingsFile: Store;
+  appSettings: AppSettingsState;
+  logger: Logger;
+  openFolder: (path: string) => Promise<string | null>;
   emit: (event: EventName, payload: unknown) => void;
   onExecutionFinished: (finished: FinishedExecution) => void;
   exportDestinations: ExportDestinations;
 }): Promise<Core> {
-  const settingsFile = openSettingsFile(options.dataDir);
+  const { settingsFile, appSettings } = options;
   const service = await startService({ dataDir: join(options.dataDir, 'service'), port: 0 });
   let core: Core;
   try {
@@ -33,6 +42,11 @@ export async function startBackend(options: {
       cacheSettings: electronSettingsStore(settingsFile, 'cache', CacheSettings, defaultCacheSettings),
       onExecutionFinished: options.onExecutionFinished,
       exportDestinations: options.exportDestinations,
+      appSettings,
+      fetch: electronFetch(() => appSettings.current().proxy),
+      paths: { dataDir: options.dataDir, logsDir: options.logsDir, settingsFile: settingsFile.path },
+      logger: options.logger,
+      openFolder: options.openFolder,
     });
   } catch (error) {
     await service.close();

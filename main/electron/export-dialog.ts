@@ -5,13 +5,14 @@ import { fileTarget, type ExportDestinations } from '../core/export/destination.
 // Exports in the Electron host go to a file the user picks in the system's save dialog, opened
 // over the app window; closing the dialog declines the export.
 
-export function saveDialogDestinations(getWindow: () => BrowserWindow | null): ExportDestinations {
+/** `folder`: where the dialog opens, from Settings; null for the Downloads folder. */
+export function saveDialogDestinations(getWindow: () => BrowserWindow | null, folder: () => string | null): ExportDestinations {
   return {
     async choose(exportId, suggestedName) {
       const options = {
         title: 'Export CSV',
         // only a name is suggested, never a path the renderer chose
-        defaultPath: join(app.getPath('downloads'), basename(suggestedName)),
+        defaultPath: join(folder() ?? app.getPath('downloads'), basename(suggestedName)),
         filters: [{ name: 'CSV', extensions: ['csv'] }],
         properties: ['createDirectory' as const, 'showOverwriteConfirmation' as const],
       };

@@ -1,14 +1,22 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, session } from 'electron';
+import { app, BrowserWindow, dialog, screen, session, shell } from 'electron';
+import type { SettingsStore } from '../core/settings/settings-store.ts';
 import type { Core } from '../core/index.ts';
+import { createLogger, type Logger } from '../core/logging/logger.ts';
+import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
 import { startBackend } from './backend.ts';
+import { applyDesktopSettings } from './desktop-settings.ts';
+import { DEEP_LINK_SCHEME, deepLinkIn, LinkRouter, parseDeepLink } from './deep-link.ts';
 import { saveDialogDestinations } from './export-dialog.ts';
 import { createEventSender, registerInvokeHandler } from './ipc.ts';
 import { installApplicationMenu } from './menu.ts';
 import { createFinishedNotifier } from './notifications.ts';
 import { denyPermissions, guardWebContents } from './navigation.ts';
 import { handleAppProtocol, registerAppScheme } from './protocol.ts';
+import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
+import { startUpdates } from './updates.ts';
 import { createMainWindow } from './window.ts';
+import { noPlacements, placementFor, rememberPlacement, WindowPlacements } from './window-placement.ts';
 
 // This file is bundled to out/main/; the preload and renderer builds sit next to it.
 const PRELOAD_PATH = join(import.meta.dirname, '../preload/index.cjs');
@@ -18,6 +26,10 @@ let mainWindow: BrowserWindow | null = null;
 let backend: Core | null = null;
 let unregisterInvoke: (() => void) | null = null;
 let shutdown: 'running' | 'pending' | 'done' = 'running';
+let logger: Logger | null = null;
+let emitEvent: ReturnType<typeof createEventSender> | null = null;
+let placements: SettingsStore<WindowPlacements> | null = null;
+const links = new LinkRouter(deepLinkIn(process.argv));
 
 app.enableSandbox();
 registerAppScheme();
@@ -26,7 +38,16 @@ app.on('web-contents-created', (_event, contents) => guardWebContents(contents))
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', focusMainWindow);
+  app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
+  // macOS hands links over by event, also the one the app was launched with
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    links.receive(parseDeepLink(url));
+  });
+  app.on('second-instance', (_event, argv) => {
+    focusMainWindow();
+    links.receive(deepLinkIn(argv));
+  });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
@@ -52,31 +73,71 @@ async function start(): Promise<void> {
   handleAppProtocol(RENDERER_DIR);
   installApplicationMenu({ isMac: process.platform === 'darwin', withDevTools: !app.isPackaged });
   const emit = createEventSender(() => mainWindow);
+  emitEvent = emit;
+  const dataDir = app.getPath('userData');
+  const logsDir = app.getPath('logs');
+  const log = createLogger({ dir: logsDir });
+  logger = log;
+  log.info(`Querydesk ${app.getVersion()} starting on ${process.platform} ${process.arch}`);
+  const settingsFile = openSettingsFile(dataDir);
+  const appSettings = openAppSettings(electronSettingsStore(settingsFile, 'app', StoredAppSettings, () => ({})));
+  placements = electronSettingsStore(settingsFile, 'window', WindowPlacements, noPlacements);
+  await applyDesktopSettings(appSettings);
   backend = await startBackend({
-    dataDir: app.getPath('userData'),
+    dataDir,
+    logsDir,
     version: app.getVersion(),
+    settingsFile,
+    appSettings,
+    logger: log,
+    openFolder: async (path) => (await shell.openPath(path)) || null,
     emit,
     onExecutionFinished: createFinishedNotifier({
       getWindow: () => mainWindow,
+      isEnabled: () => appSettings.current().notifyOnFinish,
       show: ({ accountId, executionId }) => emit('execution:show', { accountId, executionId }),
     }),
-    exportDestinations: saveDialogDestinations(() => mainWindow),
+    exportDestinations: saveDialogDestinations(() => mainWindow, () => appSettings.current().exportFolder),
   });
   unregisterInvoke = registerInvokeHandler({
     handlers: backend.handlers,
     getWindow: () => mainWindow,
-    onInternalError: (channel, error) => console.error(`[querydesk] ${channel} failed:`, error),
+    onInternalError: (channel, error) => log.error(`${channel} failed:`, error),
   });
   openMainWindow();
+  startUpdates({ logger: log, getWindow: () => mainWindow });
 }
 
 function openMainWindow(): void {
-  const window = createMainWindow({ preloadPath: PRELOAD_PATH, title: app.getName() });
+  const placement = placements === null ? null : placementFor(placements.read(), screen.getAllDisplays());
+  const window = createMainWindow({ preloadPath: PRELOAD_PATH, title: app.getName(), placement });
+  // kept per display: the one the window is on as it closes
+  window.on('close', () => {
+    if (placements === null) return;
+    const bounds = window.getNormalBounds();
+    placements.write(rememberPlacement(placements.read(), screen.getDisplayMatching(bounds), { bounds, maximized: window.isMaximized() }));
+  });
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
   mainWindow = window;
+  window.once('ready-to-show', () => links.ready(linkDestination));
 }
+
+const linkDestination = {
+  async accounts() {
+    const listed = await backend?.handlers['accounts:list']({});
+    return listed?.ok ? listed.data.accounts : [];
+  },
+  open(accountId: string, queryId: number) {
+    focusMainWindow();
+    emitEvent?.('query:open', { accountId, queryId });
+  },
+  noSuchAccount(name: string, queryId: number) {
+    const box = { type: 'warning' as const, message: `No account named “${name}”`, detail: `The link asked for query ${queryId} in an account this app does not have. Add it under Accounts, then open the link again.` };
+    void (mainWindow === null ? dialog.showMessageBox(box) : dialog.showMessageBox(mainWindow, box));
+  },
+};
 
 /** A second launch brings the running app forward instead of opening a second database. */
 function focusMainWindow(): void {
@@ -93,11 +154,13 @@ async function stopBackend(): Promise<void> {
   unregisterInvoke = null;
   const current = backend;
   backend = null;
-  await current?.dispose().catch((error: unknown) => console.error('[querydesk] shutdown failed:', error));
+  await current?.dispose().catch((error: unknown) => logger?.error('Shutdown failed:', error));
+  logger?.info('Querydesk stopped');
 }
 
 function abortStartup(error: unknown): void {
   console.error('[querydesk] could not start:', error);
+  logger?.error('Could not start:', error);
   dialog.showErrorBox('Querydesk could not start', error instanceof Error ? error.message : String(error));
   app.exit(1);
 }

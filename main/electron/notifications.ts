@@ -7,6 +7,8 @@ import type { FinishedExecution } from '../core/index.ts';
 
 export function createFinishedNotifier(options: {
   getWindow: () => BrowserWindow | null;
+  /** The user's choice in Settings. */
+  isEnabled: () => boolean;
   /** A click on the notification: the window comes forward and should show that execution. */
   show: (record: ExecutionRecord) => void;
 }): (finished: FinishedExecution) => void {
@@ -15,7 +17,7 @@ export function createFinishedNotifier(options: {
     const message = notificationText(record);
     const window = getWindow();
     const windowInUse = window !== null && !window.isDestroyed() && window.isVisible() && !window.isMinimized() && window.isFocused();
-    if (message === null || (windowInUse && isViewed) || !Notification.isSupported()) return;
+    if (message === null || (windowInUse && isViewed) || !options.isEnabled() || !Notification.isSupported()) return;
     const notification = new Notification(message);
     notification.on('click', () => {
       const current = getWindow();

@@ -2,9 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createCore } from '../core/index.ts';
+import { createLogger } from '../core/logging/logger.ts';
+import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
+import { jsonFileStore } from '../core/settings/settings-store.ts';
 import { createAccessToken } from './access-token.ts';
 import { attachContractSocket } from './contract-socket.ts';
 import { createExportDownloads } from './export-downloads.ts';
+import { createProxyFetch } from './proxy-fetch.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 import { createStaticHandler } from './static-files.ts';
 
@@ -51,20 +55,34 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   let socket: ReturnType<typeof attachContractSocket> | null = null;
+  const coreDir = join(options.dataDir, 'core');
+  const settingsFile = join(coreDir, 'settings.json');
+  const appSettings = openAppSettings(jsonFileStore(settingsFile, StoredAppSettings, () => ({})));
+  const network = createProxyFetch(() => appSettings.current().proxy);
+  const logsDir = join(options.dataDir, 'logs');
+  const logger = createLogger({ dir: logsDir });
+  logger.info(`Querydesk ${options.version} starting (browser host)`);
   const core = await createCore({
     host: 'web',
     version: options.version,
     localService: options.localService,
-    dataDir: join(options.dataDir, 'core'),
+    dataDir: coreDir,
     emit: (event, payload) => socket?.broadcast(event, payload),
     exportDestinations: downloads.destinations,
+    appSettings,
+    fetch: network.fetch,
+    paths: { dataDir: options.dataDir, logsDir, settingsFile },
+    logger,
   });
   socket = attachContractSocket({
     server,
     origin: () => origin,
     token,
     handlers: core.handlers,
-    onInternalError: (channel, error) => console.error(`Querydesk: ${channel} failed:`, error),
+    onInternalError: (channel, error) => {
+      logger.error(`${channel} failed:`, error);
+      console.error(logger.redact(`Querydesk: ${channel} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+    },
   });
 
   try {
@@ -72,6 +90,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   } catch (error) {
     socket.close();
     await core.dispose();
+    await network.close();
     throw error;
   }
   origin = `http://${HOST}:${port}`;
@@ -87,6 +106,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         server.closeAllConnections();
       });
       await core.dispose();
+      await network.close();
     },
   };
 }

@@ -3,15 +3,25 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 // `npm run web` must serve what the sources say: rebuild when the built renderer is missing or
-// older than any file it is built from.
+// older than any file it is built from. The built-app smoke test asks the same of all three parts.
 
-const SOURCE_DIRS = ['renderer', 'main/contract'];
+const RENDERER = { output: 'out/renderer/index.html', sources: ['renderer', 'main/contract'] };
+const WHOLE_APP = [RENDERER, { output: 'out/main/index.js', sources: ['main'] }, { output: 'out/preload/index.cjs', sources: ['preload', 'main/contract'] }];
 const SKIPPED = new Set(['node_modules', '.svelte-kit']);
 
 export function rendererBuildIsStale(projectRoot: string): boolean {
-  const builtAt = modifiedAt(join(projectRoot, 'out/renderer/index.html'));
+  return isStale(projectRoot, RENDERER);
+}
+
+/** Main, preload or renderer is missing or older than its sources. */
+export function appBuildIsStale(projectRoot: string): boolean {
+  return WHOLE_APP.some((part) => isStale(projectRoot, part));
+}
+
+function isStale(projectRoot: string, part: { output: string; sources: string[] }): boolean {
+  const builtAt = modifiedAt(join(projectRoot, part.output));
   if (builtAt === null) return true;
-  return SOURCE_DIRS.some((dir) => newestIn(join(projectRoot, dir)) > builtAt);
+  return part.sources.some((dir) => newestIn(join(projectRoot, dir)) > builtAt);
 }
 
 /** Runs `npm run build` with its output on stderr, so stdout keeps only the URL line. */

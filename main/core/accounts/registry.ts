@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fail, ok, type Account, type Result } from '../../contract/index.ts';
 import { isFailure, noSuchAccount, type Failure } from '../failures.ts';
 import type { KeyVault } from '../secrets/key-vault.ts';
-import { createServiceClient, type ServiceClient, type ServiceConnection } from '../service-client/index.ts';
+import { createServiceClient, type Fetch, type ServiceClient, type ServiceConnection } from '../service-client/index.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { keyHint } from './key-hint.ts';
 import type { AccountProfile, AccountSettings } from './profiles.ts';
@@ -35,6 +35,8 @@ export interface AccountRegistry {
   profile(accountId: string): AccountProfile | Failure;
   /** The connection an account would use with these fields: its own key unless a new one is given. */
   connectionWith(accountId: string, fields: ProfileFields, apiKey?: string): ServiceConnection | null;
+  /** The connection an account about to be added would use. */
+  newConnection(fields: Pick<ProfileFields, 'baseUrl' | 'serviceName'>, apiKey: string): ServiceConnection;
   add(fields: ProfileFields, apiKey: string, options: { sessionOnly?: boolean }): Promise<Result<Account>>;
   /** Replaces the profile's fields, and the key when one is given. */
   update(accountId: string, fields: ProfileFields, apiKey: string | undefined, options: { sessionOnly?: boolean }): Promise<Result<Account>>;
@@ -52,8 +54,16 @@ export async function createAccountRegistry(options: {
   localService: { baseUrl: string; apiKey: string | null };
   settings: SettingsStore<AccountSettings>;
   vault: KeyVault;
+  /** How requests reach the services of added accounts; the embedded one is always reached directly. */
+  fetch?: Fetch;
+  /** Told every key that is read or entered, so the log can mask it. */
+  onKey?: (key: string) => void;
 }): Promise<AccountRegistry> {
   const { settings, vault } = options;
+  const noteKey = (key: string | null | undefined) => {
+    if (key) options.onKey?.(key);
+  };
+  noteKey(options.localService.apiKey);
   const local = localEntry(options.localService);
   const held = new Map<string, Held>();
   const stored = settings.read();
@@ -64,13 +74,14 @@ export async function createAccountRegistry(options: {
   let active = stored.activeAccountId !== null && held.has(stored.activeAccountId) ? stored.activeAccountId : LOCAL_ACCOUNT_ID;
 
   function hold(profile: AccountProfile, key: { key: string | null; problem: KeyProblem | null }): Held {
+    noteKey(key.key);
     const account: Account = {
       ...profile,
       keyHint: keyHint(key.key),
       keyStorage: key.key === null ? 'missing' : vault.isSessionOnly(profile.id) ? 'session' : 'keychain',
       isLocal: false,
     };
-    const client = key.key === null ? null : createServiceClient({ baseUrl: profile.baseUrl, serviceName: profile.serviceName, apiKey: key.key });
+    const client = key.key === null ? null : createServiceClient({ baseUrl: profile.baseUrl, serviceName: profile.serviceName, apiKey: key.key, fetch: options.fetch });
     return { profile, key: key.key, entry: { account, client, keyProblem: key.problem } };
   }
 
@@ -115,8 +126,15 @@ export async function createAccountRegistry(options: {
     },
 
     connectionWith(accountId, fields, apiKey) {
+      noteKey(apiKey);
       const key = apiKey ?? (accountId === LOCAL_ACCOUNT_ID ? options.localService.apiKey : held.get(accountId)?.key) ?? null;
-      return key === null ? null : { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey: key };
+      if (key === null) return null;
+      return { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey: key, fetch: accountId === LOCAL_ACCOUNT_ID ? undefined : options.fetch };
+    },
+
+    newConnection(fields, apiKey) {
+      noteKey(apiKey);
+      return { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey, fetch: options.fetch };
     },
 
     add: (fields, apiKey, { sessionOnly = false }) => store({ id: randomUUID(), ...fields }, apiKey, sessionOnly, undefined),

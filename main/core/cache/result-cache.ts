@@ -35,6 +35,8 @@ export interface ResultCache {
   use(accountId: string, executionId: string): Promise<CacheEntry | null>;
   /** Drops every entry of an account (it was removed), and stops its downloads. */
   forgetAccount(accountId: string): Promise<void>;
+  /** Drops every entry and stops every download (the user asked to clear the cache). */
+  clear(): Promise<void>;
   /** A new budget; entries past it are evicted at once, least recently used first. */
   setBudget(bytes: number): Promise<void>;
   usage(): Promise<{ budgetBytes: number; usedBytes: number; entryCount: number }>;
@@ -80,6 +82,13 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       await removeEntry(db, entry);
       total -= entry.bytes;
     }
+  }
+
+  async function drop(isDropped: (accountId: string) => boolean): Promise<void> {
+    const stopping = [...downloads.values()].filter((d) => isDropped(d.shape.accountId));
+    for (const download of stopping) download.controller.abort();
+    await Promise.all(stopping.map((d) => d.done));
+    for (const entry of await listEntries(db)) if (isDropped(entry.accountId)) await removeEntry(db, entry);
   }
 
   function blank(accountId: string, executionId: string): CacheStatus {
@@ -247,12 +256,8 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       return entry;
     },
 
-    async forgetAccount(accountId) {
-      const mine = [...downloads.values()].filter((d) => d.shape.accountId === accountId);
-      for (const download of mine) download.controller.abort();
-      await Promise.all(mine.map((d) => d.done));
-      for (const entry of await listEntries(db)) if (entry.accountId === accountId) await removeEntry(db, entry);
-    },
+    forgetAccount: (accountId) => drop((ofAccount) => ofAccount === accountId),
+    clear: () => drop(() => true),
 
     async setBudget(bytes) {
       budgetBytes = bytes;

@@ -1,4 +1,4 @@
-import type { ExecutionUpdate } from '../../contract/index.ts';
+import type { ExecutionUpdate, PollBounds } from '../../contract/index.ts';
 import type { ExecutionStatus, ServiceClient, ServiceErrorKind } from '../service-client/index.ts';
 import { toExecutionUpdate } from './snapshot.ts';
 import { hasResult, isTerminal } from './states.ts';
@@ -39,9 +39,16 @@ interface Watch {
 const TRANSIENT: ReadonlySet<ServiceErrorKind> = new Set(['unreachable', 'timeout', 'rate_limited', 'server_error']);
 const MAX_REMEMBERED = 500;
 
+/** A tenth of the run's age, within the bounds; doubled per failed poll in a row, up to 30 s (or the upper bound, if longer). */
+export function pollDelayWithin(bounds: PollBounds, elapsedMs: number, failures: number): number {
+  const base = Math.min(bounds.maxMs, Math.max(bounds.minMs, elapsedMs / 10));
+  return failures === 0 ? base : Math.min(Math.max(30_000, bounds.maxMs), base * 2 ** failures);
+}
+
+export const DEFAULT_POLL_BOUNDS: PollBounds = { minMs: 250, maxMs: 3000 };
+
 export function defaultPollDelay(elapsedMs: number, failures: number): number {
-  const base = Math.min(3000, Math.max(250, elapsedMs / 10));
-  return failures === 0 ? base : Math.min(30_000, base * 2 ** failures);
+  return pollDelayWithin(DEFAULT_POLL_BOUNDS, elapsedMs, failures);
 }
 
 export function createExecutionWatcher(options: ExecutionWatcherOptions): ExecutionWatcher {

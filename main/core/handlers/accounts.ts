@@ -13,7 +13,7 @@ export function accountHandlers(accounts: AccountRegistry, vault: KeyVault, onRe
       ok({ accounts: accounts.list(), activeAccountId: accounts.activeAccountId(), keychain: await vault.status() }),
 
     'accounts:add': async ({ label, kind, baseUrl, serviceName, apiKey, sessionOnly }) => {
-      const checked = await checkConnection({ baseUrl, serviceName, apiKey });
+      const checked = await checkConnection(accounts.newConnection({ baseUrl, serviceName }, apiKey));
       if (!checked.ok) return checked;
       return accounts.add({ label, kind, baseUrl, serviceName, handle: checked.data.handle }, apiKey, { sessionOnly });
     },

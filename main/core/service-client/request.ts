@@ -14,7 +14,11 @@ export interface ServiceConnection {
   /** Per attempt, body included. */
   timeoutMs?: number;
   retry?: RetryPolicy;
+  /** How requests leave the process; the host decides (the OS network stack, a proxy). Node's fetch by default. */
+  fetch?: Fetch;
 }
+
+export type Fetch = (url: URL, init: RequestInit) => Promise<Response>;
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -71,6 +75,7 @@ export function createTransport(connection: ServiceConnection): Transport {
   const keyHeader = `X-${connection.serviceName}-API-KEY`;
   const timeoutMs = connection.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const policy = connection.retry ?? DEFAULT_RETRY_POLICY;
+  const send = connection.fetch ?? fetch;
 
   function urlOf(options: RequestOptions): URL | null {
     let url: URL;
@@ -97,7 +102,7 @@ export function createTransport(connection: ServiceConnection): Transport {
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const content = options.content?.data;
     try {
-      const response = await fetch(url, {
+      const response = await send(url, {
         method: options.method,
         headers,
         body: typeof content === 'function' ? content() : (content ?? (options.body === undefined ? undefined : JSON.stringify(options.body))),

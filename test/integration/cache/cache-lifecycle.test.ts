@@ -198,6 +198,14 @@ describe('eviction', () => {
       expect((await cache.status('local', b)).state).toBe('cached');
       await cache.forgetAccount('local');
       expect((await cache.status('local', b)).state).toBe('absent');
+
+      // and Clear in Settings takes them all
+      await cacheOne(client, a);
+      await cacheOne(client, b);
+      expect((await cache.usage()).entryCount).toBe(2);
+      await cache.clear();
+      expect(await cache.usage()).toMatchObject({ entryCount: 0, usedBytes: 0 });
+      expect((await cache.status('local', a)).state).toBe('absent');
     } finally {
       await fresh.close();
     }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rendererBuildIsStale } from '../../../main/web/renderer-build.ts';
+import { appBuildIsStale, rendererBuildIsStale } from '../../../main/web/renderer-build.ts';
 
 let root: string | null = null;
 afterEach(() => {
@@ -37,5 +37,21 @@ describe('whether the renderer needs a build', () => {
     touch(join(root, 'out/renderer/index.html'), 0);
     touch(join(root, 'renderer/src/App.svelte'), -60);
     expect(rendererBuildIsStale(root)).toBe(true);
+  });
+
+  it('counts the whole app stale while main or preload is older than its sources, even with a fresh renderer', () => {
+    const root = project();
+    for (const dir of ['main/electron', 'preload', 'out/main', 'out/preload']) mkdirSync(join(root, dir), { recursive: true });
+    writeFileSync(join(root, 'main/electron/main.ts'), '');
+    writeFileSync(join(root, 'preload/index.ts'), '');
+    for (const file of ['renderer/src/App.svelte', 'main/contract/wire.ts', 'main/electron/main.ts', 'preload/index.ts']) touch(join(root, file), 60);
+    writeFileSync(join(root, 'out/renderer/index.html'), '');
+    expect(appBuildIsStale(root)).toBe(true);
+    writeFileSync(join(root, 'out/main/index.js'), '');
+    writeFileSync(join(root, 'out/preload/index.cjs'), '');
+    expect(appBuildIsStale(root)).toBe(false);
+    touch(join(root, 'main/electron/main.ts'), -60);
+    expect(rendererBuildIsStale(root)).toBe(false);
+    expect(appBuildIsStale(root)).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ const fake = vi.hoisted(() => {
     handlers: new Map<string, Handler[]>(),
     gotLock: true,
     ready: Promise.resolve(),
-    windows: [] as Array<{ closed: Handler | undefined }>,
+    windows: [] as Array<{ closed: Handler | undefined; shown: Handler | undefined }>,
     startError: null as Error | null,
   };
   const app = {
@@ -22,6 +22,7 @@ const fake = vi.hoisted(() => {
     whenReady: () => state.ready,
     getPath: (name: string) => `/home/u/.config/Querydesk#${name}`,
     getVersion: () => '0.1.0',
+    setAsDefaultProtocolClient: (scheme: string) => state.log.push(`protocol client ${scheme}`),
     getName: () => 'Querydesk',
     isPackaged: false,
   };
@@ -36,6 +37,7 @@ vi.mock('electron', () => ({
   BrowserWindow: { getAllWindows: () => fake.state.windows },
   dialog: { showErrorBox: (title: string) => fake.state.log.push(`error box: ${title}`) },
   session: { defaultSession: {} },
+  screen: { getAllDisplays: () => [] },
 }));
 vi.mock('../../../main/electron/protocol.ts', () => ({
   registerAppScheme: () => fake.state.log.push('registerAppScheme'),
@@ -47,7 +49,7 @@ vi.mock('../../../main/electron/navigation.ts', () => ({
 }));
 vi.mock('../../../main/electron/menu.ts', () => ({ installApplicationMenu: () => fake.state.log.push('menu') }));
 vi.mock('../../../main/electron/ipc.ts', () => ({
-  createEventSender: () => () => {},
+  createEventSender: () => (event: string, payload: unknown) => fake.state.log.push(`event ${event} ${JSON.stringify(payload)}`),
   registerInvokeHandler: () => {
     fake.state.log.push('registerInvokeHandler');
     return () => fake.state.log.push('unregisterInvokeHandler');
@@ -56,9 +58,36 @@ vi.mock('../../../main/electron/ipc.ts', () => ({
 vi.mock('../../../main/electron/window.ts', () => ({
   createMainWindow: (options: { preloadPath: string }) => {
     fake.state.log.push(`createMainWindow ${options.preloadPath.endsWith('/preload/index.cjs')}`);
-    const window = { closed: undefined as Handler | undefined, on: (_: string, h: Handler) => (window.closed = h) };
+    const window = {
+      closed: undefined as Handler | undefined,
+      shown: undefined as Handler | undefined,
+      on: (_: string, h: Handler) => (window.closed = h),
+      once: (_: string, h: Handler) => (window.shown = h),
+      isMinimized: () => false,
+      focus: () => {},
+    };
     fake.state.windows.push(window);
     return window;
+  },
+}));
+vi.mock('../../../main/core/logging/logger.ts', () => ({
+  createLogger: () => ({ info: () => {}, warn: () => {}, error: (message: string) => fake.state.log.push(`log error ${message}`), addSecret: () => {}, recent: () => [], redact: (text: string) => text }),
+}));
+vi.mock('../../../main/electron/updates.ts', () => ({ startUpdates: () => fake.state.log.push('startUpdates') }));
+vi.mock('../../../main/electron/settings-store.ts', () => ({
+  openSettingsFile: (dir: string) => {
+    fake.state.log.push(`openSettingsFile ${dir}`);
+    return { path: `${dir}/settings.json` };
+  },
+  electronSettingsStore: (_file: unknown, key: string) => ({
+    read: () => (key === 'window' ? { byDisplay: {}, last: null } : {}),
+    write: () => fake.state.log.push(`write ${key}`),
+  }),
+}));
+vi.mock('../../../main/electron/desktop-settings.ts', () => ({
+  applyDesktopSettings: async (settings: { current(): { theme: string; proxy: string } }) => {
+    const { theme, proxy } = settings.current();
+    fake.state.log.push(`applyDesktopSettings theme=${theme} proxy=${JSON.stringify(proxy)}`);
   },
 }));
 vi.mock('../../../main/electron/backend.ts', () => ({
@@ -66,7 +95,12 @@ vi.mock('../../../main/electron/backend.ts', () => ({
     fake.state.log.push(`startBackend ${options.dataDir} ${options.version} notifier=${typeof options.onExecutionFinished}`);
     if (fake.state.startError) throw fake.state.startError;
     return {
-      handlers: {},
+      handlers: {
+        'accounts:list': async () => ({
+          ok: true,
+          data: { accounts: [{ id: 'local', label: 'Local', isLocal: true }, { id: 'a7', label: 'Team', isLocal: false }] },
+        }),
+      },
       dispose: async () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
         fake.state.log.push('dispose');
@@ -95,12 +129,16 @@ describe('the Electron host lifecycle', () => {
     expect(fake.state.log).toEqual([
       'enableSandbox',
       'registerAppScheme',
+      'protocol client querydesk',
       'denyPermissions',
       'handleAppProtocol true',
       'menu',
+      'openSettingsFile /home/u/.config/Querydesk#userData',
+      'applyDesktopSettings theme=system proxy=""',
       'startBackend /home/u/.config/Querydesk#userData 0.1.0 notifier=function',
       'registerInvokeHandler',
       'createMainWindow true',
+      'startUpdates',
     ]);
     fake.emit('web-contents-created', {}, {});
     expect(fake.state.log.at(-1)).toBe('guardWebContents');
@@ -130,8 +168,24 @@ describe('the Electron host lifecycle', () => {
     await launch();
     fake.state.windows[0]!.closed!();
     fake.state.log.length = 0;
-    fake.emit('second-instance');
+    fake.emit('second-instance', {}, ['/opt/Querydesk/querydesk']);
     expect(fake.state.log).toEqual(['createMainWindow true']);
+  });
+
+  it('opens the query a querydesk:// link names, from a launch or from a second launch, once the window shows', async () => {
+    const argv = process.argv;
+    process.argv = [...argv, 'querydesk://query/42?account=team'];
+    try {
+      await launch();
+    } finally {
+      process.argv = argv;
+    }
+    expect(fake.state.log).toContain('protocol client querydesk');
+    expect(fake.state.log.filter((line) => line.startsWith('event'))).toEqual([]);
+    fake.state.windows[0]!.shown!();
+    await vi.waitFor(() => expect(fake.state.log).toContain('event query:open {"accountId":"a7","queryId":42}'));
+    fake.emit('second-instance', {}, ['/opt/Querydesk/querydesk', 'querydesk://query/7']);
+    await vi.waitFor(() => expect(fake.state.log).toContain('event query:open {"accountId":"local","queryId":7}'));
   });
 
   it('says why and exits when the backend cannot start', async () => {

@@ -72,7 +72,7 @@ beforeEach(() => {
 
 describe('the finished-execution notification', () => {
   it('stays quiet while the user looks at that very execution in the focused window', () => {
-    const notify = createFinishedNotifier({ getWindow: () => fakeWindow() as unknown as AnyWindow, show: () => {} });
+    const notify = createFinishedNotifier({ getWindow: () => fakeWindow() as unknown as AnyWindow, isEnabled: () => true, show: () => {} });
     notify({ record: record(), isViewed: true });
     expect(fake.shown).toEqual([]);
   });
@@ -86,22 +86,32 @@ describe('the finished-execution notification', () => {
     expect(fake.shown[0]?.body).toBe('5,000 rows');
 
     function notify(window: ReturnType<typeof fakeWindow> | null, isViewed: boolean) {
-      createFinishedNotifier({ getWindow: () => window as unknown as AnyWindow, show: () => {} })({ record: record(), isViewed });
+      createFinishedNotifier({ getWindow: () => window as unknown as AnyWindow, isEnabled: () => true, show: () => {} })({ record: record(), isViewed });
     }
   });
 
   it('brings the window back when clicked, to show that execution', () => {
     const window = fakeWindow({ minimized: true, focused: false });
     const shown: ExecutionRecord[] = [];
-    createFinishedNotifier({ getWindow: () => window as unknown as AnyWindow, show: (r) => shown.push(r) })({ record: record(), isViewed: false });
+    createFinishedNotifier({ getWindow: () => window as unknown as AnyWindow, isEnabled: () => true, show: (r) => shown.push(r) })({ record: record(), isViewed: false });
     expect(shown).toEqual([]);
     fake.shown[0]?.click?.();
     expect(window.log).toEqual(['restore', 'show', 'focus']);
     expect(shown).toEqual([record()]);
   });
 
+  it('says nothing when the user turned notifications off in Settings', () => {
+    let enabled = false;
+    const notify = createFinishedNotifier({ getWindow: () => null, isEnabled: () => enabled, show: () => {} });
+    notify({ record: record(), isViewed: false });
+    expect(fake.shown).toEqual([]);
+    enabled = true;
+    notify({ record: record(), isViewed: false });
+    expect(fake.shown).toHaveLength(1);
+  });
+
   it('says nothing where the system has no notifications, or for a run the user cancelled', () => {
-    const notify = createFinishedNotifier({ getWindow: () => null, show: () => {} });
+    const notify = createFinishedNotifier({ getWindow: () => null, isEnabled: () => true, show: () => {} });
     notify({ record: record({ state: 'QUERY_STATE_CANCELLED' }), isViewed: false });
     fake.Notification.supported = false;
     notify({ record: record(), isViewed: false });

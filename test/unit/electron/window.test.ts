@@ -6,6 +6,8 @@ const fake = vi.hoisted(() => {
     options: Record<string, unknown>;
     loaded: string[] = [];
     shown = false;
+    maximizedBeforeShow: boolean | null = null;
+    private maximized = false;
     private readyHandlers: Array<() => void> = [];
     constructor(options: Record<string, unknown>) {
       this.options = options;
@@ -20,6 +22,10 @@ const fake = vi.hoisted(() => {
     }
     show() {
       this.shown = true;
+      this.maximizedBeforeShow = this.maximized;
+    }
+    maximize() {
+      this.maximized = true;
     }
     emitReady() {
       for (const handler of this.readyHandlers) handler();
@@ -81,5 +87,22 @@ describe('createMainWindow', () => {
     expect(dark!.minHeight).toBeGreaterThan(0);
     expect(dark!.backgroundColor).not.toBe(light!.backgroundColor);
     expect(light!.backgroundColor).toBe('#ffffff');
+  });
+
+  it('opens where it was last, maximized again before it shows when it was', () => {
+    const placed = createMainWindow({
+      preloadPath: '/p.cjs',
+      title: 'Querydesk',
+      placement: { bounds: { x: 1600, y: 100, width: 1800, height: 1200 }, maximized: true },
+    }) as unknown as InstanceType<typeof fake.FakeWindow>;
+    expect(placed.options).toMatchObject({ x: 1600, y: 100, width: 1800, height: 1200 });
+    placed.emitReady();
+    expect(placed.maximizedBeforeShow).toBe(true);
+
+    const fresh = createMainWindow({ preloadPath: '/p.cjs', title: 'Querydesk', placement: null }) as unknown as InstanceType<typeof fake.FakeWindow>;
+    expect(fresh.options).toMatchObject({ width: 1280, height: 820 });
+    expect(fresh.options.x).toBeUndefined();
+    fresh.emitReady();
+    expect(fresh.maximizedBeforeShow).toBe(false);
   });
 });

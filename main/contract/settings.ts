@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { CacheUsage } from './results.ts';
+
+// The app's own settings (not the accounts', not the cache budget's, which have their channels):
+// what the Settings page shows and changes. Main keeps them; every change is checked here first.
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+
+/** Empty: the system's proxy settings (the environment's in the browser host). */
+export const proxySetting = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((value) => value === '' || isProxyAddress(value), {
+    message: 'proxy must be empty (to use the system settings) or an address such as http://proxy.example.com:3128',
+  });
+
+function isProxyAddress(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && (url.pathname === '/' || url.pathname === '') && url.search === '' && url.hash === '';
+  } catch {
+    return false;
+  }
+}
+
+/** How often a running execution's status is asked for: never faster than `minMs`, never slower than `maxMs`. */
+export const PollBounds = z
+  .object({
+    minMs: z.number().int().min(250).max(60_000),
+    maxMs: z.number().int().min(1_000).max(600_000),
+  })
+  .strict()
+  .refine((bounds) => bounds.minMs <= bounds.maxMs, { message: 'poll.minMs must not be more than poll.maxMs', path: ['minMs'] });
+export type PollBounds = z.infer<typeof PollBounds>;
+
+export const AppSettings = z
+  .object({
+    theme: z.enum(THEMES),
+    proxy: proxySetting,
+    /** A desktop notification when a run this app started ends while the window is not looked at. */
+    notifyOnFinish: z.boolean(),
+    poll: PollBounds,
+    /** Where the save dialog opens for an export; null: the Downloads folder. An absolute path. */
+    exportFolder: z
+      .string()
+      .max(4096)
+      .refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\'), { message: 'exportFolder must be an absolute path' })
+      .nullable(),
+  })
+  .strict();
+export type AppSettings = z.infer<typeof AppSettings>;
+
+/** For the About section and bug reports: where the app keeps what. */
+export const AboutInfo = z.object({
+  version: z.string(),
+  host: z.enum(['electron', 'web']),
+  dataDir: z.string(),
+  cacheDir: z.string(),
+  logsDir: z.string(),
+  settingsFile: z.string(),
+});
+export type AboutInfo = z.infer<typeof AboutInfo>;
+
+const SettingsView = z.object({ settings: AppSettings, about: AboutInfo });
+
+export const settingsChannels = {
+  'settings:get': {
+    request: z.object({}).strict(),
+    response: SettingsView,
+  },
+  /** Only the fields given change; kept on disk and applied (proxy, theme, polling) before it answers. */
+  'settings:set': {
+    request: z
+      .object({
+        theme: AppSettings.shape.theme.optional(),
+        proxy: proxySetting.optional(),
+        notifyOnFinish: z.boolean().optional(),
+        poll: PollBounds.optional(),
+        exportFolder: AppSettings.shape.exportFolder.optional(),
+      })
+      .strict(),
+    response: SettingsView,
+  },
+  /** For a bug report: versions, system, settings and recent errors, with keys and passwords masked. */
+  'settings:diagnostics': {
+    request: z.object({}).strict(),
+    response: z.object({ text: z.string() }),
+  },
+  /** Opens the logs folder in the system's file manager (the desktop app only). */
+  'settings:openLogsFolder': {
+    request: z.object({}).strict(),
+    response: z.object({}),
+  },
+  /** The Settings page's Clear: every cached result is dropped and downloads under way stop. */
+  'settings:clearCache': {
+    request: z.object({}).strict(),
+    response: CacheUsage,
+  },
+};

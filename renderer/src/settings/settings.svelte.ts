@@ -1,0 +1,69 @@
+import type { AboutInfo, AppSettings, ChannelRequest, ContractError } from '../../../main/contract/index.ts';
+import type { Api } from '../lib/bridge.ts';
+import { applyTheme } from './theme.ts';
+
+export type SettingsChanges = ChannelRequest<'settings:set'>;
+
+interface CacheUsage {
+  budgetBytes: number;
+  usedBytes: number;
+  entryCount: number;
+}
+
+/** The app's settings as main keeps them, the cache's budget and use, and where things are. */
+export class Settings {
+  readonly #api: Api;
+  current = $state.raw<AppSettings | null>(null);
+  about = $state.raw<AboutInfo | null>(null);
+  cache = $state.raw<CacheUsage | null>(null);
+  error = $state.raw<ContractError | null>(null);
+
+  constructor(api: Api) {
+    this.#api = api;
+  }
+
+  async load(): Promise<void> {
+    const [answer, cache] = await Promise.all([this.#api.invoke('settings:get', {}), this.#api.invoke('results:cacheSettings', {})]);
+    if (!answer.ok) return void (this.error = answer.error);
+    this.current = answer.data.settings;
+    this.about = answer.data.about;
+    applyTheme(answer.data.settings.theme);
+    if (cache.ok) this.cache = cache.data;
+  }
+
+  /** Null when saved; else the error, also kept in `error` for the page to show. */
+  async save(changes: SettingsChanges): Promise<ContractError | null> {
+    const answer = await this.#api.invoke('settings:set', changes);
+    if (!answer.ok) return (this.error = answer.error);
+    this.error = null;
+    this.current = answer.data.settings;
+    applyTheme(answer.data.settings.theme);
+    return null;
+  }
+
+  async setCacheBudget(budgetBytes: number): Promise<ContractError | null> {
+    const answer = await this.#api.invoke('results:cacheSettings', { budgetBytes });
+    if (!answer.ok) return (this.error = answer.error);
+    this.error = null;
+    this.cache = answer.data;
+    return null;
+  }
+
+  /** The diagnostics text for a bug report; null when main could not make it (the error is kept). */
+  async diagnostics(): Promise<string | null> {
+    const answer = await this.#api.invoke('settings:diagnostics', {});
+    if (!answer.ok) return ((this.error = answer.error), null);
+    return answer.data.text;
+  }
+
+  async openLogsFolder(): Promise<void> {
+    const answer = await this.#api.invoke('settings:openLogsFolder', {});
+    this.error = answer.ok ? null : answer.error;
+  }
+
+  async clearCache(): Promise<void> {
+    const answer = await this.#api.invoke('settings:clearCache', {});
+    if (!answer.ok) return void (this.error = answer.error);
+    this.cache = answer.data;
+  }
+}

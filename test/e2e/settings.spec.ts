@@ -1,0 +1,93 @@
+import { expect, test, type Page } from '@playwright/test';
+import { noKeychainUrl } from './helpers.ts';
+
+// Settings as a person uses them, in the browser host that the other specs leave alone (its data
+// folder is its own, so a theme or proxy chosen here reaches no other test).
+
+const DARK_BACKGROUND = 'rgb(27, 28, 31)';
+const LIGHT_BACKGROUND = 'rgb(255, 255, 255)';
+
+function background(page: Page): Promise<string> {
+  return page.evaluate('getComputedStyle(document.documentElement).backgroundColor') as Promise<string>;
+}
+
+async function openSettingsByKeys(page: Page) {
+  // the app is up once its title bar is (whichever account another spec left active)
+  await expect(page.getByRole('button', { name: 'Settings' })).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+Comma');
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test('opens with Ctrl+, and from the title bar; the theme applies at once and after a reload', async ({ page }) => {
+  await page.goto(noKeychainUrl());
+  let settings = await openSettingsByKeys(page);
+  await expect(settings.getByTestId('about-version')).toHaveText(/^Querydesk \d+\.\d+\.\d+ \(browser host\)$/);
+
+  await settings.getByLabel('Dark').check();
+  await expect(settings.getByRole('status')).toHaveText('Theme saved.');
+  await expect.poll(() => background(page)).toBe(DARK_BACKGROUND);
+  await settings.getByRole('button', { name: 'Close' }).click();
+  await expect(settings).toBeHidden();
+
+  await page.reload();
+  await expect.poll(() => background(page)).toBe(DARK_BACKGROUND);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  settings = page.getByRole('dialog', { name: 'Settings' });
+  await expect(settings.getByLabel('Dark')).toBeChecked();
+  await settings.getByLabel('Light').check();
+  await expect.poll(() => background(page)).toBe(LIGHT_BACKGROUND);
+  await settings.getByLabel('Same as the system').check();
+  await expect(settings.getByRole('status')).toHaveText('Theme saved.');
+});
+
+test('refuses a bad proxy or polling bounds with the reason, and keeps good ones', async ({ page }) => {
+  await page.goto(noKeychainUrl());
+  const settings = await openSettingsByKeys(page);
+  const proxy = settings.getByLabel('Proxy');
+  await proxy.fill('socks://corp:1080/path');
+  await settings.getByRole('button', { name: 'Apply' }).first().click();
+  await expect(settings.getByRole('alert')).toContainText('That setting was not saved.');
+  await expect(settings.getByRole('alert')).toContainText('proxy must be empty (to use the system settings) or an address');
+
+  await proxy.fill('http://127.0.0.1:3128');
+  await settings.getByRole('button', { name: 'Apply' }).first().click();
+  await expect(settings.getByRole('status')).toHaveText('Proxy saved.');
+
+  await settings.getByLabel('Check a running query at most every (s)').fill('5');
+  await settings.getByLabel('and at least every (s)').fill('2');
+  await settings.getByRole('button', { name: 'Apply' }).nth(1).click();
+  await expect(settings.getByRole('alert')).toContainText('poll.minMs must not be more than poll.maxMs');
+
+  // a new page asks main again: what was kept is what shows
+  await page.reload();
+  const again = await openSettingsByKeys(page);
+  await expect(again.getByLabel('Proxy')).toHaveValue('http://127.0.0.1:3128');
+  await expect(again.getByLabel('Check a running query at most every (s)')).toHaveValue('0.25');
+  await again.getByLabel('Proxy').fill('');
+  await again.getByRole('button', { name: 'Apply' }).first().click();
+  await expect(again.getByRole('status')).toHaveText('Proxy saved.');
+});
+
+test('shows the cache budget and use, changes the budget, and copies diagnostics without secrets', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto(noKeychainUrl());
+  const settings = await openSettingsByKeys(page);
+  await expect(settings.getByTestId('cache-usage')).toContainText('used of 2.0 GB');
+  await settings.getByLabel('Space for cached results (GB)').fill('1.5');
+  await settings.getByRole('button', { name: 'Apply' }).nth(2).click();
+  await expect(settings.getByTestId('cache-usage')).toContainText('used of 1.5 GB');
+  await expect(settings.getByText(/To move it, quit Querydesk.*the app must be restarted/)).toBeVisible();
+  await settings.getByLabel('Space for cached results (GB)').fill('2');
+  await settings.getByRole('button', { name: 'Apply' }).nth(2).click();
+  await expect(settings.getByTestId('cache-usage')).toContainText('used of 2.0 GB');
+
+  await expect(settings.getByRole('button', { name: 'Open logs folder' })).toHaveCount(0);
+  await settings.getByRole('button', { name: 'Copy diagnostics' }).click();
+  await expect(settings.getByText('Copied: versions, system, settings (no keys) and recent errors.')).toBeVisible();
+  const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+  expect(copied).toMatch(/^Querydesk \d+\.\d+\.\d+ \(browser host\)\nRuntime: Node /);
+  expect(copied).toContain('Settings: {"theme":');
+  expect(copied).not.toMatch(/token=/);
+});
