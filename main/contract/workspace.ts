@@ -57,6 +57,13 @@ export const Draft = z.object({
   parameterValues: ParameterValues,
   /** The query version the text was started from (null for a new query). */
   baseVersion: z.number().int().nullable(),
+  /**
+   * A new query the user asked to create while the service could not be reached: created as soon
+   * as it answers (then the draft goes). Ignored for a saved query's draft.
+   */
+  createWhenOnline: z.boolean().optional(),
+  /** Why the service refused to create it, when it did (the draft stays for the user to fix). */
+  refusal: z.string().max(2000).optional(),
   updatedAt: z.string(),
 });
 export type Draft = z.infer<typeof Draft>;
@@ -168,7 +175,7 @@ export const workspaceChannels = {
   },
   /** Written to disk before it answers. Text equal to the saved SQL with default values is no draft: send `workspace:discardDraft`. */
   'workspace:saveDraft': {
-    request: z.object({ accountId, draft: Draft.omit({ updatedAt: true }) }).strict(),
+    request: z.object({ accountId, draft: Draft.omit({ updatedAt: true, refusal: true }) }).strict(),
     response: z.object({ updatedAt: z.string() }),
   },
   'workspace:discardDraft': {

@@ -34,7 +34,10 @@ export function workspaceHandlers(accounts: AccountRegistry, workspaces: Workspa
 
     'workspace:saveDraft': async ({ accountId, draft }) => {
       if (!known(accountId)) return noSuchAccount(accountId);
-      return ok({ updatedAt: workspaces.saveDraft(accountId, draft) });
+      const updatedAt = workspaces.saveDraft(accountId, draft);
+      // A new query to create as soon as the service answers: it may answer already.
+      if (draft.createWhenOnline && 'newId' in draft.key) void workspaces.refresh(accountId);
+      return ok({ updatedAt });
     },
 
     'workspace:discardDraft': async ({ accountId, key }) => {

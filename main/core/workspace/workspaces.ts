@@ -6,6 +6,7 @@ import { AccountSync, type Reach } from './account-sync.ts';
 import { mergeCatalog, withDetail } from './catalog-merge.ts';
 import { LocalStore } from './local-store.ts';
 import { contractError, isNetworkFailure, sendEdit } from './pending-edits.ts';
+import { toQueryDetail } from '../queries/query-detail.ts';
 
 // Every account's local workspace: what the window shows first, kept on disk, and refreshed from
 // the service when it answers (the list, the tables, then the edits waiting to be sent).
@@ -185,7 +186,29 @@ export class Workspaces {
     const tables = await this.#options.readTables(accountId, client);
     if (!tables.ok && reachOf(tables.error).status !== 'online') return reachOf(tables.error);
     if (tables.ok) this.recordTables(accountId, tables.value);
-    return this.#sendWaiting(accountId, client);
+    const sent = await this.#sendWaiting(accountId, client);
+    return sent.status === 'online' ? this.#createWaiting(accountId, client) : sent;
+  }
+
+  /** New queries the user asked to create while offline, oldest first. */
+  async #createWaiting(accountId: string, client: ServiceClient): Promise<Reach> {
+    const store = this.store(accountId);
+    const waiting = store
+      .drafts()
+      .filter((draft) => 'newId' in draft.key && draft.createWhenOnline === true)
+      .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
+    for (const draft of waiting) {
+      const created = await client.queries.create({ name: draft.name?.trim() || 'Untitled query', querySql: draft.sql });
+      const read = created.ok ? await client.queries.get(created.value) : created;
+      if (!read.ok && isNetworkFailure(read.error)) return reachOf(read.error);
+      if (read.ok) {
+        this.recordQuery(accountId, toQueryDetail(read.value), true);
+        store.removeDraft(draft.key);
+      } else {
+        store.writeDraft({ ...draft, createWhenOnline: false, refusal: read.error.message });
+      }
+    }
+    return { status: 'online' };
   }
 
   async #sendWaiting(accountId: string, client: ServiceClient): Promise<Reach> {

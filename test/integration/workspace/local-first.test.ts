@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startWorkspaceHarness, until, type WorkspaceHarness } from './workspace-harness.ts';
+import { FREE_KEY, startWorkspaceHarness, until, type WorkspaceHarness } from './workspace-harness.ts';
 
 // The local-first workspace in core, against a real service that goes away and comes back, and
 // cores started again on the same data folder (app restarts).
@@ -144,5 +144,37 @@ describe('the local workspace', () => {
       const status = await call('results:cacheStatus', { accountId, executionId });
       return status.ok && status.data.state === 'cached';
     }, 'the latest result to be cached in the background');
+  });
+});
+
+describe('a new query made offline', () => {
+  it('is created when the service answers again', async () => {
+    const { call, accountId, changes, syncs } = await harness.startCore();
+    await call('workspace:open', { accountId });
+    await until(() => syncs.find((s) => s.status === 'online'), 'the first refresh');
+    await harness.stopService();
+    const keep = (newId: string, name: string, sql: string) =>
+      call('workspace:saveDraft', { accountId, draft: { key: { newId }, name, sql, parameterValues: {}, baseVersion: null, createWhenOnline: true } });
+    expect(await keep('first-new', 'Made offline', 'SELECT 7 AS seven')).toMatchObject({ ok: true });
+    await until(() => syncs.find((s) => s.status === 'offline'), 'the offline state');
+
+    await harness.startServiceAgain();
+    await call('workspace:network', { online: true });
+    const done = await until(() => changes.find((s) => s.sync.status === 'online' && s.queries.some((q) => q.name === 'Made offline')), 'the query to be created');
+    expect(done.drafts.map((d) => d.key)).not.toContainEqual({ newId: 'first-new' });
+    const listed = (await harness.http('GET', '/queries?limit=100')).body.queries as { name: string }[];
+    expect(listed.map((q) => q.name)).toContain('Made offline');
+  });
+
+  it('stays, with the service\'s reason, when the service refuses to create it', async () => {
+    const { call, changes } = await harness.startCore();
+    const added = await call('accounts:add', { label: 'Free', baseUrl: harness.serviceUrl(), apiKey: FREE_KEY });
+    if (!added.ok) throw new Error(added.error.message);
+    const accountId = added.data.id;
+    await call('workspace:open', { accountId });
+    const draft = { key: { newId: 'refused-new' }, name: 'Not on this plan', sql: 'SELECT 1', parameterValues: {}, baseVersion: null, createWhenOnline: true };
+    expect(await call('workspace:saveDraft', { accountId, draft })).toMatchObject({ ok: true });
+    const after = await until(() => changes.find((s) => s.accountId === accountId && s.drafts.some((d) => d.refusal)), 'the refusal');
+    expect(after.drafts).toEqual([expect.objectContaining({ name: 'Not on this plan', createWhenOnline: false, refusal: expect.stringContaining('free plan') })]);
   });
 });

@@ -11,6 +11,8 @@ import { caller, memoryKeychain } from '../core/core-harness.ts';
 // network going away and coming back), and cores on one app data folder (app restarts).
 
 export const ALICE_KEY = 'alice-local-first-key';
+/** A free plan may not create queries: the service refuses, in its own words. */
+export const FREE_KEY = 'freebie-local-first-key';
 
 export interface Call {
   <C extends ChannelName>(channel: C, payload: ChannelRequest<C>): Promise<Result<ChannelResponse<C>>>;
@@ -30,7 +32,12 @@ export interface WorkspaceHarness {
 
 export async function startWorkspaceHarness(): Promise<WorkspaceHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'querydesk-workspace-'));
-  const accounts = { accounts: [{ handle: 'alice', type: 'user', plan: 'premium', api_keys: [ALICE_KEY] }] };
+  const accounts = {
+    accounts: [
+      { handle: 'alice', type: 'user', plan: 'premium', api_keys: [ALICE_KEY] },
+      { handle: 'freebie', type: 'user', plan: 'free', api_keys: [FREE_KEY] },
+    ],
+  };
   let service: RunningService | null = await startService({ dataDir: join(dir, 'service'), port: 0, accounts });
   const baseUrl = service.baseUrl;
   const port = Number(new URL(baseUrl).port);
