@@ -131,7 +131,18 @@ test('after a restart without the network, queries, SQL, results and views are t
     await replaceSql(page, editor, "SELECT 'saved offline' AS note");
     await page.keyboard.press('ControlOrMeta+S');
     await expect(page.getByRole('status').filter({ hasText: 'Saved on this computer' })).toBeVisible();
+    // A new query made offline waits on this computer.
+    await page.getByRole('button', { name: 'New query' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New query' });
+    await dialog.getByLabel('Name').fill('Made offline');
+    await replaceSql(page, dialog.getByRole('textbox', { name: 'SQL of the new query' }), 'SELECT 9 AS nine');
+    await dialog.getByRole('button', { name: 'Create query' }).click();
+    await dialog.getByRole('button', { name: 'Create it when the service answers' }).click();
+    const waiting = page.getByRole('region', { name: 'New queries not created yet' });
+    await expect(waiting).toContainText('Made offline');
+
     await restartHost();
+    await expect(waiting).toContainText('Created when Remote answers.');
     await openQuery(page, 'Daily volume by chain');
     await expect(page.getByRole('textbox', { name: 'SQL of Daily volume by chain' })).toHaveText("SELECT 'saved offline' AS note");
     await expect(page.getByRole('status').filter({ hasText: 'Saved on this computer' })).toBeVisible();
@@ -142,6 +153,9 @@ test('after a restart without the network, queries, SQL, results and views are t
     await expect(serviceState(page)).toHaveText('Online');
     await expect(page.getByRole('status').filter({ hasText: 'Saved on this computer' })).toBeHidden();
     expect((await serviceQuery(url, key, 'Daily volume by chain')).query_sql).toBe("SELECT 'saved offline' AS note");
+    await expect(waiting).toBeHidden();
+    await openQuery(page, 'Made offline');
+    expect((await serviceQuery(url, key, 'Made offline')).query_sql).toBe('SELECT 9 AS nine');
   } finally {
     await stop(host.child);
     await stop(remote.child);

@@ -1,6 +1,7 @@
 import type {
   ChannelRequest,
   ContractError,
+  Draft,
   LocalQuery,
   PendingEdit,
   QueryDetail,
@@ -45,6 +46,8 @@ export class Workspace {
   queriesFetchedAt = $state<string | null>(null);
   tables = $state.raw<TableSummary[]>([]);
   pending = $state.raw<PendingEdit[]>([]);
+  /** New queries not created yet: an unfinished New query form, or ones waiting for the service. */
+  newDrafts = $state.raw<Draft[]>([]);
   sync = $state.raw<SyncState | null>(null);
   listState = $state<LoadState>('loading');
   listError = $state.raw<ContractError | null>(null);
@@ -224,6 +227,25 @@ export class Workspace {
     return answer;
   }
 
+  /**
+   * Keeps a new query's form on disk (`later`: to be created as soon as the service answers);
+   * null content removes it.
+   */
+  async keepNew(newId: string, content: { name: string; sql: string } | null, later = false): Promise<Result<unknown>> {
+    const account = this.account;
+    if (!account) return { ok: false, error: NO_ACCOUNT };
+    const key = { newId };
+    const others = this.newDrafts.filter((d) => !('newId' in d.key && d.key.newId === newId));
+    if (content === null) {
+      this.newDrafts = others;
+      return this.#api.invoke('workspace:discardDraft', { accountId: account.id, key });
+    }
+    const draft = { key, name: content.name, sql: content.sql, parameterValues: {}, baseVersion: null, createWhenOnline: later };
+    const answer = await this.#api.invoke('workspace:saveDraft', { accountId: account.id, draft });
+    if (answer.ok && this.account?.id === account.id) this.newDrafts = [...others, { ...draft, updatedAt: answer.data.updatedAt }];
+    return answer;
+  }
+
   /** Ends a conflict (or a refused edit): send mine, take theirs, or copy mine to a new query. */
   async resolve(queryId: number, choice: 'mine' | 'theirs' | 'copy'): Promise<Result<QueryDetail>> {
     const account = this.account;
@@ -279,6 +301,7 @@ export class Workspace {
     this.queriesFetchedAt = snapshot.queriesFetchedAt;
     this.tables = snapshot.tables;
     this.pending = snapshot.pending;
+    this.newDrafts = snapshot.drafts.filter((draft) => 'newId' in draft.key);
     this.sync = snapshot.sync;
     if (opened) this.drafts.adopt(snapshot.accountId, snapshot.drafts);
     this.listError = null;
