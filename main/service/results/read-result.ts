@@ -38,6 +38,13 @@ export async function readResult(
   const { request, window, sampleCount } = resultOptions(url, all, maxPageRows);
   try {
     const total = request.where ? await results.count(execution.id, all, request.where) : summary;
+    // A sample is one response: it is never cut to a page silently; past the page cap it is refused.
+    if (sampleCount !== null && Math.min(sampleCount, total.rowCount) > maxPageRows) {
+      throw badRequest(
+        `sample_count ${sampleCount} would return ${Math.min(sampleCount, total.rowCount)} rows, above this service's limit of ` +
+          `${maxPageRows} rows in one response; ask for at most ${maxPageRows}`,
+      );
+    }
     const samplePercent =
       sampleCount !== null && total.rowCount > sampleCount ? (sampleCount / total.rowCount) * 100 : null;
     const page = await results.page(execution.id, {

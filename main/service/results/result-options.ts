@@ -10,20 +10,19 @@ export interface ResultOptions {
   sampleCount: number | null;
 }
 
-function sampleCountOf(url: URL, maxPageRows: number): number | null {
+function sampleCountOf(url: URL): number | null {
   const text = url.searchParams.get('sample_count');
   if (text === null || text === '') return null;
   if (!/^\d+$/.test(text) || Number(text) < 1) throw badRequest(`sample_count must be a positive integer, got '${text}'`);
   for (const refused of ['limit', 'offset', 'filters']) {
     if (url.searchParams.has(refused)) throw badRequest(`sample_count cannot be used with ${refused} (only with columns and sort_by)`);
   }
-  // a sample is one response, so it is held to the page cap like any page
-  return Math.min(Number(text), maxPageRows);
+  return Number(text);
 }
 
 /** The options of a result request: page window or sample, and the compiled filters, sort and columns. */
 export function resultOptions(url: URL, columns: ResultColumn[], maxPageRows: number): ResultOptions {
-  const sampleCount = sampleCountOf(url, maxPageRows);
+  const sampleCount = sampleCountOf(url);
   let request: CompiledRequest;
   try {
     request = compileResultRequest(

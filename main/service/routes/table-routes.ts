@@ -25,6 +25,8 @@ const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/
 
 /** DuckDB's refusal of the data itself (bad CSV, a value its column cannot hold): the client's to fix. */
 function dataError(error: unknown, what: string): HttpError {
+  // A refusal already in words (the table went meanwhile) stays as it is.
+  if (error instanceof HttpError) return error;
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return badRequest(`${what}: ${message}`);
 }
@@ -177,7 +179,12 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     const page = records.slice(0, window.limit);
     const listed = [];
     for (const record of page) {
-      const columns = await tableData.columns(record);
+      const columns = await tableData.columns(record).catch((error: unknown) => {
+        // Deleted while the list was read: listed as it is now, without it.
+        if (error instanceof HttpError && error.status === 404) return null;
+        throw error;
+      });
+      if (columns === null) continue;
       listed.push({
         full_name: fullName(record.namespace, record.tableName),
         is_private: record.isPrivate,

@@ -4,6 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier as q, type Database } from '../storage/duckdb.ts';
 import { DATA, type TableFiles } from './table-files.ts';
 import type { NewTableRecord, TableRecord, TableStore } from './table-store.ts';
+import { notFound } from '../http/http-error.ts';
 
 export interface TableColumn {
   name: string;
@@ -143,7 +144,8 @@ export class TableData {
 
   async #current(table: TableRecord): Promise<TableRecord> {
     const current = await this.#store.get(table.namespace, table.tableName);
-    if (!current) throw new Error(`table ${table.namespace}.${table.tableName} was deleted meanwhile`);
+    // Deleted by a request that went first: the same answer as for a table that was never there.
+    if (!current) throw notFound(`table ${table.namespace}.${table.tableName} not found`);
     return current;
   }
 
