@@ -151,6 +151,18 @@ export class Executor {
 
   /** Streams the result into its table; null when cancelled on the way. */
   async #store(running: Running, connection: DuckDBConnection) {
+    // Whatever the statement changes on the way (an EXPLAIN ANALYZE of a write reaches the catalog)
+    // is undone: every execution runs in a transaction that is rolled back, so the context's
+    // catalog stays as it was built for every execution after it.
+    await connection.run('BEGIN TRANSACTION');
+    try {
+      return await this.#read(running, connection);
+    } finally {
+      await connection.run('ROLLBACK').catch(() => undefined);
+    }
+  }
+
+  async #read(running: Running, connection: DuckDBConnection) {
     const { executionId, sql } = running.job;
     const statement = await prepareSingle(connection, sql);
     if (running.cancelled) return null;
