@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { HttpError } from './http-error.ts';
+import { badRequest, HttpError } from './http-error.ts';
 import type { Reply, Router } from './router.ts';
 
 export interface ServerSetup<Caller> {
@@ -31,9 +31,33 @@ function errorReply(error: unknown): Reply {
   return { status: 500, json: { error: 'Internal error' } };
 }
 
+/** A host name or IP literal, with a port or not: what a Host header may hold. */
+const HOST_HEADER = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Where links in answers (`next_uri`) point: the Host the client used when it names this machine
+ * on the port it reached, else the address it reached. A foreign Host never gets a link, so a key
+ * in a URL is never sent elsewhere.
+ */
+export function requestOrigin(request: IncomingMessage): string {
+  const host = request.headers.host;
+  const match = host === undefined ? null : HOST_HEADER.exec(host);
+  if (host !== undefined && (match === null || Number(match[1] ?? 0) > 65535)) {
+    throw badRequest(`malformed Host header ${JSON.stringify(host.slice(0, 100))}`);
+  }
+  const localPort = request.socket.localPort ?? 0;
+  const local = (request.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  const reached = `${local.includes(':') ? `[${local}]` : local}:${localPort}`;
+  if (host !== undefined && match !== null) {
+    const name = match[1] === undefined ? host : host.slice(0, -(match[1].length + 1));
+    if (LOOPBACK_NAMES.has(name.toLowerCase()) && Number(match[1] ?? 80) === localPort) return `http://${host}`;
+  }
+  return `http://${reached}`;
+}
+
 async function handle<Caller>(setup: ServerSetup<Caller>, request: IncomingMessage): Promise<Reply> {
-  const host = request.headers.host ?? 'localhost';
-  const origin = `http://${host}`;
+  const origin = requestOrigin(request);
   const url = new URL(request.url ?? '/', origin);
   const match = setup.router.match(request.method ?? 'GET', url.pathname);
   if (match.kind === 'none') throw new HttpError(404, `no such endpoint: ${request.method} ${url.pathname}`);
