@@ -35,6 +35,8 @@ export function attachContractSocket(options: {
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://host');
+    // As for plain requests: a page of another site that rebinds its name to 127.0.0.1 has its own Host.
+    if (request.headers.host !== new URL(origin()).host) return refuse(socket, 421, 'Misdirected Request');
     if (url.pathname !== WS_PATH) return refuse(socket, 404, 'Not Found');
     if (request.headers.origin !== origin() || !tokenMatches(token, url.searchParams.get('token'))) {
       return refuse(socket, 401, 'Unauthorized');

@@ -54,8 +54,8 @@ function get(path: string, headers: Record<string, string> = {}): Promise<{ stat
 
 type Opened = { socket: WebSocket; status: 'open' } | { status: number };
 
-function connect(query: string, origin: string = host.origin, path: string = WS_PATH): Promise<Opened> {
-  const socket = new WebSocket(`ws://127.0.0.1:${new URL(host.origin).port}${path}${query}`, { origin });
+function connect(query: string, origin: string = host.origin, path: string = WS_PATH, hostHeader?: string): Promise<Opened> {
+  const socket = new WebSocket(`ws://127.0.0.1:${new URL(host.origin).port}${path}${query}`, { origin, ...(hostHeader ? { headers: { host: hostHeader } } : {}) });
   return new Promise((resolve, reject) => {
     socket.once('open', () => resolve({ socket, status: 'open' }));
     socket.once('unexpected-response', (_req, res) => {
@@ -128,6 +128,8 @@ describe('the browser host: the contract socket', () => {
     expect(await connect(`?token=${host.token.slice(0, -1)}x`)).toEqual({ status: 401 });
     expect(await connect(`?token=${host.token}`, 'http://evil.example')).toEqual({ status: 401 });
     expect(await connect(`?token=${host.token}`, 'http://localhost:1')).toEqual({ status: 401 });
+    // Right token and origin, but addressed to another name (DNS rebinding): refused as plain requests are.
+    expect(await connect(`?token=${host.token}`, host.origin, WS_PATH, `evil.example:${new URL(host.origin).port}`)).toEqual({ status: 421 });
     expect(await connect(`?token=${host.token}`, host.origin, '/other')).toEqual({ status: 404 });
   });
 
