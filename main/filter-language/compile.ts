@@ -43,8 +43,9 @@ function castValue(column: Column, value: Literal, params: string[]): string {
 }
 
 function columnSql(column: Column): string {
-  // enums compare by their text, like the strings they show as
-  return /^ENUM\(/.test(column.type) ? `CAST(${quoteName(column.name)} AS VARCHAR)` : quoteName(column.name);
+  // enums and UUIDs compare by their text, like the strings they show as (DuckDB has no order
+  // between a UUID and a string, so `<` on one would not bind)
+  return /^(ENUM\(|UUID$)/.test(column.type) ? `CAST(${quoteName(column.name)} AS VARCHAR)` : quoteName(column.name);
 }
 
 function compileFilter(filter: Filter, columns: Column[], params: string[]): string {

@@ -22,8 +22,9 @@ function storedColumns(summary: ResultSummary): ResultColumn[] {
   return summary.columnNames.map((name, i) => ({ name, type: summary.columnTypes[i]! }));
 }
 
-// DuckDB refuses a filter value that its column's type cannot hold (`id = 'abc'`): the client's mistake.
-const VALUE_ERROR = /^(Conversion|Invalid Input) Error: /;
+// DuckDB refuses a filter value that its column's type cannot hold (`id = 'abc'`), or an operator
+// its type has no meaning for: the client's mistake, never the service's.
+const VALUE_ERROR = /^(Conversion|Invalid Input|Binder|Not implemented) Error: /;
 
 /** Reads the slice a request asks for: page or sample, with its filters, sort and columns. */
 export async function readResult(
@@ -66,7 +67,8 @@ export async function readResult(
     };
   } catch (error) {
     if (error instanceof Error && VALUE_ERROR.test(error.message)) {
-      throw badRequest(`filters: ${error.message.split('\n')[0]}`);
+      // The condition as the client wrote it names the column and the operator DuckDB refused.
+      throw badRequest(`filters: ${error.message.split('\n')[0]} (in ${JSON.stringify(url.searchParams.get('filters') ?? '')})`);
     }
     throw error;
   }
