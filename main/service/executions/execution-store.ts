@@ -193,12 +193,15 @@ export class ExecutionStore {
     return rows.map((r) => r.id);
   }
 
-  /** The latest execution of the query with a stored result; with `parameters`, the latest run with exactly those values. */
-  async latestWithResult(queryId: number, parameters: Record<string, string> | null): Promise<Execution | null> {
-    const params: (string | number)[] = [queryId, STATE.completed, STATE.completedPartial, STATE.expired];
+  /**
+   * The latest execution of the query with a stored result, started by one of `startedBy`; with
+   * `parameters`, the latest run with exactly those values.
+   */
+  async latestWithResult(queryId: number, parameters: Record<string, string> | null, startedBy: number[]): Promise<Execution | null> {
+    const params: (string | number)[] = [queryId, STATE.completed, STATE.completedPartial, STATE.expired, ...startedBy];
     if (parameters) params.push(canonicalParameters(parameters));
     const rows = await this.#db.rows<ExecutionRow>(
-      `SELECT * FROM executions WHERE query_id = ? AND state IN (?, ?, ?)
+      `SELECT * FROM executions WHERE query_id = ? AND state IN (?, ?, ?) AND account_id IN (${startedBy.map(() => '?').join(', ')})
        ${parameters ? 'AND parameters = ?' : ''} ORDER BY ended_at DESC LIMIT 1`,
       params,
     );

@@ -8,7 +8,13 @@ import type { Sandbox, Sandboxes } from './sql-sandbox.ts';
 
 export interface Job {
   executionId: string;
+  /** Who started it: its slots and queue. */
   accountId: number;
+  /**
+   * Whose private tables the SQL may read besides every public one: the starter's own when it
+   * runs its own query, none when it runs another context's (whose results others may read).
+   */
+  privateTablesOf: number | null;
   sql: string;
 }
 
@@ -122,7 +128,7 @@ export class Executor {
     const submittedAt = (await executions.get(executionId))?.submittedAt ?? startedAt;
     let sandbox: Sandbox | null = null;
     try {
-      sandbox = await sandboxes.open(running.job.accountId);
+      sandbox = await sandboxes.open(running.job.privateTablesOf);
       running.connection = sandbox.connection;
       if (running.cancelled) return;
       const stored = await this.#store(running, running.connection);

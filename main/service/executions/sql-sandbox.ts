@@ -23,6 +23,9 @@ interface ContextDb {
   retired: boolean;
 }
 
+/** The key of the DuckDB that holds public tables only (no account has this id). */
+const PUBLIC_ONLY = -1;
+
 // Contexts whose DuckDB is kept between executions; the least recently used beyond them is closed.
 const KEPT_CONTEXTS = 8;
 
@@ -51,8 +54,9 @@ export class Sandboxes {
     this.#catalog = catalog;
   }
 
-  async open(accountId: number): Promise<Sandbox> {
-    const db = await this.#contextDb(accountId);
+  /** A connection that sees every public table, and the private ones of `privateOf` (none when null). */
+  async open(privateOf: number | null): Promise<Sandbox> {
+    const db = await this.#contextDb(privateOf ?? PUBLIC_ONLY);
     try {
       const connection = await db.instance.connect();
       await connection.run(`USE ${q(this.#catalog)}`);

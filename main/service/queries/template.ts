@@ -20,6 +20,27 @@ function valueText(name: string, value: unknown): string {
   throw new ParameterError(`invalid value for parameter ${name}: expected a string, a number or a list of strings`);
 }
 
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * A typed parameter's value is checked before it goes into the SQL as text: a number is a number,
+ * a datetime a datetime, an enum one of its options (each of them, for a multi-select).
+ */
+function checkTyped(definition: ParameterDefinition, given: unknown, text: string): void {
+  const { key, type } = definition;
+  if (type === 'number' && !NUMBER.test(text.trim())) throw new ParameterError(`parameter ${key} must be a number, got '${text.slice(0, 100)}'`);
+  if (type === 'datetime' && !DATETIME.test(text.trim())) {
+    throw new ParameterError(`parameter ${key} must be a date-time such as 2024-01-31 12:00:00, got '${text.slice(0, 100)}'`);
+  }
+  const options = definition.enumOptions;
+  if (type === 'enum' && options && options.length > 0) {
+    const chosen = Array.isArray(given) ? given.map(String) : definition.isMultiselect ? text.split(',') : [text];
+    const unknown = chosen.filter((value) => !options.includes(value));
+    if (unknown.length > 0) throw new ParameterError(`parameter ${key} must be one of its options (${options.join(', ')}), got '${unknown[0]!.slice(0, 100)}'`);
+  }
+}
+
 /**
  * The value of every parameter the SQL uses: the one given, else the query's default.
  * Names the query does not know, and placeholders left without any value, are refused.
@@ -37,8 +58,11 @@ export function resolveParameters(
   const values: Record<string, string> = {};
   const missing: string[] = [];
   for (const name of used) {
-    if (name in given) values[name] = valueText(name, given[name]);
-    else {
+    if (name in given) {
+      const definition = definitions.find((d) => d.key === name);
+      values[name] = valueText(name, given[name]);
+      if (definition) checkTyped(definition, given[name], values[name]);
+    } else {
       const fallback = definitions.find((d) => d.key === name);
       if (fallback) values[name] = fallback.value;
       else missing.push(name);

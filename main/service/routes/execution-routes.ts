@@ -51,7 +51,10 @@ export function addExecutionRoutes(router: Router<Account>, context: ServiceCont
       performance,
       submittedAt: nowIso(),
     });
-    executor.submit({ executionId: id, accountId: caller.id, sql: substitute(query.sql, values) });
+    // Another context's query runs on public tables only: its results are readable by whoever may
+    // read the query, so the starter's private tables must not reach them.
+    const privateTablesOf = query.ownerId === caller.id ? caller.id : null;
+    executor.submit({ executionId: id, accountId: caller.id, privateTablesOf, sql: substitute(query.sql, values) });
     return { json: { execution_id: id, state: STATE.pending } };
   });
 

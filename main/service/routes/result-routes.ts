@@ -66,7 +66,8 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
   async function latest(request: RouteRequest<Account>): Promise<Execution> {
     const query = await readableQuery(queries, request.caller, request.params.id!);
     const parameters = parametersOf(request.url, query.sql, query.parameters);
-    const execution = await executions.latestWithResult(query.id, parameters);
+    // Only runs of the reader itself or of the query's owner: never what a third context chose to run.
+    const execution = await executions.latestWithResult(query.id, parameters, [request.caller.id, query.ownerId]);
     if (!execution) throw notFound('not found: No execution found for the latest version of the given query');
     return expireIfDue(execution, executions, results);
   }

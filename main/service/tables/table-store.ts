@@ -69,6 +69,7 @@ export class TableStore {
   }
 
   /** The tables SQL of this account may read: its own, and every other context's public ones. */
+  /** Every public table, and the private ones of `accountId` (an id no account has: public ones only). */
   async readable(accountId: number): Promise<TableRecord[]> {
     const rows = await this.#db.rows<TableRow>(
       `SELECT * FROM uploaded_tables WHERE (account_id = ? OR NOT is_private) AND file IS NOT NULL

@@ -26,10 +26,12 @@ describe('official client: latest results by query id', () => {
     expect(latestEthereum.execution_id).toBe(ethereum.execution_id);
     expect(latestEthereum.result!.rows).toEqual(await h.rowsOf(ethereum.execution_id, KEYS.alice));
 
-    const latestBase = await h.client(KEYS.bob).getLatestResult({ queryId: PARAMETER_QUERY, query_parameters: [chain('base')] });
+    const latestBase = await alice.getLatestResult({ queryId: PARAMETER_QUERY, query_parameters: [chain('base')] });
     expect(latestBase.execution_id).toBe(base.execution_id);
     expect(latestBase.result!.rows).toEqual(await h.rowsOf(base.execution_id, KEYS.alice));
     expect(latestBase.result!.rows).not.toEqual(latestEthereum.result!.rows);
+    // Another context never gets alice's runs as its latest result (only its own or the owner's).
+    await expect(h.client(KEYS.bob).getLatestResult({ queryId: PARAMETER_QUERY, query_parameters: [chain('base')] })).rejects.toThrow(/No execution found/);
 
     const latestAny = await alice.getLatestResult({ queryId: PARAMETER_QUERY });
     expect(latestAny.execution_id).toBe(base.execution_id);

@@ -61,8 +61,10 @@ describe('parameters', () => {
 
 describe('a failing query', () => {
   it('finishes FAILED with HTTP 200 and the error with its line and column', async () => {
-    // a value that closes the quote and names a column that does not exist
-    const id = await h.execute(PARAMETER_QUERY, { query_parameters: { chain: "x' AND no_such_column = 1 AND '1' = '1" } });
+    // a column that does not exist, on the second line
+    const sql = 'SELECT 1 AS one,\n  no_such_column AS two\nFROM range(3)';
+    const created = await h.post('/api/v1/query', { name: 'fails', query_sql: sql });
+    const id = await h.execute(created.body.query_id, {});
     const status = await h.waitUntilFinished(id);
     expect(status.state).toBe('QUERY_STATE_FAILED');
     expect(status.is_execution_finished).toBe(true);
@@ -70,8 +72,6 @@ describe('a failing query', () => {
     expect(status.error.type).toBe('FAILED_TYPE_EXECUTION_FAILED');
     expect(status.error.message).toMatch(/no_such_column/);
 
-    const { body: query } = await h.get(`/api/v1/query/${PARAMETER_QUERY}`);
-    const sql: string = query.query_sql.replace('{{chain}}', "x' AND no_such_column = 1 AND '1' = '1").replaceAll('{{min_usd}}', '1000');
     const lines = sql.split('\n');
     const line = lines.findIndex((l) => l.includes('no_such_column')) + 1;
     const column = lines[line - 1]!.indexOf('no_such_column') + 1;
@@ -86,7 +86,8 @@ describe('a failing query', () => {
   });
 
   it('reports a syntax error at its place', async () => {
-    const id = await h.execute(PARAMETER_QUERY, { query_parameters: { min_usd: '1000 GROUP BY BY' } });
+    const created = await h.post('/api/v1/query', { name: 'bad syntax', query_sql: 'SELECT 1\nFROM range(3)\nGROUP BY BY' });
+    const id = await h.execute(created.body.query_id, {});
     const status = await h.waitUntilFinished(id);
     expect(status.state).toBe('QUERY_STATE_FAILED');
     expect(status.error.message).toMatch(/syntax error/i);

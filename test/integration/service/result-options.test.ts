@@ -173,7 +173,8 @@ describe('CSV', () => {
   });
 
   it('refuses a result that is not ready', async () => {
-    const failing = await h.execute(PARAMETER_QUERY, { query_parameters: { min_usd: 'nope' } });
+    const created = await h.post('/api/v1/query', { name: 'fails', query_sql: 'SELECT no_such_column' });
+    const failing = await h.execute(created.body.query_id, {});
     await h.waitUntilFinished(failing);
     const { status, body } = await h.get(`/api/v1/execution/${failing}/results/csv`);
     expect(status).toBe(400);
