@@ -22,6 +22,7 @@ import type { ServiceConfig, ServiceContext } from './service-context.ts';
 import { openStorage } from './storage/open-storage.ts';
 import { TableData } from './tables/table-data.ts';
 import { prepareTableFiles } from './tables/table-files-upkeep.ts';
+import { sweepLeftovers } from './storage/leftovers.ts';
 import { TableStore } from './tables/table-store.ts';
 import { addMillis, nowIso } from './time.ts';
 
@@ -87,6 +88,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       addMillis(now, config.retentionMillis),
       'The service stopped while this execution was pending or running; run the query again.',
     );
+    await sweepLeftovers(config.tempDir, executions, results);
     if (options.accounts !== undefined) await applyAccountsConfig(accounts, options.accounts);
     await seedDemo(accounts, queries);
     await expireDue(executions, results);

@@ -208,6 +208,12 @@ export class ExecutionStore {
     return rows[0] ? toExecution(rows[0]) : null;
   }
 
+  /** The executions that completed with a result (whole or partial). */
+  async idsWithResult(): Promise<Set<string>> {
+    const rows = await this.#db.rows<{ id: string }>(`SELECT id FROM executions WHERE state IN (?, ?)`, [STATE.completed, STATE.completedPartial]);
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** At start: whatever was running when the process stopped can never finish now. */
   async failUnfinished(endedAt: string, expiresAt: string, message: string): Promise<void> {
     await this.#db.run(

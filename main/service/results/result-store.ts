@@ -151,6 +151,14 @@ export class ResultStore {
     return size;
   }
 
+  /** The executions whose result tables are stored, complete or not. */
+  async storedExecutionIds(): Promise<string[]> {
+    const rows = await this.#db.rows<{ table_name: string }>(
+      `SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND starts_with(table_name, 'r_')`,
+    );
+    return rows.map((row) => row.table_name.slice(2));
+  }
+
   async drop(executionId: string): Promise<void> {
     for (const key of this.#counts.keys()) if (key.startsWith(`${executionId}\u0000`)) this.#counts.delete(key);
     await this.#db.run(`DROP TABLE IF EXISTS ${tableOf(executionId)}`);
