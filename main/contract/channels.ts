@@ -6,6 +6,7 @@ import {
   ExecutionListItem,
   ExecutionUpdate,
   KeychainStatus,
+  ParameterDefinition,
   ParameterValues,
   QueryDetail,
   queryId,
@@ -32,17 +33,6 @@ const serviceName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, 'serviceNam
 /** Pasted keys often carry a stray space or line break. */
 const apiKey = z.string().trim().min(1).max(500);
 
-/** A parameter definition as the query endpoints take it (camelCase keys, the value as text). */
-const ParameterDefinition = z
-  .object({
-    key: z.string().min(1).max(200),
-    type: z.enum(['text', 'number', 'datetime', 'enum']),
-    value: z.string().max(10_000),
-    description: z.string().max(2000).optional(),
-    enumOptions: z.array(z.string().max(1000)).max(1000).optional(),
-    isMultiselect: z.boolean().optional(),
-  })
-  .strict();
 
 const queryFields = {
   name: z.string().trim().min(1).max(300),

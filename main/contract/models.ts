@@ -56,6 +56,18 @@ export const QueryParameter = z.object({
 });
 export type QueryParameter = z.infer<typeof QueryParameter>;
 
+/** A parameter definition as the query endpoints take it (camelCase keys, the value as text). */
+export const ParameterDefinition = z
+  .object({
+    key: z.string().min(1).max(200),
+    type: z.enum(['text', 'number', 'datetime', 'enum']),
+    value: z.string().max(10_000),
+    description: z.string().max(2000).optional(),
+    enumOptions: z.array(z.string().max(1000)).max(1000).optional(),
+    isMultiselect: z.boolean().optional(),
+  })
+  .strict();
+
 export const QueryDetail = z.object({
   id: z.number().int(),
   name: z.string(),

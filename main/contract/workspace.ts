@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './result.ts';
-import { accountId, ExecutionUpdate, ParameterValues, QueryDetail, queryId, QuerySummary } from './models.ts';
+import { accountId, ExecutionUpdate, ParameterDefinition, ParameterValues, QueryDetail, queryId, QuerySummary } from './models.ts';
 import { TableSummary } from './tables.ts';
 
 // The local-first workspace: main keeps, per account and on disk, what the user saw and typed
@@ -76,18 +76,7 @@ export const QueryEdit = z
     description: z.string().max(10_000).optional(),
     tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
     parameters: z
-      .array(
-        z
-          .object({
-            key: z.string().min(1).max(200),
-            type: z.enum(['text', 'number', 'datetime', 'enum']),
-            value: z.string().max(10_000),
-            description: z.string().max(2000).optional(),
-            enumOptions: z.array(z.string().max(1000)).max(1000).optional(),
-            isMultiselect: z.boolean().optional(),
-          })
-          .strict(),
-      )
+      .array(ParameterDefinition)
       .max(200)
       .optional(),
   })
