@@ -5,6 +5,7 @@ import { addMillis, millisBetween, nowIso } from '../time.ts';
 import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
 import { EXECUTION_FAILED, sqlError } from './sql-error.ts';
 import type { Sandbox, Sandboxes } from './sql-sandbox.ts';
+import { uniqueColumnNames } from '../results/column-names.ts';
 
 export interface Job {
   executionId: string;
@@ -174,7 +175,7 @@ export class Executor {
     if (running.cancelled) return null;
     const result = await statement.stream();
     if (running.cancelled) return null;
-    const names = result.deduplicatedColumnNames();
+    const names = uniqueColumnNames(result.columnNames());
     const types = result.columnTypes();
     const columns: ResultColumn[] = names.map((name, i) => ({ name, type: types[i]!.toString() }));
     const writer = await this.#options.results.createWriter(executionId, columns);

@@ -94,3 +94,14 @@ describe('a failing query', () => {
     expect(status.error.metadata.line).toBeGreaterThan(1);
   });
 });
+
+describe('column names', () => {
+  it('runs a query whose columns repeat a name, in any case, and answers each under a name of its own', async () => {
+    const created = await h.post('/api/v1/query', { name: 'repeats', query_sql: 'SELECT 1 AS c, 2 AS c, 3 AS C' });
+    const id = await h.execute(created.body.query_id, {});
+    expect((await h.waitUntilFinished(id)).state).toBe('QUERY_STATE_COMPLETED');
+    const { body } = await h.get(`/api/v1/execution/${id}/results`);
+    expect(body.result.metadata.column_names).toEqual(['c', 'c_1', 'C_2']);
+    expect(body.result.rows).toEqual([{ c: 1, c_1: 2, C_2: 3 }]);
+  });
+});
