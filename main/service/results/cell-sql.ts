@@ -7,7 +7,9 @@ import type { ResultColumn } from './row-bytes.ts';
 // Timestamps with a time zone are shown in UTC: the connection's TimeZone is UTC.
 
 const MAX_EXACT = '9007199254740991';
-const WIDE_INTEGER = /^(BIGINT|UBIGINT|HUGEINT|UHUGEINT|DECIMAL\(\d+,0\))$/;
+const WIDE_INTEGER = /^(BIGINT|HUGEINT|DECIMAL\(\d+,0\)|BIGNUM)$/;
+const WIDE_UNSIGNED = /^(UBIGINT|UHUGEINT)$/;
+const DECIMAL_FRACTION = /^DECIMAL\(\d+,[1-9]\d*\)$/;
 const FRACTION = /^(DECIMAL\(\d+,[1-9]\d*\)|FLOAT|DOUBLE)$/;
 const TIMESTAMP = /^TIMESTAMP/;
 const NESTED = /(\[\d*\]$|^(STRUCT|MAP|UNION)\()/;
@@ -23,8 +25,14 @@ function timestampText(column: string): string {
 /** A JSON value for one cell. */
 function jsonCell({ name, type }: ResultColumn): string {
   const c = quoteIdentifier(name);
+  // Exact values stay exact: a JSON number where one holds the value, else its text.
   if (WIDE_INTEGER.test(type)) {
-    return `CASE WHEN ${c} BETWEEN -${MAX_EXACT} AND ${MAX_EXACT} THEN to_json(${c}::HUGEINT) ELSE to_json(${c}::VARCHAR) END`;
+    return `CASE WHEN ${c} BETWEEN -${MAX_EXACT} AND ${MAX_EXACT} THEN to_json(${c}::BIGINT) ELSE to_json(${c}::VARCHAR) END`;
+  }
+  // unsigned: never compared with a negative bound (a UHUGEINT past 2^127 has no signed form)
+  if (WIDE_UNSIGNED.test(type)) return `CASE WHEN ${c} <= ${MAX_EXACT} THEN to_json(${c}::BIGINT) ELSE to_json(${c}::VARCHAR) END`;
+  if (DECIMAL_FRACTION.test(type)) {
+    return `CASE WHEN ${c}::DOUBLE::${type} = ${c} THEN to_json(${c}::DOUBLE) ELSE to_json(${c}::VARCHAR) END`;
   }
   if (FRACTION.test(type)) {
     return `CASE WHEN isfinite(${c}::DOUBLE) THEN to_json(${c}::DOUBLE) ELSE to_json(${c}::VARCHAR) END`;

@@ -52,3 +52,32 @@ describe('cell values', () => {
     );
   });
 });
+
+describe('exact values in JSON', () => {
+  it('answers integers and decimals no JSON number can hold as their exact text, and the rest as numbers', async () => {
+    const h2 = await startHarness();
+    try {
+      const sql =
+        "SELECT '340282366920938463463374607431768211455'::UHUGEINT AS u, 7::UHUGEINT AS small_u, " +
+        "'12345678901234567890123456789.123456789'::DECIMAL(38,9) AS d, 0.10::DECIMAL(10,2) AS cents, " +
+        "'123456789012345678901234567890123456789012345'::BIGNUM AS big, 12::BIGNUM AS small_big";
+      const created = await h2.post('/api/v1/query', { name: 'exact', query_sql: sql });
+      const id = await h2.execute(created.body.query_id, {});
+      expect((await h2.waitUntilFinished(id)).state).toBe('QUERY_STATE_COMPLETED');
+      const { status, body } = await h2.get(`/api/v1/execution/${id}/results`);
+      expect(status).toBe(200);
+      expect(body.result.rows).toEqual([
+        {
+          u: '340282366920938463463374607431768211455',
+          small_u: 7,
+          d: '12345678901234567890123456789.123456789',
+          cents: 0.1,
+          big: '123456789012345678901234567890123456789012345',
+          small_big: 12,
+        },
+      ]);
+    } finally {
+      await h2.stop();
+    }
+  });
+});
