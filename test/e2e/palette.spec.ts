@@ -1,0 +1,31 @@
+import { expect } from '@playwright/test';
+import { test } from './own-host.ts';
+
+// Every action by keyboard: the command palette finds it and runs it; the sheet lists the shortcuts.
+
+test('the command palette finds an action by name and runs it; the shortcuts sheet lists the keys', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await expect(page.getByRole('listbox', { name: 'Queries' }).getByRole('option').first()).toBeVisible();
+
+  await page.keyboard.press('ControlOrMeta+K');
+  const palette = page.getByRole('dialog', { name: 'Commands' });
+  await expect(palette.getByRole('combobox', { name: 'Find a command' })).toBeFocused();
+  await page.keyboard.type('tables');
+  await expect(palette.getByRole('option')).toHaveText(['Go to Tables']);
+  await page.keyboard.press('Enter');
+  await expect(palette).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Tables' })).toHaveAttribute('aria-current', 'page');
+
+  // A command that opens a dialog: the dialog stays open once the palette is gone.
+  await page.keyboard.press('ControlOrMeta+Shift+P');
+  await page.keyboard.type('new query');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'New query' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'New query' })).toBeHidden();
+
+  await page.keyboard.press('ControlOrMeta+/');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(sheet.getByRole('row', { name: /Run the query/ })).toContainText(/Ctrl\+↵|⌘↵/);
+  await expect(sheet.getByRole('row', { name: /Close the tab/ })).toContainText(/Ctrl\+W|⌘W/);
+});
