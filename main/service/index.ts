@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { AccountStore, type Account } from './accounts/account-store.ts';
 import { applyAccountsConfig } from './accounts/accounts-config.ts';
 import { authenticate } from './accounts/authenticate.ts';
@@ -95,7 +96,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const tables = new TableStore(storage.meta);
     const tableData = new TableData(storage.files, tables, storage.tableFiles);
     await prepareTableFiles(options.dataDir, storage.files, tables, tableData, storage.tableFiles);
-    const sandboxes = new Sandboxes(tables, storage.tableFiles, config.serviceName.toLowerCase());
+    const sandboxes = new Sandboxes(tables, storage.tableFiles, {
+      catalog: config.serviceName.toLowerCase(),
+      tempDir: config.tempDir,
+      hiddenPaths: [resolve(options.dataDir), process.cwd(), homedir(), tmpdir()],
+    });
     const executor = new Executor({
       executions,
       results,

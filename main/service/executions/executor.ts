@@ -1,10 +1,11 @@
-import { StatementType, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ResultStore } from '../results/result-store.ts';
 import type { ResultColumn } from '../results/row-bytes.ts';
 import { addMillis, millisBetween, nowIso } from '../time.ts';
 import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
 import { EXECUTION_FAILED, sqlError } from './sql-error.ts';
 import type { Sandbox, Sandboxes } from './sql-sandbox.ts';
+import { prepareReadOnly, StatementRefused } from './statement-check.ts';
 import { uniqueColumnNames } from '../results/column-names.ts';
 
 export interface Job {
@@ -39,12 +40,6 @@ export interface ExecutorOptions {
 
 // How often a running result's size is checked against the cap: every this many chunks of 2,048 rows.
 const CAP_CHECK_CHUNKS = 64;
-
-// Statement kinds a stored query may be: reading only. Anything else would let a query change
-// the uploaded tables or the session every other query runs in.
-const READING_STATEMENTS = new Set<number>([StatementType.SELECT, StatementType.EXPLAIN]);
-
-class StatementRefused extends Error {}
 
 /**
  * Runs executions in DuckDB, each account using at most `slotsPerAccount` at once; the others
@@ -145,7 +140,7 @@ export class Executor {
     } catch (error) {
       if (running.cancelled) return;
       const endedAt = nowIso();
-      const message = error instanceof Error ? error.message : String(error);
+      const message = sandboxes.hidePaths(error instanceof Error ? error.message : String(error));
       const detail =
         error instanceof StatementRefused ? { type: EXECUTION_FAILED, message } : sqlError(message, sql);
       await executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), detail);
@@ -171,7 +166,7 @@ export class Executor {
 
   async #read(running: Running, connection: DuckDBConnection) {
     const { executionId, sql } = running.job;
-    const statement = await prepareSingle(connection, sql);
+    const statement = await prepareReadOnly(connection, sql);
     if (running.cancelled) return null;
     const result = await statement.stream();
     if (running.cancelled) return null;
@@ -210,24 +205,4 @@ function stop(running: Running): void {
   running.connection?.interrupt();
   const timer = setInterval(() => running.connection?.interrupt(), INTERRUPT_REPEAT_MILLIS);
   void running.done?.finally(() => clearInterval(timer));
-}
-
-async function prepareSingle(connection: DuckDBConnection, sql: string) {
-  let count: number;
-  let extracted;
-  try {
-    extracted = await connection.extractStatements(sql);
-    count = extracted.count;
-  } catch (error) {
-    // DuckDB gives no message of its own for text without any statement
-    if (error instanceof Error && error.message === 'Error in native callback') count = 0;
-    else throw error;
-  }
-  if (count === 0 || !extracted) throw new StatementRefused('the query has no SQL statement to run');
-  if (count > 1) throw new StatementRefused(`the query holds ${count} statements; a query runs exactly one`);
-  const statement = await extracted.prepare(0);
-  if (!READING_STATEMENTS.has(statement.statementType)) {
-    throw new StatementRefused('only queries that read data (SELECT) can run; this statement would change data or settings');
-  }
-  return statement;
 }

@@ -1,3 +1,4 @@
+import { join, parse } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier as q } from '../storage/duckdb.ts';
 import { DATA, type TableFiles } from '../tables/table-files.ts';
@@ -5,7 +6,16 @@ import type { TableRecord, TableStore } from '../tables/table-store.ts';
 
 // Several contexts' DuckDBs live side by side; left at DuckDB's default (most of the machine's
 // memory each) they could together take more than the machine has.
-const SANDBOX_CONFIG = { memory_limit: '2GB' };
+const MEMORY_LIMIT = '2GB';
+
+export interface SandboxOptions {
+  /** The catalog name tables are seen under (`dune`). */
+  catalog: string;
+  /** Where each DuckDB spills what does not fit in memory, a folder of its own under it. */
+  tempDir: string;
+  /** Folders of the host that no answer to user SQL may name (the data folder, home, working folder). */
+  hiddenPaths: string[];
+}
 
 /** A connection of one execution's own; `close` when done with it. */
 export interface Sandbox {
@@ -42,16 +52,23 @@ const KEPT_CONTEXTS = 8;
 export class Sandboxes {
   #store: TableStore;
   #files: TableFiles;
-  #catalog: string;
+  #options: SandboxOptions;
+  #spilled = 0;
   #contexts = new Map<number, ContextDb>();
   // Starting a DuckDB takes tens of milliseconds, about what a small query takes: the next
   // one is started ahead, bare, and gets its tables when taken.
   #spare: Promise<DuckDBInstance> | null = null;
 
-  constructor(store: TableStore, files: TableFiles, catalog: string) {
+  constructor(store: TableStore, files: TableFiles, options: SandboxOptions) {
     this.#store = store;
     this.#files = files;
-    this.#catalog = catalog;
+    // longest first, so that a folder inside another is hidden whole
+    this.#options = { ...options, hiddenPaths: options.hiddenPaths.filter((path) => path !== parse(path).root).sort((a, b) => b.length - a.length) };
+  }
+
+  /** `text` (an error of user SQL) with every host folder replaced by `<hidden>`. */
+  hidePaths(text: string): string {
+    return this.#options.hiddenPaths.reduce((hidden, path) => hidden.replaceAll(path, '<hidden>'), text);
   }
 
   /** A connection that sees every public table, and the private ones of `privateOf` (none when null). */
@@ -59,7 +76,7 @@ export class Sandboxes {
     const db = await this.#contextDb(privateOf ?? PUBLIC_ONLY);
     try {
       const connection = await db.instance.connect();
-      await connection.run(`USE ${q(this.#catalog)}`);
+      await connection.run(`USE ${q(this.#options.catalog)}`);
       return {
         connection,
         close: () => {
@@ -121,7 +138,7 @@ export class Sandboxes {
   async #furnish(instance: DuckDBInstance, tables: TableRecord[]): Promise<void> {
     const connection = await instance.connect();
     try {
-      const catalog = q(this.#catalog);
+      const catalog = q(this.#options.catalog);
       const setup = [`ATTACH ':memory:' AS ${catalog}`];
       for (const namespace of new Set(tables.map((t) => t.namespace))) setup.push(`CREATE SCHEMA ${catalog}.${q(namespace)}`);
       tables.forEach((table, i) => {
@@ -155,11 +172,18 @@ export class Sandboxes {
   }
 
   #takeSpare(): Promise<DuckDBInstance> {
-    const taken = this.#spare ?? DuckDBInstance.create(':memory:', SANDBOX_CONFIG);
-    const next = DuckDBInstance.create(':memory:', SANDBOX_CONFIG);
+    const taken = this.#spare ?? this.#create();
+    const next = this.#create();
     next.catch(() => undefined); // a failure shows when the spare is taken
     this.#spare = next;
     return taken;
+  }
+
+  // An in-memory DuckDB spills into the process's working folder unless told otherwise; each gets
+  // a folder of its own, as DuckDB names its spill files alike in every instance.
+  #create(): Promise<DuckDBInstance> {
+    const temp_directory = join(this.#options.tempDir, `sql-${++this.#spilled}`);
+    return DuckDBInstance.create(':memory:', { memory_limit: MEMORY_LIMIT, temp_directory });
   }
 }
 

@@ -25,7 +25,9 @@ export async function openStorage(dataDir: string): Promise<Storage> {
   const meta = await Database.open(join(dataDir, 'service.duckdb'), META_SCHEMA);
   // pages are written by DuckDB, timestamps with a time zone included: in UTC
   const results = await Database.open(join(dataDir, 'results.duckdb'), [], [`SET TimeZone = 'UTC'`]);
-  const files = await Database.open(':memory:');
+  // in memory, it would spill large uploads into the process's working folder
+  const spill = join(dataDir, 'tmp', 'files').replaceAll("'", "''");
+  const files = await Database.open(':memory:', [`SET temp_directory = '${spill}'`]);
   return {
     meta,
     results,
