@@ -1,8 +1,7 @@
-import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { HttpError } from './http-error.ts';
+import { JsonFieldStream } from './json-field-stream.ts';
 
 export async function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(request.headers['content-length'] ?? 0);
@@ -36,16 +35,50 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Streams the body into a file, refusing it past `maxBytes`; answers the size written. */
-export async function saveBody(request: IncomingMessage, path: string, maxBytes: number): Promise<number> {
+/**
+ * Writes the body to a file as it arrives, calling `check` with the size so far so that a body
+ * over a limit is refused when the limit is reached, not once it is all in. A refusal leaves the
+ * rest of the body unread (the answer closes the connection), and the file for the caller to remove.
+ */
+async function streamToFile(
+  request: IncomingMessage,
+  path: string,
+  decode: (chunk: Buffer) => Buffer,
+  check: (bytes: number) => void,
+): Promise<number> {
+  const file = await open(path, 'w');
   let size = 0;
-  const limit = new Transform({
-    transform(part: Buffer, _encoding, done) {
-      size += part.length;
-      if (size > maxBytes) done(new HttpError(413, `the request body is larger than ${maxBytes} bytes`));
-      else done(null, part);
-    },
-  });
-  await pipeline(request, limit, createWriteStream(path));
+  try {
+    for await (const chunk of request.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      const piece = decode(chunk);
+      size += piece.length;
+      check(size);
+      await file.write(piece);
+    }
+  } finally {
+    await file.close();
+  }
   return size;
+}
+
+/** Streams the body into a file; answers the size written. */
+export function saveBody(request: IncomingMessage, path: string, check: (bytes: number) => void): Promise<number> {
+  return streamToFile(request, path, (chunk) => chunk, check);
+}
+
+/**
+ * A JSON object body whose string field `field` is streamed, decoded, into a file; answers the
+ * other fields and the field's size (null when the body has no such string).
+ */
+export async function saveJsonField(
+  request: IncomingMessage,
+  path: string,
+  field: string,
+  check: (bytes: number) => void,
+): Promise<{ fields: Record<string, unknown>; bytes: number | null }> {
+  // the other fields are names and flags: a few kilobytes at most
+  const body = new JsonFieldStream(field, 64 * 1024);
+  const bytes = await streamToFile(request, path, (chunk) => body.push(chunk), check);
+  const fields = body.end();
+  return { fields, bytes: body.streamed ? bytes : null };
 }

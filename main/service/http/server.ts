@@ -10,8 +10,9 @@ export interface ServerSetup<Caller> {
   admit?(caller: Caller, method: string, path: string): void;
 }
 
-function send(response: ServerResponse, reply: Reply): void {
+function send(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = { ...reply.headers };
+  if (!request.complete) lingerOn(request, response);
   let body: string;
   if (reply.text !== undefined) {
     body = reply.text;
@@ -23,6 +24,22 @@ function send(response: ServerResponse, reply: Reply): void {
   headers['content-length'] = String(Buffer.byteLength(body));
   response.writeHead(reply.status ?? 200, headers);
   response.end(body);
+}
+
+// How long the rest of a refused body is read and dropped before the connection is closed.
+const LINGER_MILLIS = 5_000;
+
+/**
+ * Answered before its body was read (refused on its declared size, or at a limit): closing at once
+ * would reset a client still sending, which then never reads the answer. So the rest is read and
+ * dropped, never kept, for a few seconds at most; then the connection is closed.
+ */
+function lingerOn(request: IncomingMessage, response: ServerResponse): void {
+  response.once('finish', () => {
+    const timer = setTimeout(() => request.socket.destroy(), LINGER_MILLIS).unref();
+    request.once('end', () => clearTimeout(timer));
+    request.resume();
+  });
 }
 
 function errorReply(error: unknown): Reply {
@@ -83,7 +100,7 @@ export function createHttpServer<Caller>(setup: ServerSetup<Caller>): HttpServer
   const server = createServer((request, response) => {
     const answered = handle(setup, request)
       .catch(errorReply)
-      .then((reply) => send(response, reply))
+      .then((reply) => send(request, response, reply))
       .catch((error: unknown) => {
         console.error('[service] could not answer:', error);
         response.destroy();

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Account } from '../accounts/account-store.ts';
 import { badRequest, HttpError, notFound } from '../http/http-error.ts';
-import { parseJsonObject, readBody, saveBody } from '../http/request-body.ts';
+import { parseJsonObject, readBody, saveBody, saveJsonField } from '../http/request-body.ts';
+import { UploadSlots } from '../http/upload-slots.ts';
 import type { Handler, Router } from '../http/router.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { pageWindow } from '../results/paging.ts';
@@ -16,11 +16,17 @@ import {
   MAX_INSERT_BYTES,
   MAX_UPLOAD_BYTES,
   STORAGE_BY_PLAN,
-  UploadCsvBody,
+  UploadCsvFields,
 } from '../tables/table-input.ts';
 import type { TableRecord } from '../tables/table-store.ts';
 
 const MB = 1024 * 1024;
+// JSON escapes take at most six bytes a character (`\u0000`), and the fields besides `data` are small
+const MAX_JSON_BYTES_PER_BYTE = 6;
+const SMALL_FIELDS_BYTES = 64 * 1024;
+// Uploads read at once, and waiting, across all contexts (see UploadSlots)
+const UPLOAD_SLOTS = 2;
+const UPLOADS_WAITING = 32;
 const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
 
 /** DuckDB's refusal of the data itself (bad CSV, a value its column cannot hold): the client's to fix. */
@@ -37,16 +43,35 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
   const fullName = (namespace: string, table: string) => `${catalog}.${namespace}.${table}`;
   const tempFile = (extension: string) => join(config.tempDir, `upload-${randomBytes(8).toString('hex')}.${extension}`);
 
+  const uploads = new UploadSlots(UPLOAD_SLOTS, UPLOADS_WAITING);
+
+  const storageRefusal = (caller: Account, used: number, adding: number) =>
+    new HttpError(
+      402,
+      `upload storage of the ${caller.plan} plan (${STORAGE_BY_PLAN[caller.plan] / MB} MB) would be exceeded: ` +
+        `${used} bytes used, ${adding} more asked`,
+    );
+
   async function checkStorage(caller: Account, adding: number, replacing: { namespace: string; tableName: string } | null) {
-    const cap = STORAGE_BY_PLAN[caller.plan];
     const used = await tables.storageUsed(caller.id, replacing);
-    if (used + adding > cap) {
-      throw new HttpError(
-        402,
-        `upload storage of the ${caller.plan} plan (${cap / MB} MB) would be exceeded: ${used} bytes used, ${adding} more asked`,
-      );
-    }
+    if (used + adding > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, used, adding);
   }
+
+  /**
+   * Before a byte of the body is read: refused when its declared size is over `maxBody`, or when
+   * even the smallest data that size could hold (`minData`) would not fit the plan's storage.
+   */
+  function checkDeclared(caller: Account, request: { headers: { 'content-length'?: string } }, maxBody: number, minData: (body: number) => number) {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > maxBody) throw new HttpError(413, `the request body is larger than ${maxBody} bytes`);
+    if (minData(declared) > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, 0, minData(declared));
+  }
+
+  /** Checks data as it streams in: over the size limit (413), or over the storage still free (402). */
+  const streamLimit = (caller: Account, maxBytes: number, tooLarge: string, used: number) => (bytes: number) => {
+    if (bytes > maxBytes) throw new HttpError(413, tooLarge);
+    if (used + bytes > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, used, bytes);
+  };
 
   /** The caller's own table; another context's is 404 when private, 403 otherwise. */
   async function ownTable(caller: Account, namespace: string, table: string): Promise<TableRecord> {
@@ -63,25 +88,34 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
   };
 
   both('POST', 'table/upload/csv', 'uploads/csv', async ({ request, caller }) => {
-    const body = validateBody(UploadCsvBody, parseJsonObject(await readBody(request, MAX_UPLOAD_BYTES + MB)));
-    const bytes = Buffer.byteLength(body.data);
-    if (bytes >= MAX_UPLOAD_BYTES) throw new HttpError(413, `the upload must be smaller than ${MAX_UPLOAD_BYTES / MB} MB`);
-    if (body.is_private && caller.plan !== 'premium') {
-      throw new HttpError(403, `private uploads need a premium plan; '${caller.handle}' is on the ${caller.plan} plan`);
-    }
-    const namespace = caller.handle;
-    const target = `dataset_${body.table_name}`;
-    await checkStorage(caller, bytes, { namespace, tableName: target });
+    const tooLarge = `the upload must be smaller than ${MAX_UPLOAD_BYTES / MB} MB`;
+    checkDeclared(caller, request, MAX_UPLOAD_BYTES * MAX_JSON_BYTES_PER_BYTE + SMALL_FIELDS_BYTES, (body) =>
+      Math.floor((body - SMALL_FIELDS_BYTES) / MAX_JSON_BYTES_PER_BYTE),
+    );
     const file = tempFile('csv');
-    let staged;
-    try {
-      await writeFile(file, body.data);
-      staged = await tableData.stage(file, 'csv', false);
-    } catch (error) {
-      throw dataError(error, 'could not read the CSV');
-    } finally {
-      await removeQuietly(file);
-    }
+    const staged = await uploads.run(async () => {
+      try {
+        // the table it replaces is named in the body, maybe after the data: until the body is in,
+        // the plan's whole storage bounds the data, and the exact check follows
+        const { fields, bytes } = await saveJsonField(request, file, 'data', streamLimit(caller, MAX_UPLOAD_BYTES - 1, tooLarge, 0));
+        const body = validateBody(UploadCsvFields, fields);
+        if (bytes === null || bytes === 0) throw badRequest('Invalid request body payload: data: data must hold the CSV text');
+        if (body.is_private && caller.plan !== 'premium') {
+          throw new HttpError(403, `private uploads need a premium plan; '${caller.handle}' is on the ${caller.plan} plan`);
+        }
+        const target = `dataset_${body.table_name}`;
+        await checkStorage(caller, bytes, { namespace: caller.handle, tableName: target });
+        try {
+          return { body, bytes, target, ...(await tableData.stage(file, 'csv', false)) };
+        } catch (error) {
+          throw dataError(error, 'could not read the CSV');
+        }
+      } finally {
+        await removeQuietly(file);
+      }
+    });
+    const { body, bytes, target } = staged;
+    const namespace = caller.handle;
     const bad = badColumnName(staged.columns);
     if (bad !== null) {
       await tableData.discard(staged.file);
@@ -142,35 +176,40 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const format = FORMATS[contentType];
     if (!format) throw badRequest(`Content-Type must be text/csv or application/x-ndjson, got '${contentType}'`);
+    checkDeclared(caller, request, MAX_INSERT_BYTES, (body) => body);
     const file = tempFile(format);
-    try {
-      const bytes = await saveBody(request, file, MAX_INSERT_BYTES);
-      await checkStorage(caller, bytes, null);
-      let staged;
+    return uploads.run(async () => {
       try {
-        staged = await tableData.stage(file, format, format === 'csv');
-      } catch (error) {
-        throw dataError(error, `could not read the ${format === 'csv' ? 'CSV' : 'NDJSON'}`);
+        const used = await tables.storageUsed(caller.id, null);
+        const tooLarge = `the request body is larger than ${MAX_INSERT_BYTES} bytes`;
+        const bytes = await saveBody(request, file, streamLimit(caller, MAX_INSERT_BYTES, tooLarge, used));
+        await checkStorage(caller, bytes, null);
+        let staged;
+        try {
+          staged = await tableData.stage(file, format, format === 'csv');
+        } catch (error) {
+          throw dataError(error, `could not read the ${format === 'csv' ? 'CSV' : 'NDJSON'}`);
+        }
+        const expected = (await tableData.columns(record)).map((c) => c.name);
+        const unknown = staged.columns.filter((c) => !expected.includes(c));
+        const missing = expected.filter((c) => !staged.columns.includes(c));
+        if (unknown.length > 0 || missing.length > 0) {
+          await tableData.discard(staged.file);
+          throw badRequest(
+            `the columns must match the table's (${expected.join(', ')}): ` +
+              `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
+          );
+        }
+        try {
+          await tableData.insert(record, staged.file, bytes);
+        } catch (error) {
+          throw dataError(error, 'nothing was inserted');
+        }
+        return { json: { rows_written: staged.rows, bytes_written: bytes, name: fullName(record.namespace, record.tableName) } };
+      } finally {
+        await removeQuietly(file);
       }
-      const expected = (await tableData.columns(record)).map((c) => c.name);
-      const unknown = staged.columns.filter((c) => !expected.includes(c));
-      const missing = expected.filter((c) => !staged.columns.includes(c));
-      if (unknown.length > 0 || missing.length > 0) {
-        await tableData.discard(staged.file);
-        throw badRequest(
-          `the columns must match the table's (${expected.join(', ')}): ` +
-            `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
-        );
-      }
-      try {
-        await tableData.insert(record, staged.file, bytes);
-      } catch (error) {
-        throw dataError(error, 'nothing was inserted');
-      }
-      return { json: { rows_written: staged.rows, bytes_written: bytes, name: fullName(record.namespace, record.tableName) } };
-    } finally {
-      await removeQuietly(file);
-    }
+    });
   });
 
   both('GET', 'tables', 'uploads', async ({ caller, url }) => {

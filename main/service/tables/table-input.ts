@@ -12,9 +12,9 @@ const tableName = z
   .regex(/^[a-z][a-z0-9_]*$/, 'table_name must start with a lowercase letter and hold only a-z, 0-9 and _')
   .max(128);
 
-export const UploadCsvBody = z.object({
+/** An upload's fields besides `data`, which is streamed to a file rather than parsed (see JsonFieldStream). */
+export const UploadCsvFields = z.object({
   table_name: tableName,
-  data: z.string().min(1, 'data must hold the CSV text'),
   description: z.string().default(''),
   is_private: z.boolean().default(false),
 });
