@@ -38,6 +38,8 @@ function jsonCell({ name, type }: ResultColumn): string {
     return `CASE WHEN isfinite(${c}::DOUBLE) THEN to_json(${c}::DOUBLE) ELSE to_json(${c}::VARCHAR) END`;
   }
   if (TIMESTAMP.test(type)) return `to_json(${timestampText(c)})`;
+  // to_json would give a VARIANT's text; its own JSON is the value as it is
+  if (type === 'VARIANT') return `${c}::JSON`;
   return `to_json(${c})`;
 }
 
@@ -47,6 +49,8 @@ function csvText({ name, type }: ResultColumn): string {
   if (TIMESTAMP.test(type)) return timestampText(c);
   if (FRACTION.test(type)) return `${c}::DOUBLE::VARCHAR`;
   if (NESTED.test(type)) return `to_json(${c})::VARCHAR`;
+  // a VARIANT holding an object or a list is written as JSON, as nested columns are
+  if (type === 'VARIANT') return `CASE WHEN json_type(${c}::JSON) IN ('OBJECT', 'ARRAY') THEN ${c}::JSON::VARCHAR ELSE ${c}::VARCHAR END`;
   return `${c}::VARCHAR`;
 }
 

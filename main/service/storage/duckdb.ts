@@ -21,9 +21,12 @@ export class Database {
     this.#session = session;
   }
 
-  /** `setup` runs once; `session` (such as `USE`) on every connection, since each starts afresh. */
-  static async open(path: string, setup: string[] = [], session: string[] = []): Promise<Database> {
-    const instance = await DuckDBInstance.create(path);
+  /**
+   * `setup` runs once; `session` (such as `USE`) on every connection, since each starts afresh;
+   * `config` is DuckDB's configuration when the instance starts.
+   */
+  static async open(path: string, setup: string[] = [], session: string[] = [], config: Record<string, string> = {}): Promise<Database> {
+    const instance = await DuckDBInstance.create(path, config);
     const connection = await instance.connect();
     for (const sql of [...session, ...setup]) await connection.run(sql);
     return new Database(instance, connection, session);

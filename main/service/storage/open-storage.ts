@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { TableFiles } from '../tables/table-files.ts';
 import { Database } from './duckdb.ts';
 import { META_SCHEMA } from './meta-schema.ts';
+import { openResults } from './results-file.ts';
 
 /**
  * The DuckDB files of a data directory:
@@ -23,8 +24,7 @@ export interface Storage {
 export async function openStorage(dataDir: string): Promise<Storage> {
   mkdirSync(join(dataDir, 'tmp'), { recursive: true });
   const meta = await Database.open(join(dataDir, 'service.duckdb'), META_SCHEMA);
-  // pages are written by DuckDB, timestamps with a time zone included: in UTC
-  const results = await Database.open(join(dataDir, 'results.duckdb'), [], [`SET TimeZone = 'UTC'`]);
+  const results = await openResults(join(dataDir, 'results.duckdb'));
   // in memory, it would spill large uploads into the process's working folder
   const spill = join(dataDir, 'tmp', 'files').replaceAll("'", "''");
   const files = await Database.open(':memory:', [`SET temp_directory = '${spill}'`]);

@@ -81,3 +81,20 @@ describe('exact values in JSON', () => {
     }
   });
 });
+
+describe('VARIANT results', () => {
+  it('are stored, and answered as their JSON values in JSON and CSV', async () => {
+    const sql =
+      "SELECT 1::VARIANT AS n, {'a': 1, 'b': [1.5, NULL]}::VARIANT AS obj, [1, 2]::VARIANT AS list, " +
+      "'say \"hi\"'::VARIANT AS text, NULL::VARIANT AS nothing, DATE '2024-01-01'::VARIANT AS d";
+    const created = await h.post('/api/v1/query', { name: 'variant', query_sql: sql });
+    const id = await h.execute(created.body.query_id, {});
+    const status = await h.waitUntilFinished(id);
+    expect(status.state, JSON.stringify(status.error)).toBe('QUERY_STATE_COMPLETED');
+    const { body } = await h.get(`/api/v1/execution/${id}/results`);
+    expect(body.result.rows).toEqual([{ n: 1, obj: { a: 1, b: [1.5, null] }, list: [1, 2], text: 'say "hi"', nothing: null, d: '2024-01-01' }]);
+    expect(body.result.metadata.column_types).toEqual(Array(6).fill('variant'));
+    const csv = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
+    expect(await csv.text()).toBe('n,obj,list,text,nothing,d\n1,"{""a"":1,""b"":[1.5,null]}","[1,2]","say ""hi""",,2024-01-01\n');
+  });
+});
