@@ -30,9 +30,13 @@ export interface ResultSummary {
   executionMillis: number;
 }
 
+// A run of SQL text (`POST /sql/execute`) belongs to no query; no query has this id.
+const NO_QUERY = 0;
+
 export interface Execution {
   id: string;
-  queryId: number;
+  /** Null for a run of SQL text rather than of a stored query. */
+  queryId: number | null;
   accountId: number;
   parameters: Record<string, string>;
   performance: string;
@@ -78,7 +82,7 @@ function toExecution(row: ExecutionRow): Execution {
   if (error && row.error_column !== null) error.column = row.error_column;
   return {
     id: row.id,
-    queryId: row.query_id,
+    queryId: row.query_id === NO_QUERY ? null : row.query_id,
     accountId: row.account_id,
     parameters: JSON.parse(row.parameters) as Record<string, string>,
     performance: row.performance,
@@ -125,7 +129,7 @@ export class ExecutionStore {
     await this.#db.run(
       `INSERT INTO executions (id, query_id, account_id, parameters, performance, state, submitted_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [e.id, e.queryId, e.accountId, canonicalParameters(e.parameters), e.performance, STATE.pending, e.submittedAt],
+      [e.id, e.queryId ?? NO_QUERY, e.accountId, canonicalParameters(e.parameters), e.performance, STATE.pending, e.submittedAt],
     );
   }
 

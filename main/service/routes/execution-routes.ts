@@ -14,16 +14,27 @@ import { nowIso } from '../time.ts';
 const PERFORMANCE = ['medium', 'large'];
 const MAX_EXECUTE_BODY = 1024 * 1024;
 
+function performanceOf(body: Record<string, unknown>): string {
+  const performance = body.performance ?? 'medium';
+  if (typeof performance !== 'string' || !PERFORMANCE.includes(performance)) {
+    throw badRequest(`performance must be one of ${PERFORMANCE.join(', ')}`);
+  }
+  return performance;
+}
+
 function executeRequest(body: Record<string, unknown>) {
   const given = body.query_parameters ?? {};
   if (given === null || typeof given !== 'object' || Array.isArray(given)) {
     throw badRequest('query_parameters must be an object of parameter names to values');
   }
-  const performance = body.performance ?? 'medium';
-  if (typeof performance !== 'string' || !PERFORMANCE.includes(performance)) {
-    throw badRequest(`performance must be one of ${PERFORMANCE.join(', ')}`);
-  }
-  return { given: given as Record<string, unknown>, performance };
+  return { given: given as Record<string, unknown>, performance: performanceOf(body) };
+}
+
+/** `POST /sql/execute`: SQL text, run as it is (the real service takes no parameters there). */
+function sqlRequest(body: Record<string, unknown>) {
+  if (typeof body.sql !== 'string' || body.sql.trim() === '') throw badRequest('sql must hold the SQL text to run');
+  if (body.query_parameters !== undefined) throw badRequest('/sql/execute takes no query_parameters: put the values in the SQL');
+  return { sql: body.sql, performance: performanceOf(body) };
 }
 
 export function addExecutionRoutes(router: Router<Account>, context: ServiceContext): void {
@@ -55,6 +66,15 @@ export function addExecutionRoutes(router: Router<Account>, context: ServiceCont
     // read the query, so the starter's private tables must not reach them.
     const privateTablesOf = query.ownerId === caller.id ? caller.id : null;
     executor.submit({ executionId: id, accountId: caller.id, privateTablesOf, sql: substitute(query.sql, values) });
+    return { json: { execution_id: id, state: STATE.pending } };
+  });
+
+  // Runs with the caller's own tables, as a query of its own does; its results are the caller's only.
+  router.add('POST', '/api/v1/sql/execute', async ({ request, caller }) => {
+    const { sql, performance } = sqlRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY)));
+    const id = newExecutionId();
+    await executions.insert({ id, queryId: null, accountId: caller.id, parameters: {}, performance, submittedAt: nowIso() });
+    executor.submit({ executionId: id, accountId: caller.id, privateTablesOf: caller.id, sql });
     return { json: { execution_id: id, state: STATE.pending } };
   });
 
