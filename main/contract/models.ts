@@ -172,6 +172,8 @@ export const ExecutionRecord = z.object({
   startedAt: z.string().nullable().optional(),
   expiresAt: z.string().nullable().optional(),
   result: ResultSummary.nullable().optional(),
+  /** The SQL text that ran, when it was not the query as saved (`executions:runSql`). */
+  sql: z.string().optional(),
 });
 export type ExecutionRecord = z.infer<typeof ExecutionRecord>;
 

@@ -14,6 +14,7 @@ export const CHANNEL_NAMES = [
   'queries:create',
   'queries:update',
   'executions:run',
+  'executions:runSql',
   'executions:get',
   'executions:cancel',
   'executions:list',

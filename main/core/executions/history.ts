@@ -8,7 +8,8 @@ import { jsonFileStore } from '../settings/settings-store.ts';
 // closed is watched again at the next start.
 
 export interface ExecutionHistory {
-  started(accountId: string, executionId: string, queryId: number, parameters: ParameterValues): void;
+  /** `sql`: the text that ran, when it was not the query as saved. */
+  started(accountId: string, executionId: string, queryId: number, parameters: ParameterValues, sql?: string): void;
   /** Applies what the watcher saw; answers the record when this update is the one that ends it. */
   observe(update: ExecutionUpdate): ExecutionRecord | null;
   list(accountId: string, limit: number): ExecutionRecord[];
@@ -20,6 +21,7 @@ export interface ExecutionHistory {
 
 const HistoryFile = z.object({ executions: z.array(ExecutionRecord) });
 const KEPT_PER_ACCOUNT = 200;
+const MAX_KEPT_SQL = 20_000;
 
 export function createExecutionHistory(dataDir: string, now: () => Date = () => new Date()): ExecutionHistory {
   const file = jsonFileStore(join(dataDir, 'executions.json'), HistoryFile, () => ({ executions: [] }));
@@ -37,7 +39,7 @@ export function createExecutionHistory(dataDir: string, now: () => Date = () => 
   }
 
   return {
-    started(accountId, executionId, queryId, parameters) {
+    started(accountId, executionId, queryId, parameters, sql) {
       records = records.filter((r) => !(r.accountId === accountId && r.executionId === executionId));
       records.unshift({
         accountId,
@@ -50,6 +52,8 @@ export function createExecutionHistory(dataDir: string, now: () => Date = () => 
         endedAt: null,
         error: null,
         totalRowCount: null,
+        // shown beside the run; a long text is kept in part, so the history file stays small
+        ...(sql === undefined ? {} : { sql: sql.slice(0, MAX_KEPT_SQL) }),
       });
       save();
     },

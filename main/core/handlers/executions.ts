@@ -1,4 +1,7 @@
-import { ok, type ExecutionListItem, type LatestResult, type Result } from '../../contract/index.ts';
+import { ok, type ExecutionListItem, type ExecutionUpdate, type LatestResult, type ParameterValues, type Result } from '../../contract/index.ts';
+import type { ClientResult } from '../service-client/errors.ts';
+import type { ExecuteResponse } from '../service-client/executions.ts';
+import type { ServiceClient } from '../service-client/index.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
 import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
 import { isNetworkFailure } from '../workspace/pending-edits.ts';
@@ -10,7 +13,7 @@ import type { ExecutionWatcher } from '../executions/watcher.ts';
 import { findAccount, isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 
-type ExecutionChannels = 'executions:run' | 'executions:get' | 'executions:cancel' | 'executions:list' | 'executions:viewing' | 'executions:latest';
+type ExecutionChannels = 'executions:run' | 'executions:runSql' | 'executions:get' | 'executions:cancel' | 'executions:list' | 'executions:viewing' | 'executions:latest';
 
 export interface Viewing {
   accountId: string;
@@ -28,18 +31,31 @@ export function executionHandlers(options: {
 }): Pick<Handlers, ExecutionChannels> {
   const { accounts, watcher, history, cache, workspaces } = options;
   const isCached = async (accountId: string, executionId: string) => (await cache.status(accountId, executionId)).state === 'cached';
+  /** Sends the run, remembers it for the query's tab, and watches it. */
+  async function start(
+    accountId: string,
+    queryId: number,
+    parameters: ParameterValues,
+    sql: string | undefined,
+    send: (client: ServiceClient) => Promise<ClientResult<ExecuteResponse>>,
+  ): Promise<Result<ExecutionUpdate>> {
+    const entry = findAccount(accounts, accountId);
+    if (isFailure(entry)) return entry;
+    const startedAtMs = Date.now();
+    const started = await send(entry.client);
+    workspaces.observe(accountId, started.ok ? null : started.error);
+    if (!started.ok) return serviceFailure(started.error);
+    history.started(accountId, started.value.executionId, queryId, parameters, sql);
+    const status = statusAfterExecute(started.value.executionId, started.value.state, queryId);
+    return ok(watcher.watch(accountId, entry.client, status, startedAtMs));
+  }
+
   return {
-    'executions:run': async ({ accountId, queryId, parameters = {} }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
-      const startedAtMs = Date.now();
-      const started = await entry.client.executions.execute({ queryId, queryParameters: parameters });
-      workspaces.observe(accountId, started.ok ? null : started.error);
-      if (!started.ok) return serviceFailure(started.error);
-      history.started(accountId, started.value.executionId, queryId, parameters);
-      const status = statusAfterExecute(started.value.executionId, started.value.state, queryId);
-      return ok(watcher.watch(accountId, entry.client, status, startedAtMs));
-    },
+    'executions:run': ({ accountId, queryId, parameters = {} }) =>
+      start(accountId, queryId, parameters, undefined, (client) => client.executions.execute({ queryId, queryParameters: parameters })),
+
+    'executions:runSql': ({ accountId, queryId, sql, parameters = {} }) =>
+      start(accountId, queryId, parameters, sql, (client) => client.executions.executeSql({ sql })),
 
     'executions:get': async ({ accountId, executionId }) => {
       const entry = findAccount(accounts, accountId);

@@ -13,6 +13,13 @@ export interface ExecuteArgs {
   signal?: AbortSignal;
 }
 
+export interface ExecuteSqlArgs {
+  /** The SQL as it runs: the service takes no parameters here. */
+  sql: string;
+  performance?: 'medium' | 'large';
+  signal?: AbortSignal;
+}
+
 export interface ExecuteResponse {
   executionId: string;
   state: string;
@@ -26,9 +33,19 @@ export interface ExecutionStatus extends ExecutionFields {
 
 export interface ExecutionsApi {
   execute(args: ExecuteArgs): Promise<ClientResult<ExecuteResponse>>;
+  /** Runs SQL text without a stored query (`POST /sql/execute`). */
+  executeSql(args: ExecuteSqlArgs): Promise<ClientResult<ExecuteResponse>>;
   status(executionId: string, options?: { signal?: AbortSignal }): Promise<ClientResult<ExecutionStatus>>;
   /** True when the service accepted the cancel. */
   cancel(executionId: string, options?: { signal?: AbortSignal }): Promise<ClientResult<boolean>>;
+}
+
+function readExecuteResponse(body: unknown): ExecuteResponse | null {
+  if (!isObject(body)) return null;
+  const executionId = readString(body, 'execution_id');
+  if (executionId === null) return null;
+  // The execute answer usually says PENDING; it may omit the state.
+  return { executionId, state: readString(body, 'state') ?? 'QUERY_STATE_PENDING' };
 }
 
 export function createExecutionsApi(transport: Transport): ExecutionsApi {
@@ -41,14 +58,11 @@ export function createExecutionsApi(transport: Transport): ExecutionsApi {
           body: { query_parameters: queryParameters ?? {}, ...(performance ? { performance } : {}) },
           signal,
         },
-        (body) => {
-          if (!isObject(body)) return null;
-          const executionId = readString(body, 'execution_id');
-          if (executionId === null) return null;
-          // The execute answer usually says PENDING; it may omit the state.
-          return { executionId, state: readString(body, 'state') ?? 'QUERY_STATE_PENDING' };
-        },
+        readExecuteResponse,
       ),
+
+    executeSql: ({ sql, performance, signal }) =>
+      transport.json({ method: 'POST', path: '/sql/execute', body: { sql, ...(performance ? { performance } : {}) }, signal }, readExecuteResponse),
 
     status: (executionId, options = {}) =>
       transport.json({ method: 'GET', path: `/execution/${encodeURIComponent(executionId)}/status`, signal: options.signal }, (body) => {

@@ -65,6 +65,24 @@ describe('the execution history', () => {
     expect(file.executions.map((e) => e.executionId)).toContain(first);
   });
 
+  it('runs edited SQL text through /sql/execute, kept in the history of the tab that ran it with its text', async () => {
+    const call = caller(await newCore());
+    const daily = await demoQuery(call, 'Daily volume by chain');
+    const sql = "select 'edited' as what, 2 * 21 as n";
+    const started = await call('executions:runSql', { accountId: 'local', queryId: daily.id, sql, parameters: { chain: 'base' } });
+    if (!started.ok) throw new Error(started.error.message);
+    expect(started.data.queryId).toBe(daily.id);
+    const done = await harness.finishedUpdate(started.data.executionId);
+    expect(done).toMatchObject({ state: 'QUERY_STATE_COMPLETED', result: { totalRowCount: 1 } });
+    const rows = await call('results:getRows', { accountId: 'local', executionId: started.data.executionId, startRow: 0, endRow: 10 });
+    expect(rows).toMatchObject({ ok: true, data: { rows: [['edited', 42]] } });
+    const listed = await call('executions:list', { accountId: 'local', limit: 1 });
+    expect(listed).toMatchObject({ ok: true, data: { executions: [{ executionId: started.data.executionId, queryId: daily.id, sql, parameters: { chain: 'base' } }] } });
+    // a refusal by the service comes back as a value, and nothing is remembered
+    const refused = await call('executions:runSql', { accountId: 'nobody', queryId: daily.id, sql });
+    expect(refused.ok).toBe(false);
+  });
+
   it('tells the host when a run ends, and whether the UI was showing it', async () => {
     const call = caller(await newCore());
     const slow = await demoQuery(call, 'Slow checksum');

@@ -24,6 +24,7 @@ function scriptedClient(script: ClientResult<ExecutionStatus>[], resultsMetadata
     executions: {
       status: async () => script[Math.min(calls.status++, script.length - 1)]!,
       execute: async () => { throw new Error('not used'); },
+      executeSql: async () => { throw new Error('not used'); },
       cancel: async () => { throw new Error('not used'); },
     },
     results: {
