@@ -1,4 +1,5 @@
 import type { ContractError, ExecutionUpdate, ParameterValues } from '../../../main/contract/index.ts';
+import type { Position } from '../editor/substitution.ts';
 import { phaseOfState, type Phase } from './phase.ts';
 
 function phaseOf(update: ExecutionUpdate | null, failure: ContractError | null): Phase {
@@ -27,11 +28,24 @@ export class Run {
   /** Shown when the query was opened: its latest result, not a run started now. */
   readonly isLatest: boolean;
 
-  constructor(accountId: string, queryId: number, parameters: ParameterValues | null, isLatest = false) {
+  /**
+   * Maps a position the service reports (in the SQL as it ran, values put in) to the editor;
+   * null inside a value. Null when the SQL that ran is not known (a run started elsewhere).
+   */
+  readonly toEditor: ((at: Position) => Position | null) | null;
+
+  constructor(
+    accountId: string,
+    queryId: number,
+    parameters: ParameterValues | null,
+    isLatest = false,
+    toEditor: ((at: Position) => Position | null) | null = null,
+  ) {
     this.accountId = accountId;
     this.queryId = queryId;
     this.parameters = parameters;
     this.isLatest = isLatest;
+    this.toEditor = toEditor;
   }
 
   accept(update: ExecutionUpdate): void {

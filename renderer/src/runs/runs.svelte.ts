@@ -1,4 +1,5 @@
 import type { ContractError, ExecutionUpdate, LatestResult, ParameterValues } from '../../../main/contract/index.ts';
+import type { Substituted } from '../editor/substitution.ts';
 import type { Api } from '../lib/bridge.ts';
 import { Run } from './run.svelte.ts';
 
@@ -44,11 +45,17 @@ export class Runs {
     return this.#startFailures.get(keyOf(accountId, queryId)) ?? null;
   }
 
-  async start(accountId: string, queryId: number, parameters: ParameterValues = {}): Promise<void> {
+  /**
+   * Runs the query as saved, or, with `asText`, the SQL of `ran` (the edited text or a selection,
+   * its values put in) without saving it. `ran` maps an error's position back to the editor.
+   */
+  async start(accountId: string, queryId: number, parameters: ParameterValues = {}, ran: Substituted | null = null, asText = false): Promise<void> {
     const key = keyOf(accountId, queryId);
     if (this.latest(accountId, queryId)?.isActive || this.#starting.has(key)) return;
     this.#starting = new Set(this.#starting).add(key);
-    const answer = await this.#api.invoke('executions:run', { accountId, queryId, parameters });
+    const answer = ran && asText
+      ? await this.#api.invoke('executions:runSql', { accountId, queryId, sql: ran.sql, parameters })
+      : await this.#api.invoke('executions:run', { accountId, queryId, parameters });
     const starting = new Set(this.#starting);
     starting.delete(key);
     this.#starting = starting;
@@ -59,7 +66,7 @@ export class Runs {
     }
     failures.delete(key);
     this.#startFailures = failures;
-    this.#follow(this.#put(new Run(accountId, queryId, parameters)), answer.data);
+    this.#follow(this.#put(new Run(accountId, queryId, parameters, false, ran?.toEditor ?? null)), answer.data);
   }
 
   /**
