@@ -49,3 +49,33 @@ test("maps an error's position in the SQL that ran back to the editor, values an
   await problem.getByRole('button', { name: 'Show in the SQL' }).click();
   await expect(editor).toBeFocused();
 });
+
+test('Escape cancels the running query at once, and asks first when it has run for more than 10 s', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await openQuery(page, 'Slow checksum');
+  // ten times the work, so that it is surely still running after the 10 s waited below
+  await replaceSql(page, page.getByRole('textbox', { name: 'SQL of Slow checksum' }), 'SELECT sum(hash(i) % 1000) AS checksum FROM range(30000000000) AS t(i)');
+  const run = page.getByRole('button', { name: /^Run/ });
+  await run.click();
+  await expect(executionState(page)).toHaveText('Running', { timeout: 30_000 });
+  await page.keyboard.press('Escape');
+  await expect(executionState(page)).toHaveText('Cancelled', { timeout: 30_000 });
+
+  await run.click();
+  await expect(executionState(page)).toHaveText('Running', { timeout: 30_000 });
+  await page.waitForTimeout(10_500);
+  const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
+  await cancel.focus();
+  await page.keyboard.press('Escape');
+  const ask = page.getByRole('dialog', { name: 'Cancel the run of “Slow checksum”?' });
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Keep running' }).click();
+  await expect(ask).toBeHidden();
+  await expect(executionState(page)).toHaveText('Running');
+  // the focus is back where it was before the question
+  await expect(cancel).toBeFocused();
+
+  await page.keyboard.press('Escape');
+  await ask.getByRole('button', { name: 'Cancel the run' }).click();
+  await expect(executionState(page)).toHaveText('Cancelled', { timeout: 30_000 });
+});

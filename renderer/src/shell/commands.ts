@@ -12,6 +12,7 @@ export interface AppActions {
   newQuery: () => void;
   openById: () => void;
   run: () => void;
+  cancelRun: () => void;
   save: () => void;
   closeTab: () => void;
   nextTab: () => void;
@@ -29,6 +30,7 @@ export interface AppActions {
 export function appCommands(a: AppActions): Command[] {
   return [
     { title: 'Run the query', keys: RUN_KEYS, run: a.run },
+    { title: 'Cancel the run', keys: 'Esc', run: a.cancelRun },
     { title: 'Save the query', keys: SAVE_KEYS, run: a.save },
     { title: 'New query…', run: a.newQuery },
     { title: 'Open a query by id…', run: a.openById },
