@@ -1,11 +1,11 @@
 // `npm run bench:uploads`: the embedded service's memory while four clients each upload 150 MB at
 // once, as a free account (refused: over its 1 MB of storage) and as a premium one (stored).
 // The service runs as a process of its own, so that its memory is measured alone (VmRSS, VmHWM).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServiceProcess } from './probes/service-process.ts';
 
 const MB = 1024 * 1024;
 const CLIENTS = 4;
@@ -13,34 +13,17 @@ const ROWS = Buffer.from('2024-01-01,0x5e8c1a2b3c4d5e6f,1234.5678\\n'.repeat(204
 // about 150 MB, in whole rows
 const UPLOAD_BYTES = Math.floor((150 * MB) / ROWS.length) * ROWS.length;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'querydesk-uploads-'));
-const accountsFile = join(dataDir, 'accounts.json');
-writeFileSync(
-  accountsFile,
-  JSON.stringify({
-    accounts: [
-      { handle: 'free', type: 'user', plan: 'free', api_keys: ['key-free'] },
-      { handle: 'rich', type: 'user', plan: 'premium', api_keys: ['key-rich'] },
-    ],
-  }),
-);
-
-const child = spawn(process.execPath, ['main/service/cli.ts', '--port', '0', '--data-dir', join(dataDir, 'data'), '--accounts', accountsFile], {
-  stdio: ['ignore', 'pipe', 'inherit'],
+const folder = mkdtempSync(join(tmpdir(), 'querydesk-uploads-'));
+const service = await startServiceProcess({
+  folder,
+  dataDir: join(folder, 'data'),
+  accounts: [
+    { handle: 'free', type: 'user', plan: 'free', api_keys: ['key-free'] },
+    { handle: 'rich', type: 'user', plan: 'premium', api_keys: ['key-rich'] },
+  ],
 });
-const baseUrl = await new Promise<string>((resolve, reject) => {
-  child.stdout.on('data', (chunk: Buffer) => {
-    const match = /listening on (http:\/\/\S+)/.exec(chunk.toString());
-    if (match) resolve(match[1]!);
-  });
-  child.on('exit', (code) => reject(new Error(`the service exited with ${code}`)));
-});
-
-function memory(): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
-  return { rss: field('VmRSS'), peak: field('VmHWM') };
-}
+const { baseUrl } = service;
+const memory = () => service.memory();
 
 /** One upload of `UPLOAD_BYTES` of CSV in a JSON body, written as fast as the service reads it. */
 function upload(key: string, table: string, declare: boolean): Promise<number> {
@@ -102,6 +85,6 @@ try {
   await flood('premium plan, size declared (stored)', 'key-rich', true);
   console.log(`service peak over the whole run (VmHWM): ${(memory().peak / MB).toFixed(0)} MB`);
 } finally {
-  child.kill();
-  rmSync(dataDir, { recursive: true, force: true });
+  await service.kill();
+  rmSync(folder, { recursive: true, force: true });
 }

@@ -1,0 +1,40 @@
+// `npm run fuzz:service -- --requests N --seed S [--max-seconds T] [--concurrency C]`: random and
+// mutated requests over every endpoint of the embedded service, on loopback; exits 1 on any 5xx,
+// a crash, or resident memory growing past the bound, printing the request that did it.
+import { parseArgs } from 'node:util';
+import { fuzzService } from './fuzz-run.ts';
+
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '5000' },
+    seed: { type: 'string', default: '1' },
+    'max-seconds': { type: 'string', default: '1800' },
+    concurrency: { type: 'string', default: '4' },
+  },
+});
+const number = (name: keyof typeof values) => {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number, got '${values[name]}'`);
+  return n;
+};
+
+const MB = 1024 * 1024;
+const report = await fuzzService({
+  requests: number('requests'),
+  seed: number('seed'),
+  maxSeconds: number('max-seconds'),
+  concurrency: Math.max(1, number('concurrency')),
+  maxGrowthBytes: 512 * MB,
+});
+const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
+console.log(`requests sent: ${report.sent} in ${report.seconds.toFixed(1)} s (${(report.sent / report.seconds).toFixed(0)}/s), seed ${values.seed}`);
+console.log(`statuses: ${Object.entries(report.statuses).sort().map(([status, n]) => `${status}: ${n}`).join(', ')}`);
+console.log(`5xx: ${report.serverErrors}; crashed: ${report.crashed ? 'yes' : 'no'}`);
+console.log(`service memory: ${mb(report.rssAfterSetup)} after setup, peak ${mb(report.peakRss)}, ${mb(report.rssAtEnd)} at the end`);
+for (const problem of report.problems) {
+  console.log(`\nrequest #${problem.index} (seed ${values.seed}): ${problem.request.method} ${problem.request.path}`);
+  console.log(`  headers: ${JSON.stringify(problem.request.headers)}`);
+  if (problem.request.body !== undefined) console.log(`  body: ${problem.request.body.slice(0, 500)}`);
+  console.log(`  answer: ${problem.status ?? 'none'} ${problem.answer}`);
+}
+process.exit(report.problems.length > 0 || report.crashed ? 1 : 0);

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fuzzRequest, type FuzzRequest } from './fuzz-requests.ts';
+import { buildWorld, FUZZ_ACCOUNTS } from './fuzz-world.ts';
+import { seeded } from './random.ts';
+import { startServiceProcess } from './service-process.ts';
+
+// Sends random requests to the service, a few at a time, and stops at the first answer that says
+// the service failed (a 5xx), a crash, or memory that kept growing.
+
+export interface FuzzOptions {
+  requests: number;
+  seed: number;
+  /** Stops early, with what was sent, once this has passed. */
+  maxSeconds: number;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Growth of the service's resident memory over its size after setup that counts as a leak. */
+  maxGrowthBytes: number;
+}
+
+export interface FuzzProblem {
+  index: number;
+  request: FuzzRequest;
+  status: number | null;
+  answer: string;
+}
+
+export interface FuzzReport {
+  sent: number;
+  statuses: Record<string, number>;
+  serverErrors: number;
+  crashed: boolean;
+  seconds: number;
+  rssAfterSetup: number;
+  peakRss: number;
+  rssAtEnd: number;
+  problems: FuzzProblem[];
+}
+
+const REQUEST_TIMEOUT_MS = 30_000;
+
+async function send(baseUrl: string, request: FuzzRequest): Promise<{ status: number; answer: string }> {
+  const response = await fetch(baseUrl + request.path, {
+    method: request.method,
+    headers: request.headers,
+    body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  return { status: response.status, answer: (await response.text()).slice(0, 500) };
+}
+
+export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
+  const folder = mkdtempSync(join(tmpdir(), 'querydesk-fuzz-'));
+  const service = await startServiceProcess({ folder, dataDir: join(folder, 'data'), accounts: FUZZ_ACCOUNTS, extraArgs: ['--rate-limit', 'off'] });
+  const report: FuzzReport = { sent: 0, statuses: {}, serverErrors: 0, crashed: false, seconds: 0, rssAfterSetup: 0, peakRss: 0, rssAtEnd: 0, problems: [] };
+  let crashed = false;
+  void service.exited.then(() => (crashed = true));
+  const started = performance.now();
+  try {
+    const world = await buildWorld(service.baseUrl);
+    report.rssAfterSetup = service.memory().rss;
+    const deadline = started + options.maxSeconds * 1000;
+    let next = 0;
+    const stop = () => crashed || report.problems.length > 0 || performance.now() > deadline;
+    const worker = async () => {
+      while (next < options.requests && !stop()) {
+        const index = next++;
+        // each request from its own generator: request N is the same whatever ran before it
+        const request = fuzzRequest(seeded(options.seed * 1_000_003 + index), world);
+        let outcome: { status: number | null; answer: string };
+        try {
+          outcome = await send(service.baseUrl, request);
+        } catch (error) {
+          outcome = { status: null, answer: String(error) };
+        }
+        report.sent++;
+        const key = String(outcome.status ?? 'no answer');
+        report.statuses[key] = (report.statuses[key] ?? 0) + 1;
+        if (outcome.status === null || outcome.status >= 500) {
+          if (outcome.status !== null) report.serverErrors++;
+          report.problems.push({ index, request, ...outcome });
+        }
+        if (index % 200 === 0 && !crashed) {
+          const { rss } = service.memory();
+          report.peakRss = Math.max(report.peakRss, rss);
+          if (rss - report.rssAfterSetup > options.maxGrowthBytes) {
+            report.problems.push({ index, request, status: null, answer: `resident memory grew by ${rss - report.rssAfterSetup} bytes` });
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: options.concurrency }, worker));
+    report.crashed = crashed;
+    if (!crashed) {
+      const memory = service.memory();
+      report.rssAtEnd = memory.rss;
+      report.peakRss = Math.max(report.peakRss, memory.peak);
+    }
+  } finally {
+    report.seconds = (performance.now() - started) / 1000;
+    if (!crashed) await service.kill();
+    rmSync(folder, { recursive: true, force: true });
+  }
+  return report;
+}
