@@ -33,6 +33,8 @@ export type SyncState = z.infer<typeof SyncState>;
 export const LocalQuery = QuerySummary.extend({
   isPrivate: z.boolean().nullable(),
   isArchived: z.boolean().nullable(),
+  /** The SQL as its detail was last fetched (searched in the list); null until fetched. */
+  sql: z.string().nullable().optional(),
   /**
    * The service stopped listing it (deleted, or no longer this context's) while a draft or an
    * edit waiting to be sent still refers to it: kept so nothing typed is lost.

@@ -23,6 +23,8 @@ export interface WorkspacesOptions {
 }
 
 const LIST_PAGE = 100;
+// Details fetched per refresh for the list's SQL search; the rest come with the next refreshes.
+const DETAILS_PER_REFRESH = 50;
 
 async function listAllQueries(client: ServiceClient): Promise<ClientResult<QueryListItem[]>> {
   const queries: QueryListItem[] = [];
@@ -187,7 +189,40 @@ export class Workspaces {
     if (!tables.ok && reachOf(tables.error).status !== 'online') return reachOf(tables.error);
     if (tables.ok) this.recordTables(accountId, tables.value);
     const sent = await this.#sendWaiting(accountId, client);
-    return sent.status === 'online' ? this.#createWaiting(accountId, client) : sent;
+    const created = sent.status === 'online' ? await this.#createWaiting(accountId, client) : sent;
+    if (created.status !== 'online') return created;
+    // the list is shown now; the SQL for its search follows
+    this.changed(accountId);
+    return this.#fetchDetails(accountId, client);
+  }
+
+  /**
+   * The SQL of listed queries whose detail is not on disk yet (or changed since), so that the
+   * list's search finds text in the SQL offline too; a batch per refresh, written at once.
+   */
+  async #fetchDetails(accountId: string, client: ServiceClient): Promise<Reach> {
+    const store = this.store(accountId);
+    const missing = store.catalog().queries.filter((query) => !query.isGone && query.sql == null).slice(0, DETAILS_PER_REFRESH);
+    const fetched: QueryDetail[] = [];
+    let reach: Reach = { status: 'online' };
+    for (const query of missing) {
+      const read = await client.queries.get(query.id);
+      if (!read.ok && isNetworkFailure(read.error)) {
+        reach = reachOf(read.error);
+        break;
+      }
+      if (read.ok) fetched.push(toQueryDetail(read.value));
+    }
+    if (fetched.length > 0) {
+      const now = this.#now().toISOString();
+      let { queries } = store.catalog();
+      for (const query of fetched) {
+        store.writeQuery(query, now);
+        queries = withDetail(queries, query, false);
+      }
+      store.writeCatalog({ ...store.catalog(), queries });
+    }
+    return reach;
   }
 
   /** New queries the user asked to create while offline, oldest first. */

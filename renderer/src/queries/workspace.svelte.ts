@@ -16,6 +16,7 @@ import type { Api } from '../lib/bridge.ts';
 import type { Accounts } from '../accounts/accounts.svelte.ts';
 import type { Drafts } from '../editor/drafts.svelte.ts';
 import { readTabsState, Tabs } from './tabs.svelte.ts';
+import { searchQueries } from './search.ts';
 
 export type LoadState = 'loading' | 'ready' | 'failed';
 
@@ -61,11 +62,9 @@ export class Workspace {
   detail = $derived(this.selectedId === null ? null : (this.#details.get(this.selectedId) ?? null));
   #tabsTimer: ReturnType<typeof setTimeout> | undefined;
 
-  visibleQueries = $derived.by(() => {
-    const needle = this.filter.trim().toLocaleLowerCase();
-    if (!needle) return this.queries;
-    return this.queries.filter((query) => query.name.toLocaleLowerCase().includes(needle));
-  });
+  /** The queries the filter finds (by name, tag or SQL), with the SQL line that matched. */
+  matches = $derived(searchQueries(this.queries, this.filter));
+  visibleQueries = $derived(this.matches.map((match) => match.query));
 
   constructor(api: Api, accounts: Accounts, drafts: Drafts) {
     this.#api = api;

@@ -17,14 +17,16 @@ async function createQuery(name: string, sql: string): Promise<number> {
 }
 
 describe('the local workspace', () => {
-  it('answers from disk at once, then refreshes: names changed elsewhere arrive, archived shows once read', async () => {
+  it('answers from disk at once, then refreshes: names changed elsewhere arrive, and what only a detail says comes with the details fetched for search', async () => {
     const first = await createQuery('First', 'SELECT 1 AS one');
     const second = await createQuery('Second', 'SELECT 2 AS two');
     const { call, accountId, changes } = await harness.startCore();
 
     const opened = await call('workspace:open', { accountId });
     expect(opened).toMatchObject({ ok: true, data: { queries: [], queriesFetchedAt: null } });
-    const refreshed = await until(() => changes.find((s) => s.queries.length === 2), 'the first refresh');
+    // the list comes first (still checking), then the rest of the refresh
+    await until(() => changes.find((s) => s.queries.length === 2), 'the list');
+    const refreshed = await until(() => changes.find((s) => s.queries.length === 2 && s.sync.status === 'online'), 'the first refresh');
     expect(refreshed.queries.map((q) => q.name)).toEqual(['First', 'Second']);
     expect(refreshed.sync.status).toBe('online');
 
@@ -34,11 +36,10 @@ describe('the local workspace', () => {
     expect(await call('workspace:refresh', { accountId })).toMatchObject({ ok: true, data: { status: 'online' } });
     const after = await call('workspace:open', { accountId });
     if (!after.ok) throw new Error(after.error.message);
-    expect(after.data.queries.find((q) => q.id === first)?.name).toBe('First, renamed');
-    expect(after.data.queries.find((q) => q.id === second)?.isArchived).toBeNull();
-    expect(await call('queries:get', { accountId, queryId: second })).toMatchObject({ ok: true, data: { isArchived: true } });
-    const read = await call('workspace:open', { accountId });
-    expect(read.ok && read.data.queries.find((q) => q.id === second)?.isArchived).toBe(true);
+    expect(after.data.queries.find((q) => q.id === first)).toMatchObject({ name: 'First, renamed', sql: 'SELECT 1 AS one' });
+    expect(after.data.queries.find((q) => q.id === second)).toMatchObject({ isArchived: true, sql: 'SELECT 2 AS two' });
+    // and each detail is on disk, to be opened offline
+    expect(await call('workspace:query', { accountId, queryId: second })).toMatchObject({ ok: true, data: { query: { isArchived: true } } });
   });
 
   it('keeps the list, the SQL and a cached result through a restart without the service, and says it is offline', async () => {
