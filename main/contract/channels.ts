@@ -145,6 +145,16 @@ export const channels = {
       }),
     response: QueryDetail,
   },
+  /**
+   * Archives or unarchives the query, or makes it private or public (private needs a Premium plan:
+   * the service's refusal comes back as the error). Sent at once, never kept for later: offline, it
+   * answers `unreachable`. Answers the query as the service now has it.
+   */
+  'queries:setFlags': {
+    request: z.object({ accountId, queryId, archived: z.boolean().optional(), isPrivate: z.boolean().optional() }).strict()
+      .refine((r) => r.archived !== undefined || r.isPrivate !== undefined, { message: 'give archived or isPrivate' }),
+    response: QueryDetail,
+  },
   'executions:run': {
     request: z.object({ accountId, queryId, parameters: ParameterValues.optional() }).strict(),
     response: ExecutionUpdate,

@@ -13,6 +13,7 @@ export const CHANNEL_NAMES = [
   'queries:get',
   'queries:create',
   'queries:update',
+  'queries:setFlags',
   'executions:run',
   'executions:runSql',
   'executions:get',

@@ -66,7 +66,11 @@ export interface QueriesApi {
   /** Answers the new query's id. */
   create(args: NewQueryArgs, options?: { signal?: AbortSignal }): Promise<ClientResult<number>>;
   update(queryId: number, changes: QueryChanges, options?: { signal?: AbortSignal }): Promise<ClientResult<number>>;
+  /** `POST /query/{id}/archive|unarchive|private|unprivate`. */
+  setFlag(queryId: number, action: QueryFlagAction, options?: { signal?: AbortSignal }): Promise<ClientResult<number>>;
 }
+
+export type QueryFlagAction = 'archive' | 'unarchive' | 'private' | 'unprivate';
 
 export function createQueriesApi(transport: Transport): QueriesApi {
   return {
@@ -90,6 +94,10 @@ export function createQueriesApi(transport: Transport): QueriesApi {
     // Setting the same fields twice leaves the same query.
     update: (queryId, changes, options = {}) =>
       transport.json({ method: 'PATCH', path: `/query/${queryId}`, body: wireFields(changes), signal: options.signal, idempotent: true }, readQueryId),
+
+    // Archiving an archived query leaves it archived: safe to send again.
+    setFlag: (queryId, action, options = {}) =>
+      transport.json({ method: 'POST', path: `/query/${queryId}/${action}`, signal: options.signal, idempotent: true }, readQueryId),
   };
 }
 

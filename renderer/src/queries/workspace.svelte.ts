@@ -29,8 +29,8 @@ export interface DetailLoad {
 }
 
 function localOf(query: QueryDetail, before?: LocalQuery): LocalQuery {
-  const { id, name, description, owner, tags, isPrivate, isArchived } = query;
-  return { id, name, description, owner, tags, isPrivate, isArchived, isGone: false, createdAt: before?.createdAt ?? null, updatedAt: before?.updatedAt ?? null };
+  const { id, name, description, owner, tags, isPrivate, isArchived, sql } = query;
+  return { id, name, description, owner, tags, isPrivate, isArchived, sql, isGone: false, createdAt: before?.createdAt ?? null, updatedAt: before?.updatedAt ?? null };
 }
 
 /**
@@ -315,6 +315,15 @@ export class Workspace {
     this.selectedId = query.id;
     this.#saveTabs();
     if (!this.queries.some((q) => q.id === query.id)) this.queries = [localOf(query), ...this.queries];
+  }
+
+  /** Archives or unarchives, makes private or public: sent at once (offline, the answer says so). */
+  async setFlags(queryId: number, flags: { archived?: boolean; isPrivate?: boolean }): Promise<Result<QueryDetail>> {
+    const account = this.account;
+    if (!account) return { ok: false, error: NO_ACCOUNT };
+    const answer = await this.#api.invoke('queries:setFlags', { accountId: account.id, queryId, ...flags });
+    if (answer.ok && this.account?.id === account.id) this.#remember(answer.data);
+    return answer;
   }
 
   #remember(query: QueryDetail): void {

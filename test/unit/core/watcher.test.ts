@@ -34,7 +34,7 @@ function scriptedClient(script: ClientResult<ExecutionStatus>[], resultsMetadata
         return page.ok ? { ok: true, value: { ...page.value, rows: [], metadata: resultsMetadata, nextOffset: null, nextUri: null } } : page;
       },
     },
-    queries: { list: notUsed, get: notUsed, create: notUsed, update: notUsed },
+    queries: { list: notUsed, get: notUsed, create: notUsed, update: notUsed, setFlag: notUsed },
     tables: { list: notUsed, uploadCsv: notUsed, create: notUsed, insert: notUsed, remove: notUsed },
   };
   // Only what the watcher uses is scripted; the rest of the client is never called.
