@@ -47,3 +47,25 @@ test('Ctrl+Enter in a dialog does not run the query behind it', async ({ page, o
   await expect(page.getByRole('button', { name: 'Open by id…' })).toBeFocused();
   await expect(executionState(page)).toHaveCount(0);
 });
+
+test('the Columns and Export menus close on Escape and on a click outside, giving the focus back', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await openQuery(page, 'Demo trades');
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  for (const [button, group] of [['Columns', 'Columns to show'], ['Export CSV', 'Export CSV']] as const) {
+    const summary = page.locator('summary', { hasText: button });
+    await summary.click();
+    const menu = page.getByRole('group', { name: group });
+    await expect(menu).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(summary).toBeFocused();
+    await summary.click();
+    await expect(menu).toBeVisible();
+    await page.getByRole('heading', { level: 1, name: 'Demo trades' }).click();
+    await expect(menu).toBeHidden();
+  }
+  // Escape in a menu closes the menu only: the run behind it is not touched
+  await expect(executionState(page)).toHaveText('Completed');
+});
