@@ -41,6 +41,8 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
       workspaces.observe(accountId, listed.ok ? null : listed.error);
       if (!listed.ok) return serviceFailure(listed.error);
       workspaces.recordTables(accountId, listed.value);
+      // the sidebar's tables and the editor's completion follow the Tables page at once
+      workspaces.changed(accountId);
       return ok({ tables: listed.value });
     },
 
