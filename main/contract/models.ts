@@ -67,6 +67,7 @@ export const ParameterDefinition = z
     isMultiselect: z.boolean().optional(),
   })
   .strict();
+export type ParameterDefinition = z.infer<typeof ParameterDefinition>;
 
 export const QueryDetail = z.object({
   id: z.number().int(),

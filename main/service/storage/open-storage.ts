@@ -21,13 +21,17 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+// DuckDB keeps what it read in memory up to its limit, by default most of the machine's: on a
+// desktop beside other programs, each database gets a bound (what does not fit goes to disk).
+const MEMORY = { meta: '128MB', results: '512MB', files: '512MB' };
+
 export async function openStorage(dataDir: string): Promise<Storage> {
   mkdirSync(join(dataDir, 'tmp'), { recursive: true });
-  const meta = await Database.open(join(dataDir, 'service.duckdb'), META_SCHEMA);
-  const results = await openResults(join(dataDir, 'results.duckdb'));
+  const meta = await Database.open(join(dataDir, 'service.duckdb'), META_SCHEMA, [], { memory_limit: MEMORY.meta });
+  const results = await openResults(join(dataDir, 'results.duckdb'), MEMORY.results);
   // in memory, it would spill large uploads into the process's working folder
   const spill = join(dataDir, 'tmp', 'files').replaceAll("'", "''");
-  const files = await Database.open(':memory:', [`SET temp_directory = '${spill}'`]);
+  const files = await Database.open(':memory:', [`SET temp_directory = '${spill}'`], [], { memory_limit: MEMORY.files });
   return {
     meta,
     results,

@@ -4,11 +4,12 @@ import { Database } from './duckdb.ts';
 
 // Results are stored in the storage format of DuckDB 1.5, the first that can hold VARIANT columns;
 // a file from before is copied into that format once, at start.
-const CONFIG = { storage_compatibility_version: 'v1.5.0' };
+const FORMAT = { storage_compatibility_version: 'v1.5.0' };
 // pages are written by DuckDB, timestamps with a time zone included: in UTC
 const SESSION = [`SET TimeZone = 'UTC'`];
 
-export async function openResults(path: string): Promise<Database> {
+export async function openResults(path: string, memoryLimit: string): Promise<Database> {
+  const config = { ...FORMAT, memory_limit: memoryLimit };
   const upgrading = `${path}.upgrading`;
   // a copy that a killed process left unfinished is started again from the old file
   if (existsSync(upgrading)) {
@@ -16,11 +17,11 @@ export async function openResults(path: string): Promise<Database> {
     await rm(`${path}.wal`, { force: true });
     await rename(upgrading, path);
   }
-  const results = await Database.open(path, [], SESSION, CONFIG);
+  const results = await Database.open(path, [], SESSION, config);
   if (await holdsVariant(results)) return results;
   await results.close();
   await rename(path, upgrading);
-  const upgraded = await Database.open(path, [], SESSION, CONFIG);
+  const upgraded = await Database.open(path, [], SESSION, config);
   const old = upgrading.replaceAll("'", "''");
   await upgraded.run(`ATTACH '${old}' AS old_results (READ_ONLY)`);
   await upgraded.run(`COPY FROM DATABASE old_results TO results`);

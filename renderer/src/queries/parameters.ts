@@ -56,8 +56,18 @@ export function problemOf(field: QueryParameter, value: FieldValue | undefined):
     case 'enum':
       return text ? null : 'Choose a value.';
     default:
-      return null;
+      return textProblem(value ?? '');
   }
+}
+
+/**
+ * A text value goes into the SQL as it is, most often between quotes (`'{{name}}'`): an empty one
+ * is almost always a value forgotten, and a lone `'` ends those quotes early.
+ */
+function textProblem(text: string): string | null {
+  if (text.trim() === '') return 'Enter a value.';
+  if (/'/.test(text.replaceAll("''", ''))) return "A ' ends the quotes around the value in the SQL: write it twice ('') to keep it.";
+  return null;
 }
 
 export function wireValues(fields: QueryParameter[], values: Record<string, FieldValue>): ParameterValues {

@@ -38,6 +38,13 @@ describe('parameter fields', () => {
     expect(problemOf(chains, [])).toBe('Choose at least one value.');
   });
 
+  it('flags an empty text value and a lone quote in one, before the run', () => {
+    const label: QueryParameter = { key: 'label', type: 'text', value: '' };
+    expect(problemOf(label, '  ')).toBe('Enter a value.');
+    expect(problemOf(label, "it's")).toBe("A ' ends the quotes around the value in the SQL: write it twice ('') to keep it.");
+    for (const ok of ["it''s", 'plain', "''"]) expect(problemOf(label, ok)).toBeNull();
+  });
+
   it('sends numbers trimmed, date-times as the service writes them, multi-selects as lists', () => {
     const text: QueryParameter = { key: 'note', type: 'text', value: '' };
     expect(wireValues([number, when, chains, text], { min_usd: ' 250 ', since: '2024-05-06T07:08', chains: ['arbitrum'] })).toEqual({

@@ -1,0 +1,50 @@
+import { expect } from '@playwright/test';
+import { cellOf, executionState, openQuery, replaceSql } from './helpers.ts';
+import { test } from './own-host.ts';
+
+// Parameters defined from the app: offered for each `{{name}}` typed in the SQL, saved with the
+// query, and checked before a run.
+
+test('defines the parameters typed in the SQL, saves them with the query, and flags a stray quote before the run', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await openQuery(page, 'Demo trades');
+  const editor = page.getByRole('textbox', { name: 'SQL of Demo trades' });
+  await replaceSql(page, editor, "select '{{who}}' as who, {{n}} * 2 as twice");
+  const notice = page.getByText('{{who}}, {{n}} have no definition');
+  await expect(notice).toBeVisible();
+  await page.getByRole('button', { name: 'Define parameters…' }).click();
+
+  const dialog = page.getByRole('dialog', { name: 'Parameters of “Demo trades”' });
+  await dialog.getByRole('button', { name: 'Add who' }).click();
+  await dialog.getByRole('button', { name: 'Add n' }).click();
+  const who = dialog.getByRole('group', { name: 'Parameter who' });
+  await who.getByLabel('Default').fill('analyst');
+  const n = dialog.getByRole('group', { name: 'Parameter n' });
+  await n.getByLabel('Type').selectOption('number');
+  await n.getByLabel('Default').fill('many');
+  await expect(n).toContainText('The default must be a number.');
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await n.getByLabel('Default').fill('21');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(notice).toBeHidden();
+
+  // the fields, with their defaults; a lone quote in a text value is flagged before the run
+  const fields = page.getByRole('region', { name: 'Parameters' });
+  await expect(fields.getByLabel('who')).toHaveValue('analyst');
+  await expect(fields.getByLabel('n')).toHaveValue('21');
+  await fields.getByLabel('who').fill("analyst's");
+  await expect(fields).toContainText("A ' ends the quotes around the value in the SQL");
+  await expect(page.getByRole('button', { name: /^Run/ })).toBeDisabled();
+  await fields.getByLabel('who').fill("analyst''s");
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  const grid = page.getByRole('grid');
+  await expect(await cellOf(grid, 'who', 0)).toHaveText("analyst's");
+  await expect(await cellOf(grid, 'twice', 0)).toHaveText('42');
+
+  // saved with the query: there after a reload
+  await page.reload();
+  await openQuery(page, 'Demo trades');
+  await expect(page.getByRole('region', { name: 'Parameters' }).getByLabel('n')).toHaveValue('21');
+});
