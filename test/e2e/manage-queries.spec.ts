@@ -54,3 +54,28 @@ test('renames, describes and tags a query; archives it into its own section and 
   await expect(page.locator('header.head')).toContainText('Every trade, renamed from the app.');
   await expect(page.locator('header.head .badge')).toHaveText('private');
 });
+
+test("a query's context menu in the list: from the mouse and the keyboard, each action, Escape back to the list", async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  const list = page.getByRole('listbox', { name: 'Queries' });
+  const slow = list.getByRole('option', { name: /Slow checksum/ });
+  await slow.click({ button: 'right' });
+  const menu = page.getByRole('menu', { name: 'Actions for Slow checksum' });
+  await expect(menu.getByRole('menuitem', { name: 'Open in a tab' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(list).toBeFocused();
+
+  // Shift+F10 opens it for the selected query; a dialog of the header opens on that query
+  await page.keyboard.press('Shift+F10');
+  await menu.getByRole('menuitem', { name: 'Edit name, description and tags…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Name, description and tags' });
+  await expect(dialog.getByLabel('Name')).toHaveValue('Slow checksum');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Slow checksum' })).toBeVisible();
+
+  await slow.click({ button: 'right' });
+  await menu.getByRole('menuitem', { name: 'Archive' }).click();
+  await expect(slow).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Show archived (1)' })).toBeVisible();
+});

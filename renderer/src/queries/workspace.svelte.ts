@@ -317,6 +317,9 @@ export class Workspace {
     if (!this.queries.some((q) => q.id === query.id)) this.queries = [localOf(query), ...this.queries];
   }
 
+  /** A dialog of a query's header asked for from elsewhere (the list's context menu), opened once the query shows. */
+  requestedDialog = $state<{ queryId: number; dialog: 'details' | 'parameters' } | null>(null);
+
   /** Archives or unarchives, makes private or public: sent at once (offline, the answer says so). */
   async setFlags(queryId: number, flags: { archived?: boolean; isPrivate?: boolean }): Promise<Result<QueryDetail>> {
     const account = this.account;

@@ -4,12 +4,13 @@ import { fuzzService } from '../../../bench/probes/fuzz-run.ts';
 // A small, fixed set of the fuzzer's seeds on every test run; `npm run fuzz:service` runs long.
 
 describe('the service under random requests', () => {
-  it('answers every one of a few thousand without a 5xx, a crash or a leak', async () => {
-    const report = await fuzzService({ requests: 2500, seed: 20261124, maxSeconds: 90, concurrency: 4, maxGrowthBytes: 512 * 1024 * 1024 });
+  it('answers every one of 1,500 without a 5xx, a crash or a leak', async () => {
+    // bounded in count, not in time (the time bound is the run's safety net on a loaded machine)
+    const report = await fuzzService({ requests: 1500, seed: 20261124, maxSeconds: 240, concurrency: 4, maxGrowthBytes: 512 * 1024 * 1024 });
     expect(report.problems, JSON.stringify(report.problems.slice(0, 3), null, 1)).toEqual([]);
     expect(report.crashed).toBe(false);
+    expect(report.sent).toBe(1500);
     // most of them reached the handlers rather than being turned away at the door
-    expect(report.sent).toBeGreaterThan(1500);
     expect((report.statuses['200'] ?? 0) + (report.statuses['400'] ?? 0)).toBeGreaterThan(report.sent / 3);
-  }, 150_000);
+  }, 300_000);
 });
