@@ -93,6 +93,8 @@ test('sorts, filters and narrows a million rows, then exports the view', async (
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: /^Current view/ }).click();
   const download = await downloading;
+  // named after the query and when its run ended
+  expect(download.suggestedFilename()).toMatch(/^one-million-rows_\d{4}-\d{2}-\d{2}T\d{4}_view\.csv$/);
   const csv = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\n');
   expect(csv[0]).toBe('id,block_time,chain,amount_usd,fee,is_inbound,bucket');
   expect(csv.length - 1).toBe(filtered);

@@ -96,6 +96,8 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   await confirm.getByRole('button', { name: 'Delete table' }).click();
   await expect(confirm).toBeHidden();
   await expect(listed).toBeHidden();
+  // the upload's outcome no longer offers a query on the table that is gone
+  await expect(tablesPage.getByRole('button', { name: 'New query on this table' })).toHaveCount(0);
 
   expect(problems).toEqual([]);
 });

@@ -71,7 +71,8 @@ export function checkColumns(names: readonly string[]): Problem[] {
 
 /**
  * Names the service takes, as close to the file's as can be: leading signs stripped, a leading digit
- * prefixed with "col_", a missing name numbered, a repeated one suffixed. Good names stay as they are.
+ * prefixed with "col_", spaces and signs inside made "_", a missing name numbered, a repeated one
+ * suffixed. Good names stay as they are.
  */
 export function suggestColumnNames(names: readonly string[]): string[] {
   const taken = new Set<string>();
@@ -82,7 +83,7 @@ export function suggestColumnNames(names: readonly string[]): string[] {
   });
   names.forEach((name, index) => {
     if (good(name, index)) return result.push(name);
-    const stripped = name.trim().replace(/^[^\p{L}\p{N}]+/u, '');
+    const stripped = name.trim().replace(/^[^\p{L}\p{N}]+/u, '').replace(/[^\p{L}\p{N}_]+/gu, '_');
     let base = stripped === '' ? `column_${index + 1}` : /^\p{L}/u.test(stripped) ? stripped : `col_${stripped}`;
     if (taken.has(base)) {
       let n = 2;

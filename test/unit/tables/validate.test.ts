@@ -75,6 +75,10 @@ describe('the column names', () => {
     expect(fixed).toEqual(['tag', 'tag_2', 'column_3', 'col_9_2', 'col_9', 'x', 'x_2']);
     expect(checkColumns(fixed)).toEqual([]);
   });
+
+  it('makes the spaces and signs inside a fixed name underscores', () => {
+    expect(suggestColumnNames(['1st col', '#net (usd)', 'price usd'])).toEqual(['col_1st_col', 'net_usd_', 'price usd']);
+  });
 });
 
 describe('the rows', () => {
