@@ -41,7 +41,10 @@ test('runs the demo query and browses its rows to the last one', async ({ page, 
   await expect(queries.getByRole('option', { name: /Demo trades/ })).toBeVisible();
   await expect(queries.getByRole('option', { name: /One million rows/ })).toBeVisible();
 
+  // every demo query has the tag `demo`; only one has `demo tr` in its name
   await page.getByRole('searchbox', { name: 'Filter queries by name' }).fill('demo');
+  await expect(queries.getByRole('option')).toHaveCount(4);
+  await page.getByRole('searchbox', { name: 'Filter queries by name' }).fill('demo tr');
   await expect(queries.getByRole('option')).toHaveCount(1);
   await queries.getByRole('option', { name: /Demo trades/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Demo trades' })).toBeVisible();
