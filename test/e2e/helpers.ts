@@ -29,6 +29,16 @@ export function otherService(): { url: string; key: string } {
 }
 
 /** The grid cell of one column (found by its header, as a person reads it) in one row. */
+/**
+ * Wheels the grid as a mouse would, once it knows how many rows it has: a wheel before that moves
+ * within the rows loaded so far and never reaches the end.
+ */
+export async function scrollGrid(page: Page, grid: Locator, pixels: number): Promise<void> {
+  await expect(grid).not.toHaveAttribute('aria-rowcount', /^(-1|1)?$/);
+  await grid.getByRole('gridcell').first().hover();
+  await page.mouse.wheel(0, pixels);
+}
+
 export async function cellOf(grid: Locator, column: string, rowIndex: number): Promise<Locator> {
   const colId = await grid.getByRole('columnheader', { name: new RegExp(`^${column}\\b`) }).getAttribute('col-id');
   return grid.locator(`[role="row"][row-index="${rowIndex}"] [role="gridcell"][col-id="${colId}"]`);

@@ -1,14 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { appUrl, cellOf } from './helpers.ts';
+import { appUrl, cellOf, scrollGrid } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // A person's first minutes with Querydesk, through the browser host and the real embedded service.
-
-/** Wheel over the rows, as a person scrolls. */
-async function scrollGrid(page: Page, grid: Locator, pixels: number): Promise<void> {
-  await grid.getByRole('gridcell').first().hover();
-  await page.mouse.wheel(0, pixels);
-}
 
 async function openAndRun(page: Page, url: string, queryName: string): Promise<Locator> {
   await page.goto(url);
