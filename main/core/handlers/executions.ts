@@ -34,7 +34,7 @@ export function executionHandlers(options: {
   /** Sends the run, remembers it for the query's tab, and watches it. */
   async function start(
     accountId: string,
-    queryId: number,
+    queryId: number | null,
     parameters: ParameterValues,
     sql: string | undefined,
     send: (client: ServiceClient) => Promise<ClientResult<ExecuteResponse>>,
@@ -45,8 +45,9 @@ export function executionHandlers(options: {
     const started = await send(entry.client);
     workspaces.observe(accountId, started.ok ? null : started.error);
     if (!started.ok) return serviceFailure(started.error);
-    history.started(accountId, started.value.executionId, queryId, parameters, sql);
-    const status = statusAfterExecute(started.value.executionId, started.value.state, queryId);
+    // SQL of no query is remembered under 0, as the service records it
+    history.started(accountId, started.value.executionId, queryId ?? 0, parameters, sql);
+    const status = statusAfterExecute(started.value.executionId, started.value.state, queryId ?? 0);
     return ok(watcher.watch(accountId, entry.client, status, startedAtMs));
   }
 

@@ -1,5 +1,6 @@
 /** An open query: a preview tab is replaced by the next preview, a pinned one stays. */
 export interface Tab {
+  /** The query's id, or a scratch tab's (negative: `isScratch`). */
   queryId: number;
   pinned: boolean;
 }
@@ -15,7 +16,7 @@ export function readTabsState(value: unknown): TabsState {
   const tabs = Array.isArray(v.tabs)
     ? v.tabs.flatMap((t): Tab[] => {
         const tab = t as Partial<Tab> | null;
-        return tab && Number.isSafeInteger(tab.queryId) && (tab.queryId as number) > 0 ? [{ queryId: tab.queryId as number, pinned: tab.pinned === true }] : [];
+        return tab && Number.isSafeInteger(tab.queryId) && tab.queryId !== 0 ? [{ queryId: tab.queryId as number, pinned: tab.pinned === true }] : [];
       })
     : [];
   const active = typeof v.active === 'number' && tabs.some((t) => t.queryId === v.active) ? v.active : (tabs[0]?.queryId ?? null);

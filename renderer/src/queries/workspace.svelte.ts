@@ -16,6 +16,7 @@ import type { Api } from '../lib/bridge.ts';
 import type { Accounts } from '../accounts/accounts.svelte.ts';
 import type { Drafts } from '../editor/drafts.svelte.ts';
 import { readTabsState, Tabs } from './tabs.svelte.ts';
+import { isScratch, nextScratchId, scratchName, Scratches } from './scratch.svelte.ts';
 import { searchQueries } from './search.ts';
 
 export type LoadState = 'loading' | 'ready' | 'failed';
@@ -56,6 +57,7 @@ export class Workspace {
   /** The query shown: the active tab's. */
   selectedId = $state<number | null>(null);
   readonly tabs = new Tabs();
+  readonly scratches: Scratches;
   /** Details of the active account's queries, from disk first, then from the service. */
   #details = $state.raw<ReadonlyMap<number, QueryDetail>>(new Map());
   #loads = $state.raw<ReadonlyMap<number, DetailLoad>>(new Map());
@@ -70,6 +72,7 @@ export class Workspace {
     this.#api = api;
     this.accounts = accounts;
     this.drafts = drafts;
+    this.scratches = new Scratches(api);
     api.on('workspace:changed', (snapshot) => {
       if (snapshot.accountId === this.account?.id) this.#apply(snapshot, false);
     });
@@ -123,6 +126,12 @@ export class Workspace {
     if (answer.ok && this.account?.id === account.id) this.sync = answer.data;
   }
 
+  /** A tab's title: its query's name, or the scratch tab's. */
+  tabName(tabId: number): string {
+    if (isScratch(tabId)) return scratchName(tabId);
+    return this.#details.get(tabId)?.name ?? this.queries.find((q) => q.id === tabId)?.name ?? `Query #${tabId}`;
+  }
+
   detailOf(queryId: number): QueryDetail | null {
     return this.#details.get(queryId) ?? null;
   }
@@ -141,7 +150,27 @@ export class Workspace {
     this.tabs.open(queryId, pin);
     this.selectedId = queryId;
     this.#saveTabs();
-    await this.loadQuery(queryId);
+    if (isScratch(queryId)) await this.scratches.load(this.account.id, queryId);
+    else await this.loadQuery(queryId);
+  }
+
+  /** A new scratch tab (New SQL): SQL to run without making it a query. */
+  async newScratch(): Promise<void> {
+    await this.select(nextScratchId(this.tabs.items.map((t) => t.queryId)), true);
+  }
+
+  /** Makes a scratch tab's SQL a query, shown in the tab's place. */
+  async saveScratch(tabId: number, name: string): Promise<Result<QueryDetail>> {
+    const account = this.account;
+    if (!account) return { ok: false, error: NO_ACCOUNT };
+    const at = this.tabs.items.findIndex((t) => t.queryId === tabId);
+    const sql = this.scratches.stateOf(account.id, tabId)?.sql ?? '';
+    const answer = await this.create({ name, sql });
+    if (answer.ok && this.account?.id === account.id) {
+      this.close(tabId);
+      if (at >= 0) this.move(answer.data.id, at);
+    }
+    return answer;
   }
 
   /** Keeps a tab (the user double-clicked it, or edited its query). */
@@ -152,6 +181,7 @@ export class Workspace {
   }
 
   close(queryId: number): void {
+    if (isScratch(queryId) && this.account) this.scratches.remove(this.account.id, queryId);
     const next = this.tabs.close(queryId);
     if (this.selectedId === queryId) this.selectedId = next;
     this.#saveTabs();
@@ -278,7 +308,7 @@ export class Workspace {
     const saved = readTabsState(answer.data.value);
     this.tabs.items = saved.tabs;
     if (this.selectedId === null) this.selectedId = saved.active;
-    await Promise.all(saved.tabs.map((tab) => this.loadQuery(tab.queryId)));
+    await Promise.all(saved.tabs.map((tab) => (isScratch(tab.queryId) ? this.scratches.load(accountId, tab.queryId) : this.loadQuery(tab.queryId))));
   }
 
   #saveTabs(): void {

@@ -1,6 +1,7 @@
 import type { ContractError, ExecutionUpdate, LatestResult, ParameterValues } from '../../../main/contract/index.ts';
 import type { Substituted } from '../editor/substitution.ts';
 import type { Api } from '../lib/bridge.ts';
+import { isScratch } from '../queries/scratch.svelte.ts';
 import { Run } from './run.svelte.ts';
 
 /** Updates for executions not (yet) known: the first event can beat the run's own answer. */
@@ -54,7 +55,7 @@ export class Runs {
     if (this.latest(accountId, queryId)?.isActive || this.#starting.has(key)) return;
     this.#starting = new Set(this.#starting).add(key);
     const answer = ran && asText
-      ? await this.#api.invoke('executions:runSql', { accountId, queryId, sql: ran.sql, parameters })
+      ? await this.#api.invoke('executions:runSql', { accountId, queryId: isScratch(queryId) ? null : queryId, sql: ran.sql, parameters })
       : await this.#api.invoke('executions:run', { accountId, queryId, parameters });
     const starting = new Set(this.#starting);
     starting.delete(key);

@@ -1,4 +1,4 @@
-import { CLOSE_TAB_KEYS, PALETTE_KEYS, RUN_KEYS, SAVE_KEYS, SETTINGS_KEYS, SHORTCUTS_KEYS } from '../lib/shortcuts.ts';
+import { CLOSE_TAB_KEYS, NEW_SQL_KEYS, PALETTE_KEYS, RUN_KEYS, SAVE_KEYS, SETTINGS_KEYS, SHORTCUTS_KEYS } from '../lib/shortcuts.ts';
 
 /** An action of the app, as the command palette and the shortcuts sheet list it. */
 export interface Command {
@@ -10,6 +10,7 @@ export interface Command {
 
 export interface AppActions {
   newQuery: () => void;
+  newSql: () => void;
   openById: () => void;
   run: () => void;
   cancelRun: () => void;
@@ -33,6 +34,7 @@ export function appCommands(a: AppActions): Command[] {
     { title: 'Cancel the run', keys: 'Esc', run: a.cancelRun },
     { title: 'Save the query', keys: SAVE_KEYS, run: a.save },
     { title: 'New query…', run: a.newQuery },
+    { title: 'New SQL (a scratch tab, not a query)', keys: NEW_SQL_KEYS, run: a.newSql },
     { title: 'Open a query by id…', run: a.openById },
     { title: 'Close the tab', keys: CLOSE_TAB_KEYS, run: a.closeTab },
     { title: 'Next tab', keys: 'Ctrl+PageDown', run: a.nextTab },

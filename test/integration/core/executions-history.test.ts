@@ -83,6 +83,18 @@ describe('the execution history', () => {
     expect(refused.ok).toBe(false);
   });
 
+  it("runs a scratch tab's SQL as no query's, and remembers it under 0 as the service does", async () => {
+    const call = caller(await newCore());
+    const started = await call('executions:runSql', { accountId: 'local', queryId: null, sql: 'select 7 as n' });
+    if (!started.ok) throw new Error(started.error.message);
+    expect(started.data.queryId).toBe(0);
+    await harness.finishedUpdate(started.data.executionId);
+    const listed = await call('executions:list', { accountId: 'local', limit: 1 });
+    expect(listed).toMatchObject({ ok: true, data: { executions: [{ executionId: started.data.executionId, queryId: 0, sql: 'select 7 as n' }] } });
+    // the id of no query stays refused
+    expect(await call('executions:runSql', { accountId: 'local', queryId: 0, sql: 'select 1' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+  });
+
   it('tells the host when a run ends, and whether the UI was showing it', async () => {
     const call = caller(await newCore());
     const slow = await demoQuery(call, 'Slow checksum');

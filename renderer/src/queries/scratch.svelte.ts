@@ -1,0 +1,104 @@
+import type { Api } from '../lib/bridge.ts';
+
+// A scratch tab (New SQL) holds SQL that runs without being a query. It shares the tabs, runs and
+// views of queries, which are keyed by a number: scratch tabs take negative ones, as the service
+// numbers its queries from 1.
+
+export function isScratch(tabId: number): boolean {
+  return tabId < 0;
+}
+
+export function scratchName(tabId: number): string {
+  return `SQL ${-tabId}`;
+}
+
+/** The id for a new scratch tab: below every one open. */
+export function nextScratchId(tabIds: number[]): number {
+  return Math.min(0, ...tabIds) - 1;
+}
+
+export interface ScratchState {
+  sql: string;
+  /** Its last run, shown again when the tab comes back. */
+  executionId: string | null;
+}
+
+const SAVE_DELAY_MS = 300;
+export const SCRATCH_TEMPLATE = 'SELECT 1 AS answer';
+
+function keyOf(accountId: string, tabId: number): string {
+  return `${accountId}\u0000${tabId}`;
+}
+
+function uiKey(tabId: number): string {
+  return `scratch:${-tabId}`;
+}
+
+function readState(value: unknown): ScratchState | null {
+  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (typeof v.sql !== 'string') return null;
+  return { sql: v.sql, executionId: typeof v.executionId === 'string' ? v.executionId : null };
+}
+
+/** The text and last run of each scratch tab, kept by main (per account) as it is typed. */
+export class Scratches {
+  readonly #api: Api;
+  #states = $state.raw<ReadonlyMap<string, ScratchState>>(new Map());
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(api: Api) {
+    this.#api = api;
+  }
+
+  stateOf(accountId: string, tabId: number): ScratchState | null {
+    return this.#states.get(keyOf(accountId, tabId)) ?? null;
+  }
+
+  /** Reads it from disk, once: a new tab starts with the template. */
+  async load(accountId: string, tabId: number): Promise<ScratchState> {
+    const held = this.stateOf(accountId, tabId);
+    if (held) return held;
+    const answer = await this.#api.invoke('ui:get', { accountId, key: uiKey(tabId) });
+    const state = this.stateOf(accountId, tabId) ?? (answer.ok ? readState(answer.data.value) : null) ?? { sql: SCRATCH_TEMPLATE, executionId: null };
+    this.#put(accountId, tabId, state);
+    return state;
+  }
+
+  edit(accountId: string, tabId: number, sql: string): void {
+    this.#update(accountId, tabId, { sql });
+  }
+
+  ran(accountId: string, tabId: number, executionId: string): void {
+    this.#update(accountId, tabId, { executionId });
+  }
+
+  /** Forgets the tab, on disk too (it was closed, or saved as a query). */
+  remove(accountId: string, tabId: number): void {
+    const key = keyOf(accountId, tabId);
+    clearTimeout(this.#timers.get(key));
+    this.#timers.delete(key);
+    const states = new Map(this.#states);
+    states.delete(key);
+    this.#states = states;
+    void this.#api.invoke('ui:set', { accountId, key: uiKey(tabId), value: null });
+  }
+
+  #update(accountId: string, tabId: number, change: Partial<ScratchState>): void {
+    const state = { ...(this.stateOf(accountId, tabId) ?? { sql: SCRATCH_TEMPLATE, executionId: null }), ...change };
+    this.#put(accountId, tabId, state);
+    const key = keyOf(accountId, tabId);
+    clearTimeout(this.#timers.get(key));
+    this.#timers.set(
+      key,
+      setTimeout(() => {
+        this.#timers.delete(key);
+        const value = { ...(this.stateOf(accountId, tabId) ?? state) };
+        void this.#api.invoke('ui:set', { accountId, key: uiKey(tabId), value });
+      }, SAVE_DELAY_MS),
+    );
+  }
+
+  #put(accountId: string, tabId: number, state: ScratchState): void {
+    this.#states = new Map(this.#states).set(keyOf(accountId, tabId), state);
+  }
+}
