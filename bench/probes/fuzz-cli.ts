@@ -19,14 +19,16 @@ const number = (name: keyof typeof values) => {
 };
 
 const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
+const started = performance.now();
 const report = await fuzzService({
   requests: number('requests'),
   seed: number('seed'),
   maxSeconds: number('max-seconds'),
   concurrency: Math.max(1, number('concurrency')),
   maxGrowthBytes: 512 * MB,
+  onProgress: (sent, rss) => console.log(`${sent} requests sent in ${((performance.now() - started) / 1000).toFixed(0)} s; service memory ${mb(rss)}`),
 });
-const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
 console.log(`requests sent: ${report.sent} in ${report.seconds.toFixed(1)} s (${(report.sent / report.seconds).toFixed(0)}/s), seed ${values.seed}`);
 console.log(`statuses: ${Object.entries(report.statuses).sort().map(([status, n]) => `${status}: ${n}`).join(', ')}`);
 console.log(`5xx: ${report.serverErrors}; crashed: ${report.crashed ? 'yes' : 'no'}`);
@@ -37,4 +39,5 @@ for (const problem of report.problems) {
   if (problem.request.body !== undefined) console.log(`  body: ${problem.request.body.slice(0, 500)}`);
   console.log(`  answer: ${problem.status ?? 'none'} ${problem.answer}`);
 }
+if (report.serviceErrors) console.log(`\nthe service's stderr:\n${report.serviceErrors}`);
 process.exit(report.problems.length > 0 || report.crashed ? 1 : 0);

@@ -18,6 +18,8 @@ export interface FuzzOptions {
   concurrency: number;
   /** Growth of the service's resident memory over its size after setup that counts as a leak. */
   maxGrowthBytes: number;
+  /** Told every 1000 requests how many were sent and the service's resident memory then. */
+  onProgress?: (sent: number, rss: number) => void;
 }
 
 export interface FuzzProblem {
@@ -37,6 +39,8 @@ export interface FuzzReport {
   peakRss: number;
   rssAtEnd: number;
   problems: FuzzProblem[];
+  /** The service's last stderr lines, kept when a request got a 5xx. */
+  serviceErrors: string;
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -54,7 +58,7 @@ async function send(baseUrl: string, request: FuzzRequest): Promise<{ status: nu
 export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
   const folder = mkdtempSync(join(tmpdir(), 'querydesk-fuzz-'));
   const service = await startServiceProcess({ folder, dataDir: join(folder, 'data'), accounts: FUZZ_ACCOUNTS, extraArgs: ['--rate-limit', 'off'] });
-  const report: FuzzReport = { sent: 0, statuses: {}, serverErrors: 0, crashed: false, seconds: 0, rssAfterSetup: 0, peakRss: 0, rssAtEnd: 0, problems: [] };
+  const report: FuzzReport = { sent: 0, statuses: {}, serverErrors: 0, crashed: false, seconds: 0, rssAfterSetup: 0, peakRss: 0, rssAtEnd: 0, problems: [], serviceErrors: '' };
   let crashed = false;
   void service.exited.then(() => (crashed = true));
   const started = performance.now();
@@ -85,6 +89,7 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
         if (index % 200 === 0 && !crashed) {
           const { rss } = service.memory();
           report.peakRss = Math.max(report.peakRss, rss);
+          if (index % 1000 === 0) options.onProgress?.(report.sent, rss);
           if (rss - report.rssAfterSetup > options.maxGrowthBytes) {
             report.problems.push({ index, request, status: null, answer: `resident memory grew by ${rss - report.rssAfterSetup} bytes` });
           }
@@ -99,6 +104,7 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
       report.peakRss = Math.max(report.peakRss, memory.peak);
     }
   } finally {
+    if (report.serverErrors > 0) report.serviceErrors = service.errors();
     report.seconds = (performance.now() - started) / 1000;
     if (!crashed) await service.kill();
     rmSync(folder, { recursive: true, force: true });

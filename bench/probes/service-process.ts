@@ -17,6 +17,8 @@ export interface ServiceProcess {
   baseUrl: string;
   /** Resident memory now and at its peak (VmRSS, VmHWM), in bytes. */
   memory(): { rss: number; peak: number };
+  /** The last lines the service wrote to stderr (where it logs an internal error's cause). */
+  errors(): string;
   /** Resolves with the exit code (or the signal's name) when the process ends. */
   exited: Promise<number | string>;
   kill(signal?: NodeJS.Signals): Promise<number | string>;
@@ -50,6 +52,7 @@ export async function startServiceProcess(options: {
       const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
       return { rss: field('VmRSS'), peak: field('VmHWM') };
     },
+    errors: () => errors,
     exited,
     kill(signal = 'SIGTERM') {
       child.kill(signal);
