@@ -13,24 +13,34 @@ const REQUESTS_PER_CLIENT = 20;
 const FILTERS = "chain = 'base' and amount_usd > 5000";
 const SORT_BY = 'amount_usd desc';
 const DIRECT_FILTERED = `SELECT * FROM r WHERE chain = 'base' AND amount_usd > 5000 ORDER BY amount_usd DESC, rowid LIMIT 100 OFFSET ?`;
+const MIXED_SECONDS = 60;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** Thrown by a client's request to say that its time is up. */
+class StopMixed extends Error {}
+
 async function latencies(clients: number, perClient: number, one: (i: number) => Promise<void>) {
   const times: number[] = [];
+  const start = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       for (let i = 0; i < perClient; i++) {
-        const start = performance.now();
-        await one(c * perClient + i);
-        times.push(performance.now() - start);
+        const started = performance.now();
+        try {
+          await one(c + i * clients);
+        } catch (error) {
+          if (error instanceof StopMixed) return;
+          throw error;
+        }
+        times.push(performance.now() - started);
       }
     }),
   );
   times.sort((a, b) => a - b);
-  return { median: percentile(times, 50), p99: percentile(times, 99) };
+  return { median: percentile(times, 50), p99: percentile(times, 99), perSecond: times.length / ((performance.now() - start) / 1000) };
 }
 
 async function pageThrough(first: string, key: string, next: (response: Response, body: string) => string | undefined) {
@@ -68,14 +78,35 @@ try {
   const json = await pageThrough(api(`/execution/${id}/results?limit=30000`), key, (_, body) => (JSON.parse(body) as { next_uri?: string }).next_uri);
   const csv = await pageThrough(api(`/execution/${id}/results/csv?limit=30000`), key, (response) => response.headers.get('x-dune-next-uri') ?? undefined);
 
-  const filteredUrl = (i: number) =>
-    api(`/execution/${id}/results?${new URLSearchParams({ filters: FILTERS, sort_by: SORT_BY, limit: '100', offset: String((i * 997) % 50_000) })}`);
-  await fetch(filteredUrl(0), { headers: { 'x-dune-api-key': key } }); // warm
-  const served = await latencies(CLIENTS, REQUESTS_PER_CLIENT, async (i) => {
-    const response = await fetch(filteredUrl(i), { headers: { 'x-dune-api-key': key } });
-    if (response.status !== 200) throw new Error(`filtered page: HTTP ${response.status}`);
+  const get = async (path: string) => {
+    const response = await fetch(api(path), { headers: { 'x-dune-api-key': key } });
+    if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status}`);
     await response.text();
+  };
+  const filteredPath = (i: number) =>
+    `/execution/${id}/results?${new URLSearchParams({ filters: FILTERS, sort_by: SORT_BY, limit: '100', offset: String((i * 997) % 50_000) })}`;
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20);
+  const firstStart = performance.now();
+  await get(filteredPath(0)); // the view's first page: the filter and the sort run once
+  const firstPageMs = performance.now() - firstStart;
+  const served = await latencies(CLIENTS, REQUESTS_PER_CLIENT, (i) => get(filteredPath(i)));
+
+  // status, plain pages, a query, the tables: what a room of clients asks all the time
+  const mixedPaths = [
+    () => `/execution/${id}/status`,
+    () => `/execution/${id}/results?limit=100&offset=${Math.floor(Math.random() * 999_900)}`,
+    () => `/query/${LARGE_QUERY_ID}`,
+    () => '/tables',
+  ];
+  let mixedErrors = 0;
+  const mixedEnd = performance.now() + MIXED_SECONDS * 1000;
+  const mixed = await latencies(CLIENTS, Number.MAX_SAFE_INTEGER, async (i) => {
+    if (performance.now() > mixedEnd) throw new StopMixed();
+    await get(mixedPaths[i % mixedPaths.length]!()).catch(() => mixedErrors++);
   });
+  clearInterval(sampler);
 
   // the same data and the same page queries, straight in DuckDB
   const direct = await DuckDBInstance.create(':memory:');
@@ -87,6 +118,18 @@ try {
     (await setup.runAndReadAll(`SELECT * FROM r LIMIT 30000 OFFSET ${offset}`)).getRowObjectsJson();
   }
   const directPagingSeconds = (performance.now() - directStart) / 1000;
+  const copyDir = mkdtempSync(join(tmpdir(), 'querydesk-bench-copy-'));
+  const csvStart = performance.now();
+  for (let offset = 0; offset < rows; offset += 30_000) {
+    await setup.run(`COPY (SELECT * FROM r LIMIT 30000 OFFSET ${offset}) TO '${join(copyDir, `${offset}.csv`)}' (HEADER)`);
+  }
+  const directCsvSeconds = (performance.now() - csvStart) / 1000;
+  rmSync(copyDir, { recursive: true, force: true });
+  const jsonStart = performance.now();
+  for (let offset = 0; offset < rows; offset += 30_000) {
+    await setup.runAndReadAll(`SELECT string_agg(to_json(p), ',') FROM (SELECT * FROM r LIMIT 30000 OFFSET ${offset}) p`);
+  }
+  const directJsonSeconds = (performance.now() - jsonStart) / 1000;
   await setup.runAndReadAll(DIRECT_FILTERED, [0]);
   const straight = await latencies(CLIENTS, REQUESTS_PER_CLIENT, async (i) => {
     (await connections[i % CLIENTS]!.runAndReadAll(DIRECT_FILTERED, [(i * 997) % 50_000])).getRowObjectsJson();
@@ -98,10 +141,16 @@ try {
   console.log(`  JSON paging, 30,000-row pages: ${perSecond(json.seconds)} rows/s (${(json.bytes / 1e6).toFixed(0)} MB in ${json.seconds.toFixed(1)} s)`);
   console.log(`  CSV paging, 30,000-row pages:  ${perSecond(csv.seconds)} rows/s (${(csv.bytes / 1e6).toFixed(0)} MB in ${csv.seconds.toFixed(1)} s)`);
   console.log(`  DuckDB directly, same pages as JS objects: ${perSecond(directPagingSeconds)} rows/s -> service JSON at ${(directPagingSeconds / json.seconds).toFixed(2)}x of it`);
+  console.log(`  DuckDB directly, same pages as JSON text: ${perSecond(directJsonSeconds)} rows/s -> service JSON at ${(directJsonSeconds / json.seconds).toFixed(2)}x of it`);
+  console.log(`  DuckDB directly, same pages COPY'd to CSV files: ${perSecond(directCsvSeconds)} rows/s -> service CSV at ${(directCsvSeconds / csv.seconds).toFixed(2)}x of it`);
   console.log(`  filtered + sorted 100-row page, ${CLIENTS} concurrent clients x ${REQUESTS_PER_CLIENT}:`);
-  console.log(`    service: median ${ms(served.median)}, p99 ${ms(served.p99)}`);
+  console.log(`    the view's first page: ${ms(firstPageMs)}`);
+  console.log(`    service, pages after the first: median ${ms(served.median)}, p99 ${ms(served.p99)}`);
   console.log(`    DuckDB directly: median ${ms(straight.median)}, p99 ${ms(straight.p99)}`);
   console.log(`    ratio service / direct: median ${(served.median / straight.median).toFixed(2)}x, p99 ${(served.p99 / straight.p99).toFixed(2)}x`);
+  console.log(`  mixed reads (status, 100-row pages, a query, tables), ${CLIENTS} clients for ${MIXED_SECONDS} s:`);
+  console.log(`    ${mixed.perSecond.toFixed(0)} requests/s, median ${ms(mixed.median)}, p99 ${ms(mixed.p99)}, ${mixedErrors} errors`);
+  console.log(`  memory of this process (service and client) while ${CLIENTS} clients page and read: ${((rssPeak - rssBefore) / 1e6).toFixed(0)} MB above its level before`);
   for (const connection of [setup, ...connections]) connection.closeSync();
   direct.closeSync();
 } finally {

@@ -72,17 +72,14 @@ async function killWhen(service: ServiceProcess, random: Random, ready: () => Pr
   await service.kill('SIGKILL');
 }
 
-/** What the folder holds once the service stopped: files and result tables nothing points to. */
+/** What the folder holds once the service stopped: files nothing points to. */
 async function leftoversIn(dataDir: string): Promise<string[]> {
   const found = readdirSync(join(dataDir, 'tmp')).map((name) => `tmp/${name}`);
   const instance = await DuckDBInstance.create(join(dataDir, 'service.duckdb'));
   const connection = await instance.connect();
-  await connection.run(`ATTACH '${join(dataDir, 'results.duckdb')}' AS results (READ_ONLY)`);
-  const orphans = await connection.runAndReadAll(
-    `SELECT table_name FROM duckdb_tables() WHERE database_name = 'results'
-     AND substr(table_name, 3) NOT IN (SELECT id FROM executions WHERE state IN ('QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED_PARTIAL'))`,
-  );
-  found.push(...orphans.getRowObjectsJS().map((row) => `results.duckdb: ${String(row.table_name)}`));
+  const completed = await connection.runAndReadAll(`SELECT id FROM executions WHERE state IN ('QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED_PARTIAL')`);
+  const kept = new Set(completed.getRowObjectsJS().map((row) => `${String(row.id)}.duckdb`));
+  found.push(...readdirSync(join(dataDir, 'results')).filter((name) => !kept.has(name)).map((name) => `results/${name}`));
   const files = new Set((await connection.runAndReadAll('SELECT file FROM uploaded_tables')).getRowObjectsJS().map((row) => String(row.file)));
   for (const name of readdirSync(join(dataDir, 'tables'))) {
     if (!files.has(name.replace(/\.wal$/, ''))) found.push(`tables/${name}`);

@@ -1,6 +1,8 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import type { BoundSql } from '../../filter-language/index.ts';
-import { quoteIdentifier, type Database } from '../storage/duckdb.ts';
+import { quoteIdentifier, type SqlParams } from '../storage/duckdb.ts';
+import type { ResultFiles } from './result-files.ts';
+import { ResultViews } from './result-views.ts';
 import { rowCsvSql, rowJsonSql } from './cell-sql.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
 
@@ -39,17 +41,22 @@ export interface ResultWriter {
   abort(): Promise<void>;
 }
 
-function tableOf(executionId: string): string {
-  return quoteIdentifier(`r_${executionId}`);
-}
-
-/** Stored results: one table per execution, written once, then read page by page with SQL. */
+/** Stored results: one file per execution, written once, then read page by page with SQL. */
 // Filtered totals kept, so that paging through one filter counts its rows once.
 const REMEMBERED_COUNTS = 256;
 
 function wholeNumber(value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a row count: ${value}`);
   return value;
+}
+
+/** Runs a page's SELECT of (row text, row bytes). */
+async function readPage(connection: DuckDBConnection, sql: string, params: SqlParams = []): Promise<Page> {
+  const reader = await connection.runAndReadAll(sql, params);
+  const [rows = [], sizes = []] = reader.getColumns() as [string[], bigint[]];
+  let bytes = 0;
+  for (const size of sizes) bytes += Number(size);
+  return { rows, bytes };
 }
 
 function unusedName(columns: ResultColumn[], base: string): string {
@@ -60,44 +67,58 @@ function unusedName(columns: ResultColumn[], base: string): string {
 }
 
 export class ResultStore {
-  #db: Database;
+  #files: ResultFiles;
+  #views: ResultViews;
   #counts = new Map<string, StoredSize>();
 
-  constructor(db: Database) {
-    this.#db = db;
+  constructor(files: ResultFiles) {
+    this.#files = files;
+    this.#views = new ResultViews(files.db);
   }
 
   async createWriter(executionId: string, columns: ResultColumn[]): Promise<ResultWriter> {
-    const connection = await this.#db.connect();
-    const table = tableOf(executionId);
+    const held = await this.#files.hold(executionId, true);
+    const table = held.sql;
+    let connection: DuckDBConnection | null = null;
     let appender: DuckDBAppender | null = null;
     try {
+      connection = await this.#files.db.connect();
       const definitions = columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`).join(', ');
-      await connection.run(`CREATE OR REPLACE TABLE ${table} (${definitions})`);
-      appender = await connection.createAppender(`r_${executionId}`);
+      await connection.run(`CREATE TABLE ${table} (${definitions})`);
+      appender = await connection.createAppender('r', 'main', held.catalog);
     } catch (error) {
-      this.#db.release(connection);
+      if (connection) this.#files.db.release(connection);
+      await this.#files.release(executionId);
+      await this.#files.drop(executionId);
       throw error;
     }
     const open = appender;
+    const writing = connection;
+    const done = async () => {
+      this.#files.db.release(writing);
+      await this.#files.release(executionId);
+    };
     let measured = { rows: 0, bytes: 0 };
     return {
       append: (chunk) => open.appendDataChunk(chunk),
       bytesSoFar: async () => {
         open.flushSync();
-        const added = await measure(connection, table, columns, { sql: 'rowid >= CAST(? AS BIGINT)', params: [String(measured.rows)] });
+        const added = await measure(writing, table, columns, { sql: 'rowid >= CAST(? AS BIGINT)', params: [String(measured.rows)] });
         measured = { rows: measured.rows + added.rowCount, bytes: measured.bytes + added.bytes };
         return measured.bytes;
       },
       finish: async (capBytes) => {
         try {
           open.closeSync();
-          const size = await measure(connection, table, columns);
-          if (size.bytes <= capBytes) return { ...size, truncated: false };
-          await truncate(connection, table, columns, capBytes);
-          return { ...(await measure(connection, table, columns)), truncated: true };
+          let size = { ...(await measure(writing, table, columns)), truncated: false };
+          if (size.bytes > capBytes) {
+            await truncate(writing, table, columns, capBytes);
+            size = { ...(await measure(writing, table, columns)), truncated: true };
+          }
+          await this.#files.checkpoint(held);
+          return size;
         } finally {
-          this.#db.release(connection);
+          await done();
         }
       },
       abort: async () => {
@@ -106,37 +127,44 @@ export class ResultStore {
         } catch {
           // the table goes anyway
         }
-        try {
-          await connection.run(`DROP TABLE IF EXISTS ${table}`);
-        } finally {
-          this.#db.release(connection);
-        }
+        await done();
+        await this.#files.drop(executionId);
       },
     };
   }
 
   async page(executionId: string, query: PageQuery, format: PageFormat): Promise<Page> {
-    return this.#withConnection(async (connection) => {
-      const row = format === 'json' ? rowJsonSql(query.columns) : rowCsvSql(query.columns);
+    const row = format === 'json' ? rowJsonSql(query.columns) : rowCsvSql(query.columns);
+    const texts = `SELECT ${row}, (${rowBytesSql(query.columns)})::BIGINT`;
+    const params = query.where?.params ?? [];
+    // literal, not bound: DuckDB plans a top-N sort and skips rows cheaply only for constants
+    const limit = wholeNumber(query.limit);
+    const offset = wholeNumber(query.offset);
+    const key = [executionId, query.where?.sql ?? '', query.orderBy ?? '', ...params].join('\u0000');
+    if ((query.where || query.orderBy) && query.samplePercent == null && this.#views.worthMaking(key)) {
+      const fill = (target: string) =>
+        this.#withTable(executionId, async (connection, table) => {
+          const where = query.where ? ` WHERE ${query.where.sql}` : '';
+          // rowid breaks ties of the sort: a view's order is the same each time it is made
+          await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${table}${where} ORDER BY ${query.orderBy ?? 'rowid'}, rowid`, params);
+          const [[rows]] = (await connection.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows() as [[bigint]];
+          return Number(rows) * query.tableColumns.length;
+        });
+      return this.#views.use(executionId, key, fill, (view) =>
+        this.#withConnection((connection) =>
+          readPage(connection, `${texts} FROM ${view} WHERE rowid >= ${offset} AND rowid < ${offset + limit} ORDER BY rowid`),
+        ),
+      );
+    }
+    return this.#withTable(executionId, (connection, table) => {
       const sample = query.samplePercent != null ? ` USING SAMPLE ${query.samplePercent.toFixed(12)}% (bernoulli)` : '';
       const where = query.where ? ` WHERE ${query.where.sql}` : '';
+      if (!query.orderBy) return readPage(connection, `${texts} FROM (SELECT * FROM ${table}${where}${sample} LIMIT ${limit} OFFSET ${offset})`, params);
       // The page is cut first and written as JSON or CSV after, so that only its own rows are
       // written; rowid breaks ties of the sort, and orders the page again once cut.
       const rowKey = unusedName(query.tableColumns, '__row');
-      const inner = query.orderBy
-        ? `SELECT *, rowid AS ${rowKey} FROM ${tableOf(executionId)}${where}${sample} ORDER BY ${query.orderBy}, rowid`
-        : `SELECT * FROM ${tableOf(executionId)}${where}${sample}`;
-      const reorder = query.orderBy ? ` ORDER BY ${query.orderBy}, ${rowKey}` : '';
-      // literal, not bound: DuckDB plans a top-N sort and skips rows cheaply only for constants
-      const window = `LIMIT ${wholeNumber(query.limit)} OFFSET ${wholeNumber(query.offset)}`;
-      const reader = await connection.runAndReadAll(
-        `SELECT ${row}, (${rowBytesSql(query.columns)})::BIGINT FROM (${inner} ${window})${reorder}`,
-        query.where?.params ?? [],
-      );
-      const [texts = [], sizes = []] = reader.getColumns() as [string[], bigint[]];
-      let bytes = 0;
-      for (const size of sizes) bytes += Number(size);
-      return { rows: texts, bytes };
+      const inner = `SELECT *, rowid AS ${rowKey} FROM ${table}${where}${sample} ORDER BY ${query.orderBy}, rowid`;
+      return readPage(connection, `${texts} FROM (${inner} LIMIT ${limit} OFFSET ${offset}) ORDER BY ${query.orderBy}, ${rowKey}`, params);
     });
   }
 
@@ -145,31 +173,33 @@ export class ResultStore {
     const key = [executionId, where.sql, ...where.params].join('\u0000');
     const known = this.#counts.get(key);
     if (known) return known;
-    const size = await this.#withConnection((connection) => measure(connection, tableOf(executionId), columns, where));
+    const size = await this.#withTable(executionId, (connection, table) => measure(connection, table, columns, where));
     if (this.#counts.size >= REMEMBERED_COUNTS) this.#counts.delete(this.#counts.keys().next().value!);
     this.#counts.set(key, size);
     return size;
   }
 
   /** The executions whose result tables are stored, complete or not. */
-  async storedExecutionIds(): Promise<string[]> {
-    const rows = await this.#db.rows<{ table_name: string }>(
-      `SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND starts_with(table_name, 'r_')`,
-    );
-    return rows.map((row) => row.table_name.slice(2));
+  storedExecutionIds(): Promise<string[]> {
+    return Promise.resolve(this.#files.ids());
   }
 
   async drop(executionId: string): Promise<void> {
     for (const key of this.#counts.keys()) if (key.startsWith(`${executionId}\u0000`)) this.#counts.delete(key);
-    await this.#db.run(`DROP TABLE IF EXISTS ${tableOf(executionId)}`);
+    await this.#views.dropAll(executionId);
+    await this.#files.drop(executionId);
+  }
+
+  #withTable<T>(executionId: string, work: (connection: DuckDBConnection, table: string) => Promise<T>): Promise<T> {
+    return this.#files.use(executionId, (table) => this.#withConnection((connection) => work(connection, table.sql)));
   }
 
   async #withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const connection = await this.#db.connect();
+    const connection = await this.#files.db.connect();
     try {
       return await work(connection);
     } finally {
-      this.#db.release(connection);
+      this.#files.db.release(connection);
     }
   }
 }

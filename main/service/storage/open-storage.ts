@@ -3,18 +3,19 @@ import { join } from 'node:path';
 import { TableFiles } from '../tables/table-files.ts';
 import { Database } from './duckdb.ts';
 import { META_SCHEMA } from './meta-schema.ts';
+import type { ResultFiles } from '../results/result-files.ts';
 import { openResults } from './results-file.ts';
 
 /**
  * The DuckDB files of a data directory:
  * - meta: accounts, keys, queries, executions (never reached by user SQL);
- * - results: one table per stored result (written by the service only);
+ * - results/: one file per stored result (written by the service only), see ResultFiles;
  * - tables/: one file per uploaded table; an execution attaches, read-only, only those its
  *   context may read (see Sandboxes).
  */
 export interface Storage {
   meta: Database;
-  results: Database;
+  results: ResultFiles;
   /** In memory, with file access: reads uploaded files and writes table files, never runs user SQL. */
   files: Database;
   tableFiles: TableFiles;
@@ -24,11 +25,15 @@ export interface Storage {
 // DuckDB keeps what it read in memory up to its limit, by default most of the machine's: on a
 // desktop beside other programs, each database gets a bound (what does not fit goes to disk).
 const MEMORY = { meta: '128MB', results: '512MB', files: '512MB' };
+// DuckDB's allocator keeps freed memory in caches up to a threshold before it goes back to the OS;
+// a lower one, flushed by background threads, lets the service shrink after a burst of reads. The
+// allocator is one for the whole process, so setting it on one database sets it for all.
+const ALLOCATOR = { allocator_background_threads: 'true', allocator_flush_threshold: '16MB' };
 
 export async function openStorage(dataDir: string): Promise<Storage> {
   mkdirSync(join(dataDir, 'tmp'), { recursive: true });
-  const meta = await Database.open(join(dataDir, 'service.duckdb'), META_SCHEMA, [], { memory_limit: MEMORY.meta });
-  const results = await openResults(join(dataDir, 'results.duckdb'), MEMORY.results);
+  const meta = await Database.open(join(dataDir, 'service.duckdb'), META_SCHEMA, [], { memory_limit: MEMORY.meta, ...ALLOCATOR });
+  const results = await openResults(dataDir, MEMORY.results);
   // in memory, it would spill large uploads into the process's working folder
   const spill = join(dataDir, 'tmp', 'files').replaceAll("'", "''");
   const files = await Database.open(':memory:', [`SET temp_directory = '${spill}'`], [], { memory_limit: MEMORY.files });
@@ -38,7 +43,7 @@ export async function openStorage(dataDir: string): Promise<Storage> {
     files,
     tableFiles: new TableFiles(join(dataDir, 'tables')),
     async close() {
-      await Promise.all([files.close(), results.close(), meta.close()]);
+      await Promise.all([files.close(), results.db.close(), meta.close()]);
     },
   };
 }

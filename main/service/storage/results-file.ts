@@ -1,48 +1,43 @@
 import { existsSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { Database } from './duckdb.ts';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ResultFiles, type ResultTable } from '../results/result-files.ts';
+import { Database, quoteIdentifier as q } from './duckdb.ts';
 
-// Results are stored in the storage format of DuckDB 1.5, the first that can hold VARIANT columns;
-// a file from before is copied into that format once, at start.
-const FORMAT = { storage_compatibility_version: 'v1.5.0' };
 // pages are written by DuckDB, timestamps with a time zone included: in UTC
 const SESSION = [`SET TimeZone = 'UTC'`];
 
-export async function openResults(path: string, memoryLimit: string): Promise<Database> {
-  const config = { ...FORMAT, memory_limit: memoryLimit };
-  const upgrading = `${path}.upgrading`;
-  // a copy that a killed process left unfinished is started again from the old file
-  if (existsSync(upgrading)) {
-    await rm(path, { force: true });
-    await rm(`${path}.wal`, { force: true });
-    await rename(upgrading, path);
-  }
-  const results = await Database.open(path, [], SESSION, config);
-  if (await holdsVariant(results)) return results;
-  await results.close();
-  await rename(path, upgrading);
-  const upgraded = await Database.open(path, [], SESSION, config);
-  const old = upgrading.replaceAll("'", "''");
-  await upgraded.run(`ATTACH '${old}' AS old_results (READ_ONLY)`);
-  await upgraded.run(`COPY FROM DATABASE old_results TO results`);
-  await upgraded.run(`DETACH old_results`);
-  await upgraded.run(`CHECKPOINT`);
-  await rm(upgrading);
-  console.log('[service] stored results copied into the storage format of DuckDB 1.5 (VARIANT columns)');
-  return upgraded;
+/** The stored results of a data folder: `results/`, a file each, read through one DuckDB in memory. */
+export async function openResults(dataDir: string, memoryLimit: string): Promise<ResultFiles> {
+  const spill = join(dataDir, 'tmp', 'results').replaceAll("'", "''");
+  const db = await Database.open(':memory:', [`SET temp_directory = '${spill}'`], SESSION, { memory_limit: memoryLimit });
+  const files = new ResultFiles(db, join(dataDir, 'results'));
+  await moveFromOneFile(join(dataDir, 'results.duckdb'), files);
+  return files;
 }
 
-/** Whether the file's storage format can hold a VARIANT column (asked, then undone). */
-async function holdsVariant(db: Database): Promise<boolean> {
-  return db.exclusive(async (connection) => {
-    await connection.run('BEGIN TRANSACTION');
-    try {
-      await connection.run('CREATE TABLE variant_probe (v VARIANT)');
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await connection.run('ROLLBACK').catch(() => undefined);
+/**
+ * Results stored by releases that kept all of them in `results.duckdb`, one table each, are moved
+ * into files of their own. The old file goes last, so a move cut short starts again at the next start.
+ */
+async function moveFromOneFile(path: string, files: ResultFiles): Promise<void> {
+  if (!existsSync(path)) return;
+  await files.db.run(`ATTACH '${path.replaceAll("'", "''")}' AS one_file (READ_ONLY)`);
+  let moved = 0;
+  try {
+    const tables = await files.db.rows<{ name: string }>(
+      `SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'one_file' AND starts_with(table_name, 'r_')`,
+    );
+    for (const { name } of tables) {
+      // in the order the rows were stored: a page's order ties are broken by it
+      const copy = (table: ResultTable) => files.db.run(`CREATE TABLE ${table.sql} AS SELECT * FROM one_file.main.${q(name)} ORDER BY rowid`);
+      await files.use(name.slice(2), (table) => copy(table).then(() => files.checkpoint(table)), true);
+      moved++;
     }
-  });
+  } finally {
+    await files.db.run('DETACH one_file');
+  }
+  await rm(path, { force: true });
+  await rm(`${path}.wal`, { force: true });
+  console.log(`[service] ${moved} stored results moved into a file each`);
 }

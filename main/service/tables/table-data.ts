@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, rm } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteIdentifier as q, type Database } from '../storage/duckdb.ts';
+import { checkpoint, quoteIdentifier as q, type Database } from '../storage/duckdb.ts';
 import { DATA, type TableFiles } from './table-files.ts';
 import type { NewTableRecord, TableRecord, TableStore } from './table-store.ts';
 import { notFound } from '../http/http-error.ts';
@@ -173,7 +173,7 @@ export class TableData {
         attached.push({ alias, readOnly });
       }
       const result = await work(connection, attached.map((a) => a.alias));
-      for (const { alias, readOnly } of attached) if (!readOnly) await connection.run(`CHECKPOINT ${alias}`);
+      for (const { alias, readOnly } of attached) if (!readOnly) await checkpoint(connection, alias);
       return result;
     } finally {
       for (const { alias } of attached) await connection.run(`DETACH ${alias}`).catch(() => undefined);

@@ -56,6 +56,12 @@ describe('filters, sort_by and columns', () => {
       expect(a.chain > b.chain || (a.chain === b.chain && a.amount_usd <= b.amount_usd)).toBe(true);
     }
     expect(new Set(rows.map((r) => r.trade_id)).size).toBe(2000);
+    // asked again, the sort is a view made once: the same rows in the same order as sorted straight
+    const again = await results(q({ sort_by: 'chain desc, amount_usd', limit: '1000' }));
+    expect(again.body.result.rows).toEqual(first.body.result.rows);
+    const filtered = q({ filters: "chain = 'base'", sort_by: 'amount_usd desc', limit: '7', offset: '3' });
+    const [straight, viewed] = [await results(filtered), await results(filtered)];
+    expect(viewed.body).toEqual(straight.body);
   });
 
   it('returns only the asked columns, in the asked order, and fewer bytes', async () => {

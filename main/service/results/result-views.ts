@@ -1,0 +1,109 @@
+import type { Database } from '../storage/duckdb.ts';
+
+// Cells (rows times columns) of all views kept: about 100 MB for a million rows of eight columns.
+// The view in use is kept even when it alone is larger.
+const KEPT_CELLS = 8_000_000;
+const KEPT_VIEWS = 64;
+// Views asked for once and not made, remembered so that the second ask makes one.
+const REMEMBERED_ASKS = 256;
+
+interface View {
+  name: string;
+  executionId: string;
+  /** Null while the view is made. */
+  cells: number | null;
+  users: number;
+  ready: Promise<void>;
+  /** The result was dropped while the view was read: its last reader drops it. */
+  orphaned: boolean;
+}
+
+/** Creates the table `target` (the view's rows, in its order) and answers its cells. */
+export type FillView = (target: string) => Promise<number>;
+
+/**
+ * The rows of a stored result that pass a filter, in a sort order, materialized once and kept
+ * (least recently used first out) in the results DuckDB's memory, which spills to disk. Filtering
+ * and sorting a million rows takes tens of milliseconds a page; a page of a view is a slice by row
+ * position, about two. A view's rowid is its row's position, as it is written in its order.
+ */
+export class ResultViews {
+  readonly #db: Database;
+  /** In the order last used, least recent first. */
+  #views = new Map<string, View>();
+  #made = 0;
+  #asked = new Set<string>();
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /**
+   * Whether a read should go through the view named by `key`: when it is kept, or asked for again.
+   * A single page (the first of a filter, or a one-off) is cheaper read straight, as a top-N sort,
+   * than made into a view; paging on asks again, and then the view pays back.
+   */
+  worthMaking(key: string): boolean {
+    if (this.#views.has(key) || this.#asked.delete(key)) return true;
+    if (this.#asked.size >= REMEMBERED_ASKS) this.#asked.delete(this.#asked.values().next().value!);
+    this.#asked.add(key);
+    return false;
+  }
+
+  /** Runs `work` with the view named by `key`, made from `source` first if it is not kept. */
+  async use<T>(executionId: string, key: string, fill: FillView, work: (table: string) => Promise<T>): Promise<T> {
+    const view = this.#views.get(key) ?? this.#make(executionId, key, fill);
+    view.users++;
+    this.#views.delete(key);
+    this.#views.set(key, view);
+    try {
+      await view.ready;
+      return await work(`memory.main.${view.name}`);
+    } finally {
+      view.users--;
+      if (view.orphaned && view.users === 0) await this.#dropTable(view);
+      await this.#evict();
+    }
+  }
+
+  /** Forgets the views of a result that is being deleted. */
+  async dropAll(executionId: string): Promise<void> {
+    for (const [key, view] of this.#views) {
+      if (view.executionId !== executionId) continue;
+      this.#views.delete(key);
+      if (view.users > 0) view.orphaned = true;
+      else await this.#dropTable(view);
+    }
+  }
+
+  #make(executionId: string, key: string, fill: FillView): View {
+    const view: View = { name: `view_${++this.#made}`, executionId, cells: null, users: 0, ready: Promise.resolve(), orphaned: false };
+    view.ready = fill(`memory.main.${view.name}`).then((cells) => {
+      view.cells = cells;
+    });
+    // a filter DuckDB refused makes no view: the next request tries again and gets the same error
+    view.ready.catch(() => {
+      if (this.#views.get(key) === view) this.#views.delete(key);
+    });
+    this.#views.set(key, view);
+    return view;
+  }
+
+  async #evict(): Promise<void> {
+    let cells = 0;
+    for (const view of this.#views.values()) cells += view.cells ?? 0;
+    const latest = [...this.#views.keys()].at(-1);
+    for (const [key, view] of this.#views) {
+      if (cells <= KEPT_CELLS && this.#views.size <= KEPT_VIEWS) break;
+      // the most recent stays, whatever its size
+      if (view.users > 0 || view.cells === null || key === latest) continue;
+      this.#views.delete(key);
+      cells -= view.cells;
+      await this.#dropTable(view);
+    }
+  }
+
+  async #dropTable(view: View): Promise<void> {
+    await this.#db.run(`DROP TABLE IF EXISTS memory.main.${view.name}`);
+  }
+}
