@@ -2,7 +2,7 @@
 // mutated requests over every endpoint of the embedded service, on loopback; exits 1 on any 5xx,
 // a crash, or resident memory growing past the bound, printing the request that did it.
 import { parseArgs } from 'node:util';
-import { fuzzService } from './fuzz-run.ts';
+import { FLOOR_WINDOW, fuzzService } from './fuzz-run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -27,12 +27,16 @@ const report = await fuzzService({
   maxSeconds: number('max-seconds'),
   concurrency: Math.max(1, number('concurrency')),
   maxGrowthBytes: 512 * MB,
+  maxPeakGrowthBytes: 1536 * MB,
   onProgress: (sent, rss) => console.log(`${sent} requests sent in ${((performance.now() - started) / 1000).toFixed(0)} s; service memory ${mb(rss)}`),
 });
 console.log(`requests sent: ${report.sent} in ${report.seconds.toFixed(1)} s (${(report.sent / report.seconds).toFixed(0)}/s), seed ${values.seed}`);
 console.log(`statuses: ${Object.entries(report.statuses).sort().map(([status, n]) => `${status}: ${n}`).join(', ')}`);
 console.log(`5xx: ${report.serverErrors}; crashed: ${report.crashed ? 'yes' : 'no'}`);
-console.log(`service memory: ${mb(report.rssAfterSetup)} after setup, peak ${mb(report.peakRss)}, ${mb(report.rssAtEnd)} at the end`);
+console.log(
+  `service memory: ${mb(report.rssAfterSetup)} after setup, peak ${mb(report.peakRss)}, ` +
+    `lowest of the last ${FLOOR_WINDOW} requests ${mb(report.floorRss)}, ${mb(report.rssAtEnd)} at the end`,
+);
 for (const problem of report.problems) {
   console.log(`\nrequest #${problem.index} (seed ${values.seed}): ${problem.request.method} ${problem.request.path}`);
   console.log(`  headers: ${JSON.stringify(problem.request.headers)}`);
