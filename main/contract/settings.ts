@@ -41,6 +41,8 @@ export const AppSettings = z
     /** A desktop notification when a run this app started ends while the window is not looked at. */
     notifyOnFinish: z.boolean(),
     poll: PollBounds,
+    /** Numbers in results with the thousands separators and decimal sign of the OS's locale. */
+    thousandsSeparators: z.boolean(),
     /** Where the save dialog opens for an export; null: the Downloads folder. An absolute path. */
     exportFolder: z
       .string()
@@ -77,6 +79,7 @@ export const settingsChannels = {
         proxy: proxySetting.optional(),
         notifyOnFinish: z.boolean().optional(),
         poll: PollBounds.optional(),
+        thousandsSeparators: z.boolean().optional(),
         exportFolder: AppSettings.shape.exportFolder.optional(),
       })
       .strict(),

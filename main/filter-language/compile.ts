@@ -1,5 +1,6 @@
 import type { ColumnRef, Filter, Literal, SortTerm } from './ast.ts';
 import { FilterLanguageError, type LanguagePart } from './errors.ts';
+import { checkValue } from './value-types.ts';
 
 /** A column of the table a request is answered from, with its DuckDB type name. */
 export interface Column {
@@ -35,6 +36,7 @@ const TIMESTAMP = /^TIMESTAMP/;
  * numbers as DuckDB would convert them; timestamps as the results show them (`… UTC`) are read back.
  */
 function castValue(column: Column, value: Literal, params: string[]): string {
+  checkValue(column, value);
   let text = value.text;
   if (TIMESTAMP.test(column.type)) text = text.replace(/ UTC$/, '');
   params.push(text);

@@ -28,7 +28,6 @@ export function otherService(): { url: string; key: string } {
   return { url, key };
 }
 
-/** The grid cell of one column (found by its header, as a person reads it) in one row. */
 /**
  * Wheels the grid as a mouse would, once it knows how many rows it has: a wheel before that moves
  * within the rows loaded so far and never reaches the end.
@@ -39,6 +38,7 @@ export async function scrollGrid(page: Page, grid: Locator, pixels: number): Pro
   await page.mouse.wheel(0, pixels);
 }
 
+/** The grid cell of one column (found by its header, as a person reads it) in one row. */
 export async function cellOf(grid: Locator, column: string, rowIndex: number): Promise<Locator> {
   const colId = await grid.getByRole('columnheader', { name: new RegExp(`^${column}\\b`) }).getAttribute('col-id');
   return grid.locator(`[role="row"][row-index="${rowIndex}"] [role="gridcell"][col-id="${colId}"]`);
@@ -63,4 +63,14 @@ export async function replaceSql(page: Page, editor: Locator, sql: string): Prom
 
 export function executionState(page: Page): Locator {
   return page.getByRole('status', { name: 'Execution state' });
+}
+
+/** Errors the page logs or throws, such as AG Grid's about a module that is not registered. */
+export function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  return problems;
 }

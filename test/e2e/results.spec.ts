@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { appUrl, cellOf, scrollGrid, executionState, noKeychainUrl, openQuery } from './helpers.ts';
+import { appUrl, cellOf, scrollGrid, executionState, noKeychainUrl, openQuery, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 import { service } from './processes.ts';
 
@@ -15,16 +15,6 @@ async function openAndRun(page: Page, name: string, url = appUrl()): Promise<Loc
   await page.getByRole('button', { name: /^Run/ }).click();
   await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
   return page.getByRole('grid');
-}
-
-/** Errors the page logs or throws, such as AG Grid's about a module that is not registered. */
-function watchProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  return problems;
 }
 
 function summary(page: Page): Locator {

@@ -12,6 +12,7 @@ export const defaultAppSettings = (): AppSettings => ({
   proxy: '',
   notifyOnFinish: true,
   poll: { ...DEFAULT_POLL_BOUNDS },
+  thousandsSeparators: false,
   exportFolder: null,
 });
 

@@ -1,5 +1,6 @@
 import type { AboutInfo, AppSettings, ChannelRequest, ContractError } from '../../../main/contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
+import { numberStyle } from '../results/grid/number-style.svelte.ts';
 import { applyTheme } from './theme.ts';
 
 export type SettingsChanges = ChannelRequest<'settings:set'>;
@@ -27,7 +28,7 @@ export class Settings {
     if (!answer.ok) return void (this.error = answer.error);
     this.current = answer.data.settings;
     this.about = answer.data.about;
-    applyTheme(answer.data.settings.theme);
+    this.#apply(answer.data.settings);
     if (cache.ok) this.cache = cache.data;
   }
 
@@ -37,8 +38,14 @@ export class Settings {
     if (!answer.ok) return (this.error = answer.error);
     this.error = null;
     this.current = answer.data.settings;
-    applyTheme(answer.data.settings.theme);
+    this.#apply(answer.data.settings);
     return null;
+  }
+
+  /** What the renderer applies itself: the theme, and how the grids write numbers. */
+  #apply(settings: AppSettings): void {
+    applyTheme(settings.theme);
+    numberStyle.grouping = settings.thousandsSeparators;
   }
 
   async setCacheBudget(budgetBytes: number): Promise<ContractError | null> {

@@ -26,7 +26,7 @@ const REFUSED: { request: Omit<ChannelRequest<'results:getRows'>, 'accountId' | 
   { request: { sortBy: 'amount_usd sideways' }, details: { part: 'sort_by', position: 12 } },
   { request: { columns: 'trade_id,missing' }, details: { part: 'columns', position: 10 } },
   { request: { filters: "chain NOT IN ('base')" }, details: { part: 'filters', position: 7 } },
-  { request: { filters: "trade_id = 'abc'" } },
+  { request: { filters: "trade_id = 'abc'" }, details: { part: 'filters', position: 12 } },
 ];
 
 let harness: CacheHarness;

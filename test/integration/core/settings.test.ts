@@ -23,7 +23,7 @@ describe('the app settings', () => {
     expect(got).toMatchObject({
       ok: true,
       data: {
-        settings: { theme: 'system', proxy: '', notifyOnFinish: true, poll: { minMs: 250, maxMs: 3000 }, exportFolder: null },
+        settings: { theme: 'system', proxy: '', notifyOnFinish: true, poll: { minMs: 250, maxMs: 3000 }, thousandsSeparators: false, exportFolder: null },
         about: { host: 'web', version: '0.0.0', cacheDir: join(harness.coreDir, 'cache'), settingsFile: join(harness.coreDir, 'settings.json') },
       },
     });

@@ -83,7 +83,7 @@ describe('filters, sort_by and columns', () => {
       [{ filters: '(trade_id = 1' }, /^filters: unbalanced parenthesis: '\(' is never closed at position 1$/],
       [{ sort_by: 'trade_id, nope desc' }, /^sort_by: unknown column "nope" .* at position 11$/],
       [{ columns: 'trade_id,nope' }, /^columns: unknown column "nope" .* at position 10$/],
-      [{ filters: "trade_id = 'abc'" }, /^filters: Conversion Error/],
+      [{ filters: "trade_id = 'abc'" }, /^filters: trade_id holds numbers \(bigint\); 'abc' is not a number at position 12$/],
     ];
     for (const [params, message] of cases) {
       const { status, body } = await results(q(params));

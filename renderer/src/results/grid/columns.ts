@@ -1,5 +1,7 @@
-import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
+import type { ColDef } from 'ag-grid-community';
 import type { CellValue } from '../../../../main/contract/index.ts';
+import { cellFormat, type CellFormat } from './cell-format.ts';
+import { numberStyle } from './number-style.svelte.ts';
 import { TypedHeader } from './typed-header.ts';
 import type { ViewColumn } from './view-language.ts';
 
@@ -18,11 +20,15 @@ export function isNumericType(type: string): boolean {
   return NUMERIC.test(type.trim());
 }
 
-function formatCell(params: ValueFormatterParams<Row, CellValue>): string {
-  const value = params.value;
-  if (value === null) return 'null';
-  if (value === undefined) return '';
-  return String(value);
+/** A column's formatter for the number style of the moment: a change of the setting redraws the cells. */
+function formatterFor(type: string): (value: CellValue | undefined) => string {
+  const made = new Map<boolean, CellFormat>();
+  return (value) => {
+    const grouping = numberStyle.grouping;
+    let format = made.get(grouping);
+    if (!format) made.set(grouping, (format = cellFormat(type, { grouping })));
+    return format(value);
+  };
 }
 
 export function isTemporalType(type: string): boolean {
@@ -55,13 +61,14 @@ function initialWidth(name: string, type: string): number {
 export function columnDefs(columns: ViewColumn[]): ColDef<Row, CellValue>[] {
   return columns.map(({ name, type, index }, position) => {
     const numeric = isNumericType(type);
+    const format = formatterFor(type);
     return {
       colId: columnId(index),
       headerName: name,
       headerComponentParams: { innerHeaderComponent: TypedHeader, innerHeaderComponentParams: { type } },
       headerTooltip: `${name} (${type})`,
       valueGetter: (params) => (params.data ? params.data[position] : undefined),
-      valueFormatter: formatCell,
+      valueFormatter: (params) => format(params.value),
       tooltipValueGetter: (params) => (typeof params.value === 'string' && params.value.length > LONG_TEXT ? params.value : undefined),
       initialWidth: initialWidth(name, type),
       type: numeric ? 'rightAligned' : undefined,

@@ -10,6 +10,7 @@ import {
   InfiniteRowModelModule,
   ModuleRegistry,
   NumberFilterModule,
+  RenderApiModule,
   RowApiModule,
   RowSelectionModule,
   TextFilterModule,
@@ -21,7 +22,7 @@ import {
 
 // AG Grid ships as modules since v33: register only what the result grids use (the whole result
 // in the Infinite Row Model, samples in the Client-Side one). The *Api modules back the calls
-// copy.ts and the width fitting make.
+// copy.ts, the width fitting and the redraw when the number style changes make.
 ModuleRegistry.registerModules([
   InfiniteRowModelModule,
   ClientSideRowModelModule,
@@ -29,6 +30,7 @@ ModuleRegistry.registerModules([
   TooltipModule,
   ColumnApiModule,
   CellApiModule,
+  RenderApiModule,
   RowApiModule,
   TextFilterModule,
   NumberFilterModule,

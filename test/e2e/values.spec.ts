@@ -1,0 +1,59 @@
+import { expect, type Page } from '@playwright/test';
+import { cellOf, executionState, watchProblems } from './helpers.ts';
+import { test } from './own-host.ts';
+
+// Numbers as their type says: a DECIMAL with its scale, integers past 2^53 exact, and thousands
+// separators when the Settings ask for them. On a host of its own, so the setting reaches no other test.
+
+async function setSeparators(page: Page, on: boolean): Promise<void> {
+  await page.keyboard.press('ControlOrMeta+Comma');
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('checkbox', { name: /^Show numbers with thousands separators/ }).setChecked(on);
+  await expect(settings.getByRole('status')).toHaveText('Number format saved.');
+  await settings.getByRole('button', { name: 'Close' }).click();
+  await expect(settings).toBeHidden();
+}
+
+test('a DECIMAL keeps its scale, a huge integer its digits, and separators come and go with the setting', async ({ page, ownHost }) => {
+  const problems = watchProblems(page);
+  await page.goto(ownHost.url());
+  await expect(page.getByRole('listbox', { name: 'Queries' }).getByRole('option').first()).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+N');
+  await expect(page.getByRole('textbox', { name: 'SQL of SQL 1' })).toBeFocused();
+  await page.keyboard.insertText('SELECT 0.1::DECIMAL(10, 2) AS fee, 1234567 AS n, 12345678901234567890123::HUGEINT AS big, 1234.5::DOUBLE AS x');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(executionState(page)).toHaveText('Completed');
+  const grid = page.getByRole('grid');
+  await expect(await cellOf(grid, 'fee', 0)).toHaveText('0.10');
+  await expect(await cellOf(grid, 'n', 0)).toHaveText('1234567');
+  await expect(await cellOf(grid, 'big', 0)).toHaveText('12345678901234567890123');
+
+  // a filter's value is checked against its column's type as it is typed
+  const filter = page.getByRole('textbox', { name: 'Filter rows' });
+  await filter.fill("n > 'abc'");
+  await expect(page.getByRole('alert').filter({ hasText: 'position 5' })).toContainText("n holds numbers (integer); 'abc' is not a number");
+  await filter.fill('n > 1000');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await filter.fill('');
+
+  // the browser's locale decides the signs: read them as the page does
+  const [group, decimal] = (await page.evaluate(`(() => {
+    const parts = new Intl.NumberFormat().formatToParts(1234.5);
+    return [parts.find((p) => p.type === 'group').value, parts.find((p) => p.type === 'decimal').value];
+  })()`)) as [string, string];
+  await setSeparators(page, true);
+  await expect(await cellOf(grid, 'fee', 0)).toHaveText(`0${decimal}10`);
+  await expect(await cellOf(grid, 'n', 0)).toHaveText(`1${group}234${group}567`);
+  await expect(await cellOf(grid, 'big', 0)).toHaveText(['12', '345', '678', '901', '234', '567', '890', '123'].join(group));
+  await expect(await cellOf(grid, 'x', 0)).toHaveText(`1${group}234${decimal}5`);
+
+  expect(problems).toEqual([]);
+
+  // kept after a restart, and off again at once
+  await ownHost.restart();
+  await page.goto(ownHost.url());
+  await expect(executionState(page)).toHaveText('Completed');
+  await expect(await cellOf(page.getByRole('grid'), 'n', 0)).toHaveText(`1${group}234${group}567`);
+  await setSeparators(page, false);
+  await expect(await cellOf(page.getByRole('grid'), 'n', 0)).toHaveText('1234567');
+});
