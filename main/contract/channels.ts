@@ -213,7 +213,11 @@ export const channels = {
       }),
     response: ResultPage,
   },
-  /** About `sampleCount` rows drawn at random (each call differs); from the cache when it holds the result. */
+  /**
+   * About `sampleCount` rows drawn at random (each call differs); from the cache when it holds the
+   * result. With `filters`, from the rows that pass them: only the cache can, the service samples
+   * only a whole result (bad_request, details `{ wholeResultOnly: true }`).
+   */
   'results:sample': {
     request: z
       .object({
@@ -221,6 +225,7 @@ export const channels = {
         executionId,
         sampleCount: z.number().int().min(1).max(10_000),
         columns: resultView.columns,
+        filters: resultView.filters,
         allowPartial: z.boolean().optional(),
       })
       .strict(),

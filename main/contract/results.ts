@@ -46,7 +46,7 @@ export const CacheUsage = z.object({
 export const ResultSample = z.object({
   columns: z.array(z.object({ name: z.string(), type: z.string() })),
   rows: z.array(z.array(CellValue)),
-  /** Rows of the whole result the sample was drawn from. */
+  /** Rows the sample was drawn from: the whole result's, or the filtered view's when filters were given. */
   totalRowCount: z.number().int().nonnegative(),
   fromCache: FromCache.optional(),
 });

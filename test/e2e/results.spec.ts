@@ -114,7 +114,7 @@ test('samples, charts and copies a cached result', async ({ page, context }) => 
   await page.getByRole('button', { name: 'Sample', exact: true }).click();
   await page.getByLabel('Rows to draw').fill('50');
   await page.getByRole('button', { name: 'Draw sample' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'drawn at random' })).toContainText('50 rows drawn at random from 5,000 rows');
+  await expect(page.getByRole('status').filter({ hasText: 'drawn at random' })).toContainText('50 rows drawn at random from 5,000 rows of the whole result');
   const sampleGrid = page.getByRole('grid').locator('visible=true');
   await expect(sampleGrid).toHaveAttribute('aria-rowcount', '51');
   await page.getByRole('button', { name: 'Resample' }).click();
@@ -188,7 +188,9 @@ test('keeps browsing a cached result when its service is gone', async ({ page })
     await page.getByRole('button', { name: 'Sample', exact: true }).click();
     await page.getByLabel('Rows to draw').fill('20');
     await page.getByRole('button', { name: 'Draw sample' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'drawn at random' })).toContainText('(from the cache)');
+    const drawn = page.getByRole('status').filter({ hasText: 'drawn at random' });
+    await expect(drawn).toContainText('20 rows drawn at random from 1,000 rows of the filtered view (from the cache)');
+    await expect(await cellOf(page.getByRole('grid').locator('visible=true'), 'chain', 0)).toHaveText('base');
   } finally {
     own.child.kill('SIGTERM');
     await rm(dataDir, { recursive: true, force: true });

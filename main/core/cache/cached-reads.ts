@@ -64,19 +64,31 @@ export async function readCachedPage(db: CacheDb, entry: CacheEntry, view: Resul
   );
 }
 
-export async function readCachedSample(db: CacheDb, entry: CacheEntry, sampleCount: number, columns: string | undefined): Promise<Result<ResultSample>> {
-  const compiled = compileView(entry, { columns });
+/** Rows drawn at random from the whole result, or from the rows that pass the view's filters. */
+export async function readCachedSample(
+  db: CacheDb,
+  entry: CacheEntry,
+  sampleCount: number,
+  view: Pick<ResultView, 'columns' | 'filters'>,
+): Promise<Result<ResultSample>> {
+  const compiled = compileView(entry, view);
   if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
-  const sample = sampleCount < entry.rowCount ? ` USING SAMPLE reservoir(${Math.floor(sampleCount)} ROWS)` : '';
-  return db.withConnection(async (connection) => {
-    const reader = await connection.runAndReadAll(`SELECT ${selectList(compiled.columns)} FROM ${quoteName(entry.tableName)}${sample}`);
-    return ok({
-      columns: columnsOut(entry, compiled.columns),
-      rows: reader.getRows().map((row) => row.map(toCacheCell)),
-      totalRowCount: entry.rowCount,
-      fromCache: { fetchedAt: entry.fetchedAt },
-    });
-  });
+  const table = quoteName(entry.tableName);
+  const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
+  const params = compiled.where?.params ?? [];
+  return db.withConnection((connection) =>
+    valueErrors(async () => {
+      const total = compiled.where ? await countRows(connection, table, where, params) : entry.rowCount;
+      const sample = sampleCount < total ? ` USING SAMPLE reservoir(${Math.floor(sampleCount)} ROWS)` : '';
+      const reader = await connection.runAndReadAll(`SELECT ${selectList(compiled.columns)} FROM (SELECT * FROM ${table}${where})${sample}`, params);
+      return ok({
+        columns: columnsOut(entry, compiled.columns),
+        rows: reader.getRows().map((row) => row.map(toCacheCell)),
+        totalRowCount: total,
+        fromCache: { fetchedAt: entry.fetchedAt },
+      });
+    }),
+  );
 }
 
 // The grid reads many pages of one filter; each needs the filter's total. A cached table never

@@ -14,7 +14,7 @@ import { findAccount, isFailure, serviceFailure, type Failure } from '../failure
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ServiceClient } from '../service-client/index.ts';
 import { partialFailure, readRowRange } from '../results/read-range.ts';
-import { readSample } from '../results/read-sample.ts';
+import { readSample, WHOLE_RESULT_ONLY } from '../results/read-sample.ts';
 import { checkSyntax, languageFailure, viewOf } from '../results/view.ts';
 
 // The result channels. Whatever the cache holds whole is answered from it (so it keeps working
@@ -105,14 +105,15 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
       );
     },
 
-    'results:sample': async ({ accountId, executionId, sampleCount, columns, allowPartial = false }) => {
-      const view = viewOf({ columns });
+    'results:sample': async ({ accountId, executionId, sampleCount, columns, filters, allowPartial = false }) => {
+      const view = viewOf({ columns, filters });
       const bad = checkSyntax(view);
       if (bad) return bad;
       return answer(
         { accountId, executionId, allowPartial },
-        (entry) => readCachedSample(cache.db, entry, sampleCount, view.columns),
-        (client) => readSample(client, { executionId, sampleCount, columns: view.columns, allowPartial }),
+        (entry) => readCachedSample(cache.db, entry, sampleCount, view),
+        async (client) =>
+          view.filters === undefined ? readSample(client, { executionId, sampleCount, columns: view.columns, allowPartial }) : WHOLE_RESULT_ONLY,
       );
     },
 

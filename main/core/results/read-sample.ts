@@ -5,6 +5,13 @@ import { isPartialRefusal, partialFailure, refusal } from './read-range.ts';
 
 // A sample from the service (`sample_count`), for results the cache does not hold.
 
+/** The service samples a whole result only: `sample_count` with `filters` is refused there, as here. */
+export const WHOLE_RESULT_ONLY = fail(
+  'bad_request',
+  'Only a whole result can be sampled while it is not in the cache: the service samples no filtered view.',
+  { wholeResultOnly: true },
+);
+
 export async function readSample(
   client: ServiceClient,
   request: { executionId: string; sampleCount: number; columns?: string; allowPartial: boolean },

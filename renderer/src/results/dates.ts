@@ -37,3 +37,18 @@ export function formatAge(iso: string, now: number): string {
   }
   return iso;
 }
+
+const SERVICE_TIMESTAMP = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?)\d* UTC$/;
+
+/**
+ * A timestamp as the service writes it (in UTC) next to the same moment on the user's clock, for a
+ * cell's tooltip; null for any other text. `where` pins the locale and zone (tests).
+ */
+export function localTimeOf(text: string, where: { locale?: string; timeZone?: string } = {}): string | null {
+  const match = SERVICE_TIMESTAMP.exec(text);
+  if (!match) return null;
+  const at = new Date(`${match[1]}T${match[2]}Z`);
+  if (Number.isNaN(at.getTime())) return null;
+  const local = at.toLocaleString(where.locale, { dateStyle: 'medium', timeStyle: 'medium', ...(where.timeZone ? { timeZone: where.timeZone } : {}) });
+  return `${text} is ${local} your time`;
+}

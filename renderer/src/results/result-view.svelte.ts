@@ -1,5 +1,5 @@
-import type { FromCache, ResultSummary } from '../../../main/contract/index.ts';
-import { checkFilters } from './check-filters.ts';
+import type { ContractError, FromCache, ResultSummary } from '../../../main/contract/index.ts';
+import { checkFilters, refusedFilter, type FilterProblem } from './check-filters.ts';
 import { columnsParam, combineFilters, type ViewColumn } from './grid/view-language.ts';
 
 /**
@@ -21,8 +21,14 @@ export class ResultView {
   /** Rows in the current view (all of them unless filtered), from the last page read. */
   viewRowCount = $state<number | null>(null);
   fromCache = $state.raw<FromCache | null>(null);
+  /** What the service (or the cache) refused of a typed filter the parser let through, while it is the draft. */
+  #refused = $state.raw<{ text: string; problem: FilterProblem } | null>(null);
+  /** The typed filter whose rows last arrived: the view to go back to when the next one is refused. */
+  #lastGood = '';
 
-  draftProblem = $derived.by(() => checkFilters(this.draft, this.columns));
+  draftProblem = $derived.by(
+    () => checkFilters(this.draft, this.columns) ?? (this.#refused?.text === this.draft.trim() ? this.#refused.problem : null),
+  );
   visible = $derived.by(() => this.columns.filter((c) => !this.hidden.has(c.index)));
   filters = $derived(combineFilters(this.typedFilters, this.gridFilters));
   /** Absent while every column is shown: the whole row is what the service sends by default. */
@@ -47,6 +53,25 @@ export class ResultView {
   applyDraft(): boolean {
     if (this.draftProblem) return false;
     this.typedFilters = this.draft.trim();
+    return true;
+  }
+
+  /** The rows of the applied filters arrived: this is the view to keep if a later filter is refused. */
+  answered(): void {
+    this.#lastGood = this.typedFilters;
+  }
+
+  /**
+   * A page of a newly applied typed filter was refused: the filter bar shows why, at its position,
+   * and the view goes back to the last one that answered, with its rows and count. Answers whether
+   * the error was such a refusal (any other is the grid's to show).
+   */
+  refuse(error: ContractError): boolean {
+    if (this.typedFilters === this.#lastGood) return false;
+    const problem = refusedFilter(error, this.typedFilters, this.gridFilters);
+    if (!problem) return false;
+    this.#refused = { text: this.typedFilters, problem };
+    this.typedFilters = this.#lastGood;
     return true;
   }
 

@@ -84,6 +84,27 @@ describe('the cache answers as the service does', () => {
     expect(served.ok && served.data.rows.length).toBeGreaterThan(200);
   });
 
+  it('samples the filtered view from the cache; the service samples only the whole result', async () => {
+    const filters = "chain = 'base' AND trade_id > 100";
+    const whole = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: 1, filters });
+    const passing = whole.ok ? whole.data.totalRowCount : -1;
+    expect(passing).toBeGreaterThan(50);
+    expect(passing).toBeLessThan(5000);
+    const sample = await harness.call('results:sample', { accountId: 'local', executionId, sampleCount: 50, columns: 'trade_id,chain', filters });
+    expect(sample).toMatchObject({ ok: true, data: { totalRowCount: passing } });
+    const rows = sample.ok ? sample.data.rows : [];
+    expect(rows).toHaveLength(50);
+    expect(rows.every(([id, chain]) => chain === 'base' && Number(id) > 100)).toBe(true);
+    const all = await harness.call('results:sample', { accountId: 'local', executionId, sampleCount: 5000, filters });
+    expect(all.ok && all.data.rows.length).toBe(passing);
+
+    const other = await harness.run('Demo trades');
+    const refused = await harness.call('results:sample', { accountId: 'local', executionId: other, sampleCount: 50, filters });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'bad_request', details: { wholeResultOnly: true } } });
+    const typo = await harness.call('results:sample', { accountId: 'local', executionId, sampleCount: 50, filters: 'nope = 1' });
+    expect(typo).toMatchObject({ ok: false, error: { code: 'bad_request', details: { part: 'filters', position: 1 } } });
+  });
+
   it('reports the entry: cached, when it was fetched, when it expires', async () => {
     const status = await harness.call('results:cacheStatus', { accountId: 'local', executionId });
     expect(status).toMatchObject({ ok: true, data: { state: 'cached', rowsLoaded: 5000, isPartial: false, budgetBytes: 2 * 1024 ** 3, error: null } });

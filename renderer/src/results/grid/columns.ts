@@ -1,5 +1,6 @@
 import type { ColDef } from 'ag-grid-community';
 import type { CellValue } from '../../../../main/contract/index.ts';
+import { localTimeOf } from '../dates.ts';
 import { cellFormat, type CellFormat } from './cell-format.ts';
 import { numberStyle } from './number-style.svelte.ts';
 import { TypedHeader } from './typed-header.ts';
@@ -54,6 +55,13 @@ function initialWidth(name: string, type: string): number {
   return Math.round(Math.min(360, Math.max(90, header, content)));
 }
 
+/** A timestamp's moment on the user's clock (cells show UTC, as the service gives them); else long text whole. */
+function tooltipOf(value: CellValue | undefined, temporal: boolean): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (temporal) return localTimeOf(value) ?? undefined;
+  return value.length > LONG_TEXT ? value : undefined;
+}
+
 /**
  * Rows are arrays in the order of the columns asked for, so each column reads its position;
  * its id stays its place in the whole result, so sorts and filters survive hiding others.
@@ -61,6 +69,7 @@ function initialWidth(name: string, type: string): number {
 export function columnDefs(columns: ViewColumn[]): ColDef<Row, CellValue>[] {
   return columns.map(({ name, type, index }, position) => {
     const numeric = isNumericType(type);
+    const temporal = isTemporalType(type);
     const format = formatterFor(type);
     return {
       colId: columnId(index),
@@ -69,7 +78,7 @@ export function columnDefs(columns: ViewColumn[]): ColDef<Row, CellValue>[] {
       headerTooltip: `${name} (${type})`,
       valueGetter: (params) => (params.data ? params.data[position] : undefined),
       valueFormatter: (params) => format(params.value),
-      tooltipValueGetter: (params) => (typeof params.value === 'string' && params.value.length > LONG_TEXT ? params.value : undefined),
+      tooltipValueGetter: (params) => tooltipOf(params.value, temporal),
       initialWidth: initialWidth(name, type),
       type: numeric ? 'rightAligned' : undefined,
       cellClassRules: { 'qd-null': (params) => params.value === null },
