@@ -9,6 +9,7 @@ import { DuneClient } from '@duneanalytics/client-sdk';
 import type { CacheStatus, ExportProgress } from '../main/contract/index.ts';
 import { readCachedPage } from '../main/core/cache/cached-reads.ts';
 import { openResultCache } from '../main/core/cache/result-cache.ts';
+import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { quoteName } from '../main/filter-language/index.ts';
 import { cacheSource } from '../main/core/export/csv-sources.ts';
 import { compileView } from '../main/core/cache/cached-reads.ts';
@@ -21,6 +22,9 @@ const PAGE_ROWS = 30_000;
 const VIEW = { filters: "chain = 'base' AND amount_usd > 5000", sortBy: 'amount_usd desc' };
 const PAGE_AT = 5_000;
 const PAGE_RUNS = 40;
+/** A number, a time and a text column with 50,000 distinct values: each kind's profile queries. */
+const PROFILED = ['amount_usd', 'block_time', 'wallet'];
+const PROFILE_RUNS = 5;
 
 const dir = mkdtempSync(join(tmpdir(), 'querydesk-results-bench-'));
 const child = spawn(process.execPath, ['main/service/cli.ts', '--port', '0', '--data-dir', join(dir, 'service')], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -104,7 +108,27 @@ try {
   line('page', `Filtered, sorted 100-row page from the cache (n=${PAGE_RUNS}): median`, ms(percentile(viaCache, 50)), `p95 ${ms(percentile(viaCache, 95))}`);
   line('page', '  the same SQL run directly in DuckDB: median', ms(percentile(direct, 50)), `p95 ${ms(percentile(direct, 95))}; ratio ${(percentile(viaCache, 50) / percentile(direct, 50)).toFixed(2)}x`);
 
-  // 3. export of the million rows to CSV, streamed from the cache
+  // 3. a column's profile (nulls, distinct, range, quartiles, top values, histogram) next to
+  // DuckDB's own SUMMARIZE of that column, which gives less (no top values, no histogram)
+  for (const column of PROFILED) {
+    const ours: number[] = [];
+    const summarize: number[] = [];
+    for (let run = -1; run < PROFILE_RUNS; run++) {
+      const profile = await timed(() => profileFromCache(cache.db, entry, column, undefined));
+      if (!profile.value.ok || profile.value.data.rowCount !== totalRows) throw new Error(`the profile of ${column} was not made`);
+      const reference = await timed(() => cache.db.withConnection((connection) => connection.runAndReadAll(`SUMMARIZE SELECT ${quoteName(column)} FROM ${table}`)));
+      if (run >= 0) {
+        ours.push(profile.ms);
+        summarize.push(reference.ms);
+      }
+    }
+    ours.sort((a, b) => a - b);
+    summarize.sort((a, b) => a - b);
+    const [mine, theirs] = [percentile(ours, 50), percentile(summarize, 50)];
+    line('profile', `Profile of ${column} over the cached million rows (n=${PROFILE_RUNS}): median`, ms(mine), `SUMMARIZE ${ms(theirs)}; ratio ${(mine / theirs).toFixed(2)}x`);
+  }
+
+  // 4. export of the million rows to CSV, streamed from the cache
   const file = join(dir, 'export.csv');
   const compiled = compileView(entry, {});
   if (compiled instanceof Error) throw compiled;
@@ -155,7 +179,7 @@ try {
   line('download', '  official client, all JSON pages (getLastExecutionResults)', rate(totalRows, sdk.ms), `cache is ${(sdk.ms / download.ms).toFixed(2)}x its speed`);
   line('download', '  plain HTTP reads of the same CSV pages, one at a time', rate(totalRows, plainCsv.ms), `cache is ${(plainCsv.ms / download.ms).toFixed(2)}x its speed`);
 
-  for (const section of ['download', 'page', 'export']) console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
+  for (const section of ['download', 'page', 'profile', 'export']) console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
 } finally {
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));

@@ -13,7 +13,7 @@ import {
   QuerySummary,
   ResultPage,
 } from './models.ts';
-import { CacheStatus, CacheUsage, ChartData, ChartRequest, ExportRequest, ExportStarted, ResultSample, resultView } from './results.ts';
+import { CacheStatus, CacheUsage, ChartData, ChartRequest, ColumnProfile, ExportRequest, ExportStarted, ResultSample, resultView } from './results.ts';
 import { tableChannels } from './tables.ts';
 import { uiChannels } from './ui-state.ts';
 import { workspaceChannels } from './workspace.ts';
@@ -230,6 +230,11 @@ export const channels = {
       })
       .strict(),
     response: ResultSample,
+  },
+  /** A column's profile, from the cached result (not_found while the result is not cached). */
+  'results:profile': {
+    request: z.object({ accountId, executionId, column: z.string().min(1).max(500), filters: resultView.filters }).strict(),
+    response: ColumnProfile,
   },
   'results:cacheStatus': {
     request: z.object({ accountId, executionId }).strict(),

@@ -27,6 +27,7 @@ export const CHANNEL_NAMES = [
   'results:cacheCancel',
   'results:cacheSettings',
   'results:chart',
+  'results:profile',
   'results:export',
   'results:exportCancel',
   'tables:list',

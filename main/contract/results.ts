@@ -52,6 +52,30 @@ export const ResultSample = z.object({
 });
 export type ResultSample = z.infer<typeof ResultSample>;
 
+/** One column of a result described: over the whole result, or the rows its filters let through. */
+export const ColumnProfile = z.object({
+  column: z.string(),
+  type: z.string(),
+  /** number and time get a mean (number only), quartiles and a histogram; text its top values only. */
+  kind: z.enum(['number', 'time', 'text']),
+  /** Rows profiled: the whole result's, or the filtered view's. */
+  rowCount: z.number().int().nonnegative(),
+  nullCount: z.number().int().nonnegative(),
+  /** Exact up to 100,000 distinct values, estimated beyond. */
+  distinct: z.object({ count: z.number().int().nonnegative(), exact: z.boolean() }),
+  min: CellValue,
+  max: CellValue,
+  mean: z.number().nullable(),
+  /** 25th, 50th and 75th percentiles. */
+  quartiles: z.tuple([CellValue, CellValue, CellValue]).nullable(),
+  /** The most frequent values (at most 10), most frequent first. */
+  top: z.array(z.object({ value: CellValue, count: z.number().int().positive() })),
+  /** Equal-width bins over [min, max]: numbers, or epoch milliseconds for times. */
+  histogram: z.array(z.object({ from: z.number(), to: z.number(), count: z.number().int().nonnegative() })),
+  fromCache: FromCache,
+});
+export type ColumnProfile = z.infer<typeof ColumnProfile>;
+
 export const ChartAggregation = z.enum(['count', 'sum', 'avg', 'min', 'max']);
 
 export const ChartRequest = z

@@ -7,6 +7,7 @@ import type { ResultCache } from '../cache/result-cache.ts';
 import type { CacheSettings } from '../cache/cache-settings.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { chartFromCache } from '../charts/chart-query.ts';
+import { profileFromCache } from '../profile/column-profile.ts';
 import { cacheSource, serviceSource, type CsvSource } from '../export/csv-sources.ts';
 import type { ExportDestinations } from '../export/destination.ts';
 import type { ExportRuns } from '../export/exports.ts';
@@ -31,6 +32,7 @@ type ResultChannels =
   | 'results:cacheCancel'
   | 'results:cacheSettings'
   | 'results:chart'
+  | 'results:profile'
   | 'results:export'
   | 'results:exportCancel';
 
@@ -143,6 +145,14 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
         return fail('not_found', 'Charts are drawn from the cached result, and this result is not cached (yet): cache it first.');
       }
       return chartFromCache(cache.db, entry, { x, y, groupBy: groupBy ?? null, aggregation, filters: viewOf({ filters }).filters, maxPoints });
+    },
+
+    'results:profile': async ({ accountId, executionId, column, filters }) => {
+      const entry = await cache.use(accountId, executionId);
+      if (entry === null) {
+        return fail('not_found', 'A column profile is made from the cached result, and this result is not cached (yet): keep it in the cache first.');
+      }
+      return profileFromCache(cache.db, entry, column, viewOf({ filters }).filters);
     },
 
     'results:export': async (request) => {

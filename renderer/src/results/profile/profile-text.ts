@@ -1,0 +1,30 @@
+import type { CellValue, ColumnProfile } from '../../../../main/contract/index.ts';
+import { cellFormat, type NumberStyle } from '../grid/cell-format.ts';
+
+// How a profile's figures read: values as the grid writes them, bin edges short enough for a label.
+
+const EDGE_NUMBER = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 4 });
+
+/** A value of the profiled column (min, max, a quartile, a top value) as its cells read. */
+export function valueText(profile: ColumnProfile, value: CellValue, style: NumberStyle): string {
+  return cellFormat(profile.type, style)(value);
+}
+
+/** A quartile of a number column is a double whatever the column's type. */
+export function quartileText(profile: ColumnProfile, value: CellValue, style: NumberStyle): string {
+  return profile.kind === 'number' ? cellFormat('DOUBLE', style)(value) : valueText(profile, value, style);
+}
+
+/** A histogram edge: a number kept to four digits, a time (epoch milliseconds) to the minute in UTC. */
+export function edgeText(kind: ColumnProfile['kind'], edge: number): string {
+  if (kind !== 'time') return EDGE_NUMBER.format(edge);
+  const iso = new Date(edge).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+}
+
+/** "12.5%" of the rows profiled; "0%" of none. */
+export function share(count: number, of: number): string {
+  if (of === 0) return '0%';
+  const percent = (count / of) * 100;
+  return `${percent < 10 && percent > 0 ? percent.toFixed(1) : Math.round(percent)}%`;
+}

@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { appUrl, executionState, openQuery, watchProblems } from './helpers.ts';
+
+// A column's profile, from the cached result: nulls, distinct values, range, top values and a
+// histogram; over the rows the filters let through once they are set.
+
+test('profiles a column of the whole result, then of the filtered view', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.goto(appUrl());
+  await openQuery(page, 'Demo trades');
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  await expect(page.getByLabel('Result summary')).toContainText('from cache, fetched', { timeout: 30_000 });
+
+  await page.getByRole('button', { name: 'Profile', exact: true }).click();
+  const picker = page.getByRole('combobox', { name: /^Column to profile/ });
+  await picker.selectOption({ label: 'route (varchar)' });
+  const route = page.getByRole('region', { name: 'Profile of route' });
+  // every eleventh of the 5,000 demo trades has no route; the others have one of four
+  await expect(route).toContainText('5,000 rows of the whole result');
+  await expect(route.locator('dt:has-text("Nulls") + dd')).toHaveText('454 (9.1%)');
+  await expect(route.locator('dt:has-text("Distinct") + dd')).toHaveText('4');
+  const top = route.getByRole('table', { name: 'Most frequent values of route' }).getByRole('row');
+  await expect(top).toHaveCount(4);
+
+  await picker.selectOption({ label: 'amount_usd (double)' });
+  const amount = page.getByRole('region', { name: 'Profile of amount_usd' });
+  await expect(amount.getByRole('list', { name: 'Histogram of amount_usd' }).getByRole('listitem')).toHaveCount(20);
+  await expect(amount.locator('dt:has-text("25% · median · 75%")')).toBeVisible();
+
+  // back to the rows, filter them, and the profile follows
+  await page.getByRole('button', { name: 'All rows', exact: true }).click();
+  const filter = page.getByRole('textbox', { name: 'Filter rows' });
+  await filter.fill("chain = 'base'");
+  await filter.press('Enter');
+  await expect(page.getByLabel('Result summary').getByLabel('Rows shown')).toHaveText('1,000 of 5,000 rows');
+  await page.getByRole('button', { name: 'Profile', exact: true }).click();
+  await picker.selectOption({ label: 'chain (varchar)' });
+  const chain = page.getByRole('region', { name: 'Profile of chain' });
+  await expect(chain).toContainText('1,000 rows of the filtered view');
+  await expect(chain.getByRole('table', { name: 'Most frequent values of chain' }).getByRole('row')).toHaveText([/^base\s*1,000/]);
+  expect(problems).toEqual([]);
+});
