@@ -66,26 +66,29 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   await expect(await cellOf(grid, 'token', 1)).toHaveText('W,BTC');
   await expect(await cellOf(grid, 'col_1st_price', 0)).toHaveText('2300.5');
 
-  // The same name again: the page says it replaces the table, and waits for the user to agree.
+  // The same name again: the page says it replaces the table; the file's columns differ, so it asks.
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Tables' }).click();
   await tablesPage.getByRole('button', { name: 'Upload another file' }).click();
   await dropFile(page, 'prices.csv', 'day,price,token\n2024-02-01,1,A\n2024-02-02,2,B\n2024-02-03,3,C\n');
   await expect(tablesPage.getByText('3 rows', { exact: true })).toBeVisible();
   await tableName.fill(TABLE);
   await expect(tablesPage.getByText(`A table named ${TABLE} exists`)).toBeVisible();
-  await expect(uploadButton).toBeDisabled();
-  await tablesPage.getByLabel('Replace the existing table').check();
+  const replaceButton = tablesPage.getByRole('region', { name: 'Upload a CSV file' }).getByRole('button', { name: 'Replace table' });
+  const asked = page.getByRole('dialog', { name: 'Replace table' });
 
   // The service refuses a private table on this plan: its words are shown, the old table stays.
   await tablesPage.getByLabel('Private table').check();
-  await uploadButton.click();
+  await replaceButton.click();
+  await expect(asked.getByRole('list', { name: 'Column changes' })).toContainText('Removed col_1st_price double');
+  await asked.getByRole('button', { name: 'Replace table' }).click();
   const failure = tablesPage.getByRole('alert').filter({ hasText: 'The upload failed.' });
   await expect(failure).toContainText("private uploads need a premium plan; 'demo' is on the plus plan");
   await expect(failure).toContainText(`The table dune.demo.dataset_${TABLE} is as it was before.`);
   await failure.getByRole('button', { name: 'Back to the form' }).click();
   await expect(listed.getByRole('cell').nth(3)).toHaveText('2');
   await tablesPage.getByLabel('Private table').uncheck();
-  await uploadButton.click();
+  await replaceButton.click();
+  await asked.getByRole('button', { name: 'Replace table' }).click();
   await expect(result).toContainText(`Uploaded 3 rows. Query it as dune.demo.dataset_${TABLE}`);
   await expect(listed.getByRole('cell').nth(3)).toHaveText('3');
 
@@ -98,6 +101,72 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   await expect(listed).toBeHidden();
   // the upload's outcome no longer offers a query on the table that is gone
   await expect(tablesPage.getByRole('button', { name: 'New query on this table' })).toHaveCount(0);
+
+  expect(problems).toEqual([]);
+});
+
+test('shows a table\'s columns in its row, and asks before a replacing file changes them', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  const name = 'e2e_rates';
+
+  await page.goto(appUrl());
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Tables' }).click();
+  const tablesPage = page.getByRole('region', { name: 'Tables', exact: true });
+  const form = tablesPage.getByRole('region', { name: 'Upload a CSV file' });
+  const result = tablesPage.getByRole('status', { name: 'Upload result' });
+  await pickFile(page, 'rates.csv', 'day,rate\n2024-01-01,1.5\n2024-01-02,2.25\n');
+  await tablesPage.getByLabel('Table name').fill(name);
+  await form.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(result).toContainText('Uploaded 2 rows.');
+
+  // The row counts the columns; opened, it shows each with its type.
+  const list = tablesPage.getByRole('table', { name: 'Tables' });
+  const row = list.getByRole('row', { name, exact: true });
+  const opener = row.getByRole('button', { name: '2 columns' });
+  await expect(opener).toHaveAttribute('aria-expanded', 'false');
+  await opener.click();
+  await expect(opener).toHaveAttribute('aria-expanded', 'true');
+  const columns = list.getByRole('list', { name: `Columns of ${name}` });
+  await expect(columns.getByRole('listitem')).toHaveText(['day date', 'rate double']);
+
+  // Whole numbers now: the rate column would become bigint.
+  await tablesPage.getByRole('button', { name: 'Upload another file' }).click();
+  await pickFile(page, 'rates.csv', 'day,rate\n2024-02-01,3\n2024-02-02,4\n2024-02-03,5\n');
+  await tablesPage.getByLabel('Table name').fill(name);
+  await expect(form.getByRole('note', { name: 'Replaces a table' })).toContainText("The file's columns differ from the table's");
+  const replaceButton = form.getByRole('button', { name: 'Replace table' });
+  await replaceButton.click();
+  const asked = page.getByRole('dialog', { name: 'Replace table' });
+  await expect(asked.getByRole('list', { name: 'Column changes' }).getByRole('listitem')).toHaveText(['Type changed rate double → bigint']);
+
+  // Keeping the table sends nothing: its rows and columns are as they were.
+  await asked.getByRole('button', { name: 'Keep the table' }).click();
+  await expect(asked).toBeHidden();
+  await expect(result).toBeHidden();
+  await expect(row.getByRole('cell').nth(3)).toHaveText('2');
+  await expect(columns.getByRole('listitem')).toHaveText(['day date', 'rate double']);
+
+  await replaceButton.click();
+  await asked.getByRole('button', { name: 'Replace table' }).click();
+  await expect(result).toContainText('Uploaded 3 rows.');
+  await expect(row.getByRole('cell').nth(3)).toHaveText('3');
+  await expect(columns.getByRole('listitem')).toHaveText(['day date', 'rate bigint']);
+
+  // The same columns and types: replaced without asking.
+  await tablesPage.getByRole('button', { name: 'Upload another file' }).click();
+  await pickFile(page, 'rates.csv', 'day,rate\n2024-03-01,7\n');
+  await tablesPage.getByLabel('Table name').fill(name);
+  await expect(form.getByRole('note', { name: 'Replaces a table' })).toContainText('The file has the same columns and types.');
+  await replaceButton.click();
+  await expect(result).toContainText('Uploaded 1 rows.');
+  await expect(asked).toHaveCount(0);
+  await expect(row.getByRole('cell').nth(3)).toHaveText('1');
+
+  // Tests after this one on the shared host meet the tables they made only.
+  await row.getByRole('button', { name: `Delete ${name}` }).click();
+  await page.getByRole('dialog', { name: 'Delete table' }).getByRole('button', { name: 'Delete table' }).click();
+  await expect(row).toBeHidden();
 
   expect(problems).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { SINGLE_UPLOAD_MAX_BYTES, type ContractError, type Result, type UploadDone, type UploadProgress } from '../../../main/contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
+import { compareColumns, hasChanges } from './column-changes.ts';
 import type { ParsedCsv } from './csv-messages.ts';
 import { parseCsvFile } from './parse-file.ts';
 import { sendFileText } from './send-file.ts';
@@ -34,7 +35,8 @@ export class CsvUpload {
   tableName = $state('');
   description = $state('');
   isPrivate = $state(false);
-  replaceConfirmed = $state(false);
+  /** The file would change the columns of the table it replaces: the user is asked first. */
+  asking = $state(false);
   /** Bytes of the file handed to main so far, before main sends anything. */
   stagedBytes = $state(0);
   progress = $state.raw<UploadProgress | null>(null);
@@ -50,6 +52,10 @@ export class CsvUpload {
   fileCheck = $derived(checkFile(this.file?.size ?? 0, this.parsed?.header.length ?? 0));
   nameProblem = $derived(checkTableName(this.tableName));
   existing = $derived.by(() => this.#tables.byName(this.tableName));
+  /** As the upload sends them: the names chosen, the types inferred from every value. */
+  columns = $derived(this.names.map((name, i) => ({ name, type: this.parsed?.types[i] ?? 'varchar' })));
+  /** What replacing the existing table would change in its columns; null when nothing is replaced. */
+  changes = $derived(this.existing === null ? null : compareColumns(this.existing.columns, this.columns));
   /** Too large for one request: a table is created, then filled part by part. */
   inParts = $derived((this.file?.size ?? 0) >= SINGLE_UPLOAD_MAX_BYTES);
   canSend = $derived(
@@ -57,8 +63,7 @@ export class CsvUpload {
       this.fileCheck.problem === null &&
       this.columnProblems.length === 0 &&
       this.rowProblems.length === 0 &&
-      this.nameProblem === null &&
-      (this.existing === null || this.replaceConfirmed),
+      this.nameProblem === null,
   );
 
   constructor(api: Api, tables: TablesList) {
@@ -97,7 +102,7 @@ export class CsvUpload {
     this.names = [];
     this.rowsRead = 0;
     this.readError = null;
-    this.replaceConfirmed = false;
+    this.asking = false;
     this.#clearSending();
   }
 
@@ -109,7 +114,20 @@ export class CsvUpload {
     if (progress.uploadId === this.#uploadId) this.progress = progress;
   }
 
-  async send(accountId: string): Promise<void> {
+  /** Sends the file, unless it replaces a table whose columns it changes: then it asks first. */
+  async submit(accountId: string): Promise<void> {
+    if (!this.canSend) return;
+    if (this.changes !== null && hasChanges(this.changes)) this.asking = true;
+    else await this.#send(accountId);
+  }
+
+  /** The user saw what changes and agreed. */
+  async confirmReplace(accountId: string): Promise<void> {
+    this.asking = false;
+    await this.#send(accountId);
+  }
+
+  async #send(accountId: string): Promise<void> {
     const file = this.file;
     const parsed = this.parsed;
     if (!this.canSend || file === null || parsed === null) return;
@@ -120,7 +138,7 @@ export class CsvUpload {
       tableName: this.tableName,
       description: this.description,
       isPrivate: this.isPrivate,
-      columns: this.names.map((name, i) => ({ name, type: parsed.types[i] ?? 'varchar' })),
+      columns: this.columns,
       rows: parsed.rows,
       replace: this.existing !== null,
     });
