@@ -66,8 +66,8 @@ export const ColumnProfile = z.object({
   min: CellValue,
   max: CellValue,
   mean: z.number().nullable(),
-  /** 25th, 50th and 75th percentiles. */
-  quartiles: z.tuple([CellValue, CellValue, CellValue]).nullable(),
+  /** 25th, 50th and 75th percentiles of numbers and times; a number's are estimated past 100,000 values. */
+  quartiles: z.object({ values: z.tuple([CellValue, CellValue, CellValue]), exact: z.boolean() }).nullable(),
   /** The most frequent values (at most 10), most frequent first. */
   top: z.array(z.object({ value: CellValue, count: z.number().int().positive() })),
   /** Equal-width bins over [min, max]: numbers, or epoch milliseconds for times. */
