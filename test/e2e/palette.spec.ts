@@ -28,4 +28,5 @@ test('the command palette finds an action by name and runs it; the shortcuts she
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet.getByRole('row', { name: /Run the query/ })).toContainText(/Ctrl\+↵|⌘↵/);
   await expect(sheet.getByRole('row', { name: /Close the tab/ })).toContainText(/Ctrl\+W|⌘W/);
+  await expect(sheet.getByRole('table', { name: 'In a result grid' }).getByRole('row', { name: /Every cell of the view/ })).toContainText(/Ctrl\+A|⌘A/);
 });

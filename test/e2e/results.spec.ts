@@ -101,7 +101,7 @@ test('samples, charts and copies a cached result', async ({ page, context }) => 
   // The whole result lands in the cache in the background.
   await expect(summary(page)).toContainText('from cache, fetched', { timeout: 30_000 });
 
-  // Copy: a selected row, with the headers, as TSV.
+  // Copy: the clicked cell, with its header, as TSV.
   await (await cellOf(grid, 'trade_id', 2)).click();
   await page.keyboard.press('ControlOrMeta+C');
   await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();

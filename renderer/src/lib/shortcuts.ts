@@ -9,6 +9,14 @@ export const SHORTCUTS_KEYS = isMac ? '⌘/' : 'Ctrl+/';
 export const CLOSE_TAB_KEYS = isMac ? '⌘W' : 'Ctrl+W';
 export const NEW_SQL_KEYS = isMac ? '⌘N' : 'Ctrl+N';
 
+/** Keys of a result grid's cells, which only the grid hears. */
+export const GRID_KEYS: [string, string][] = [
+  ['Stretch the block of cells', 'Shift+click, Shift+arrows'],
+  ['Every cell of the view', isMac ? '⌘A' : 'Ctrl+A'],
+  ['Copy the cells (tab-separated)', isMac ? '⌘C' : 'Ctrl+C'],
+  ['Copy as CSV, Markdown, JSON or SQL', 'Right click, Shift+F10'],
+];
+
 export function isModified(event: KeyboardEvent): boolean {
   return isMac ? event.metaKey : event.ctrlKey;
 }

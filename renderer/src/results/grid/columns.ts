@@ -66,7 +66,7 @@ function tooltipOf(value: CellValue | undefined, temporal: boolean): string | un
  * Rows are arrays in the order of the columns asked for, so each column reads its position;
  * its id stays its place in the whole result, so sorts and filters survive hiding others.
  */
-export function columnDefs(columns: ViewColumn[]): ColDef<Row, CellValue>[] {
+export function columnDefs(columns: ViewColumn[], inBlock?: (row: number | null, colId: string) => boolean): ColDef<Row, CellValue>[] {
   return columns.map(({ name, type, index }, position) => {
     const numeric = isNumericType(type);
     const temporal = isTemporalType(type);
@@ -81,7 +81,10 @@ export function columnDefs(columns: ViewColumn[]): ColDef<Row, CellValue>[] {
       tooltipValueGetter: (params) => tooltipOf(params.value, temporal),
       initialWidth: initialWidth(name, type),
       type: numeric ? 'rightAligned' : undefined,
-      cellClassRules: { 'qd-null': (params) => params.value === null },
+      cellClassRules: {
+        'qd-null': (params) => params.value === null,
+        ...(inBlock ? { 'qd-block': (params) => inBlock(params.node.rowIndex, params.colDef.colId!) } : {}),
+      },
       ...filterFor(type),
     } satisfies ColDef<Row, CellValue>;
   });

@@ -13,6 +13,7 @@ import {
   RenderApiModule,
   RowApiModule,
   RowSelectionModule,
+  ScrollApiModule,
   TextFilterModule,
   themeQuartz,
   TooltipModule,
@@ -22,7 +23,7 @@ import {
 
 // AG Grid ships as modules since v33: register only what the result grids use (the whole result
 // in the Infinite Row Model, samples in the Client-Side one). The *Api modules back the calls
-// copy.ts, the width fitting and the redraw when the number style changes make.
+// copy.ts, the width fitting, the redraw when the number style changes and the block of cells make.
 ModuleRegistry.registerModules([
   InfiniteRowModelModule,
   ClientSideRowModelModule,
@@ -36,6 +37,7 @@ ModuleRegistry.registerModules([
   NumberFilterModule,
   DateFilterModule,
   RowSelectionModule,
+  ScrollApiModule,
 ]);
 
 /** Dense, calm, and in the app's own palette (see app.css). */
