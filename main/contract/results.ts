@@ -77,16 +77,47 @@ export const ColumnProfile = z.object({
 export type ColumnProfile = z.infer<typeof ColumnProfile>;
 
 export const ChartAggregation = z.enum(['count', 'sum', 'avg', 'min', 'max']);
+export const ChartKind = z.enum(['bar', 'line', 'area', 'scatter', 'pie']);
+export type ChartKind = z.infer<typeof ChartKind>;
+
+/** How many categories a bar or pie shows before the rest become one "Other". */
+export const CHART_TOP_N = { bar: 20, pie: 8, max: 100 } as const;
+/** A scatter plots every row up to this many; above it, a uniform sample of this many. */
+export const SCATTER_MAX_POINTS = 10_000;
+
+/** Which charts show their top N categories and "Other": pies, and bars whose x is not time (a bar over time has its buckets). */
+export function showsTopCategories(kind: ChartKind, xKind: 'time' | 'number' | 'text'): boolean {
+  return kind === 'pie' || (kind === 'bar' && xKind !== 'time');
+}
+
+const columnName = z.string().min(1).max(500);
+const topN = z.number().int().min(1).max(CHART_TOP_N.max);
+
+/** The chart form's choices, kept with a query's result view (`view:<queryId>`) so the chart comes back. */
+export const ChartSettings = z
+  .object({
+    kind: ChartKind,
+    x: columnName,
+    /** Aggregated per x (and group); may be empty with `count`, which then counts rows. */
+    y: z.array(columnName).max(8),
+    groupBy: columnName.nullable(),
+    aggregation: ChartAggregation,
+    topN,
+  })
+  .strict();
+export type ChartSettings = z.infer<typeof ChartSettings>;
 
 export const ChartRequest = z
   .object({
     accountId,
     executionId,
-    x: z.string().min(1).max(500),
-    /** Aggregated per x (and group); may be empty with `count`, which then counts rows. */
-    y: z.array(z.string().min(1).max(500)).max(8),
-    groupBy: z.string().min(1).max(500).nullable().optional(),
+    kind: ChartKind,
+    x: columnName,
+    y: ChartSettings.shape.y,
+    groupBy: columnName.nullable().optional(),
     aggregation: ChartAggregation,
+    /** Bars and pies: categories shown before "Other" (20 for a bar, 8 for a pie when absent). */
+    topN: topN.optional(),
     filters: resultView.filters,
     maxPoints: z.number().int().min(10).max(2_000).optional(),
   })
@@ -99,9 +130,17 @@ export const ChartData = z.object({
   bucket: z.string().nullable(),
   yColumns: z.array(z.string()),
   groupBy: z.string().nullable(),
-  aggregation: ChartAggregation,
-  /** One row per point, ordered by x: [x, group (null without groupBy), one value per y column (the count when y is empty)]. */
+  /** Null for a scatter, which plots rows as they are. */
+  aggregation: ChartAggregation.nullable(),
+  /**
+   * One row per point: [x, group (null without groupBy), one value per y column (the count when y
+   * is empty)]. Ordered by x; a bar's or pie's categories by their measure, largest first.
+   */
   rows: z.array(z.array(CellValue)),
+  /** A bar's or pie's categories past the top N, aggregated together: rows shaped as `rows`, x null. */
+  other: z.object({ categories: z.number().int().positive(), rows: z.array(z.array(CellValue)) }).nullable(),
+  /** A scatter of more rows than it plots: `shown` of `total` points, drawn uniformly at random. */
+  sample: z.object({ shown: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).nullable(),
   /** Some categories or groups were left out to stay within the point budget. */
   truncated: z.boolean(),
   fromCache: FromCache,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountId } from './models.ts';
+import { ChartSettings } from './results.ts';
 
 // What the window looked like, per account, kept by main so it comes back after a restart: the
 // layout, the open tabs, each query's result view (filters, sort, hidden columns, chart). Each
@@ -16,6 +17,20 @@ export const uiValue = z
   .json()
   .refine((value) => JSON.stringify(value).length <= UI_VALUE_MAX_CHARS, { message: `value must be at most ${UI_VALUE_MAX_CHARS} characters as JSON` });
 
+/**
+ * A result view's chart settings are checked here, where they enter main: a chart drawn from a
+ * restored view asks for exactly these columns and numbers.
+ */
+function checkView(request: { key: string; value: unknown }, context: z.RefinementCtx): void {
+  if (!request.key.startsWith('view:') || typeof request.value !== 'object' || request.value === null) return;
+  const chart = (request.value as { chart?: unknown }).chart;
+  if (chart === undefined || chart === null) return;
+  const checked = ChartSettings.safeParse(chart);
+  for (const issue of checked.error?.issues ?? []) {
+    context.addIssue({ code: 'custom', message: issue.message, path: ['value', 'chart', ...issue.path] });
+  }
+}
+
 export const uiChannels = {
   /** The value last set under this key for this account; null when none was. */
   'ui:get': {
@@ -24,7 +39,7 @@ export const uiChannels = {
   },
   /** Kept on disk before it answers; null removes the key. */
   'ui:set': {
-    request: z.object({ accountId, key: uiKey, value: uiValue.nullable() }).strict(),
+    request: z.object({ accountId, key: uiKey, value: uiValue.nullable() }).strict().superRefine(checkView),
     response: z.object({}),
   },
 };

@@ -139,12 +139,12 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
       return ok(await cache.usage());
     },
 
-    'results:chart': async ({ accountId, executionId, x, y, groupBy, aggregation, filters, maxPoints = 2_000 }) => {
+    'results:chart': async ({ accountId, executionId, filters, groupBy, maxPoints = 2_000, ...chart }) => {
       const entry = await cache.use(accountId, executionId);
       if (entry === null) {
         return fail('not_found', 'Charts are drawn from the cached result, and this result is not cached (yet): cache it first.');
       }
-      return chartFromCache(cache.db, entry, { x, y, groupBy: groupBy ?? null, aggregation, filters: viewOf({ filters }).filters, maxPoints });
+      return chartFromCache(cache.db, entry, { ...chart, groupBy: groupBy ?? null, filters: viewOf({ filters }).filters, maxPoints });
     },
 
     'results:profile': async ({ accountId, executionId, column, filters }) => {

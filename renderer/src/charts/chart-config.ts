@@ -1,8 +1,8 @@
 import type { ChartConfiguration, ChartDataset } from 'chart.js';
-import type { CellValue, ChartData } from '../../../main/contract/index.ts';
+import { ChartKind, showsTopCategories, type CellValue, type ChartData } from '../../../main/contract/index.ts';
+import { formatCount } from '../lib/format.ts';
 
-export const CHART_KINDS = ['bar', 'line', 'area', 'scatter', 'pie'] as const;
-export type ChartKind = (typeof CHART_KINDS)[number];
+export const CHART_KINDS = ChartKind.options;
 
 const PALETTE = ['#2f6fde', '#e0732f', '#1a9f6e', '#c0312b', '#8a3ab9', '#b8920b', '#0e8fa3', '#6b7280'];
 
@@ -50,7 +50,14 @@ function axisTitle(data: ChartData): string {
 
 function valueTitle(data: ChartData): string {
   const what = data.yColumns.length > 0 ? data.yColumns.join(', ') : 'rows';
-  return `${data.aggregation}(${what})`;
+  return data.aggregation === null ? what : `${data.aggregation}(${what})`;
+}
+
+/** The categories past the top N, as one more category; its name says how many it holds. */
+function withOther(data: ChartData): ChartData {
+  if (!data.other) return data;
+  const name = `Other (${formatCount(data.other.categories)})`;
+  return { ...data, rows: [...data.rows, ...data.other.rows.map((row) => [name, ...row.slice(1)])] };
 }
 
 function color(index: number, alpha = 1): string {
@@ -59,7 +66,8 @@ function color(index: number, alpha = 1): string {
 }
 
 /** Bars and pies (and lines over text) read x as categories, in the order main sent them. */
-function categorical(data: ChartData, kind: 'bar' | 'pie' | 'line' | 'area'): ChartConfiguration {
+function categorical(sent: ChartData, kind: 'bar' | 'pie' | 'line' | 'area'): ChartConfiguration {
+  const data = withOther(sent);
   const labels = [...new Set(data.rows.map((row) => label(row[0] ?? null)))];
   const series = seriesOf(data);
   const datasets = series.map((s, i): ChartDataset => {
@@ -103,7 +111,7 @@ function continuous(data: ChartData, kind: 'line' | 'area' | 'scatter'): ChartCo
     backgroundColor: color(i, kind === 'area' ? 0.25 : 0.7),
     fill: kind === 'area' ? 'origin' : false,
     showLine: kind !== 'scatter',
-    pointRadius: kind === 'scatter' ? 3 : 0,
+    pointRadius: kind === 'scatter' ? 2 : 0,
     borderWidth: kind === 'scatter' ? 0 : 1.5,
   }));
   return {
@@ -142,5 +150,8 @@ export function chartConfig(data: ChartData, kind: ChartKind): ChartConfiguratio
 /** What the canvas shows, in words: for screen readers, and for reading the chart's labels at all outside it. */
 export function chartCaption(data: ChartData, kind: ChartKind): string {
   const series = [...new Set(seriesOf(data).map((s) => s.label))];
-  return `${kind} chart · x: ${axisTitle(data)} · y: ${valueTitle(data)} · series: ${series.join(', ')}`;
+  const caption = `${kind} chart · x: ${axisTitle(data)} · y: ${valueTitle(data)} · series: ${series.join(', ')}`;
+  if (!showsTopCategories(kind, data.x.kind)) return caption;
+  const categories = [...new Set(withOther(data).rows.map((row) => label(row[0] ?? null)))];
+  return `${caption} · categories: ${categories.join(', ')}`;
 }

@@ -1,3 +1,4 @@
+import { ChartSettings } from '../../../main/contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 /**
@@ -18,9 +19,11 @@ export interface SavedView {
   grid: GridView | null;
   /** The SQL editor's height above the result, in pixels. */
   editorHeight: number | null;
+  /** The chart last drawn. */
+  chart: ChartSettings | null;
 }
 
-const EMPTY: SavedView = { typedFilters: '', hidden: [], grid: null, editorHeight: null };
+const EMPTY: SavedView = { typedFilters: '', hidden: [], grid: null, editorHeight: null, chart: null };
 const SAVE_DELAY_MS = 400;
 
 /** What main answered, checked field by field: a value from an older version is read as far as it fits. */
@@ -34,6 +37,7 @@ function readSavedView(value: unknown): SavedView {
     hidden: Array.isArray(v.hidden) ? v.hidden.filter((name): name is string => typeof name === 'string') : [],
     grid,
     editorHeight: typeof v.editorHeight === 'number' && v.editorHeight > 0 ? v.editorHeight : null,
+    chart: ChartSettings.safeParse(v.chart).data ?? null,
   };
 }
 

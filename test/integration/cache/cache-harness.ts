@@ -19,6 +19,8 @@ export interface CacheHarness {
   call<C extends ChannelName>(channel: C, payload: ChannelRequest<C>): Promise<Result<ChannelResponse<C>>>;
   /** Runs a demo query by name and resolves with its execution id once it has finished. */
   run(queryName: string): Promise<string>;
+  /** Runs SQL text (of no query) and resolves with its execution id once it has finished. */
+  runSql(sql: string): Promise<string>;
   /** Asks for the result to be cached and waits until the download has ended. */
   cacheWhole(executionId: string): Promise<CacheStatus>;
   exportEnded(exportId: string): Promise<ExportProgress>;
@@ -45,6 +47,12 @@ export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'da
       ...coreOptions,
       ...options,
     });
+  async function finished(run: Result<ExecutionUpdate>): Promise<string> {
+    if (!run.ok) throw new Error(run.error.message);
+    const { executionId } = run.data;
+    await until(() => events.some((e) => e.event === 'execution:update' && (e.payload as ExecutionUpdate).executionId === executionId && (e.payload as ExecutionUpdate).isFinished));
+    return executionId;
+  }
   const harness: CacheHarness = {
     dir,
     service,
@@ -59,11 +67,10 @@ export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'da
       if (!listed.ok) throw new Error(listed.error.message);
       const query = listed.data.queries.find((q) => q.name === queryName);
       if (!query) throw new Error(`no demo query ${queryName}`);
-      const run = await harness.call('executions:run', { accountId: 'local', queryId: query.id });
-      if (!run.ok) throw new Error(run.error.message);
-      const { executionId } = run.data;
-      await until(() => events.some((e) => e.event === 'execution:update' && (e.payload as ExecutionUpdate).executionId === executionId && (e.payload as ExecutionUpdate).isFinished));
-      return executionId;
+      return finished(await harness.call('executions:run', { accountId: 'local', queryId: query.id }));
+    },
+    async runSql(sql) {
+      return finished(await harness.call('executions:runSql', { accountId: 'local', queryId: null, sql }));
     },
     async cacheWhole(executionId) {
       const seen = events.length;

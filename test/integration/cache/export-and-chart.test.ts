@@ -104,6 +104,7 @@ describe('charts', () => {
     const chart = await harness.call('results:chart', {
       accountId: 'local',
       executionId: cached,
+      kind: 'line',
       x: 'block_time',
       y: ['amount_usd', 'amount'],
       groupBy: 'chain',
@@ -116,25 +117,25 @@ describe('charts', () => {
     expect(chart.data.rows[0]).toEqual(['2024-01-01 00:00:00.000 UTC', 'arbitrum', expect.any(Number), expect.any(Number)]);
     expect(new Set(chart.data.rows.map((r) => r[1]))).toEqual(new Set(['ethereum', 'arbitrum', 'optimism', 'base', 'polygon']));
 
-    const byChain = await harness.call('results:chart', { accountId: 'local', executionId: cached, x: 'chain', y: ['amount_usd'], aggregation: 'sum' });
+    const byChain = await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'chain', y: ['amount_usd'], aggregation: 'sum' });
     const total = (rows: unknown[][], at: number) => rows.reduce((sum, r) => sum + (r[at] as number), 0);
     expect(byChain.ok && byChain.data.rows).toHaveLength(5);
     expect(total(byChain.ok ? byChain.data.rows : [], 2)).toBeCloseTo(total(chart.data.rows, 2), 3);
   });
 
   it('bin a numeric x, count rows, and apply filters', async () => {
-    const chart = await harness.call('results:chart', { accountId: 'local', executionId: cached, x: 'amount_usd', y: [], aggregation: 'count', maxPoints: 50 });
+    const chart = await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'line', x: 'amount_usd', y: [], aggregation: 'count', maxPoints: 50 });
     if (!chart.ok) throw new Error(chart.error.message);
     expect(chart.data.bucket).toMatch(/^bins of /);
     expect(chart.data.rows.length).toBeLessThanOrEqual(50);
     expect(chart.data.rows.reduce((sum, r) => sum + (r[2] as number), 0)).toBe(5000);
-    const filtered = await harness.call('results:chart', { accountId: 'local', executionId: cached, x: 'token', y: [], aggregation: 'count', filters: "chain = 'base'" });
+    const filtered = await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'token', y: [], aggregation: 'count', filters: "chain = 'base'" });
     expect(filtered.ok && filtered.data.rows.reduce((sum, r) => sum + (r[2] as number), 0)).toBe(1000);
   });
 
   it('refuse an uncached result, an unknown column, and a sum of text', async () => {
-    expect(await harness.call('results:chart', { accountId: 'local', executionId: uncached, x: 'chain', y: [], aggregation: 'count' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await harness.call('results:chart', { accountId: 'local', executionId: cached, x: 'nope', y: [], aggregation: 'count' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await harness.call('results:chart', { accountId: 'local', executionId: cached, x: 'chain', y: ['token'], aggregation: 'sum' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await harness.call('results:chart', { accountId: 'local', executionId: uncached, kind: 'bar', x: 'chain', y: [], aggregation: 'count' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'nope', y: [], aggregation: 'count' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'chain', y: ['token'], aggregation: 'sum' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
   });
 });
