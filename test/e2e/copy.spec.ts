@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { cellOf, executionState, watchProblems } from './helpers.ts';
+import { cellOf, runScratch, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // Cells picked as in a spreadsheet (click, Shift+click, Shift+arrows, Ctrl/Cmd+A) and copied as
@@ -12,13 +12,11 @@ async function clipboard(page: Page): Promise<string> {
 test('copies a block of cells as TSV, Markdown and SQL, and every cell of the view', async ({ page, context, ownHost }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const problems = watchProblems(page);
-  await page.goto(ownHost.url());
-  await expect(page.getByRole('listbox', { name: 'Queries' }).getByRole('option').first()).toBeVisible();
-  await page.keyboard.press('ControlOrMeta+N');
-  await expect(page.getByRole('textbox', { name: 'SQL of SQL 1' })).toBeFocused();
-  await page.keyboard.insertText("SELECT range AS n, (range / 4)::DECIMAL(10, 2) AS quarter, 'row ' || range AS label, range % 2 = 0 AS even FROM range(300)");
-  await page.keyboard.press('ControlOrMeta+Enter');
-  await expect(executionState(page)).toHaveText('Completed');
+  await runScratch(
+    page,
+    ownHost.url(),
+    "SELECT range AS n, (range / 4)::DECIMAL(10, 2) AS quarter, 'row ' || range AS label, range % 2 = 0 AS even FROM range(300)",
+  );
   const grid = page.getByRole('grid');
 
   // a click, then Shift+click two rows down and two columns right: nine cells

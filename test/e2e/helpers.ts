@@ -74,3 +74,14 @@ export function watchProblems(page: Page): string[] {
   });
   return problems;
 }
+
+/** Opens the app at `url`, writes `sql` in a new scratch tab (Ctrl/Cmd+N) and runs it to the end. */
+export async function runScratch(page: Page, url: string, sql: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByRole('listbox', { name: 'Queries' }).getByRole('option').first()).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+N');
+  await expect(page.getByRole('textbox', { name: 'SQL of SQL 1' })).toBeFocused();
+  await page.keyboard.insertText(sql);
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(executionState(page)).toHaveText('Completed');
+}

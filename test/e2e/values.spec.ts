@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { cellOf, executionState, watchProblems } from './helpers.ts';
+import { cellOf, executionState, runScratch, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // Values as their type says: a DECIMAL with its scale, integers past 2^53 exact, timestamps in UTC
@@ -17,15 +17,11 @@ async function setSeparators(page: Page, on: boolean): Promise<void> {
 
 test('a DECIMAL keeps its scale, a huge integer its digits, and separators come and go with the setting', async ({ page, ownHost }) => {
   const problems = watchProblems(page);
-  await page.goto(ownHost.url());
-  await expect(page.getByRole('listbox', { name: 'Queries' }).getByRole('option').first()).toBeVisible();
-  await page.keyboard.press('ControlOrMeta+N');
-  await expect(page.getByRole('textbox', { name: 'SQL of SQL 1' })).toBeFocused();
-  await page.keyboard.insertText(
+  await runScratch(
+    page,
+    ownHost.url(),
     "SELECT 0.1::DECIMAL(10, 2) AS fee, 1234567 AS n, 12345678901234567890123::HUGEINT AS big, 1234.5::DOUBLE AS x, TIMESTAMP '2024-01-01 20:30:00' AS at",
   );
-  await page.keyboard.press('ControlOrMeta+Enter');
-  await expect(executionState(page)).toHaveText('Completed');
   const grid = page.getByRole('grid');
   await expect(await cellOf(grid, 'fee', 0)).toHaveText('0.10');
   await expect(await cellOf(grid, 'n', 0)).toHaveText('1234567');
@@ -66,13 +62,11 @@ test('a DECIMAL keeps its scale, a huge integer its digits, and separators come 
 });
 
 test('a filter the service refuses is shown at the filter bar, and the grid keeps the last good view', async ({ page, ownHost }) => {
-  await page.goto(ownHost.url());
-  await expect(page.getByRole('listbox', { name: 'Queries' }).getByRole('option').first()).toBeVisible();
-  await page.keyboard.press('ControlOrMeta+N');
-  await expect(page.getByRole('textbox', { name: 'SQL of SQL 1' })).toBeFocused();
-  await page.keyboard.insertText("SELECT range AS n, DATE '2024-01-01' + range::INTEGER AS day FROM range(100)");
-  await page.keyboard.press('ControlOrMeta+Enter');
-  await expect(executionState(page)).toHaveText('Completed');
+  await runScratch(
+    page,
+    ownHost.url(),
+    "SELECT range AS n, DATE '2024-01-01' + range::INTEGER AS day FROM range(100)",
+  );
   const summary = page.getByLabel('Result summary');
   const filter = page.getByRole('textbox', { name: 'Filter rows' });
   await filter.fill('n >= 90');
