@@ -265,7 +265,8 @@ export const channels = {
   },
   /**
    * A CSV of the whole result or of the view, streamed from the cache when it holds the result,
-   * else from the service. The Electron host asks where to save it first (closing the dialog answers
+   * else from the service. Parquet and JSON lines are written from the cache only: a result not in
+   * it is downloaded into it first (state `caching`); one larger than the cache's budget is refused. The Electron host asks where to save it first (closing the dialog answers
    * `cancelled`); the browser host answers a download URL. Progress comes as `results:exportProgress`.
    */
   'results:export': {

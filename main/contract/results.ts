@@ -147,12 +147,25 @@ export const ChartData = z.object({
 });
 export type ChartData = z.infer<typeof ChartData>;
 
+/** csv as the service writes it; parquet and jsonl (one JSON object a line) keep the cache's types and exact values. */
+export const ExportFormat = z.enum(['csv', 'parquet', 'jsonl']);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
+/** What a person reads in the Export control, the file's extension, and what a download is sent as. */
+export const EXPORT_FORMATS: Record<ExportFormat, { label: string; extension: string; mediaType: string }> = {
+  csv: { label: 'CSV', extension: 'csv', mediaType: 'text/csv; charset=utf-8' },
+  parquet: { label: 'Parquet', extension: 'parquet', mediaType: 'application/vnd.apache.parquet' },
+  jsonl: { label: 'JSON lines', extension: 'jsonl', mediaType: 'application/jsonl; charset=utf-8' },
+};
+
 export const ExportRequest = z
   .object({
     accountId,
     executionId,
     /** `view` applies the filters, sort and columns given; `all` is the whole result as it is. */
     scope: z.enum(['all', 'view']),
+    /** csv when not given. */
+    format: ExportFormat.optional(),
     ...resultView,
     allowPartial: z.boolean().optional(),
     /** A suggestion for the file's name; the host's dialog (or the browser) has the last word. */
@@ -170,8 +183,11 @@ export const ExportStarted = z.object({ exportId: z.string(), delivery: ExportDe
 
 export const ExportProgress = z.object({
   exportId: z.string(),
-  /** waiting: a download URL not opened yet. */
-  state: z.enum(['waiting', 'running', 'done', 'failed', 'cancelled']),
+  /**
+   * waiting: a download URL not opened yet. caching: a Parquet or JSON lines export waits for the
+   * result to be downloaded into the cache, which writes it; `rowsWritten` counts the rows downloaded meanwhile.
+   */
+  state: z.enum(['waiting', 'caching', 'running', 'done', 'failed', 'cancelled']),
   rowsWritten: z.number().int().nonnegative(),
   totalRowCount: z.number().int().nullable(),
   bytesWritten: z.number().int().nonnegative(),

@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
 import { app, dialog, type BrowserWindow } from 'electron';
+import { EXPORT_FORMATS } from '../contract/index.ts';
 import { fileTarget, type ExportDestinations } from '../core/export/destination.ts';
 
 // Exports in the Electron host go to a file the user picks in the system's save dialog, opened
@@ -8,12 +9,13 @@ import { fileTarget, type ExportDestinations } from '../core/export/destination.
 /** `folder`: where the dialog opens, from Settings; null for the Downloads folder. */
 export function saveDialogDestinations(getWindow: () => BrowserWindow | null, folder: () => string | null): ExportDestinations {
   return {
-    async choose(exportId, suggestedName) {
+    async choose(exportId, suggestedName, format) {
+      const { label, extension } = EXPORT_FORMATS[format];
       const options = {
-        title: 'Export CSV',
+        title: `Export ${label}`,
         // only a name is suggested, never a path the renderer chose
         defaultPath: join(folder() ?? app.getPath('downloads'), basename(suggestedName)),
-        filters: [{ name: 'CSV', extensions: ['csv'] }],
+        filters: [{ name: label, extensions: [extension] }],
         properties: ['createDirectory' as const, 'showOverwriteConfirmation' as const],
       };
       const window = getWindow();

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EXPORT_FORMATS, type ExportFormat } from '../contract/index.ts';
 import type { ExportDestinations, ExportTarget } from '../core/export/destination.ts';
 import { tokenMatches } from './access-token.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
 // Exports in the browser host arrive as downloads: `results:export` answers a URL,
-// GET /export/<exportId>?token=<token>, which the page opens; the CSV is then streamed into that
+// GET /export/<exportId>?token=<token>, which the page opens; the file is then streamed into that
 // response as it is produced. Each URL is good for one download, for a limited time, and only
 // with the host's token.
 
@@ -13,6 +14,7 @@ const UNCLAIMED_MS = 10 * 60_000;
 
 interface Pending {
   fileName: string;
+  format: ExportFormat;
   claim(response: ServerResponse): void;
 }
 
@@ -25,7 +27,7 @@ export interface ExportDownloads {
 export function createExportDownloads(token: string): ExportDownloads {
   const pending = new Map<string, Pending>();
 
-  function target(exportId: string, fileName: string): ExportTarget {
+  function target(exportId: string, fileName: string, format: ExportFormat): ExportTarget {
     let response: ServerResponse | null = null;
     const opened = new Promise<ServerResponse>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -35,6 +37,7 @@ export function createExportDownloads(token: string): ExportDownloads {
       timer.unref();
       pending.set(exportId, {
         fileName,
+        format,
         claim(claimed) {
           clearTimeout(timer);
           pending.delete(exportId);
@@ -58,7 +61,7 @@ export function createExportDownloads(token: string): ExportDownloads {
   }
 
   return {
-    destinations: { choose: async (exportId, fileName) => target(exportId, fileName) },
+    destinations: { choose: async (exportId, fileName, format) => target(exportId, fileName, format) },
     handle(request, response) {
       const url = new URL(request.url ?? '/', 'http://host');
       if (!url.pathname.startsWith(EXPORT_PATH)) return false;
@@ -73,7 +76,7 @@ export function createExportDownloads(token: string): ExportDownloads {
         else {
           response.writeHead(200, {
             ...SECURITY_HEADERS,
-            'Content-Type': 'text/csv; charset=utf-8',
+            'Content-Type': EXPORT_FORMATS[waiting.format].mediaType,
             'Content-Disposition': contentDisposition(waiting.fileName),
             'Cache-Control': 'no-store',
           });

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { z } from 'zod';
-import type { ExportDelivery } from '../../contract/index.ts';
+import type { ExportDelivery, ExportFormat } from '../../contract/index.ts';
 
 // Where an export's bytes go is the host's business: a file the user picked in a save dialog
 // (Electron), or the body of a download the page opens (browser host). Core only writes a stream.
@@ -21,7 +21,7 @@ export interface ExportTarget {
 
 export interface ExportDestinations {
   /** Asks where to put an export; null when the user declined (closed the dialog). */
-  choose(exportId: string, suggestedName: string): Promise<ExportTarget | null>;
+  choose(exportId: string, suggestedName: string, format: ExportFormat): Promise<ExportTarget | null>;
 }
 
 /**

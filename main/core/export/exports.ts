@@ -5,19 +5,20 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ExportProgress } from '../../contract/index.ts';
-import { ExportAborted, type CsvSource } from './csv-sources.ts';
+import { ExportAborted, type ExportSource } from './export-sources.ts';
 import type { ExportTarget } from './destination.ts';
 
 // Exports running in the background, with progress and cancel. Memory stays flat whatever the
 // size: DuckDB writes a cached result's file itself (straight to the target when it is a file,
 // else to a scratch file then passed on), and the service's pages go through with backpressure.
+// A format only the cache can write waits for the result's download into the cache first.
 // A failed or cancelled export leaves nothing half-written behind.
 
 const PROGRESS_INTERVAL_MS = 250;
 
 export interface ExportRuns {
   newId(): string;
-  run(exportId: string, source: CsvSource, target: ExportTarget): void;
+  run(exportId: string, source: ExportSource, target: ExportTarget): void;
   cancel(exportId: string): boolean;
   dispose(): Promise<void>;
 }
@@ -27,10 +28,12 @@ export function createExportRuns(options: { emit: (progress: ExportProgress) => 
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   rmSync(options.scratchDir, { recursive: true, force: true });
 
-  async function run(exportId: string, source: CsvSource, target: ExportTarget, signal: AbortSignal): Promise<void> {
+  async function run(exportId: string, given: ExportSource, target: ExportTarget, signal: AbortSignal): Promise<void> {
+    const ready = target.delivery.kind === 'download' ? 'waiting' : 'running';
+    let source = given;
     const progress: ExportProgress = {
       exportId,
-      state: target.delivery.kind === 'download' ? 'waiting' : 'running',
+      state: source.kind === 'caching' ? 'caching' : ready,
       rowsWritten: 0,
       totalRowCount: source.totalRowCount,
       bytesWritten: 0,
@@ -51,8 +54,16 @@ export function createExportRuns(options: { emit: (progress: ExportProgress) => 
     };
     report(true);
     let stream: Writable | null = null;
-    const scratch = join(options.scratchDir, `${exportId}.csv`);
+    const scratch = join(options.scratchDir, `${exportId}.part`);
     try {
+      if (source.kind === 'caching') {
+        source = await source.cached(signal, (rows) => {
+          progress.rowsWritten = rows;
+          report(false);
+        });
+        Object.assign(progress, { state: ready, rowsWritten: 0, totalRowCount: source.totalRowCount, fromCache: true });
+        report(true);
+      }
       if (source.kind === 'file' && target.filePath !== undefined) {
         await source.copyTo(target.filePath, signal, (rows) => {
           progress.rowsWritten = rows;
@@ -64,10 +75,11 @@ export function createExportRuns(options: { emit: (progress: ExportProgress) => 
         mkdirSync(options.scratchDir, { recursive: true });
         await source.copyTo(scratch, signal, () => undefined);
         const size = statSync(scratch).size;
+        const total = source.totalRowCount;
         const reader = createReadStream(scratch);
         reader.on('data', (chunk) => {
           progress.bytesWritten += chunk.length;
-          progress.rowsWritten = Math.floor((source.totalRowCount * progress.bytesWritten) / Math.max(size, 1));
+          progress.rowsWritten = Math.floor((total * progress.bytesWritten) / Math.max(size, 1));
           report(false);
         });
         await pipeline(reader, stream, { signal });

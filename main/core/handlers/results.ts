@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from '../../contract/index.ts';
+import { EXPORT_FORMATS, fail, ok, type Result } from '../../contract/index.ts';
 import { FilterLanguageError } from '../../filter-language/index.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { compileView, readCachedPage, readCachedSample } from '../cache/cached-reads.ts';
@@ -8,7 +8,8 @@ import type { CacheSettings } from '../cache/cache-settings.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { chartFromCache } from '../charts/chart-query.ts';
 import { profileFromCache } from '../profile/column-profile.ts';
-import { cacheSource, serviceSource, type CsvSource } from '../export/csv-sources.ts';
+import { cacheFirstSource } from '../export/cache-first.ts';
+import { cacheSource, serviceSource, type ExportSource } from '../export/export-sources.ts';
 import type { ExportDestinations } from '../export/destination.ts';
 import type { ExportRuns } from '../export/exports.ts';
 import { findAccount, isFailure, serviceFailure, type Failure } from '../failures.ts';
@@ -78,20 +79,23 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
     return entry;
   }
 
-  async function exportSource(request: Parameters<Handlers['results:export']>[0]): Promise<Result<CsvSource>> {
-    const { accountId, executionId, allowPartial = false } = request;
+  /** CSV comes from the service when the cache does not hold the result; the other formats only from the cache. */
+  async function exportSource(request: Parameters<Handlers['results:export']>[0]): Promise<Result<ExportSource>> {
+    const { accountId, executionId, allowPartial = false, format = 'csv' } = request;
     const view = request.scope === 'view' ? viewOf(request) : {};
     const bad = checkSyntax(view);
     if (bad) return bad;
-    const entry = await cached(accountId, executionId, allowPartial);
-    if (entry !== null && isFailure(entry)) return entry;
-    if (entry !== null) {
+    const fromEntry = async (entry: CacheEntry) => {
       const compiled = compileView(entry, view);
       if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
-      return ok(await cacheSource(cache.db, entry, compiled));
-    }
+      return ok(await cacheSource(cache.db, entry, compiled, format));
+    };
+    const entry = await cached(accountId, executionId, allowPartial);
+    if (entry !== null && isFailure(entry)) return entry;
+    if (entry !== null) return fromEntry(entry);
     const account = findAccount(accounts, accountId);
     if (isFailure(account)) return account;
+    if (format !== 'csv') return cacheFirstSource(cache, account.client, { accountId, executionId, allowPartial }, fromEntry);
     return serviceSource(account.client, { executionId, view, allowPartial });
   }
 
@@ -160,7 +164,8 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
       const source = await exportSource(request);
       if (!source.ok) return source;
       const exportId = exports.newId();
-      const target = await options.destinations.choose(exportId, request.fileName ?? `result-${request.executionId}.csv`);
+      const format = request.format ?? 'csv';
+      const target = await options.destinations.choose(exportId, request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`, format);
       if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
       exports.run(exportId, source.data, target);
       return ok({ exportId, delivery: target.delivery });

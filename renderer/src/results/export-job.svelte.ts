@@ -14,7 +14,7 @@ function download(url: string, fileName: string): void {
 }
 
 /**
- * One CSV export: started in main, delivered as a file main writes (Electron) or a download the
+ * One export (CSV, Parquet or JSON lines): started in main, delivered as a file main writes (Electron) or a download the
  * page opens (browser host), followed through `results:exportProgress` until it ends.
  */
 export class ExportJob {
@@ -32,7 +32,7 @@ export class ExportJob {
 
   get isRunning(): boolean {
     const state = this.progress?.state;
-    return this.exportId !== null && this.error === null && (state === undefined || state === 'waiting' || state === 'running');
+    return this.exportId !== null && this.error === null && (state === undefined || state === 'waiting' || state === 'caching' || state === 'running');
   }
 
   /** Follows progress events; returns the unsubscribe. */

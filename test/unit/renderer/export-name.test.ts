@@ -7,5 +7,6 @@ describe('exportFileName', () => {
     expect(exportFileName('Daily volume by chain', at, 'all')).toBe('daily-volume-by-chain_2026-11-23T1130.csv');
     expect(exportFileName('  Fées / “quoted” ', at, 'view')).toBe('fees-quoted_2026-11-23T1130_view.csv');
     expect(exportFileName('???', at, 'all')).toBe('result_2026-11-23T1130.csv');
+    expect(exportFileName('Daily volume by chain', at, 'view', 'parquet')).toBe('daily-volume-by-chain_2026-11-23T1130_view.parquet');
   });
 });

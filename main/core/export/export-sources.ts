@@ -1,43 +1,52 @@
-import { fail, ok, type Result } from '../../contract/index.ts';
+import { fail, ok, type ExportFormat, type Result } from '../../contract/index.ts';
 import { quoteName, type CompiledRequest } from '../../filter-language/index.ts';
 import { sqlString, type CacheDb } from '../cache/cache-db.ts';
 import { countRows } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
-import { csvValueExpression } from '../cache/storage-types.ts';
 import { refusal } from '../results/read-range.ts';
 import type { ResultView, ServiceClient } from '../service-client/index.ts';
+import { COPY_OPTIONS, copySelectList } from './copy-formats.ts';
 
-// The CSV text of a result or of its view: from the cache, DuckDB writes the file itself (in
-// parallel, memory flat, in the service's CSV spelling); from the service, its CSV pages are
+// The bytes of a result or of its view: from the cache, DuckDB writes the file itself (in
+// parallel, memory flat; CSV in the service's spelling); from the service, its CSV pages are
 // passed on one after another.
 
-export type CsvSource =
-  | {
-      kind: 'file';
-      totalRowCount: number;
-      fromCache: true;
-      /** Writes the whole CSV to `path`, telling how many rows are done now and then. */
-      copyTo(path: string, signal: AbortSignal, onRows: (rows: number) => void): Promise<void>;
-    }
+export interface FileSource {
+  kind: 'file';
+  totalRowCount: number;
+  fromCache: true;
+  /** Writes the whole file to `path`, telling how many rows are done now and then. */
+  copyTo(path: string, signal: AbortSignal, onRows: (rows: number) => void): Promise<void>;
+}
+
+export type ExportSource =
+  | FileSource
   | {
       kind: 'chunks';
       totalRowCount: number | null;
       fromCache: false;
       /** Hands each chunk of text on, with how many rows it holds; waits while the receiver is full. */
       writeTo(write: (text: string, rows: number) => Promise<void>, signal: AbortSignal): Promise<void>;
+    }
+  | {
+      kind: 'caching';
+      /** Of the download into the cache. */
+      totalRowCount: number | null;
+      fromCache: false;
+      /** Waits for the result to be in the cache, telling how many rows are downloaded now and then. */
+      cached(signal: AbortSignal, onRows: (rows: number) => void): Promise<FileSource>;
     };
 
 export class ExportAborted extends Error {}
 
 const PROGRESS_POLL_MS = 200;
 
-export async function cacheSource(db: CacheDb, entry: CacheEntry, compiled: CompiledRequest): Promise<CsvSource> {
+export async function cacheSource(db: CacheDb, entry: CacheEntry, compiled: CompiledRequest, format: ExportFormat): Promise<FileSource> {
   const table = quoteName(entry.tableName);
   const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
   const params = compiled.where?.params ?? [];
   const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, rowid` : '';
   const totalRowCount = compiled.where ? await db.withConnection((c) => countRows(c, table, where, params)) : entry.rowCount;
-  const select = compiled.columns.map((c) => `${csvValueExpression(c)} AS ${quoteName(c.name)}`).join(', ');
   return {
     kind: 'file',
     totalRowCount,
@@ -52,11 +61,8 @@ export async function cacheSource(db: CacheDb, entry: CacheEntry, compiled: Comp
           if (percentage > 0) onRows(Math.floor((totalRowCount * Math.min(percentage, 100)) / 100));
         }, PROGRESS_POLL_MS);
         try {
-          await connection.run(
-            `COPY (SELECT ${select} FROM ${table}${where}${orderBy}) TO ${sqlString(path)}
-              (FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NULLSTR '')`,
-            params,
-          );
+          const select = await copySelectList(connection, format, table, compiled.columns);
+          await connection.run(`COPY (SELECT ${select} FROM ${table}${where}${orderBy}) TO ${sqlString(path)} (${COPY_OPTIONS[format]})`, params);
         } catch (error) {
           throw signal.aborted ? new ExportAborted() : error;
         } finally {
@@ -74,7 +80,7 @@ const PAGE_ROWS = 30_000;
 export async function serviceSource(
   client: ServiceClient,
   request: { executionId: string; view: ResultView; allowPartial: boolean },
-): Promise<Result<CsvSource>> {
+): Promise<Result<ExportSource>> {
   const { executionId, view, allowPartial } = request;
   const probe = await client.results.page({ executionId, offset: 0, limit: 1, view, allowPartialResults: allowPartial });
   if (!probe.ok) return refusal(probe.error);

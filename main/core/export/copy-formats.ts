@@ -1,0 +1,40 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ExportFormat } from '../../contract/index.ts';
+import { quoteName, type Column } from '../../filter-language/index.ts';
+import { csvValueExpression } from '../cache/storage-types.ts';
+
+// What DuckDB's COPY writes for each format, from a cached table. CSV reads as the service's CSV;
+// Parquet and JSON lines keep the cached types, so exact values stay exact.
+
+export const COPY_OPTIONS: Record<ExportFormat, string> = {
+  csv: `FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NULLSTR ''`,
+  parquet: 'FORMAT parquet',
+  // newline-delimited: DuckDB writes one object a line unless asked for an array
+  jsonl: 'FORMAT json',
+};
+
+const HUGE = /^U?HUGEINT$/;
+
+/** The SELECT list of a COPY in `format`; reads `table` when Parquet has to choose how a 128-bit integer is kept. */
+export async function copySelectList(connection: DuckDBConnection, format: ExportFormat, table: string, columns: Column[]): Promise<string> {
+  if (format === 'csv') return columns.map((c) => `${csvValueExpression(c)} AS ${quoteName(c.name)}`).join(', ');
+  if (format === 'jsonl') return columns.map((c) => quoteName(c.name)).join(', ');
+  const huge = columns.filter((c) => HUGE.test(c.type));
+  const fits = huge.length === 0 ? [] : await fitDecimal(connection, table, huge);
+  return columns
+    .map((c) => {
+      const name = quoteName(c.name);
+      if (!HUGE.test(c.type)) return name;
+      // Parquet has no 128-bit integer and DuckDB would write a DOUBLE; DECIMAL(38,0) keeps every
+      // digit up to 38 of them, and past that the digits are kept as text rather than rounded
+      return `CAST(${name} AS ${fits[huge.indexOf(c)] ? 'DECIMAL(38,0)' : 'VARCHAR'}) AS ${name}`;
+    })
+    .join(', ');
+}
+
+/** For each column, whether every value has at most 38 digits. */
+async function fitDecimal(connection: DuckDBConnection, table: string, columns: Column[]): Promise<boolean[]> {
+  const checks = columns.map((c) => `bool_and(${quoteName(c.name)} IS NULL OR TRY_CAST(${quoteName(c.name)} AS DECIMAL(38,0)) IS NOT NULL)`);
+  const row = (await connection.runAndReadAll(`SELECT ${checks.join(', ')} FROM ${table}`)).getRows()[0] ?? [];
+  return columns.map((_, i) => row[i] !== false);
+}

@@ -1,0 +1,48 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { expect } from '@playwright/test';
+import { cellOf, executionState, openQuery, watchProblems } from './helpers.ts';
+import { test } from './own-host.ts';
+
+// A result's view exported as Parquet, as an analyst does it: the format picked in the Export
+// control, the file read back with DuckDB, its rows in the view's order and its columns typed.
+
+test('exports the filtered, sorted view as Parquet with its types', async ({ page, ownHost }) => {
+  const problems = watchProblems(page);
+  await page.goto(ownHost.url());
+  await openQuery(page, 'Demo trades');
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  const grid = page.getByRole('grid');
+
+  const filter = page.getByRole('textbox', { name: 'Filter rows' });
+  await filter.fill("chain = 'base'");
+  await filter.press('Enter');
+  await expect(page.getByLabel('Result summary').getByLabel('Rows shown')).toContainText('1,000 of 5,000 rows');
+  const idHeader = grid.getByRole('columnheader', { name: /^trade_id/ });
+  await idHeader.locator('.ag-header-cell-label').click();
+  await idHeader.locator('.ag-header-cell-label').click();
+  await expect(idHeader).toHaveAttribute('aria-sort', 'descending');
+  const firstId = Number(await (await cellOf(grid, 'trade_id', 0)).textContent());
+
+  await page.getByText('Export CSV', { exact: true }).click();
+  await page.getByRole('group', { name: 'Export CSV' }).getByLabel('Parquet').check();
+  await expect(page.getByText('Export Parquet', { exact: true })).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: /^Current view/ }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^demo-trades_\d{4}-\d{2}-\d{2}T\d{4}_view\.parquet$/);
+  await expect(page.getByRole('status', { name: 'Export progress' })).toContainText('Exported 1,000 rows');
+
+  const connection = await (await DuckDBInstance.create(':memory:')).connect();
+  const file = `read_parquet('${(await download.path())!.replaceAll("'", "''")}')`;
+  const types = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${file}`)).getRows().map((row) => `${row[0]} ${row[1]}`);
+  expect(types).toEqual(expect.arrayContaining(['trade_id BIGINT', 'block_time TIMESTAMP', 'amount DECIMAL(18,6)', 'raw_amount UBIGINT']));
+  const rows = (await connection.runAndReadAll(`SELECT trade_id, chain FROM ${file}`)).getRows();
+  expect(rows).toHaveLength(1000);
+  expect(new Set(rows.map((row) => row[1]))).toEqual(new Set(['base']));
+  const ids = rows.map((row) => Number(row[0]));
+  expect(ids[0]).toBe(firstId);
+  expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  connection.closeSync();
+  expect(problems).toEqual([]);
+});
