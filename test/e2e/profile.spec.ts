@@ -1,20 +1,25 @@
-import { expect, test } from '@playwright/test';
-import { appUrl, executionState, openQuery, watchProblems } from './helpers.ts';
+import { expect } from '@playwright/test';
+import { cellOf, executionState, openQuery, watchProblems } from './helpers.ts';
+import { test } from './own-host.ts';
 
 // A column's profile, from the cached result: nulls, distinct values, range, top values and a
-// histogram; over the rows the filters let through once they are set.
+// histogram; over the rows the filters let through once they are set. On a host of its own: the
+// filter it sets is kept with the query's view.
 
-test('profiles a column of the whole result, then of the filtered view', async ({ page }) => {
+test('profiles a column of the whole result, then of the filtered view', async ({ page, ownHost }) => {
   const problems = watchProblems(page);
-  await page.goto(appUrl());
+  await page.goto(ownHost.url());
   await openQuery(page, 'Demo trades');
   await page.getByRole('button', { name: /^Run/ }).click();
   await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
   await expect(page.getByLabel('Result summary')).toContainText('from cache, fetched', { timeout: 30_000 });
 
-  await page.getByRole('button', { name: 'Profile', exact: true }).click();
+  // a column's menu (a right click on its header) opens its profile
+  await page.getByRole('grid').getByRole('columnheader', { name: /^route/ }).click({ button: 'right' });
+  await page.getByRole('menu', { name: 'Column route' }).getByRole('menuitem', { name: 'Profile of route' }).click();
+  await expect(page.getByRole('button', { name: 'Profile', exact: true })).toHaveAttribute('aria-pressed', 'true');
   const picker = page.getByRole('combobox', { name: /^Column to profile/ });
-  await picker.selectOption({ label: 'route (varchar)' });
+  await expect(picker).toHaveValue('route');
   const route = page.getByRole('region', { name: 'Profile of route' });
   // every eleventh of the 5,000 demo trades has no route; the others have one of four
   await expect(route).toContainText('5,000 rows of the whole result');
@@ -34,8 +39,10 @@ test('profiles a column of the whole result, then of the filtered view', async (
   await filter.fill("chain = 'base'");
   await filter.press('Enter');
   await expect(page.getByLabel('Result summary').getByLabel('Rows shown')).toHaveText('1,000 of 5,000 rows');
-  await page.getByRole('button', { name: 'Profile', exact: true }).click();
-  await picker.selectOption({ label: 'chain (varchar)' });
+  // so does a cell's, and the profile follows the filter
+  await (await cellOf(page.getByRole('grid'), 'chain', 0)).click({ button: 'right' });
+  await page.getByRole('menu', { name: 'Copy the cells' }).getByRole('menuitem', { name: 'Profile of chain' }).click();
+  await expect(picker).toHaveValue('chain');
   const chain = page.getByRole('region', { name: 'Profile of chain' });
   await expect(chain).toContainText('1,000 rows of the filtered view');
   await expect(chain.getByRole('table', { name: 'Most frequent values of chain' }).getByRole('row')).toHaveText([/^base\s*1,000/]);

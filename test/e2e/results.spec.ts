@@ -141,6 +141,12 @@ test('samples, charts and copies a cached result', async ({ page, context }) => 
   await settings.getByRole('button', { name: 'Save as PNG' }).click();
   const png = await readFile((await (await saving).path())!);
   expect(png.subarray(1, 4).toString()).toBe('PNG');
+
+  // and onto the clipboard, as an image
+  await settings.getByRole('button', { name: 'Copy as image' }).click();
+  await expect(settings.getByRole('status')).toHaveText('Chart copied as an image.');
+  const types = await page.evaluate('navigator.clipboard.read().then((items) => items.flatMap((item) => item.types))');
+  expect(types).toEqual(['image/png']);
   expect(problems).toEqual([]);
 });
 
