@@ -231,7 +231,10 @@ export const channels = {
       .strict(),
     response: ResultSample,
   },
-  /** A column's profile, from the cached result (not_found while the result is not cached). */
+  /**
+   * A column's profile, from the cached result; else on a random sample the service draws, which
+   * it draws of whole results only (with `filters`: bad_request, details `{ wholeResultOnly: true }`).
+   */
   'results:profile': {
     request: z.object({ accountId, executionId, column: z.string().min(1).max(500), filters: resultView.filters }).strict(),
     response: ColumnProfile,

@@ -52,7 +52,7 @@ export const ResultSample = z.object({
 });
 export type ResultSample = z.infer<typeof ResultSample>;
 
-/** One column of a result described: over the whole result, or the rows its filters let through. */
+/** One column of a result described: over the whole result, the rows its filters let through, or a sample. */
 export const ColumnProfile = z.object({
   column: z.string(),
   type: z.string(),
@@ -72,7 +72,10 @@ export const ColumnProfile = z.object({
   top: z.array(z.object({ value: CellValue, count: z.number().int().positive() })),
   /** Equal-width bins over [min, max]: numbers, or epoch milliseconds for times. */
   histogram: z.array(z.object({ from: z.number(), to: z.number(), count: z.number().int().nonnegative() })),
-  fromCache: FromCache,
+  /** Set when made from the cached result. */
+  fromCache: FromCache.optional(),
+  /** Set when made on a random sample the service drew, the result not being in the cache: its rows, of how many. */
+  sampled: z.object({ rows: z.number().int().nonnegative(), of: z.number().int().nonnegative() }).nullable(),
 });
 export type ColumnProfile = z.infer<typeof ColumnProfile>;
 

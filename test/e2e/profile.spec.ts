@@ -48,3 +48,23 @@ test('profiles a column of the whole result, then of the filtered view', async (
   await expect(chain.getByRole('table', { name: 'Most frequent values of chain' }).getByRole('row')).toHaveText([/^base\s*1,000/]);
   expect(problems).toEqual([]);
 });
+
+test('profiles a result the cache cannot hold on the service\'s sample, and says so', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await page.keyboard.press('ControlOrMeta+Comma');
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByLabel('Space for cached results (GB)').fill('0');
+  await settings.getByRole('button', { name: 'Apply' }).nth(2).click();
+  await expect(settings.getByTestId('cache-usage')).toContainText('used of 0 B');
+  await settings.getByRole('button', { name: 'Close' }).click();
+
+  await openQuery(page, 'Demo trades');
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  await page.getByRole('button', { name: 'Profile', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'not in the cache' })).toContainText('larger than the cache budget');
+  await page.getByRole('combobox', { name: /^Column to profile/ }).selectOption('chain');
+  const chain = page.getByRole('region', { name: 'Profile of chain' });
+  await expect(chain).toContainText(/A random sample of [\d,]+ rows of 5,000, drawn by the service/);
+  await expect(chain.getByRole('table', { name: 'Most frequent values of chain' }).getByRole('row')).toHaveCount(5);
+});

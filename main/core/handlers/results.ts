@@ -8,6 +8,7 @@ import type { CacheSettings } from '../cache/cache-settings.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { chartFromCache } from '../charts/chart-query.ts';
 import { profileFromCache } from '../profile/column-profile.ts';
+import { profileFromSample } from '../profile/sampled-profile.ts';
 import { cacheFirstSource } from '../export/cache-first.ts';
 import { cacheSource, serviceSource, type ExportSource } from '../export/export-sources.ts';
 import type { ExportDestinations } from '../export/destination.ts';
@@ -152,11 +153,14 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
     },
 
     'results:profile': async ({ accountId, executionId, column, filters }) => {
-      const entry = await cache.use(accountId, executionId);
-      if (entry === null) {
-        return fail('not_found', 'A column profile is made from the cached result, and this result is not cached (yet): keep it in the cache first.');
-      }
-      return profileFromCache(cache.db, entry, column, viewOf({ filters }).filters);
+      const view = viewOf({ filters });
+      const bad = checkSyntax(view);
+      if (bad) return bad;
+      return answer(
+        { accountId, executionId, allowPartial: false },
+        (entry) => profileFromCache(cache.db, entry, column, view.filters),
+        async (client) => (view.filters === undefined ? profileFromSample(cache.db, client, executionId, column) : WHOLE_RESULT_ONLY),
+      );
     },
 
     'results:export': async (request) => {

@@ -7,9 +7,10 @@ import type { CacheEntry } from '../cache/manifest.ts';
 import { cellExpression, toCacheCell } from '../cache/storage-types.ts';
 import { languageFailure } from '../results/view.ts';
 
-// One column of a cached result described in a few DuckDB scans: nulls, distinct values, range,
-// mean and quartiles, its most frequent values and an equal-width histogram; over the whole result
-// or the rows its filters let through. Values come out in the service's JSON shapes, as grid cells.
+// One column of a result described in a few DuckDB scans: nulls, distinct values, range, mean and
+// quartiles, its most frequent values and an equal-width histogram; over the whole cached result or
+// the rows its filters let through (or a sample, see sampled-profile.ts). Values come out in the
+// service's JSON shapes, as grid cells.
 
 /** Counted exactly up to here; past it, DuckDB's HyperLogLog estimate is given, and said so. */
 const EXACT_DISTINCT = 100_000;
@@ -40,36 +41,42 @@ export async function profileFromCache(db: CacheDb, entry: CacheEntry, name: str
     if (error instanceof FilterLanguageError) return languageFailure(error);
     throw error;
   }
-  const kind = kindOf(column);
   const source = `src AS (SELECT ${quoteName(column.name)} AS v FROM ${quoteName(entry.tableName)}${where ? ` WHERE ${where.sql}` : ''})`;
   const params = where?.params ?? [];
   const query = (sql: string) => db.withConnection((connection) => connection.runAndReadAll(`WITH ${source} ${sql}`, params).then((reader) => reader.getRows()));
-  return valueErrors(async () => {
-    const stats = await summary(query, column, kind);
-    // the most frequent values of a text, or of a number or time with few values: counted in one
-    // grouping, which also counts the distinct values exactly
-    const grouped = kind === 'text' || stats.approx <= EXACT_DISTINCT ? await frequencies(query, column) : null;
-    return ok({
-      column: column.name,
-      type: entry.wireTypes[entry.columns.indexOf(column)] ?? column.type,
-      kind,
-      rowCount: stats.rows,
-      nullCount: stats.rows - stats.present,
-      distinct: grouped ? { count: grouped.distinct, exact: true } : { count: stats.approx, exact: false },
-      min: stats.min,
-      max: stats.max,
-      mean: stats.mean,
-      quartiles: kind === 'text' ? null : await quartiles(query, column, kind, stats.present),
-      top: grouped?.top ?? [],
-      // NaN and infinities have no place on a number line: such a column gets no bars
-      histogram: Number.isFinite(stats.low) && Number.isFinite(stats.high) ? await histogram(query, kind, stats.low!, stats.high!) : [],
-      fromCache: { fetchedAt: entry.fetchedAt },
-    });
-  });
+  const wireType = entry.wireTypes[entry.columns.indexOf(column)] ?? column.type;
+  return valueErrors(async () => ok({ ...(await describeColumn(query, column, wireType)), fromCache: { fetchedAt: entry.fetchedAt }, sampled: null }));
+}
+
+/**
+ * The figures of a profile, whatever its rows come from; `column.type` is the type DuckDB holds the
+ * values in, `wireType` the one the service named.
+ */
+export async function describeColumn(query: Query, column: Column, wireType: string): Promise<Omit<ColumnProfile, 'fromCache' | 'sampled'>> {
+  const kind = kindOf(column);
+  const stats = await summary(query, column, kind);
+  // the most frequent values of a text, or of a number or time with few values: counted in one
+  // grouping, which also counts the distinct values exactly
+  const grouped = kind === 'text' || stats.approx <= EXACT_DISTINCT ? await frequencies(query, column) : null;
+  return {
+    column: column.name,
+    type: wireType,
+    kind,
+    rowCount: stats.rows,
+    nullCount: stats.rows - stats.present,
+    distinct: grouped ? { count: grouped.distinct, exact: true } : { count: stats.approx, exact: false },
+    min: stats.min,
+    max: stats.max,
+    mean: stats.mean,
+    quartiles: kind === 'text' ? null : await quartiles(query, column, kind, stats.present),
+    top: grouped?.top ?? [],
+    // NaN and infinities have no place on a number line: such a column gets no bars
+    histogram: Number.isFinite(stats.low) && Number.isFinite(stats.high) ? await histogram(query, kind, stats.low!, stats.high!) : [],
+  };
 }
 
 /** Runs a statement after the `src` table expression (the column's values as `v`), with the filters' parameters. */
-type Query = (sql: string) => Promise<DuckDBValue[][]>;
+export type Query = (sql: string) => Promise<DuckDBValue[][]>;
 
 interface Summary {
   rows: number;

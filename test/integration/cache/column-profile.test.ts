@@ -107,12 +107,40 @@ describe('a column profile from the cache', () => {
     expect(trader.distinct.count).toBe(new Set(base.map((r) => r.trader)).size);
   });
 
-  it('refuses an unknown column or a bad filter with its place, and a result that is not cached', async () => {
+  it('profiles a result the cache does not hold on the service\'s sample, and says so', async () => {
+    const sampled = async (column: string) => {
+      const answer = await harness.call('results:profile', { accountId: 'local', executionId: uncached, column });
+      if (!answer.ok) throw new Error(answer.error.message);
+      expect(answer.data.fromCache).toBeUndefined();
+      expect(answer.data.sampled).toMatchObject({ of: rows.length, rows: answer.data.rowCount });
+      expect(answer.data.rowCount).toBeGreaterThan(0);
+      return answer.data;
+    };
+    const chain = await sampled('chain');
+    expect(chain.distinct.count).toBeLessThanOrEqual(5);
+    expect(sum(chain.top)).toBe(chain.rowCount - chain.nullCount);
+    const amounts = rows.map((r) => Number(r.amount_usd));
+    const amount = await sampled('amount_usd');
+    expect(amount.kind).toBe('number');
+    expect(Number(amount.min)).toBeGreaterThanOrEqual(Math.min(...amounts));
+    expect(Number(amount.max)).toBeLessThanOrEqual(Math.max(...amounts));
+    expect(sum(amount.histogram)).toBe(amount.rowCount - amount.nullCount);
+    const times = rows.map((r) => String(r.block_time)).sort();
+    const time = await sampled('block_time');
+    expect(time.kind).toBe('time');
+    expect(times).toContain(time.min);
+    expect(times).toContain(time.max);
+    const route = await sampled('route');
+    expect(route.nullCount).toBeGreaterThan(0);
+
+    const filtered = await harness.call('results:profile', { accountId: 'local', executionId: uncached, column: 'chain', filters: "chain = 'base'" });
+    expect(filtered).toMatchObject({ ok: false, error: { code: 'bad_request', details: { wholeResultOnly: true } } });
+  });
+
+  it('refuses an unknown column or a bad filter with its place', async () => {
     const unknown = await harness.call('results:profile', { accountId: 'local', executionId: cached, column: 'nope' });
     expect(unknown).toMatchObject({ ok: false, error: { code: 'bad_request', details: { part: 'columns' } } });
     const filter = await harness.call('results:profile', { accountId: 'local', executionId: cached, column: 'chain', filters: "amount_usd > 'x'" });
     expect(filter).toMatchObject({ ok: false, error: { code: 'bad_request', details: { part: 'filters', position: 14 } } });
-    const absent = await harness.call('results:profile', { accountId: 'local', executionId: uncached, column: 'chain' });
-    expect(absent).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 });

@@ -1,0 +1,48 @@
+import { fail, ok, type ColumnProfile, type Result } from '../../contract/index.ts';
+import type { CacheDb } from '../cache/cache-db.ts';
+import { sqlString } from '../cache/cache-db.ts';
+import { valueErrors } from '../cache/cached-reads.ts';
+import { storageType } from '../cache/storage-types.ts';
+import { readSample } from '../results/read-sample.ts';
+import type { ServiceClient } from '../service-client/index.ts';
+import { describeColumn } from './column-profile.ts';
+
+// A result the cache does not hold (larger than its budget, or not downloaded yet) is profiled on
+// a random sample the service draws: its values go into a temporary table of the cache's DuckDB,
+// typed as the cache would type them, and are described as a cached result's column is.
+
+export const PROFILE_SAMPLE_ROWS = 10_000;
+
+/** The `columns` parameter naming one column, quoted when the language needs it. */
+function columnsParam(name: string): string {
+  return /[,"]/.test(name) || name.trim() !== name || name === '' ? `"${name.replaceAll('"', '""')}"` : name;
+}
+
+export async function profileFromSample(db: CacheDb, client: ServiceClient, executionId: string, name: string): Promise<Result<ColumnProfile>> {
+  const ask = (sampleCount: number) => readSample(client, { executionId, sampleCount, columns: columnsParam(name), allowPartial: false });
+  let sample = await ask(PROFILE_SAMPLE_ROWS);
+  // a service whose responses hold fewer rows says how many it can send: a smaller sample, then
+  const most = sample.ok ? null : /ask for at most (\d+)/.exec(sample.error.message);
+  if (most) sample = await ask(Number(most[1]));
+  if (!sample.ok) return sample;
+  const wire = sample.data.columns[0];
+  if (!wire) return fail('bad_request', `The service's sample has no column "${name}".`);
+  const type = storageType(wire.type);
+  const time = type.startsWith('TIMESTAMP');
+  // each value as text, cast to the column's type in DuckDB; timestamps come as `… UTC`
+  const literal = (value: unknown) => (value === null ? 'NULL' : sqlString(time ? String(value).replace(/ UTC$/, '') : String(value)));
+  const rows = sample.data.rows.map((row) => `(${literal(row[0] ?? null)})`);
+  return db.withConnection((connection) =>
+    valueErrors(async () => {
+      const values = rows.length > 0 ? `SELECT CAST(x AS ${type}) AS v FROM (VALUES ${rows.join(', ')}) AS t(x)` : `SELECT CAST(NULL AS ${type}) AS v WHERE false`;
+      await connection.run(`CREATE OR REPLACE TEMP TABLE profile_sample AS ${values}`);
+      try {
+        const query = (sql: string) => connection.runAndReadAll(`WITH src AS (SELECT v FROM profile_sample) ${sql}`).then((reader) => reader.getRows());
+        const described = await describeColumn(query, { name: wire.name, type }, wire.type);
+        return ok({ ...described, sampled: { rows: sample.data.rows.length, of: sample.data.totalRowCount } });
+      } finally {
+        await connection.run('DROP TABLE IF EXISTS profile_sample');
+      }
+    }),
+  );
+}
