@@ -163,6 +163,23 @@ test('shows a table\'s columns in its row, and asks before a replacing file chan
   await expect(asked).toHaveCount(0);
   await expect(row.getByRole('cell').nth(3)).toHaveText('1');
 
+  // A small file goes in one request, and the service reads its types itself: where it reads them
+  // otherwise than the app did (hex digits as a number), the outcome says what changed.
+  await tablesPage.getByRole('button', { name: 'Upload another file' }).click();
+  await pickFile(page, 'rates.csv', 'day,rate\n2024-04-01,abc\n');
+  await tablesPage.getByLabel('Table name').fill(name);
+  await replaceButton.click();
+  await asked.getByRole('button', { name: 'Replace table' }).click();
+  await expect(columns.getByRole('listitem')).toHaveText(['day date', 'rate varchar']);
+  await expect(result.getByRole('list', { name: 'Column changes the service made' })).toHaveCount(0);
+  await tablesPage.getByRole('button', { name: 'Upload another file' }).click();
+  await pickFile(page, 'rates.csv', 'day,rate\n2024-05-01,0x1f\n');
+  await tablesPage.getByLabel('Table name').fill(name);
+  await expect(form.getByRole('note', { name: 'Replaces a table' })).toContainText('The file has the same columns and types.');
+  await replaceButton.click();
+  await expect(result.getByRole('list', { name: 'Column changes the service made' }).getByRole('listitem')).toHaveText(['Type changed rate varchar → bigint']);
+  await expect(columns.getByRole('listitem')).toHaveText(['day date', 'rate bigint']);
+
   // Tests after this one on the shared host meet the tables they made only.
   await row.getByRole('button', { name: `Delete ${name}` }).click();
   await page.getByRole('dialog', { name: 'Delete table' }).getByRole('button', { name: 'Delete table' }).click();

@@ -29,6 +29,16 @@ export function compareColumns(current: readonly NamedColumn[], next: readonly N
   return changes;
 }
 
+/** The changes in `actual` that `foreseen` did not name (as the file was read before sending). */
+export function unforeseen(foreseen: ColumnChanges | null, actual: ColumnChanges): ColumnChanges {
+  const named = (list: { name: string }[] | undefined, name: string) => list?.some((c) => c.name === name) ?? false;
+  return {
+    added: actual.added.filter((c) => !named(foreseen?.added, c.name)),
+    removed: actual.removed.filter((c) => !named(foreseen?.removed, c.name)),
+    retyped: actual.retyped.filter((c) => !foreseen?.retyped.some((f) => f.name === c.name && sameType(f.to, c.to))),
+  };
+}
+
 export function hasChanges(changes: ColumnChanges): boolean {
   return changes.added.length + changes.removed.length + changes.retyped.length > 0;
 }

@@ -1,6 +1,6 @@
-import { SINGLE_UPLOAD_MAX_BYTES, type ContractError, type Result, type UploadDone, type UploadProgress } from '../../../main/contract/index.ts';
+import { SINGLE_UPLOAD_MAX_BYTES, type ContractError, type Result, type TableSummary, type UploadDone, type UploadProgress } from '../../../main/contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
-import { compareColumns, hasChanges } from './column-changes.ts';
+import { compareColumns, hasChanges, unforeseen, type ColumnChanges } from './column-changes.ts';
 import type { ParsedCsv } from './csv-messages.ts';
 import { parseCsvFile } from './parse-file.ts';
 import { sendFileText } from './send-file.ts';
@@ -43,6 +43,13 @@ export class CsvUpload {
   error = $state.raw<ContractError | null>(null);
   retryable = $state(false);
   done = $state.raw<UploadDone | null>(null);
+  /**
+   * How the replaced table's columns changed beyond what was shown before sending: a file sent in
+   * one request has its types read by the service itself, which may read them otherwise.
+   */
+  surprise = $state.raw<ColumnChanges | null>(null);
+  /** The replaced table's columns and the changes shown, while the upload is on its way. */
+  #replacing: { columns: TableSummary['columns']; foreseen: ColumnChanges | null } | null = null;
   #uploadId: string | null = null;
   #stopReading: (() => void) | null = null;
   #cancelled = false;
@@ -132,6 +139,7 @@ export class CsvUpload {
     const parsed = this.parsed;
     if (!this.canSend || file === null || parsed === null) return;
     this.#clearSending();
+    this.#replacing = this.existing ? { columns: this.existing.columns, foreseen: this.changes } : null;
     this.phase = 'sending';
     const begun = await this.#api.invoke('tables:uploadBegin', {
       accountId,
@@ -182,9 +190,16 @@ export class CsvUpload {
       this.phase = 'failed';
     }
     await this.#tables.load(accountId);
+    const replaced = this.#replacing;
+    const table = answer.ok ? this.#tables.items.find((t) => t.fullName === answer.data.fullName) : undefined;
+    if (replaced && table) {
+      const surprise = unforeseen(replaced.foreseen, compareColumns(replaced.columns, table.columns));
+      this.surprise = hasChanges(surprise) ? surprise : null;
+    }
   }
 
   #clearSending(): void {
+    this.surprise = null;
     this.#uploadId = null;
     this.#cancelled = false;
     this.stagedBytes = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareColumns, hasChanges } from '../../../renderer/src/tables/column-changes.ts';
+import { compareColumns, hasChanges, unforeseen } from '../../../renderer/src/tables/column-changes.ts';
 
 /** Columns written as "name type". */
 const columns = (...specs: string[]) =>
@@ -39,5 +39,15 @@ describe('the column changes of a replacing file', () => {
     const changes = compareColumns(table, columns('day date', 'price double', 'Token varchar'));
     expect(changes.added).toEqual(columns('Token varchar'));
     expect(changes.removed).toEqual(columns('token varchar'));
+  });
+
+  it('tells the changes the service made that were not shown before sending', () => {
+    const shown = compareColumns(table, columns('day date', 'price bigint', 'token varchar'));
+    const made = compareColumns(table, columns('day date', 'price bigint', 'token bigint', 'note varchar'));
+    expect(unforeseen(shown, made)).toEqual({ added: [{ name: 'note', type: 'varchar' }], removed: [], retyped: [{ name: 'token', from: 'varchar', to: 'bigint' }] });
+    expect(hasChanges(unforeseen(made, made))).toBe(false);
+    const otherType = compareColumns(table, columns('day date', 'price varchar', 'token varchar'));
+    expect(unforeseen(shown, otherType).retyped).toEqual([{ name: 'price', from: 'double', to: 'varchar' }]);
+    expect(unforeseen(null, made)).toEqual(made);
   });
 });
