@@ -13,7 +13,7 @@ import {
   QuerySummary,
   ResultPage,
 } from './models.ts';
-import { CacheStatus, CacheUsage, ChartData, ChartRequest, ColumnProfile, ExportRequest, ExportStarted, ResultSample, resultView } from './results.ts';
+import { CacheStatus, CacheUsage, ChartData, ChartRequest, ColumnProfile, RunComparison, ExportRequest, ExportStarted, ResultSample, resultView } from './results.ts';
 import { tableChannels } from './tables.ts';
 import { uiChannels } from './ui-state.ts';
 import { workspaceChannels } from './workspace.ts';
@@ -238,6 +238,14 @@ export const channels = {
   'results:profile': {
     request: z.object({ accountId, executionId, column: z.string().min(1).max(500), filters: resultView.filters }).strict(),
     response: ColumnProfile,
+  },
+  /**
+   * Two finished runs compared from the cache (not_found, details `{ notCached: [ids] }`, until
+   * both are there: `results:cache` brings them); with `key`, row by row.
+   */
+  'results:compare': {
+    request: z.object({ accountId, a: executionId, b: executionId, key: z.string().min(1).max(500).optional() }).strict(),
+    response: RunComparison,
   },
   'results:cacheStatus': {
     request: z.object({ accountId, executionId }).strict(),

@@ -28,6 +28,7 @@ export const CHANNEL_NAMES = [
   'results:cacheSettings',
   'results:chart',
   'results:profile',
+  'results:compare',
   'results:export',
   'results:exportCancel',
   'tables:list',

@@ -79,6 +79,39 @@ export const ColumnProfile = z.object({
 });
 export type ColumnProfile = z.infer<typeof ColumnProfile>;
 
+const NamedType = z.object({ name: z.string(), type: z.string() });
+
+/** Two runs of a query side by side: sizes and columns, and by a key column, the rows that differ. */
+export const RunComparison = z.object({
+  rowCount: z.object({ a: z.number().int().nonnegative(), b: z.number().int().nonnegative() }),
+  columns: z.object({
+    onlyInA: z.array(NamedType),
+    onlyInB: z.array(NamedType),
+    retyped: z.array(z.object({ name: z.string(), a: z.string(), b: z.string() })),
+    /** The columns both have: a key is one of them. */
+    common: z.array(z.string()),
+  }),
+  /** Null until a key is given. */
+  byKey: z
+    .object({
+      key: z.string(),
+      onlyInA: z.number().int().nonnegative(),
+      onlyInB: z.number().int().nonnegative(),
+      changed: z.number().int().nonnegative(),
+      same: z.number().int().nonnegative(),
+      /** The first 200 rows that differ, by key; for a changed row, the cells that differ. */
+      rows: z.array(
+        z.object({
+          kind: z.enum(['onlyA', 'onlyB', 'changed']),
+          key: CellValue,
+          differences: z.array(z.object({ column: z.string(), a: CellValue, b: CellValue })),
+        }),
+      ),
+    })
+    .nullable(),
+});
+export type RunComparison = z.infer<typeof RunComparison>;
+
 export const ChartAggregation = z.enum(['count', 'sum', 'avg', 'min', 'max']);
 export const ChartKind = z.enum(['bar', 'line', 'area', 'scatter', 'pie']);
 export type ChartKind = z.infer<typeof ChartKind>;

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { executionState, openQuery, watchProblems } from './helpers.ts';
+import { openQuery, runQuery, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // A bar chart of a result's top categories and the rest as "Other", and its settings kept with the
@@ -34,10 +34,7 @@ async function expectRestored(page: Page): Promise<void> {
 test('draws the top N categories plus Other, and finds the chart settings again after switching queries and a restart', async ({ page, ownHost }) => {
   test.setTimeout(120_000);
   const problems = watchProblems(page);
-  await page.goto(ownHost.url());
-  await openQuery(page, 'Demo trades');
-  await page.getByRole('button', { name: /^Run/ }).click();
-  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  await runQuery(page, ownHost.url(), 'Demo trades');
   await expect(page.getByLabel('Result summary')).toContainText('from cache, fetched', { timeout: 30_000 });
 
   // Six tokens, the four largest by their USD volume and the other two as one bar.

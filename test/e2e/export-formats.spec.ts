@@ -1,6 +1,6 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { expect } from '@playwright/test';
-import { cellOf, executionState, openQuery, watchProblems } from './helpers.ts';
+import { cellOf, runQuery, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // A result's view exported as Parquet, as an analyst does it: the format picked in the Export
@@ -8,10 +8,7 @@ import { test } from './own-host.ts';
 
 test('exports the filtered, sorted view as Parquet with its types', async ({ page, ownHost }) => {
   const problems = watchProblems(page);
-  await page.goto(ownHost.url());
-  await openQuery(page, 'Demo trades');
-  await page.getByRole('button', { name: /^Run/ }).click();
-  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  await runQuery(page, ownHost.url(), 'Demo trades');
   const grid = page.getByRole('grid');
 
   const filter = page.getByRole('textbox', { name: 'Filter rows' });

@@ -85,3 +85,11 @@ export async function runScratch(page: Page, url: string, sql: string): Promise<
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(executionState(page)).toHaveText('Completed');
 }
+
+/** Opens the app at `url`, opens the query `name` from the list and runs it to the end. */
+export async function runQuery(page: Page, url: string, name: string): Promise<void> {
+  await page.goto(url);
+  await openQuery(page, name);
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+}

@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { cellOf, executionState, openQuery, watchProblems } from './helpers.ts';
+import { cellOf, executionState, openQuery, runQuery, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // A column's profile, from the cached result: nulls, distinct values, range, top values and a
@@ -8,10 +8,7 @@ import { test } from './own-host.ts';
 
 test('profiles a column of the whole result, then of the filtered view', async ({ page, ownHost }) => {
   const problems = watchProblems(page);
-  await page.goto(ownHost.url());
-  await openQuery(page, 'Demo trades');
-  await page.getByRole('button', { name: /^Run/ }).click();
-  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  await runQuery(page, ownHost.url(), 'Demo trades');
   await expect(page.getByLabel('Result summary')).toContainText('from cache, fetched', { timeout: 30_000 });
 
   // a column's menu (a right click on its header) opens its profile

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { appUrl, cellOf, scrollGrid, executionState, noKeychainUrl, openQuery, watchProblems } from './helpers.ts';
+import { appUrl, cellOf, executionState, noKeychainUrl, openQuery, runQuery, scrollGrid, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 import { service } from './processes.ts';
 
@@ -10,10 +10,7 @@ import { service } from './processes.ts';
 // export; through the browser host, its cache and the embedded service.
 
 async function openAndRun(page: Page, name: string, url = appUrl()): Promise<Locator> {
-  await page.goto(url);
-  await openQuery(page, name);
-  await page.getByRole('button', { name: /^Run/ }).click();
-  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  await runQuery(page, url, name);
   return page.getByRole('grid');
 }
 

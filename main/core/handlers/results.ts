@@ -9,6 +9,7 @@ import type { SettingsStore } from '../settings/settings-store.ts';
 import { chartFromCache } from '../charts/chart-query.ts';
 import { profileFromCache } from '../profile/column-profile.ts';
 import { profileFromSample } from '../profile/sampled-profile.ts';
+import { compareCached } from '../compare/compare-runs.ts';
 import { cacheFirstSource } from '../export/cache-first.ts';
 import { cacheSource, serviceSource, type ExportSource } from '../export/export-sources.ts';
 import type { ExportDestinations } from '../export/destination.ts';
@@ -35,6 +36,7 @@ type ResultChannels =
   | 'results:cacheSettings'
   | 'results:chart'
   | 'results:profile'
+  | 'results:compare'
   | 'results:export'
   | 'results:exportCancel';
 
@@ -161,6 +163,16 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
         (entry) => profileFromCache(cache.db, entry, column, view.filters),
         async (client) => (view.filters === undefined ? profileFromSample(cache.db, client, executionId, column) : WHOLE_RESULT_ONLY),
       );
+    },
+
+    'results:compare': async ({ accountId, a, b, key }) => {
+      const [first, second] = [await cache.use(accountId, a), await cache.use(accountId, b)];
+      if (!first || !second) {
+        const notCached = [...(first ? [] : [a]), ...(second ? [] : [b])];
+        return fail('not_found', 'Runs are compared in the cache, and not both are there yet: keep them in the cache first.', { notCached });
+      }
+      if (first.isPartial || second.isPartial) return fail('bad_request', 'A run the service truncated cannot be compared: its rows are not all there.');
+      return compareCached(cache.db, { a: first, b: second }, key ?? null);
     },
 
     'results:export': async (request) => {

@@ -1,0 +1,71 @@
+import type { CacheStatus, ContractError, RunComparison } from '../../../main/contract/index.ts';
+import type { Api } from '../lib/bridge.ts';
+
+/**
+ * Two runs of a query compared in the cache: the runs not there yet are downloaded first (the
+ * cache's own download, followed by its events), then compared, then again by the key picked.
+ */
+export class RunCompare {
+  comparison = $state.raw<RunComparison | null>(null);
+  error = $state.raw<ContractError | null>(null);
+  /** Runs on their way into the cache, with how far each is. */
+  downloading = $state.raw<CacheStatus[]>([]);
+  busy = $state(false);
+  key = $state('');
+  readonly #api: Api;
+  readonly #accountId: string;
+  readonly #pair: { a: string; b: string };
+  #stop: (() => void) | null = null;
+
+  constructor(api: Api, accountId: string, pair: { a: string; b: string }) {
+    this.#api = api;
+    this.#accountId = accountId;
+    this.#pair = pair;
+  }
+
+  /** Compares (by the key when one is picked), bringing the runs into the cache first when needed. */
+  async run(): Promise<void> {
+    this.busy = true;
+    const answer = await this.#api.invoke('results:compare', { accountId: this.#accountId, ...this.#pair, ...(this.key ? { key: this.key } : {}) });
+    this.busy = false;
+    if (answer.ok) {
+      this.comparison = answer.data;
+      this.error = null;
+      return;
+    }
+    const missing = (answer.error.details as { notCached?: string[] } | undefined)?.notCached;
+    if (answer.error.code === 'not_found' && missing && this.downloading.length === 0) return this.#bring(missing);
+    this.error = answer.error;
+  }
+
+  dispose(): void {
+    this.#stop?.();
+    this.#stop = null;
+  }
+
+  async #bring(ids: string[]): Promise<void> {
+    const waiting = new Map<string, CacheStatus | null>(ids.map((id) => [id, null]));
+    const settle = (status: CacheStatus) => {
+      if (!waiting.has(status.executionId)) return;
+      waiting.set(status.executionId, status);
+      this.downloading = [...waiting.values()].filter((s): s is CacheStatus => s !== null && s.state === 'downloading');
+      const ended = [...waiting.values()];
+      const stuck = ended.find((s) => s !== null && s.state !== 'downloading' && s.state !== 'cached');
+      if (stuck) {
+        this.dispose();
+        this.downloading = [];
+        this.error = { code: 'bad_request', message: stuck.state === 'too_large' ? 'A run is larger than the cache budget, so the two cannot be compared.' : `A run could not be kept in the cache (${stuck.error ?? stuck.state}).` };
+      } else if (ended.every((s) => s?.state === 'cached')) {
+        this.dispose();
+        this.downloading = [];
+        void this.run();
+      }
+    };
+    this.#stop = this.#api.on('results:cacheStatus', settle);
+    for (const executionId of ids) {
+      const started = await this.#api.invoke('results:cache', { accountId: this.#accountId, executionId });
+      if (started.ok) settle(started.data);
+      else return void ((this.error = started.error), this.dispose());
+    }
+  }
+}
