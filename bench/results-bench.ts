@@ -11,7 +11,7 @@ import { readCachedPage } from '../main/core/cache/cached-reads.ts';
 import { openResultCache } from '../main/core/cache/result-cache.ts';
 import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { quoteName } from '../main/filter-language/index.ts';
-import { cacheSource } from '../main/core/export/csv-sources.ts';
+import { cacheSource } from '../main/core/export/export-sources.ts';
 import { compileView } from '../main/core/cache/cached-reads.ts';
 import { fileTarget } from '../main/core/export/destination.ts';
 import { createExportRuns } from '../main/core/export/exports.ts';
@@ -139,7 +139,7 @@ try {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
   const exportRun = await timed(async () => {
     const done = new Promise<ExportProgress>((resolve) => (exported = resolve));
-    runs.run('bench', await cacheSource(cache.db, entry, compiled), fileTarget(file, 'bench'));
+    runs.run('bench', await cacheSource(cache.db, entry, compiled, 'csv'), fileTarget(file, 'bench'));
     return done;
   });
   clearInterval(sampler);
