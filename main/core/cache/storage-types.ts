@@ -47,6 +47,13 @@ export function storageType(wireType: string | undefined): string {
   return 'VARCHAR';
 }
 
+const NUMBER_TYPE = /^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|DECIMAL\(.*\))$/;
+
+/** Whether a storage type (see storageType) holds numbers. */
+export function isNumberType(type: string): boolean {
+  return NUMBER_TYPE.test(type);
+}
+
 /**
  * A SELECT expression giving a column's cells as the service's JSON has them: timestamps as
  * `YYYY-MM-DD HH:MM:SS.mmm UTC`, decimals as numbers (exact integers when they have no scale),

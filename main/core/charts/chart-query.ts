@@ -3,11 +3,12 @@ import { compileResultRequest, FilterLanguageError, quoteName, resolveColumn, ty
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
+import { isNumberType } from '../cache/storage-types.ts';
 import { languageFailure } from '../results/view.ts';
 import { topCategories } from './chart-categories.ts';
 import { scatterPoints } from './chart-points.ts';
 import { aggregatedSeries } from './chart-series.ts';
-import { kindOf, NUMERIC, type Aggregation, type ChartInput } from './chart-sql.ts';
+import { kindOf, type Aggregation, type ChartInput } from './chart-sql.ts';
 
 // A chart's data, computed in DuckDB from a cached result, so only what is drawn leaves main:
 // a scatter's points (sampled when there are too many), a bar's or pie's top categories and the
@@ -46,7 +47,7 @@ function inputOf(entry: CacheEntry, spec: ChartSpec): Result<ChartInput> {
     if (ys.length === 0) return fail('bad_request', 'A scatter plots rows as they are: choose at least one number column for y.');
   }
   const summing = spec.kind === 'scatter' || spec.aggregation === 'sum' || spec.aggregation === 'avg';
-  const notNumeric = ys.find((y) => summing && !NUMERIC.test(y.type));
+  const notNumeric = ys.find((y) => summing && !isNumberType(y.type));
   if (notNumeric) {
     const what = spec.kind === 'scatter' ? 'A scatter' : spec.aggregation;
     return fail('bad_request', `${what} needs a numeric column for y; "${notNumeric.name}" is ${notNumeric.type}.`);

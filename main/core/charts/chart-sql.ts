@@ -1,11 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ChartData } from '../../contract/index.ts';
 import { quoteName, type Column } from '../../filter-language/index.ts';
+import { isNumberType } from '../cache/storage-types.ts';
 
 // What every kind of chart builds on: the cached rows as the request filtered them, the columns it
 // named (checked against the result's), and how a column reads on an axis.
-
-export const NUMERIC = /^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|DECIMAL\(.*\))$/;
 
 /** Groups beyond these (the most frequent first) are left out: more colours than this cannot be told apart. */
 export const MAX_GROUPS = 10;
@@ -24,7 +23,7 @@ export interface ChartInput {
 
 export function kindOf(column: Column): ChartData['x']['kind'] {
   if (/^(TIMESTAMP|DATE)/.test(column.type)) return 'time';
-  return NUMERIC.test(column.type) ? 'number' : 'text';
+  return isNumberType(column.type) ? 'number' : 'text';
 }
 
 /** One y column's value per x (and group); numbers as doubles, anything else (a min of text) as text. */
@@ -32,7 +31,7 @@ export function aggregate(aggregation: Aggregation, y: Column): string {
   const column = quoteName(y.name);
   if (aggregation === 'count') return `count(${column})`;
   const value = `${aggregation}(${column})`;
-  return NUMERIC.test(y.type) ? `CAST(${value} AS DOUBLE)` : `CAST(${value} AS VARCHAR)`;
+  return isNumberType(y.type) ? `CAST(${value} AS DOUBLE)` : `CAST(${value} AS VARCHAR)`;
 }
 
 /** Each y column's aggregate, or the rows counted when there is none. */

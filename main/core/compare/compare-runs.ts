@@ -4,13 +4,11 @@ import { quoteName, type Column } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
-import { cellExpression, toCacheCell } from '../cache/storage-types.ts';
+import { cellExpression, isNumberType, toCacheCell } from '../cache/storage-types.ts';
 
 // Two cached results of one query compared in DuckDB: their sizes and columns, and, given a key
 // column both have, which rows only one has and which changed (NULL-safe: IS DISTINCT FROM), with
 // the cells that differ. Rows are matched by key only, so the key must name each row once.
-
-const NUMBER = /^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|DECIMAL\(.*\))$/;
 
 /** Differing rows listed, in key order; the counts cover all of them. */
 export const LISTED_ROWS = 200;
@@ -69,7 +67,7 @@ async function byKey(connection: DuckDBConnection, { a, b }: Sides, key: Column,
   // the same type, or two numbers, compare as they are (1 equals 1.0); other retyped columns as text
   const differs = (c: Column) => {
     const [left, right] = [`a.${quoteName(c.name)}`, `b.${quoteName(c.name)}`];
-    const direct = c.type === typeInB(c) || (NUMBER.test(c.type) && NUMBER.test(typeInB(c)));
+    const direct = c.type === typeInB(c) || (isNumberType(c.type) && isNumberType(typeInB(c)));
     return direct ? `${left} IS DISTINCT FROM ${right}` : `CAST(${left} AS VARCHAR) IS DISTINCT FROM CAST(${right} AS VARCHAR)`;
   };
   const changed = others.length > 0 ? others.map(differs).join(' OR ') : 'false';

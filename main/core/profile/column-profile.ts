@@ -4,7 +4,7 @@ import { compileResultRequest, FilterLanguageError, quoteName, resolveColumn, ty
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
-import { cellExpression, toCacheCell } from '../cache/storage-types.ts';
+import { cellExpression, isNumberType, toCacheCell } from '../cache/storage-types.ts';
 import { languageFailure } from '../results/view.ts';
 
 // One column of a result described in a few DuckDB scans: nulls, distinct values, range, mean and
@@ -18,11 +18,10 @@ const TOP_VALUES = 10;
 const EXACT_QUARTILES = 100_000;
 const BINS = 20;
 
-const NUMBER = /^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|DECIMAL\(.*\))$/;
 const TIME = /^(DATE|TIMESTAMP)/;
 
 function kindOf(column: Column): ColumnProfile['kind'] {
-  if (NUMBER.test(column.type)) return 'number';
+  if (isNumberType(column.type)) return 'number';
   return TIME.test(column.type) ? 'time' : 'text';
 }
 

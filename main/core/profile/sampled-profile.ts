@@ -2,6 +2,7 @@ import { fail, ok, type ColumnProfile, type Result } from '../../contract/index.
 import type { CacheDb } from '../cache/cache-db.ts';
 import { sqlString } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
+import { columnsParam } from '../../filter-language/index.ts';
 import { storageType } from '../cache/storage-types.ts';
 import { readSample } from '../results/read-sample.ts';
 import type { ServiceClient } from '../service-client/index.ts';
@@ -13,13 +14,8 @@ import { describeColumn } from './column-profile.ts';
 
 export const PROFILE_SAMPLE_ROWS = 10_000;
 
-/** The `columns` parameter naming one column, quoted when the language needs it. */
-function columnsParam(name: string): string {
-  return /[,"]/.test(name) || name.trim() !== name || name === '' ? `"${name.replaceAll('"', '""')}"` : name;
-}
-
 export async function profileFromSample(db: CacheDb, client: ServiceClient, executionId: string, name: string): Promise<Result<ColumnProfile>> {
-  const ask = (sampleCount: number) => readSample(client, { executionId, sampleCount, columns: columnsParam(name), allowPartial: false });
+  const ask = (sampleCount: number) => readSample(client, { executionId, sampleCount, columns: columnsParam([name]), allowPartial: false });
   let sample = await ask(PROFILE_SAMPLE_ROWS);
   // a service whose responses hold fewer rows says how many it can send: a smaller sample, then
   const most = sample.ok ? null : /ask for at most (\d+)/.exec(sample.error.message);

@@ -23,10 +23,7 @@ export function stringLiteral(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-/** `columns` takes names as written, quoted only when they hold a comma or a quote. */
-export function columnsParam(names: string[]): string {
-  return names.map((name) => (/[,"]/.test(name) || name === '' ? `"${name.replaceAll('"', '""')}"` : name)).join(',');
-}
+export { columnsParam } from '../../../../main/filter-language/index.ts';
 
 export function sortByParam(model: SortModelItem[], byId: Map<string, ViewColumn>): string {
   return model
