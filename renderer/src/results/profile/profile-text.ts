@@ -10,9 +10,14 @@ export function valueText(profile: ColumnProfile, value: CellValue, style: Numbe
   return cellFormat(profile.type, style)(value);
 }
 
-/** A quartile of a number column is a double whatever the column's type. */
+/**
+ * A mean or quartile of a number column: a double whatever the column's type, worked out rather than
+ * read, so four decimals are kept (296601.49666666664 reads 296601.4967).
+ */
 export function quartileText(profile: ColumnProfile, value: CellValue, style: NumberStyle): string {
-  return profile.kind === 'number' ? cellFormat('DOUBLE', style)(value) : valueText(profile, value, style);
+  if (profile.kind !== 'number') return valueText(profile, value, style);
+  const rounded = typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < 1e15 ? Math.round(value * 1e4) / 1e4 : value;
+  return cellFormat('DOUBLE', style)(rounded);
 }
 
 /** A histogram edge: a number kept to four digits, a time (epoch milliseconds) to the minute in UTC. */
