@@ -1,8 +1,11 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
 // Unit and integration tests run in Node against real parts (HTTP servers on loopback,
 // DuckDB files in temporary folders). Browser flows live in test/e2e and run under Playwright.
 export default defineConfig({
+  // Compiles the renderer's state classes (.svelte.ts), so their logic is tested without a browser.
+  plugins: [svelte({ configFile: false, compilerOptions: { runes: true } })],
   test: {
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
     environment: 'node',

@@ -63,6 +63,8 @@ export class Workspace {
   #loads = $state.raw<ReadonlyMap<number, DetailLoad>>(new Map());
   detail = $derived(this.selectedId === null ? null : (this.#details.get(this.selectedId) ?? null));
   #tabsTimer: ReturnType<typeof setTimeout> | undefined;
+  /** How many times each new query's draft was kept or dropped, so a slow answer cannot undo a later call. */
+  readonly #newDraftCalls = new Map<string, number>();
 
   /** The queries the filter finds (by name, tag or SQL), with the SQL line that matched. */
   matches = $derived(searchQueries(this.queries, this.filter));
@@ -264,14 +266,18 @@ export class Workspace {
     const account = this.account;
     if (!account) return { ok: false, error: NO_ACCOUNT };
     const key = { newId };
-    const others = this.newDrafts.filter((d) => !('newId' in d.key && d.key.newId === newId));
+    const others = () => this.newDrafts.filter((d) => !('newId' in d.key && d.key.newId === newId));
+    // Main stores the calls in their order; only the last one's answer may change what is shown.
+    const call = (this.#newDraftCalls.get(newId) ?? 0) + 1;
+    this.#newDraftCalls.set(newId, call);
     if (content === null) {
-      this.newDrafts = others;
+      this.newDrafts = others();
       return this.#api.invoke('workspace:discardDraft', { accountId: account.id, key });
     }
     const draft = { key, name: content.name, sql: content.sql, parameterValues: {}, baseVersion: null, createWhenOnline: later };
     const answer = await this.#api.invoke('workspace:saveDraft', { accountId: account.id, draft });
-    if (answer.ok && this.account?.id === account.id) this.newDrafts = [...others, { ...draft, updatedAt: answer.data.updatedAt }];
+    const latest = this.#newDraftCalls.get(newId) === call;
+    if (answer.ok && latest && this.account?.id === account.id) this.newDrafts = [...others(), { ...draft, updatedAt: answer.data.updatedAt }];
     return answer;
   }
 
