@@ -26,18 +26,26 @@ function toAccount(row: AccountRow): Account {
 
 export class AccountStore {
   #db: Database;
+  // Every request is authenticated, and accounts change only at start: a key that was found
+  // is answered from memory. A key not found is asked again (and not kept, whatever it is).
+  #byKey = new Map<string, Account>();
 
   constructor(db: Database) {
     this.#db = db;
   }
 
   async byApiKey(apiKey: string): Promise<Account | null> {
+    const known = this.#byKey.get(apiKey);
+    if (known) return { ...known };
     const rows = await this.#db.rows<AccountRow>(
       `SELECT a.id, a.handle, a.kind, a.plan FROM api_keys k JOIN accounts a ON a.id = k.account_id
        WHERE k.api_key = ?`,
       [apiKey],
     );
-    return rows[0] ? toAccount(rows[0]) : null;
+    if (!rows[0]) return null;
+    const account = toAccount(rows[0]);
+    this.#byKey.set(apiKey, account);
+    return { ...account };
   }
 
   async byHandle(handle: string): Promise<Account | null> {
@@ -61,6 +69,7 @@ export class AccountStore {
        RETURNING id, handle, kind, plan`,
       [handle, kind, plan, nowIso()],
     );
+    this.#byKey.clear();
     return toAccount(rows[0]!);
   }
 
@@ -71,6 +80,7 @@ export class AccountStore {
        ON CONFLICT (api_key) DO UPDATE SET account_id = excluded.account_id`,
       [apiKey, accountId, nowIso()],
     );
+    this.#byKey.clear();
   }
 
   async setMembers(teamId: number, userIds: number[]): Promise<void> {

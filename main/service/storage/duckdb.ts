@@ -3,6 +3,9 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb
 export type SqlParams = DuckDBValue[];
 export type Row = Record<string, unknown>;
 
+// About as many as requests read at once under load; more would only hold memory.
+const IDLE_CONNECTIONS = 8;
+
 /**
  * One DuckDB instance. Small statements go through one connection, one at a time, so a
  * read-modify-write never interleaves with another; long work (executions, result pages)
@@ -13,6 +16,8 @@ export class Database {
   #connection: DuckDBConnection;
   #tail: Promise<unknown> = Promise.resolve();
   #others = new Set<DuckDBConnection>();
+  /** Released connections, kept for the next `connect`: a new one costs a round trip and the session's statements. */
+  #idle: DuckDBConnection[] = [];
   #session: string[];
 
   private constructor(instance: DuckDBInstance, connection: DuckDBConnection, session: string[]) {
@@ -64,8 +69,13 @@ export class Database {
     });
   }
 
-  /** A connection of its own, closed by `release` or at `close`. */
+  /** A connection of its own until `release`; connections are reused, so one must not change its session. */
   async connect(): Promise<DuckDBConnection> {
+    const kept = this.#idle.pop();
+    if (kept) {
+      this.#others.add(kept);
+      return kept;
+    }
     const connection = await this.instance.connect();
     this.#others.add(connection);
     for (const sql of this.#session) await connection.run(sql);
@@ -73,14 +83,17 @@ export class Database {
   }
 
   release(connection: DuckDBConnection): void {
-    if (this.#others.delete(connection)) connection.closeSync();
+    if (!this.#others.delete(connection)) return;
+    if (this.#idle.length < IDLE_CONNECTIONS) this.#idle.push(connection);
+    else connection.closeSync();
   }
 
   async close(): Promise<void> {
     await this.#tail;
     for (const connection of this.#others) connection.interrupt();
-    for (const connection of this.#others) connection.closeSync();
+    for (const connection of [...this.#others, ...this.#idle]) connection.closeSync();
     this.#others.clear();
+    this.#idle = [];
     await this.#connection.run('CHECKPOINT');
     this.#connection.closeSync();
     this.instance.closeSync();
