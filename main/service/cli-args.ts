@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceOptions } from './index.ts';
+import { COMPRESSION_MODES } from './http/compression.ts';
 
 export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run service -- [--host 127.0.0.1] [--port N] [--data-dir DIR] [--accounts FILE]
   [--service-name DUNE] [--max-page-rows 30000] [--result-cap-bytes 8GB] [--retention 90d]
-  [--execution-slots 3] [--rate-limit off|on]`;
+  [--execution-slots 3] [--rate-limit off|on] [--compression auto|always|never]`;
 
 type Apply = (options: ServiceOptions, value: string, flag: string) => void;
 
@@ -70,6 +71,11 @@ const FLAGS: Record<string, Apply> = {
   '--rate-limit': (o, v, f) => {
     if (v !== 'on' && v !== 'off') throw new UsageError(`${f} must be on or off, got '${v}'`);
     o.rateLimit = v === 'on';
+  },
+  '--compression': (o, v, f) => {
+    const mode = COMPRESSION_MODES.find((m) => m === v);
+    if (!mode) throw new UsageError(`${f} must be ${COMPRESSION_MODES.join(', ')}, got '${v}'`);
+    o.compression = mode;
   },
 };
 

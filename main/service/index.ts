@@ -11,6 +11,7 @@ import { Sandboxes } from './executions/sql-sandbox.ts';
 import { bucketOf, RateLimiter } from './http/rate-limiter.ts';
 import { Router } from './http/router.ts';
 import { createHttpServer } from './http/server.ts';
+import type { CompressionMode } from './http/compression.ts';
 import { QueryStore } from './queries/query-store.ts';
 import { ResultStore } from './results/result-store.ts';
 import { addExecutionRoutes } from './routes/execution-routes.ts';
@@ -43,6 +44,8 @@ export interface ServiceOptions {
   accounts?: unknown;
   /** The real service's per-plan requests-per-minute limits; off for embedded use. */
   rateLimit?: boolean;
+  /** Whether answers are compressed for clients that ask: `auto` (not to one on this machine) by default. */
+  compression?: CompressionMode;
 }
 
 export interface RunningService {
@@ -121,6 +124,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       router,
       identify: (request, url) => authenticate(accounts, request, url, config.serviceName),
       admit: config.rateLimit ? admitter(new RateLimiter()) : undefined,
+      compression: options.compression ?? 'auto',
     });
     const { server } = http;
     const host = options.host ?? '127.0.0.1';

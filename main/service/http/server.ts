@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { chooseEncoding, compress, compressesFor, MIN_COMPRESSED_BYTES, type CompressionMode } from './compression.ts';
 import { badRequest, HttpError } from './http-error.ts';
 import type { Reply, Router } from './router.ts';
 
@@ -8,20 +9,31 @@ export interface ServerSetup<Caller> {
   identify(request: IncomingMessage, url: URL): Promise<Caller>;
   /** Last check before the handler runs (rate limits); throws an HttpError to refuse. */
   admit?(caller: Caller, method: string, path: string): void;
+  /** When an answer is compressed for a client that asks: `auto` unless told (see compression.ts). */
+  compression?: CompressionMode;
 }
 
-function send(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
+async function send(request: IncomingMessage, response: ServerResponse, reply: Reply, compression: CompressionMode): Promise<void> {
   const headers: Record<string, string> = { ...reply.headers };
   if (!request.complete) lingerOn(request, response);
-  let body: string;
+  let text: string;
   if (reply.text !== undefined) {
-    body = reply.text;
+    text = reply.text;
     headers['content-type'] = reply.contentType ?? 'text/plain; charset=utf-8';
   } else {
-    body = JSON.stringify(reply.json ?? {});
+    text = JSON.stringify(reply.json ?? {});
     headers['content-type'] = 'application/json; charset=utf-8';
   }
-  headers['content-length'] = String(Buffer.byteLength(body));
+  let body: Buffer = Buffer.from(text);
+  if (body.length >= MIN_COMPRESSED_BYTES && compressesFor(compression, request.socket.remoteAddress)) {
+    headers.vary = 'Accept-Encoding';
+    const encoding = chooseEncoding(request.headers['accept-encoding']);
+    if (encoding) {
+      body = await compress(encoding, body);
+      headers['content-encoding'] = encoding;
+    }
+  }
+  headers['content-length'] = String(body.length);
   response.writeHead(reply.status ?? 200, headers);
   response.end(body);
 }
@@ -100,7 +112,7 @@ export function createHttpServer<Caller>(setup: ServerSetup<Caller>): HttpServer
   const server = createServer((request, response) => {
     const answered = handle(setup, request)
       .catch(errorReply)
-      .then((reply) => send(request, response, reply))
+      .then((reply) => send(request, response, reply, setup.compression ?? 'auto'))
       .catch((error: unknown) => {
         console.error('[service] could not answer:', error);
         response.destroy();

@@ -13,5 +13,12 @@ describe('service flags', () => {
     expect(() => parseServiceArgs(['--port', '70000'])).toThrow(/^--port must be/);
     expect(() => parseServiceArgs(['--port'])).toThrow('--port needs a value');
     expect(() => parseServiceArgs(['--service-name', 'x-y'])).toThrow(/^--service-name must be/);
+    expect(() => parseServiceArgs(['--compression', 'gzip'])).toThrow(new UsageError("--compression must be auto, always, never, got 'gzip'"));
+  });
+
+  it('compresses answers as told', () => {
+    expect(parseServiceArgs(['--compression', 'always']).compression).toBe('always');
+    expect(parseServiceArgs(['--compression=never']).compression).toBe('never');
+    expect(parseServiceArgs([]).compression).toBeUndefined();
   });
 });
