@@ -8,8 +8,9 @@ import type { ResultColumn } from './row-bytes.ts';
 /** One response's worth of a stored result, and the totals its pagination is measured against. */
 export interface ResultSlice {
   columns: ResultColumn[];
-  /** One JSON object text or CSV line per row. */
-  rows: string[];
+  /** The rows' JSON objects joined by commas, or their CSV lines by line breaks. */
+  text: string;
+  rowCount: number;
   bytes: number;
   /** Rows (and their bytes) that the request's filters let through: the whole result without filters. */
   totalRows: number;
@@ -58,7 +59,8 @@ export async function readResult(
     }, format);
     return {
       columns: request.columns,
-      rows: page.rows,
+      text: page.text,
+      rowCount: page.rowCount,
       bytes: page.bytes,
       totalRows: total.rowCount,
       totalBytes: total.bytes,

@@ -4,11 +4,12 @@
  */
 export function resultsJson(
   envelope: Record<string, unknown>,
-  rows: string[],
+  /** The rows' JSON objects, joined by commas. */
+  rows: string,
   metadata: Record<string, unknown>,
   next: { next_offset: number; next_uri: string } | null,
 ): string {
   const head = JSON.stringify(envelope).slice(0, -1);
   const tail = next ? `,"next_offset":${next.next_offset},"next_uri":${JSON.stringify(next.next_uri)}` : '';
-  return `${head},"result":{"rows":[${rows.join(',')}],"metadata":${JSON.stringify(metadata)}}${tail}}`;
+  return `${head},"result":{"rows":[${rows}],"metadata":${JSON.stringify(metadata)}}${tail}}`;
 }
