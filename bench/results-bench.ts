@@ -1,7 +1,6 @@
 // `npm run bench`: the app's result path on the 1,000,000-row, 8-column demo result, each figure
 // next to a reference measured in the same run. The embedded service runs in a child process, as
 // a remote service would, so the app and the service do not share one event loop.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { compileView } from '../main/core/cache/cached-reads.ts';
 import { fileTarget } from '../main/core/export/destination.ts';
 import { createExportRuns } from '../main/core/export/exports.ts';
 import { createServiceClient } from '../main/core/service-client/index.ts';
+import { startServiceChild } from './service-child.ts';
 
 const LARGE_QUERY_ID = 4;
 const PAGE_ROWS = 30_000;
@@ -27,7 +27,7 @@ const PROFILED = ['amount_usd', 'block_time', 'wallet'];
 const PROFILE_RUNS = 5;
 
 const dir = mkdtempSync(join(tmpdir(), 'querydesk-results-bench-'));
-const child = spawn(process.execPath, ['main/service/cli.ts', '--port', '0', '--data-dir', join(dir, 'service')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const service = await startServiceChild(dir);
 
 // Figures are printed together at the end, in the order of the issue, whatever order they were measured in.
 const figures = new Map<string, string[]>();
@@ -37,16 +37,6 @@ function line(section: string, label: string, value: string, reference?: string)
 const rate = (rows: number, ms: number) => `${Math.round(rows / (ms / 1000)).toLocaleString('en')} rows/s`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-async function serviceAddress(): Promise<{ baseUrl: string; key: string }> {
-  let output = '';
-  for await (const chunk of child.stdout) {
-    output += String(chunk);
-    const match = /listening on (\S+) .*demo API key: (\S+?)\)/.exec(output);
-    if (match) return { baseUrl: match[1]!, key: match[2]! };
-  }
-  throw new Error(`the service did not start: ${output}`);
-}
-
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const start = performance.now();
   const value = await work();
@@ -54,7 +44,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 }
 
 try {
-  const { baseUrl, key } = await serviceAddress();
+  const { baseUrl, key } = service;
   const client = createServiceClient({ baseUrl, apiKey: key, serviceName: 'DUNE' });
   const executed = await client.executions.execute({ queryId: LARGE_QUERY_ID });
   if (!executed.ok) throw new Error(executed.error.message);
@@ -181,7 +171,6 @@ try {
 
   for (const section of ['download', 'page', 'profile', 'export']) console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  await service.stop();
   rmSync(dir, { recursive: true, force: true });
 }

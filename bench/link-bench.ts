@@ -1,0 +1,77 @@
+// `npm run bench:link` (and the end of `npm run bench`): the download of the 1,000,000-row demo
+// result into the app's cache over a simulated link (80 ms round trip, 100 Mbit/s shared), next
+// to the official client's JSON and CSV reads over the same link, and the link's own time for the
+// bytes each sent. The service compresses as the real one does for a client on another machine.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuneClient } from '@duneanalytics/client-sdk';
+import type { CacheStatus } from '../main/contract/index.ts';
+import { openResultCache } from '../main/core/cache/result-cache.ts';
+import { createServiceClient } from '../main/core/service-client/index.ts';
+import { startLink, type LinkOptions } from './link-proxy.ts';
+import { startServiceChild } from './service-child.ts';
+
+const LARGE_QUERY_ID = 4;
+const PAGE_ROWS = 30_000;
+const LINK: LinkOptions = { roundTripMs: 80, bitsPerSecond: 100e6 };
+
+const dir = mkdtempSync(join(tmpdir(), 'querydesk-link-bench-'));
+const service = await startServiceChild(dir, ['--compression', 'always']);
+const link = await startLink(service.port, LINK);
+
+/** Runs `work`, answering its time and the bytes the link carried to the client meanwhile. */
+async function overLink<T>(work: () => Promise<T>): Promise<{ seconds: number; megabytes: number; value: T }> {
+  const bytesBefore = link.downBytes();
+  const start = performance.now();
+  const value = await work();
+  return { seconds: (performance.now() - start) / 1000, megabytes: (link.downBytes() - bytesBefore) / 1e6, value };
+}
+
+/** The link's time for that many bytes: their time on the line, and one round trip. */
+const lineSeconds = (megabytes: number) => (megabytes * 8e6) / LINK.bitsPerSecond + LINK.roundTripMs / 1000;
+
+try {
+  const client = createServiceClient({ baseUrl: link.origin, apiKey: service.key, serviceName: 'DUNE' });
+  const executed = await createServiceClient({ baseUrl: service.baseUrl, apiKey: service.key, serviceName: 'DUNE' }).executions.execute({ queryId: LARGE_QUERY_ID });
+  if (!executed.ok) throw new Error(executed.error.message);
+  const executionId = executed.value.executionId;
+  for (;;) {
+    const status = await client.executions.status(executionId);
+    if (status.ok && status.value.isExecutionFinished) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  let finished: (status: CacheStatus) => void = () => undefined;
+  const cache = await openResultCache({ dir: join(dir, 'cache'), onStatus: (s) => s.state !== 'downloading' && finished(s) });
+  const app = await overLink(async () => {
+    const done = new Promise<CacheStatus>((resolve) => (finished = resolve));
+    const started = await cache.start('bench', client, executionId, false);
+    if (!started.ok) throw new Error(started.error.message);
+    return done;
+  });
+  await cache.close();
+  if (app.value.state !== 'cached') throw new Error(`download ended ${app.value.state}: ${app.value.error}`);
+
+  // The official client is sent to the link wherever it would go (api.dune.com, or a next_uri
+  // the service gave with its own address).
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input, init) =>
+    realFetch(String(input instanceof Request ? input.url : input).replace('https://api.dune.com', link.origin).replace(service.baseUrl, link.origin), init);
+  const sdk = new DuneClient(service.key);
+  const json = await overLink(async () => (await sdk.exec.getLastExecutionResults(LARGE_QUERY_ID, { limit: PAGE_ROWS })).results.result?.rows.length ?? 0);
+  const csv = await overLink(async () => (await sdk.exec.getLastResultCSV(LARGE_QUERY_ID, { limit: PAGE_ROWS })).data.length);
+  globalThis.fetch = realFetch;
+  if (json.value !== 1_000_000) throw new Error(`the official client read ${json.value} rows`);
+
+  const row = (label: string, run: { seconds: number; megabytes: number }, note: string) =>
+    console.log(`${label.padEnd(52)} ${`${run.seconds.toFixed(2)} s`.padStart(9)}  ${`${run.megabytes.toFixed(1)} MB`.padStart(9)}   ${note}`);
+  console.log(`Download of 1,000,000 rows x 8 columns over a simulated link: ${LINK.roundTripMs} ms round trip, ${LINK.bitsPerSecond / 1e6} Mbit/s shared\n`);
+  row('Download into the cache (the app)', app, `link's time for its bytes ${lineSeconds(app.megabytes).toFixed(2)} s: app takes ${(app.seconds / lineSeconds(app.megabytes)).toFixed(2)}x`);
+  row('  official client, all JSON pages', json, `app is ${(json.seconds / app.seconds).toFixed(2)}x its speed`);
+  row('  official client, all CSV pages', csv, `app is ${(csv.seconds / app.seconds).toFixed(2)}x its speed`);
+} finally {
+  await link.close();
+  await service.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
