@@ -134,7 +134,7 @@ export class ExecutionStore {
   }
 
   async get(id: string): Promise<Execution | null> {
-    const rows = await this.#db.rows<ExecutionRow>(`SELECT * FROM executions WHERE id = ?`, [id]);
+    const rows = await this.#db.read<ExecutionRow>(`SELECT * FROM executions WHERE id = ?`, [id]);
     return rows[0] ? toExecution(rows[0]) : null;
   }
 

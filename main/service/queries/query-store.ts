@@ -85,16 +85,16 @@ export class QueryStore {
   }
 
   async get(id: number): Promise<StoredQuery | null> {
-    const rows = await this.#db.rows<QueryRow>(`${SELECT_QUERY} WHERE q.id = ?`, [id]);
+    const rows = await this.#db.read<QueryRow>(`${SELECT_QUERY} WHERE q.id = ?`, [id]);
     return rows[0] ? toQuery(rows[0]) : null;
   }
 
   async listByOwner(ownerId: number, limit: number, offset: number): Promise<{ queries: StoredQuery[]; total: number }> {
-    const rows = await this.#db.rows<QueryRow>(
+    const rows = await this.#db.read<QueryRow>(
       `${SELECT_QUERY} WHERE q.owner_id = ? ORDER BY q.id LIMIT ? OFFSET ?`,
       [ownerId, limit, offset],
     );
-    const count = await this.#db.rows<{ n: bigint }>(`SELECT count(*) AS n FROM queries WHERE owner_id = ?`, [ownerId]);
+    const count = await this.#db.read<{ n: bigint }>(`SELECT count(*) AS n FROM queries WHERE owner_id = ?`, [ownerId]);
     return { queries: rows.map(toQuery), total: Number(count[0]?.n ?? 0) };
   }
 

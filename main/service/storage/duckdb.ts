@@ -51,6 +51,20 @@ export class Database {
     });
   }
 
+  /**
+   * A read on a connection of its own, beside the shared one: reads that each request makes (its
+   * execution, its query) do not queue behind each other or behind writes. It sees every write
+   * that finished before it was called, not one still waiting its turn.
+   */
+  async read<T extends Row = Row>(sql: string, params: SqlParams = []): Promise<T[]> {
+    const connection = await this.connect();
+    try {
+      return (await connection.runAndReadAll(sql, params)).getRowObjectsJS() as T[];
+    } finally {
+      this.release(connection);
+    }
+  }
+
   async run(sql: string, params: SqlParams = []): Promise<void> {
     await this.exclusive((connection) => connection.run(sql, params));
   }

@@ -53,7 +53,7 @@ export class TableStore {
   }
 
   async get(namespace: string, tableName: string): Promise<TableRecord | null> {
-    const rows = await this.#db.rows<TableRow>(`SELECT * FROM uploaded_tables WHERE namespace = ? AND table_name = ?`, [
+    const rows = await this.#db.read<TableRow>(`SELECT * FROM uploaded_tables WHERE namespace = ? AND table_name = ?`, [
       namespace,
       tableName,
     ]);
@@ -61,7 +61,7 @@ export class TableStore {
   }
 
   async list(accountId: number, limit: number, offset: number): Promise<TableRecord[]> {
-    const rows = await this.#db.rows<TableRow>(
+    const rows = await this.#db.read<TableRow>(
       `SELECT * FROM uploaded_tables WHERE account_id = ? ORDER BY namespace, table_name LIMIT ? OFFSET ?`,
       [accountId, limit, offset],
     );
