@@ -12,6 +12,9 @@ import { swapIn, type CacheEntry } from './manifest.ts';
 // which becomes the entry in one transaction at the end. Until then the previous entry (if any)
 // stays as it was, whatever happens to this download.
 
+/** Pages fetched and written to disk, waiting for their turn to be loaded: a bound on the disk they take. */
+const WAITING_PAGES = 8;
+
 export interface ResultShape {
   accountId: string;
   executionId: string;
@@ -133,7 +136,10 @@ async function loadPages(options: DownloadOptions, connection: DuckDBConnection,
       const index = nextIndex++;
       const page = await fetchPage(options, offsets[index]!, pageSize, index + 1);
       files.set(index, page.file);
-      await loadReady();
+      // Loading goes on while the next page is fetched; fetching waits only when many pages wait.
+      const loadingNow = loadReady();
+      if (files.size >= WAITING_PAGES) await loadingNow;
+      else loadingNow.catch(() => (failed = true)); // thrown again by the last loadReady below
     }
   };
   try {
