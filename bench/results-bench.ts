@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DuneClient } from '@duneanalytics/client-sdk';
 import type { CacheStatus, ExportProgress } from '../main/contract/index.ts';
 import { readCachedPage } from '../main/core/cache/cached-reads.ts';
-import { openResultCache } from '../main/core/cache/result-cache.ts';
+import { openResultCache, PAGES_IN_FLIGHT } from '../main/core/cache/result-cache.ts';
 import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { quoteName } from '../main/filter-language/index.ts';
 import { cacheSource } from '../main/core/export/export-sources.ts';
@@ -165,7 +165,7 @@ try {
     }
     return bytes;
   });
-  line('download', 'Download into the cache (CSV pages, 2 in flight, loaded)', rate(totalRows, download.ms), `${(download.ms / 1000).toFixed(1)} s`);
+  line('download', `Download into the cache (CSV pages, ${PAGES_IN_FLIGHT} in flight, loaded)`, rate(totalRows, download.ms), `${(download.ms / 1000).toFixed(1)} s`);
   line('download', '  official client, all JSON pages (getLastExecutionResults)', rate(totalRows, sdk.ms), `cache is ${(sdk.ms / download.ms).toFixed(2)}x its speed`);
   line('download', '  plain HTTP reads of the same CSV pages, one at a time', rate(totalRows, plainCsv.ms), `cache is ${(plainCsv.ms / download.ms).toFixed(2)}x its speed`);
 
