@@ -29,8 +29,13 @@ describe('POST /table/upload/csv', () => {
 
   it('replaces a table of the same name, and a failed upload leaves the old one', async () => {
     const put = (data: string) => h.post('/api/v1/table/upload/csv', { table_name: 'swap', data }, as('alice'));
+    const listedColumns = async () =>
+      (await h.get('/api/v1/tables', as('alice'))).body.tables.find((t: Json) => t.full_name === 'dune.alice.dataset_swap').columns.map((c: Json) => c.name);
     expect((await put('a\n1\n')).status).toBe(200);
+    expect(await listedColumns()).toEqual(['a']);
     expect((await put('b\n2\n3\n')).status).toBe(200);
+    // the list shows the table as it is now, not the columns it had when it was first listed
+    expect(await listedColumns()).toEqual(['b']);
     expect(await sql('alice', 'select * from dune.alice.dataset_swap')).toEqual([{ b: 2 }, { b: 3 }]);
     const refused = await put('1st,ok\nx,y\n');
     expect(refused.status).toBe(400);
