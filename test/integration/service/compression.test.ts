@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServiceClient } from '../../../main/core/service-client/index.ts';
 import { startHarness, type Harness } from './service-harness.ts';
 
 // A page of results is compressed for a client that asks, as the real service's answers are; the
@@ -59,6 +60,19 @@ describe('compressed answers, when the service compresses for every client', () 
       }
     });
   }
+
+  it("gives the app's client, which asks for compression as any fetch does, the same rows", async () => {
+    const asked = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv?limit=2000`, { headers: { 'x-dune-api-key': h.key } });
+    expect(asked.headers.get('content-encoding')).not.toBeNull();
+    await asked.text();
+    const client = createServiceClient({ baseUrl: h.service.baseUrl, apiKey: h.key, serviceName: 'DUNE' });
+    const page = await client.results.page({ executionId: id, offset: 2990, limit: 100 });
+    expect(page.ok && page.value.rows).toEqual(Array.from({ length: 10 }, (_, i) => ({ n: 2990 + i, label: `row ${2990 + i}`, amount: (2990 + i) * 1.5 })));
+    const csv = client.results.csvPages({ executionId: id, offset: 0, limit: 2000 });
+    const first = await csv.next();
+    await csv.return();
+    expect(first.value && first.value.ok && first.value.value.rows.split('\n')[1]).toBe('1,row 1,1.5');
+  });
 
   it('keeps to what the client refuses, and sends a small answer as is', async () => {
     const refused = await raw(h, `/api/v1/execution/${id}/results?limit=2000`, 'gzip;q=0, identity');
