@@ -57,6 +57,9 @@ export interface RunningService {
 
 const DAY_MILLIS = 24 * 60 * 60 * 1000;
 const EXPIRY_SWEEP_MILLIS = 10 * 60 * 1000;
+// A result read within half a minute is likely read again (the grid's next pages); one idle longer
+// gives its memory back (see ResultFiles.detachIdle).
+const RESULT_IDLE_MILLIS = 30 * 1000;
 
 function configOf(options: ServiceOptions): ServiceConfig {
   const serviceName = options.serviceName ?? 'DUNE';
@@ -140,6 +143,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       sweeping = expireDue(executions, results).catch((error: unknown) => console.error('[service] expiry sweep failed:', error));
     }, EXPIRY_SWEEP_MILLIS);
     sweeper.unref();
+    let detaching = Promise.resolve();
+    const detacher = setInterval(() => {
+      detaching = storage.results.detachIdle(RESULT_IDLE_MILLIS).catch((error: unknown) => console.error('[service] detaching idle results failed:', error));
+    }, RESULT_IDLE_MILLIS / 2);
+    detacher.unref();
 
     return {
       baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -147,7 +155,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       close() {
         closing ??= (async () => {
           clearInterval(sweeper);
-          await sweeping;
+          clearInterval(detacher);
+          await Promise.all([sweeping, detaching]);
           const closed = new Promise<void>((resolve) => server.close(() => resolve()));
           server.closeAllConnections();
           await closed;

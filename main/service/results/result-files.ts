@@ -1,9 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpoint, quoteIdentifier as q, type Database } from '../storage/duckdb.ts';
 
-// Results attached at once, beyond those in use: the ones paged through lately stay ready.
+// Results attached at once, beyond those in use: the ones paged through lately stay ready. DuckDB
+// keeps in memory what it wrote or read of an attached file, so those kept are bounded by their files'
+// size too; the one used last stays, however large, as the grid pages on through it.
 const KEPT_ATTACHED = 16;
+const KEPT_BYTES = 64 * 1024 * 1024;
 // Results hold VARIANT columns, which need the storage format of DuckDB 1.5.
 const STORAGE_VERSION = 'v1.5.0';
 const SUFFIX = '.duckdb';
@@ -19,6 +22,10 @@ interface Attached {
   alias: string;
   users: number;
   dropped: boolean;
+  /** When the last user let go (performance.now()); meaningless while there are users. */
+  idleSince: number;
+  /** The file's size when the last user let go. */
+  bytes: number;
 }
 
 /**
@@ -26,16 +33,23 @@ interface Attached {
  * DuckDB while it is written or read. With every result a table of one file, DuckDB held that
  * catalog in memory whole: memory grew with each result kept (about 55 KB a small one, and some
  * 200 KB more until a checkpoint), and a few thousand small results filled its memory limit.
+ *
+ * New results are written through a DuckDB of their own (`writer`), attached there alone until
+ * written: DuckDB keeps what it writes in memory up to its limit, so a long result (minutes of rows)
+ * held the readers' memory full for as long as it ran. With a small limit, what is written goes on
+ * to the file as it comes, as fast.
  */
 export class ResultFiles {
   readonly db: Database;
+  readonly writer: Database;
   readonly #dir: string;
   /** In the order last used, least recent first. */
   #attached = new Map<string, Attached>();
   #attaching = new Map<string, Promise<Attached>>();
 
-  constructor(db: Database, dir: string) {
+  constructor(db: Database, writer: Database, dir: string) {
     this.db = db;
+    this.writer = writer;
     this.#dir = dir;
     mkdirSync(dir, { recursive: true });
   }
@@ -51,9 +65,9 @@ export class ResultFiles {
       .map((name) => name.slice(0, -SUFFIX.length));
   }
 
-  /** Runs `work` with the result's table attached; `create` starts a new file first, in place of any the execution had. */
-  async use<T>(executionId: string, work: (table: ResultTable) => Promise<T>, create = false): Promise<T> {
-    const table = await this.hold(executionId, create);
+  /** Runs `work` with the result's table attached for reading. */
+  async use<T>(executionId: string, work: (table: ResultTable) => Promise<T>): Promise<T> {
+    const table = await this.hold(executionId);
     try {
       return await work(table);
     } finally {
@@ -61,15 +75,14 @@ export class ResultFiles {
     }
   }
 
-  /** Attaches the result (counting one more user) and answers its table; `release` when done. */
-  async hold(executionId: string, create = false): Promise<ResultTable> {
-    if (create) await this.#forget(executionId);
+  /** Attaches the result for reading (counting one more user) and answers its table; `release` when done. */
+  async hold(executionId: string): Promise<ResultTable> {
     let entry = this.#attached.get(executionId);
     if (!entry) {
       // callers asking at once share one ATTACH
       let pending = this.#attaching.get(executionId);
       if (!pending) {
-        pending = this.#attach(executionId, create);
+        pending = this.#attach(executionId);
         this.#attaching.set(executionId, pending);
       }
       try {
@@ -81,17 +94,54 @@ export class ResultFiles {
     entry.users++;
     this.#attached.delete(executionId);
     this.#attached.set(executionId, entry);
-    return { sql: `${q(entry.alias)}.main.r`, catalog: entry.alias };
+    return tableOf(entry.alias);
+  }
+
+  /** Starts a new file for the result, in place of any it had, attached to `writer` until `written`. */
+  async create(executionId: string): Promise<ResultTable> {
+    await this.#forget(executionId);
+    const alias = aliasOf(executionId);
+    await this.writer.run(`ATTACH ${literal(this.path(executionId))} AS ${q(alias)} (STORAGE_VERSION '${STORAGE_VERSION}')`);
+    return tableOf(alias);
+  }
+
+  /** Writes what is pending of a new result into its file, so that memory holds nothing of it that a crash could lose. */
+  async checkpoint(executionId: string): Promise<void> {
+    await this.writer.exclusive((connection) => checkpoint(connection, q(aliasOf(executionId))));
+  }
+
+  /** Done writing (or giving up on) a new result: its file is attached for reading when asked. */
+  async written(executionId: string): Promise<void> {
+    await this.writer.run(`DETACH ${q(aliasOf(executionId))}`);
   }
 
   async release(executionId: string): Promise<void> {
     const entry = this.#attached.get(executionId);
     if (!entry) return;
     entry.users--;
+    entry.idleSince = performance.now();
     if (entry.users === 0 && entry.dropped) return this.#forget(executionId);
-    for (const [id, other] of this.#attached) {
-      if (this.#attached.size <= KEPT_ATTACHED) break;
-      if (other.users === 0) await this.#detach(id, other);
+    entry.bytes = fileBytes(this.path(executionId));
+    let idleBytes = 0;
+    for (const other of this.#attached.values()) if (other.users === 0) idleBytes += other.bytes;
+    for (const [id, other] of [...this.#attached]) {
+      if (this.#attached.size <= KEPT_ATTACHED && idleBytes <= KEPT_BYTES) break;
+      if (other.users > 0 || other === entry || this.#attached.get(id) !== other) continue;
+      idleBytes -= other.bytes;
+      await this.#detach(id, other);
+    }
+  }
+
+  /**
+   * Detaches the results no one has used for `idleMillis`. DuckDB keeps the blocks it read of an
+   * attached file in memory until its limit (hundreds of MB) is reached, and gives them back only
+   * when the file is detached: without this, the service stays as large as the busiest moment of
+   * its day. A result read again is attached again, in about a millisecond.
+   */
+  async detachIdle(idleMillis: number): Promise<void> {
+    const now = performance.now();
+    for (const [id, entry] of [...this.#attached]) {
+      if (entry.users === 0 && now - entry.idleSince >= idleMillis && this.#attached.get(id) === entry) await this.#detach(id, entry);
     }
   }
 
@@ -102,25 +152,13 @@ export class ResultFiles {
     else await this.#forget(executionId);
   }
 
-  /** Writes what is pending into the file, so that memory holds nothing of it that a crash could lose. */
-  async checkpoint(table: ResultTable): Promise<void> {
-    const connection = await this.db.connect();
-    try {
-      await checkpoint(connection, q(table.catalog));
-    } finally {
-      this.db.release(connection);
-    }
-  }
-
-  async #attach(executionId: string, create: boolean): Promise<Attached> {
+  async #attach(executionId: string): Promise<Attached> {
     const path = this.path(executionId);
-    if (create) this.#delete(executionId);
     // read-write, ATTACH would make an empty file where none is
-    else if (!existsSync(path)) throw new Error(`the result of execution ${executionId} is not stored`);
-    const alias = `result_${executionId}`;
-    const options = create ? ` (STORAGE_VERSION '${STORAGE_VERSION}')` : '';
-    await this.db.run(`ATTACH '${path.replaceAll("'", "''")}' AS ${q(alias)}${options}`);
-    return { alias, users: 0, dropped: false };
+    if (!existsSync(path)) throw new Error(`the result of execution ${executionId} is not stored`);
+    const alias = aliasOf(executionId);
+    await this.db.run(`ATTACH ${literal(path)} AS ${q(alias)}`);
+    return { alias, users: 0, dropped: false, idleSince: performance.now(), bytes: 0 };
   }
 
   async #forget(executionId: string): Promise<void> {
@@ -138,4 +176,22 @@ export class ResultFiles {
     const path = this.path(executionId);
     for (const file of [path, `${path}.wal`]) rmSync(file, { force: true });
   }
+}
+
+function aliasOf(executionId: string): string {
+  return `result_${executionId}`;
+}
+
+function tableOf(alias: string): ResultTable {
+  return { sql: `${q(alias)}.main.r`, catalog: alias };
+}
+
+function literal(path: string): string {
+  return `'${path.replaceAll("'", "''")}'`;
+}
+
+function fileBytes(path: string): number {
+  let bytes = 0;
+  for (const file of [path, `${path}.wal`]) bytes += statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  return bytes;
 }

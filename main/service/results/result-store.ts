@@ -82,26 +82,27 @@ export class ResultStore {
   }
 
   async createWriter(executionId: string, columns: ResultColumn[]): Promise<ResultWriter> {
-    const held = await this.#files.hold(executionId, true);
-    const table = held.sql;
+    const files = this.#files;
+    const created = await files.create(executionId);
+    const table = created.sql;
     let connection: DuckDBConnection | null = null;
     let appender: DuckDBAppender | null = null;
     try {
-      connection = await this.#files.db.connect();
+      connection = await files.writer.connect();
       const definitions = columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`).join(', ');
       await connection.run(`CREATE TABLE ${table} (${definitions})`);
-      appender = await connection.createAppender('r', 'main', held.catalog);
+      appender = await connection.createAppender('r', 'main', created.catalog);
     } catch (error) {
-      if (connection) this.#files.db.release(connection);
-      await this.#files.release(executionId);
-      await this.#files.drop(executionId);
+      if (connection) files.writer.release(connection);
+      await files.written(executionId);
+      await files.drop(executionId);
       throw error;
     }
     const open = appender;
     const writing = connection;
     const done = async () => {
-      this.#files.db.release(writing);
-      await this.#files.release(executionId);
+      files.writer.release(writing);
+      await files.written(executionId);
     };
     let measured = { rows: 0, bytes: 0 };
     return {
@@ -120,7 +121,7 @@ export class ResultStore {
             await truncate(writing, table, columns, capBytes);
             size = { ...(await measure(writing, table, columns)), truncated: true };
           }
-          await this.#files.checkpoint(held);
+          await files.checkpoint(executionId);
           return size;
         } finally {
           await done();
@@ -133,7 +134,7 @@ export class ResultStore {
           // the table goes anyway
         }
         await done();
-        await this.#files.drop(executionId);
+        await files.drop(executionId);
       },
     };
   }

@@ -43,7 +43,7 @@ export async function openStorage(dataDir: string): Promise<Storage> {
     files,
     tableFiles: new TableFiles(join(dataDir, 'tables')),
     async close() {
-      await Promise.all([files.close(), results.db.close(), meta.close()]);
+      await Promise.all([files.close(), results.db.close(), results.writer.close(), meta.close()]);
     },
   };
 }

@@ -1,17 +1,21 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ResultFiles, type ResultTable } from '../results/result-files.ts';
+import { ResultFiles } from '../results/result-files.ts';
 import { Database, quoteIdentifier as q } from './duckdb.ts';
 
 // pages are written by DuckDB, timestamps with a time zone included: in UTC
 const SESSION = [`SET TimeZone = 'UTC'`];
 
-/** The stored results of a data folder: `results/`, a file each, read through one DuckDB in memory. */
+// Enough for a row group of wide rows on its way to the file; what it writes leaves memory as it goes.
+const WRITER_MEMORY = '128MB';
+
+/** The stored results of a data folder: `results/`, a file each, read through one DuckDB in memory and written through another. */
 export async function openResults(dataDir: string, memoryLimit: string): Promise<ResultFiles> {
-  const spill = join(dataDir, 'tmp', 'results').replaceAll("'", "''");
-  const db = await Database.open(':memory:', [`SET temp_directory = '${spill}'`], SESSION, { memory_limit: memoryLimit });
-  const files = new ResultFiles(db, join(dataDir, 'results'));
+  const spill = (name: string) => join(dataDir, 'tmp', name).replaceAll("'", "''");
+  const db = await Database.open(':memory:', [`SET temp_directory = '${spill('results')}'`], SESSION, { memory_limit: memoryLimit });
+  const writer = await Database.open(':memory:', [`SET temp_directory = '${spill('results-written')}'`], SESSION, { memory_limit: WRITER_MEMORY });
+  const files = new ResultFiles(db, writer, join(dataDir, 'results'));
   await moveFromOneFile(join(dataDir, 'results.duckdb'), files);
   return files;
 }
@@ -22,20 +26,27 @@ export async function openResults(dataDir: string, memoryLimit: string): Promise
  */
 async function moveFromOneFile(path: string, files: ResultFiles): Promise<void> {
   if (!existsSync(path)) return;
-  await files.db.run(`ATTACH '${path.replaceAll("'", "''")}' AS one_file (READ_ONLY)`);
+  const { writer } = files;
+  await writer.run(`ATTACH '${path.replaceAll("'", "''")}' AS one_file (READ_ONLY)`);
   let moved = 0;
   try {
-    const tables = await files.db.rows<{ name: string }>(
+    const tables = await writer.rows<{ name: string }>(
       `SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'one_file' AND starts_with(table_name, 'r_')`,
     );
     for (const { name } of tables) {
-      // in the order the rows were stored: a page's order ties are broken by it
-      const copy = (table: ResultTable) => files.db.run(`CREATE TABLE ${table.sql} AS SELECT * FROM one_file.main.${q(name)} ORDER BY rowid`);
-      await files.use(name.slice(2), (table) => copy(table).then(() => files.checkpoint(table)), true);
+      const executionId = name.slice(2);
+      const table = await files.create(executionId);
+      try {
+        // in the order the rows were stored: a page's order ties are broken by it
+        await writer.run(`CREATE TABLE ${table.sql} AS SELECT * FROM one_file.main.${q(name)} ORDER BY rowid`);
+        await files.checkpoint(executionId);
+      } finally {
+        await files.written(executionId);
+      }
       moved++;
     }
   } finally {
-    await files.db.run('DETACH one_file');
+    await writer.run('DETACH one_file');
   }
   await rm(path, { force: true });
   await rm(`${path}.wal`, { force: true });
