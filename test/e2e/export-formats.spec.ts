@@ -15,11 +15,15 @@ test('exports the filtered, sorted view as Parquet with its types', async ({ pag
   await filter.fill("chain = 'base'");
   await filter.press('Enter');
   await expect(page.getByLabel('Result summary').getByLabel('Rows shown')).toContainText('1,000 of 5,000 rows');
+  const firstCell = await cellOf(grid, 'trade_id', 0);
+  const unsortedFirst = (await firstCell.textContent())!;
   const idHeader = grid.getByRole('columnheader', { name: /^trade_id/ });
   await idHeader.locator('.ag-header-cell-label').click();
   await idHeader.locator('.ag-header-cell-label').click();
   await expect(idHeader).toHaveAttribute('aria-sort', 'descending');
-  const firstId = Number(await (await cellOf(grid, 'trade_id', 0)).textContent());
+  // the header turns at once; the sorted rows come after
+  await expect(firstCell).not.toHaveText(unsortedFirst);
+  const firstId = Number(await firstCell.textContent());
 
   await page.getByText('Export CSV', { exact: true }).click();
   await page.getByRole('group', { name: 'Export CSV' }).getByLabel('Parquet').check();
