@@ -31,6 +31,7 @@ test('copies a block of cells as TSV, Markdown and SQL, and every cell of the vi
 
   // Shift+arrows stretch it from the corner it was stretched to
   await page.keyboard.press('Shift+ArrowDown');
+  await expect(grid.locator('.qd-block')).toHaveCount(12);
   await page.keyboard.press('Shift+ArrowRight');
   await expect(grid.locator('.qd-block')).toHaveCount(16);
 

@@ -23,6 +23,8 @@ test('the command palette finds an action by name and runs it; the shortcuts she
   await expect(page.getByRole('dialog', { name: 'New query' })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog', { name: 'New query' })).toBeHidden();
+  // closed, the browser hides it at once; the app lets it go at the close event that follows
+  await expect(page.locator('dialog')).toHaveCount(0);
 
   await page.keyboard.press('ControlOrMeta+/');
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
