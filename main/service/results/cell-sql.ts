@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../storage/duckdb.ts';
+import { quoteIdentifier, quoteLiteral as literal } from '../storage/duckdb.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
 // Result pages are written by DuckDB itself, as JSON objects or CSV lines, so that no value passes
@@ -13,10 +13,6 @@ const DECIMAL_FRACTION = /^DECIMAL\(\d+,[1-9]\d*\)$/;
 const FRACTION = /^(DECIMAL\(\d+,[1-9]\d*\)|FLOAT|DOUBLE)$/;
 const TIMESTAMP = /^TIMESTAMP/;
 const NESTED = /(\[\d*\]$|^(STRUCT|MAP|UNION)\()/;
-
-function literal(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
-}
 
 function timestampText(column: string): string {
   return `CASE WHEN isfinite(${column}) THEN strftime(${column}::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%g UTC') ELSE ${column}::VARCHAR END`;

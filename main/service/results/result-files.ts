@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkpoint, quoteIdentifier as q, type Database } from '../storage/duckdb.ts';
+import { checkpoint, quoteIdentifier as q, quoteLiteral as literal, type Database } from '../storage/duckdb.ts';
 
 // Results attached at once, beyond those in use: the ones paged through lately stay ready. DuckDB
 // keeps in memory what it wrote or read of an attached file, so those kept are bounded by their files'
@@ -184,10 +184,6 @@ function aliasOf(executionId: string): string {
 
 function tableOf(alias: string): ResultTable {
   return { sql: `${q(alias)}.main.r`, catalog: alias };
-}
-
-function literal(path: string): string {
-  return `'${path.replaceAll("'", "''")}'`;
 }
 
 function fileBytes(path: string): number {

@@ -140,6 +140,11 @@ export class Database {
   }
 }
 
+/** A DuckDB string literal in single quotes, whatever it contains. */
+export function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
 /** A DuckDB identifier in double quotes, whatever it contains. */
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

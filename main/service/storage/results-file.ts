@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ResultFiles } from '../results/result-files.ts';
-import { Database, quoteIdentifier as q } from './duckdb.ts';
+import { Database, quoteIdentifier as q, quoteLiteral } from './duckdb.ts';
 
 // pages are written by DuckDB, timestamps with a time zone included: in UTC
 const SESSION = [`SET TimeZone = 'UTC'`];
@@ -12,9 +12,9 @@ const WRITER_MEMORY = '128MB';
 
 /** The stored results of a data folder: `results/`, a file each, read through one DuckDB in memory and written through another. */
 export async function openResults(dataDir: string, memoryLimit: string): Promise<ResultFiles> {
-  const spill = (name: string) => join(dataDir, 'tmp', name).replaceAll("'", "''");
-  const db = await Database.open(':memory:', [`SET temp_directory = '${spill('results')}'`], SESSION, { memory_limit: memoryLimit });
-  const writer = await Database.open(':memory:', [`SET temp_directory = '${spill('results-written')}'`], SESSION, { memory_limit: WRITER_MEMORY });
+  const spill = (name: string) => `SET temp_directory = ${quoteLiteral(join(dataDir, 'tmp', name))}`;
+  const db = await Database.open(':memory:', [spill('results')], SESSION, { memory_limit: memoryLimit });
+  const writer = await Database.open(':memory:', [spill('results-written')], SESSION, { memory_limit: WRITER_MEMORY });
   const files = new ResultFiles(db, writer, join(dataDir, 'results'));
   await moveFromOneFile(join(dataDir, 'results.duckdb'), files);
   return files;
@@ -27,7 +27,7 @@ export async function openResults(dataDir: string, memoryLimit: string): Promise
 async function moveFromOneFile(path: string, files: ResultFiles): Promise<void> {
   if (!existsSync(path)) return;
   const { writer } = files;
-  await writer.run(`ATTACH '${path.replaceAll("'", "''")}' AS one_file (READ_ONLY)`);
+  await writer.run(`ATTACH ${quoteLiteral(path)} AS one_file (READ_ONLY)`);
   let moved = 0;
   try {
     const tables = await writer.rows<{ name: string }>(

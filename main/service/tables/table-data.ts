@@ -14,15 +14,15 @@ export interface TableColumn {
 
 export type SourceFormat = 'csv' | 'ndjson';
 
+/** Table files whose columns are remembered, the oldest forgotten first. */
+const REMEMBERED_FILES = 4096;
+
 /**
  * The data of uploaded tables, one DuckDB file per table (see TableFiles), written through a
  * DuckDB of its own that has file access and never runs user SQL. Every change writes a new file
  * and then points the table's record at it, so it lands whole or not at all; changes to one table
  * take turns, which also keeps its file attached here at most once at a time.
  */
-/** Table files whose columns are remembered, the oldest forgotten first. */
-const REMEMBERED_FILES = 4096;
-
 export class TableData {
   #files: Database;
   #store: TableStore;

@@ -28,6 +28,14 @@ describe('result cap', () => {
     const { body } = await h.get(`/api/v1/execution/${id}/results?allow_partial_results=true`);
     expect(body.state).toBe('QUERY_STATE_COMPLETED_PARTIAL');
     expect(body.result.rows.map((r: { trade_id: number }) => r.trade_id)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+
+    // pages of the cut result, read by position, end where its rows end
+    const paged: number[] = [];
+    for (let offset = 0; offset < total + 14; offset += 7) {
+      const page = await h.get(`/api/v1/execution/${id}/results?allow_partial_results=true&limit=7&offset=${offset}`);
+      paged.push(...page.body.result.rows.map((r: { trade_id: number }) => r.trade_id));
+    }
+    expect(paged).toEqual(Array.from({ length: total }, (_, i) => i + 1));
   });
 
   it('stops reading a large result once it is past the cap', async () => {
