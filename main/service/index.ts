@@ -88,7 +88,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const accounts = new AccountStore(storage.meta);
     const queries = new QueryStore(storage.meta);
     const executions = new ExecutionStore(storage.meta);
-    const results = new ResultStore(storage.results);
+    const results = new ResultStore(storage.results, config.tempDir);
     const now = nowIso();
     await executions.failUnfinished(
       now,

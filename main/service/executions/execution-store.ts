@@ -118,8 +118,16 @@ const IN_UNFINISHED = `state IN ('${STATE.pending}', '${STATE.executing}')`;
  * Execution records. Every state change is conditional on the state it leaves, so a cancel and
  * a completion racing each other cannot both win.
  */
+// Completed executions kept in memory: every read of a result asks for its execution, and one that
+// completed changes only once more, when it expires.
+const KEPT_COMPLETED = 1024;
+
 export class ExecutionStore {
   #db: Database;
+  /** Completed executions read lately, least recent first; frozen, as callers share them. */
+  #completed = new Map<string, Readonly<Execution>>();
+  /** Counts expiries, so that a read that began before one does not keep what it read. */
+  #expiries = 0;
 
   constructor(db: Database) {
     this.#db = db;
@@ -134,8 +142,21 @@ export class ExecutionStore {
   }
 
   async get(id: string): Promise<Execution | null> {
+    const kept = this.#completed.get(id);
+    if (kept) {
+      this.#completed.delete(id);
+      this.#completed.set(id, kept);
+      return kept;
+    }
+    const expiries = this.#expiries;
     const rows = await this.#db.read<ExecutionRow>(`SELECT * FROM executions WHERE id = ?`, [id]);
-    return rows[0] ? toExecution(rows[0]) : null;
+    if (!rows[0]) return null;
+    const execution = toExecution(rows[0]);
+    if ((execution.state === STATE.completed || execution.state === STATE.completedPartial) && expiries === this.#expiries) {
+      if (this.#completed.size >= KEPT_COMPLETED) this.#completed.delete(this.#completed.keys().next().value!);
+      this.#completed.set(id, Object.freeze(execution));
+    }
+    return execution;
   }
 
   async markExecuting(id: string, startedAt: string): Promise<boolean> {
@@ -183,10 +204,16 @@ export class ExecutionStore {
   }
 
   async expire(id: string, at: string): Promise<boolean> {
-    return this.#update(
-      `SET state = ?, expired_at = ? WHERE id = ? AND state IN ('${STATE.completed}', '${STATE.completedPartial}')`,
-      [STATE.expired, at, id],
-    );
+    try {
+      return await this.#update(
+        `SET state = ?, expired_at = ? WHERE id = ? AND state IN ('${STATE.completed}', '${STATE.completedPartial}')`,
+        [STATE.expired, at, id],
+      );
+    } finally {
+      // after the change: a read that saw the execution completed, and ends later, keeps nothing
+      this.#expiries++;
+      this.#completed.delete(id);
+    }
   }
 
   async dueForExpiry(now: string): Promise<string[]> {

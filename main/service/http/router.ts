@@ -4,6 +4,8 @@ export interface Reply {
   status?: number;
   json?: unknown;
   text?: string;
+  /** A body in parts, sent one after the other: large parts are never copied into one. */
+  body?: (string | Buffer)[];
   contentType?: string;
   headers?: Record<string, string>;
 }

@@ -16,26 +16,31 @@ export interface ServerSetup<Caller> {
 async function send(request: IncomingMessage, response: ServerResponse, reply: Reply, compression: CompressionMode): Promise<void> {
   const headers: Record<string, string> = { ...reply.headers };
   if (!request.complete) lingerOn(request, response);
-  let text: string;
-  if (reply.text !== undefined) {
-    text = reply.text;
+  let parts: Buffer[];
+  if (reply.body !== undefined || reply.text !== undefined) {
+    parts = (reply.body ?? [reply.text!]).map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
     headers['content-type'] = reply.contentType ?? 'text/plain; charset=utf-8';
   } else {
-    text = JSON.stringify(reply.json ?? {});
+    parts = [Buffer.from(JSON.stringify(reply.json ?? {}))];
     headers['content-type'] = 'application/json; charset=utf-8';
   }
-  let body: Buffer = Buffer.from(text);
-  if (body.length >= MIN_COMPRESSED_BYTES && compressesFor(compression, request.socket.remoteAddress)) {
+  let length = parts.reduce((sum, part) => sum + part.length, 0);
+  if (length >= MIN_COMPRESSED_BYTES && compressesFor(compression, request.socket.remoteAddress)) {
     headers.vary = 'Accept-Encoding';
     const encoding = chooseEncoding(request.headers['accept-encoding']);
     if (encoding) {
-      body = await compress(encoding, body);
+      parts = [await compress(encoding, parts.length === 1 ? parts[0]! : Buffer.concat(parts, length))];
+      length = parts[0]!.length;
       headers['content-encoding'] = encoding;
     }
   }
-  headers['content-length'] = String(body.length);
+  headers['content-length'] = String(length);
   response.writeHead(reply.status ?? 200, headers);
-  response.end(body);
+  // written together: one packet for a small answer, no wait between the parts of a large one
+  response.cork();
+  for (const part of parts) response.write(part);
+  response.end();
+  response.uncork();
 }
 
 // How long the rest of a refused body is read and dropped before the connection is closed.

@@ -1,10 +1,11 @@
-import { quoteIdentifier, quoteLiteral as literal } from '../storage/duckdb.ts';
+import { quoteIdentifier } from '../storage/duckdb.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
-// Result pages are written by DuckDB itself, as JSON objects or CSV lines, so that no value passes
-// through JavaScript one by one. The spelling follows the real service: JSON numbers where they are
-// exact, integers beyond 2^53 as strings, timestamps as `YYYY-MM-DD HH:MM:SS.mmm UTC`.
-// Timestamps with a time zone are shown in UTC: the connection's TimeZone is UTC.
+// Result pages are written by DuckDB's COPY, as JSON lines or CSV, so that no value passes through
+// JavaScript one by one. These are the columns COPY writes: each cell as the real service spells it,
+// JSON numbers where they are exact, integers beyond 2^53 as strings, timestamps as
+// `YYYY-MM-DD HH:MM:SS.mmm UTC`. Timestamps with a time zone are shown in UTC: the connection's
+// TimeZone is UTC.
 
 const MAX_EXACT = '9007199254740991';
 const WIDE_INTEGER = /^(BIGINT|HUGEINT|DECIMAL\(\d+,0\)|BIGNUM)$/;
@@ -18,60 +19,55 @@ function timestampText(column: string): string {
   return `CASE WHEN isfinite(${column}) THEN strftime(${column}::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%g UTC') ELSE ${column}::VARCHAR END`;
 }
 
-/** A JSON value for one cell. */
-function jsonCell({ name, type }: ResultColumn): string {
+/**
+ * For a column whose values JSON may hold as numbers or not: the condition under which a value is
+ * one, exactly (integers within 2^53, decimals a double holds exactly, finite floats), and the
+ * number type it is written as then. Null for a column of any other type.
+ */
+function asNumber({ name, type }: ResultColumn): { fits: string; as: string } | null {
   const c = quoteIdentifier(name);
-  // Exact values stay exact: a JSON number where one holds the value, else its text.
-  if (WIDE_INTEGER.test(type)) {
-    return `CASE WHEN ${c} BETWEEN -${MAX_EXACT} AND ${MAX_EXACT} THEN to_json(${c}::BIGINT) ELSE to_json(${c}::VARCHAR) END`;
-  }
+  if (WIDE_INTEGER.test(type)) return { fits: `${c} BETWEEN -${MAX_EXACT} AND ${MAX_EXACT}`, as: 'BIGINT' };
   // unsigned: never compared with a negative bound (a UHUGEINT past 2^127 has no signed form)
-  if (WIDE_UNSIGNED.test(type)) return `CASE WHEN ${c} <= ${MAX_EXACT} THEN to_json(${c}::BIGINT) ELSE to_json(${c}::VARCHAR) END`;
-  if (DECIMAL_FRACTION.test(type)) {
-    return `CASE WHEN ${c}::DOUBLE::${type} = ${c} THEN to_json(${c}::DOUBLE) ELSE to_json(${c}::VARCHAR) END`;
-  }
-  if (FRACTION.test(type)) {
-    return `CASE WHEN isfinite(${c}::DOUBLE) THEN to_json(${c}::DOUBLE) ELSE to_json(${c}::VARCHAR) END`;
-  }
-  if (TIMESTAMP.test(type)) return `to_json(${timestampText(c)})`;
-  // to_json would give a VARIANT's text; its own JSON is the value as it is
-  if (type === 'VARIANT') return `${c}::JSON`;
-  return `to_json(${c})`;
+  if (WIDE_UNSIGNED.test(type)) return { fits: `${c} <= ${MAX_EXACT}`, as: 'BIGINT' };
+  if (DECIMAL_FRACTION.test(type)) return { fits: `${c}::DOUBLE::${type} = ${c}`, as: 'DOUBLE' };
+  if (FRACTION.test(type)) return { fits: `isfinite(${c}::DOUBLE)`, as: 'DOUBLE' };
+  return null;
 }
 
-/** The text of one cell in CSV, before quoting; NULL for a null. */
-function csvText({ name, type }: ResultColumn): string {
+/** A SQL aggregate, true when all of the rows' values of the column are exact JSON numbers; null where no value needs the test. */
+export function jsonNumbersFitSql(column: ResultColumn): string | null {
+  const number = asNumber(column);
+  return number && `coalesce(bool_and(${number.fits}), true)`;
+}
+
+/**
+ * A cell's value for DuckDB's JSON (COPY's, or `to_json` of a row): the column as it is where that
+ * JSON is the service's, else a JSON value made for it. `numbersFit` says whether all values of the
+ * page's column are exact JSON numbers (see `jsonNumbersFitSql`): the test for each cell is left out.
+ */
+export function jsonCellSql(column: ResultColumn, numbersFit: boolean): string {
+  const c = quoteIdentifier(column.name);
+  const number = asNumber(column);
+  if (number) {
+    if (numbersFit) return `${c}::${number.as}`;
+    return `CASE WHEN ${number.fits} THEN to_json(${c}::${number.as}) ELSE to_json(${c}::VARCHAR) END`;
+  }
+  if (TIMESTAMP.test(column.type)) return timestampText(c);
+  // DuckDB would write a VARIANT's text; its own JSON is the value as it is
+  if (column.type === 'VARIANT') return `${c}::JSON`;
+  return c;
+}
+
+/** A column of the page that COPY writes as CSV (which quotes what needs it): the cell's text. */
+export function csvColumnSql({ name, type }: ResultColumn): string {
   const c = quoteIdentifier(name);
-  if (TIMESTAMP.test(type)) return timestampText(c);
-  if (FRACTION.test(type)) return `${c}::DOUBLE::VARCHAR`;
-  if (NESTED.test(type)) return `to_json(${c})::VARCHAR`;
+  const as = (value: string) => `${value} AS ${c}`;
+  if (TIMESTAMP.test(type)) return as(timestampText(c));
+  if (FRACTION.test(type)) return as(`${c}::DOUBLE::VARCHAR`);
+  if (NESTED.test(type)) return as(`to_json(${c})::VARCHAR`);
   // a VARIANT holding an object or a list is written as JSON, as nested columns are
-  if (type === 'VARIANT') return `CASE WHEN json_type(${c}::JSON) IN ('OBJECT', 'ARRAY') THEN ${c}::JSON::VARCHAR ELSE ${c}::VARCHAR END`;
-  return `${c}::VARCHAR`;
-}
-
-/** Each row as one JSON object text, keyed by column name in column order. */
-export function rowJsonSql(columns: ResultColumn[]): string {
-  if (columns.length === 0) return `'{}'`;
-  return `json_object(${columns.map((c) => `${literal(c.name)}, ${jsonCell(c)}`).join(', ')})::VARCHAR`;
-}
-
-/** RFC 4180 quoting: a field holding a comma, quote or line break is quoted, its quotes doubled. */
-function csvField(text: string): string {
-  const quoted = `'"' || replace(${text}, '"', '""') || '"'`;
-  return `CASE WHEN (${text}) IS NULL THEN '' WHEN regexp_matches(${text}, '[",\\r\\n]') THEN ${quoted} ELSE ${text} END`;
-}
-
-// Values of these types never hold a comma, quote or line break, so they skip the quoting test.
-const PLAIN_TEXT =
-  /^(BOOLEAN|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|DECIMAL\(.*\)|DATE|TIME|TIMESTAMP.*|UUID)$/;
-
-/** Each row as one CSV line, without its line break. */
-export function rowCsvSql(columns: ResultColumn[]): string {
-  if (columns.length === 0) return `''`;
-  return columns
-    .map((c) => (PLAIN_TEXT.test(c.type) ? `coalesce(${csvText(c)}, '')` : csvField(csvText(c))))
-    .join(` || ',' || `);
+  if (type === 'VARIANT') return as(`CASE WHEN json_type(${c}::JSON) IN ('OBJECT', 'ARRAY') THEN ${c}::JSON::VARCHAR ELSE ${c}::VARCHAR END`);
+  return c;
 }
 
 /** The CSV header line for these columns. */

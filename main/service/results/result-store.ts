@@ -1,10 +1,12 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import type { BoundSql } from '../../filter-language/index.ts';
-import { quoteIdentifier, type SqlParams } from '../storage/duckdb.ts';
+import { quoteIdentifier, valuesOf } from '../storage/duckdb.ts';
 import type { ResultFiles } from './result-files.ts';
+import { PageWriter, type Page, type PageFormat, type PageRows } from './page-writer.ts';
 import { ResultViews } from './result-views.ts';
-import { rowCsvSql, rowJsonSql } from './cell-sql.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
+
+export type { Page, PageFormat } from './page-writer.ts';
 
 export interface StoredSize {
   rowCount: number;
@@ -22,15 +24,6 @@ export interface PageQuery {
   orderBy?: string | null;
   /** Keeps each row with this probability (0 to 100, in percent) before paging. */
   samplePercent?: number | null;
-}
-
-export type PageFormat = 'json' | 'csv';
-
-/** A page as text: its rows' JSON objects joined by commas, or its CSV lines by line breaks. */
-export interface Page {
-  text: string;
-  rowCount: number;
-  bytes: number;
 }
 
 export interface ResultWriter {
@@ -51,19 +44,6 @@ function wholeNumber(value: number): number {
   return value;
 }
 
-const SEPARATOR: Record<PageFormat, string> = { json: `','`, csv: 'chr(10)' };
-
-/**
- * Writes the page that `rows` selects as one text, its rows in the order `order` gives. DuckDB
- * joins the rows itself: handing each row over as a string of its own took longer than the query.
- */
-async function readPage(connection: DuckDBConnection, format: PageFormat, columns: ResultColumn[], rows: string, order: string, params: SqlParams = []): Promise<Page> {
-  const line = format === 'json' ? rowJsonSql(columns) : rowCsvSql(columns);
-  const sql = `SELECT string_agg(${line}, ${SEPARATOR[format]} ORDER BY ${order}), count(*), sum(${rowBytesSql(columns)})::BIGINT FROM (${rows})`;
-  const [[text, rowCount, bytes]] = (await connection.runAndReadAll(sql, params)).getRows() as [[string | null, bigint, bigint | null]];
-  return { text: text ?? '', rowCount: Number(rowCount), bytes: Number(bytes ?? 0) };
-}
-
 function unusedName(columns: ResultColumn[], base: string): string {
   const taken = new Set(columns.map((c) => c.name.toLowerCase()));
   let name = base;
@@ -75,10 +55,13 @@ export class ResultStore {
   #files: ResultFiles;
   #views: ResultViews;
   #counts = new Map<string, StoredSize>();
+  #pages: PageWriter;
 
-  constructor(files: ResultFiles) {
+  /** `pagesDir`: where DuckDB writes pages, each read back and removed at once. */
+  constructor(files: ResultFiles, pagesDir: string) {
     this.#files = files;
     this.#views = new ResultViews(files.db);
+    this.#pages = new PageWriter(pagesDir);
   }
 
   async createWriter(executionId: string, columns: ResultColumn[]): Promise<ResultWriter> {
@@ -146,34 +129,36 @@ export class ResultStore {
     const offset = wholeNumber(query.offset);
     // each row's position, in a name no column of the result has
     const row = unusedName(query.tableColumns, '__row');
-    const read = (connection: DuckDBConnection, rows: string, order: string, bound: SqlParams = []) =>
-      readPage(connection, format, query.columns, rows, order, bound);
+    // a table written in order (a stored result, a view) gives a range of its rowids in order, and
+    // DuckDB reads that range from its row groups without counting up to it
+    const range = (table: string): PageRows => ({
+      sql: `SELECT *, rowid AS ${row} FROM ${table} WHERE rowid >= ${offset} AND rowid < ${offset + limit}`,
+      params: [],
+      orderBy: row,
+      inOrder: true,
+      limit,
+    });
+    const write = (connection: DuckDBConnection, rows: PageRows) =>
+      format === 'csv' ? this.#pages.csv(connection, query.columns, rows) : this.#pages.json(connection, query.columns, rows);
     const key = [executionId, query.where?.sql ?? '', query.orderBy ?? '', ...params].join('\u0000');
     if ((query.where || query.orderBy) && query.samplePercent == null && this.#views.worthMaking(key)) {
       const fill = (target: string) =>
         this.#withTable(executionId, async (connection, table) => {
           const where = query.where ? ` WHERE ${query.where.sql}` : '';
           // rowid breaks ties of the sort: a view's order is the same each time it is made
-          await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${table}${where} ORDER BY ${query.orderBy ?? 'rowid'}, rowid`, params);
+          await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${table}${where} ORDER BY ${query.orderBy ?? 'rowid'}, rowid`, valuesOf(params));
           const [[rows]] = (await connection.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows() as [[bigint]];
           return Number(rows) * query.tableColumns.length;
         });
-      return this.#views.use(executionId, key, fill, (view) =>
-        this.#withConnection((connection) =>
-          read(connection, `SELECT *, rowid AS ${row} FROM ${view} WHERE rowid >= ${offset} AND rowid < ${offset + limit}`, row),
-        ),
-      );
+      return this.#views.use(executionId, key, fill, (view) => this.#withConnection((connection) => write(connection, range(view))));
     }
     return this.#withTable(executionId, (connection, table) => {
       const sample = query.samplePercent != null ? ` USING SAMPLE ${query.samplePercent.toFixed(12)}% (bernoulli)` : '';
       const where = query.where ? ` WHERE ${query.where.sql}` : '';
-      // a stored result's rowids run from 0 without a gap (only its tail is ever cut): a page of
-      // all rows is a range of them, which DuckDB reads from its row groups without counting up to it
-      if (!query.orderBy && !where && !sample) return read(connection, `SELECT *, rowid AS ${row} FROM ${table} WHERE rowid >= ${offset} AND rowid < ${offset + limit}`, row);
-      if (!query.orderBy) return read(connection, `SELECT *, rowid AS ${row} FROM ${table}${where}${sample} LIMIT ${limit} OFFSET ${offset}`, row, params);
-      // rowid breaks ties of the sort
-      const rows = `SELECT *, rowid AS ${row} FROM ${table}${where}${sample} ORDER BY ${query.orderBy}, rowid LIMIT ${limit} OFFSET ${offset}`;
-      return read(connection, rows, `${query.orderBy}, ${row}`, params);
+      if (!query.orderBy && !where && !sample) return write(connection, range(table));
+      // rowid breaks ties of the sort, and keeps the stored order without one
+      const sql = `SELECT *, rowid AS ${row} FROM ${table}${where}${sample} ORDER BY ${query.orderBy ? `${query.orderBy}, ` : ''}rowid LIMIT ${limit} OFFSET ${offset}`;
+      return write(connection, { sql, params, orderBy: query.orderBy ? `${query.orderBy}, ${row}` : row, inOrder: false, limit });
     });
   }
 
@@ -232,7 +217,7 @@ async function measure(
 ): Promise<StoredSize> {
   const reader = await connection.runAndReadAll(
     `SELECT count(*)::BIGINT, coalesce(sum(${rowBytesSql(columns)}), 0)::BIGINT FROM ${table}${where ? ` WHERE ${where.sql}` : ''}`,
-    where?.params ?? [],
+    valuesOf(where?.params ?? []),
   );
   const [count, bytes] = reader.getRows()[0] ?? [0n, 0n];
   return { rowCount: Number(count), bytes: Number(bytes) };

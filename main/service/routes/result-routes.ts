@@ -53,14 +53,13 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
         headers[`X-${headerWord}-Next-Offset`] = String(next.next_offset);
         headers[`X-${headerWord}-Next-Uri`] = next.next_uri;
       }
-      const text = slice.rowCount > 0 ? `${csvHeader(slice.columns)}\n${slice.text}\n` : `${csvHeader(slice.columns)}\n`;
-      return { text, contentType: 'text/plain; charset=utf-8', headers };
+      return { body: [`${csvHeader(slice.columns)}\n`, slice.body], contentType: 'text/plain; charset=utf-8', headers };
     }
     const metadata = resultMetadata(
       { ...summary, rowCount: slice.totalRows, bytes: slice.totalBytes },
       { rowCount: slice.rowCount, bytes: slice.bytes, columnNames: names, columnTypes: slice.columns.map((c) => c.type) },
     );
-    return { text: resultsJson(envelope, slice.text, metadata, next), contentType: 'application/json; charset=utf-8' };
+    return { body: resultsJson(envelope, slice.body, metadata, next), contentType: 'application/json; charset=utf-8' };
   }
 
   async function latest(request: RouteRequest<Account>): Promise<Execution> {

@@ -140,6 +140,15 @@ export class Database {
   }
 }
 
+/**
+ * The values to run a statement with, or none: DuckDB's client prepares a statement (and destroys
+ * it after) whenever it is given values, even an empty list, which took the main thread longer
+ * than the rest of a short read.
+ */
+export function valuesOf(params: SqlParams): SqlParams | undefined {
+  return params.length > 0 ? params : undefined;
+}
+
 /** A DuckDB string literal in single quotes, whatever it contains. */
 export function quoteLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;

@@ -1,0 +1,124 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PageWriter, type PageRows } from '../../../main/service/results/page-writer.ts';
+import { rowBytesSql, type ResultColumn } from '../../../main/service/results/row-bytes.ts';
+
+// Pages are written two ways: short JSON pages by one statement, the rest by COPY, with columns
+// written as they are where the page's values allow. The two must give the same text.
+
+const ROWS = 3_000;
+// every type the service writes in a way of its own; `unsafe` holds one integer past 2^53, at row 2,500
+const SQL = `SELECT (i % 100)::TINYINT AS tiny,
+  CASE WHEN i = 2500 THEN 9007199254740993 ELSE i * 1000 END::BIGINT AS unsafe, i::HUGEINT AS huge, i::UBIGINT AS ubig,
+  (i * 7)::DECIMAL(38,0) AS dec0, (i / 8)::DECIMAL(10,2) AS dec2, (i / 4)::FLOAT AS f,
+  CASE WHEN i = 2600 THEN 'nan'::DOUBLE ELSE i / 3 END AS dbl, i % 2 = 0 AS yes, NULL::INTEGER AS nothing,
+  CASE i % 4 WHEN 0 THEN 'say "hi", then' || chr(10) || 'leave' WHEN 1 THEN '' WHEN 2 THEN NULL ELSE 'plain ' || i END AS text,
+  DATE '2024-02-29' + i::INTEGER AS d, TIMESTAMP '2024-01-02 03:04:05.678912' + to_seconds(i) AS ts,
+  TIMESTAMPTZ '2024-01-02 03:04:05.5+02:00' AS tstz, [i, NULL] AS list, {'a': i, 'b': 'x'} AS struct,
+  '{"k": [1, 2]}'::JSON AS j, i::VARIANT AS v
+FROM range(${ROWS}) r(i)`;
+
+let instance: DuckDBInstance;
+let connection: DuckDBConnection;
+let dir: string;
+let writer: PageWriter;
+let columns: ResultColumn[];
+
+const range = (from: number, to: number, limit = to - from): PageRows => ({
+  sql: `SELECT *, rowid AS __row FROM t WHERE rowid >= ${from} AND rowid < ${to}`,
+  params: [],
+  orderBy: '__row',
+  inOrder: true,
+  limit,
+});
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'querydesk-pages-'));
+  instance = await DuckDBInstance.create(':memory:');
+  connection = await instance.connect();
+  await connection.run(`SET TimeZone = 'UTC'`);
+  await connection.run(`CREATE TABLE t AS ${SQL}`);
+  columns = (await connection.runAndReadAll('DESCRIBE t')).getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
+  writer = new PageWriter(dir);
+});
+afterAll(() => {
+  connection.closeSync();
+  instance.closeSync();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('JSON pages', () => {
+  it('are the same text whether written by one statement or by COPY', async () => {
+    // 1,500-row pages are written by one statement; the 3,000-row page by COPY
+    const halves = [await writer.json(connection, columns, range(0, 1500)), await writer.json(connection, columns, range(1500, 3000))];
+    const whole = await writer.json(connection, columns, range(0, 3000));
+    expect(whole.body.toString()).toBe(halves.map((page) => page.body.toString()).join(','));
+    expect(whole.rowCount).toBe(ROWS);
+    expect(whole.bytes).toBe(halves[0]!.bytes + halves[1]!.bytes);
+    const rows = JSON.parse(`[${whole.body.toString()}]`) as Record<string, unknown>[];
+    expect(rows[2600]!.dbl).toBe('nan');
+    expect(rows[2500]).toMatchObject({ unsafe: '9007199254740993', text: 'say "hi", then\nleave', j: { k: [1, 2] }, v: 2500 });
+    expect(rows[2501]).toMatchObject({ unsafe: 2501000, tiny: 1, huge: 2501, dec0: 17507, dec2: 312.63, f: 625.25, text: '' });
+    expect(rows[3]).toMatchObject({ ts: '2024-01-02 03:04:08.678 UTC', tstz: '2024-01-02 01:04:05.500 UTC', list: [3, null], struct: { a: 3, b: 'x' } });
+  });
+
+  it('write a column as it is only when all its values on the page are exact JSON numbers', async () => {
+    const fitting = await writer.json(connection, columns, range(0, 2400, 10_000));
+    const mixed = await writer.json(connection, columns, range(2400, 3000, 10_000));
+    const fittingRows = JSON.parse(`[${fitting.body.toString()}]`) as Record<string, unknown>[];
+    const mixedRows = JSON.parse(`[${mixed.body.toString()}]`) as Record<string, unknown>[];
+    expect(fittingRows.map((row) => row.unsafe)).toEqual(Array.from({ length: 2400 }, (_, i) => i * 1000));
+    expect(mixedRows[100]!.unsafe).toBe('9007199254740993');
+    expect(mixedRows[99]!.unsafe).toBe(2499000);
+    expect(mixedRows[200]!.dbl).toBe('nan');
+  });
+
+  it('come in the page order, and count the rows they hold, when the rows are not read in order', async () => {
+    const sorted = await writer.json(connection, columns, {
+      sql: `SELECT *, rowid AS __row FROM t WHERE tiny > 0 ORDER BY tiny DESC, rowid LIMIT 2500 OFFSET 10`,
+      params: [],
+      orderBy: 'tiny DESC, __row',
+      inOrder: false,
+      limit: 2500,
+    });
+    const tinies = (JSON.parse(`[${sorted.body.toString()}]`) as { tiny: number }[]).map((row) => row.tiny);
+    expect(tinies).toHaveLength(2500);
+    expect(tinies).toEqual([...tinies].sort((a, b) => b - a));
+    // a sample gives other rows each time it is read: its size must be that of the rows it gave
+    const sample = await writer.json(connection, columns, {
+      sql: `SELECT *, rowid AS __row FROM t USING SAMPLE 50% (bernoulli)`,
+      params: [],
+      orderBy: '__row',
+      inOrder: false,
+      limit: ROWS,
+    });
+    const units = (JSON.parse(`[${sample.body.toString()}]`) as { unsafe: number | string }[]).map((row) => row.unsafe);
+    expect(units.length).toBe(sample.rowCount);
+    const ids = units.map((u) => (u === '9007199254740993' ? 2500 : Number(u) / 1000));
+    const [[bytes]] = (await connection.runAndReadAll(`SELECT sum(${rowBytesSql(columns)})::BIGINT FROM t WHERE rowid IN (${ids.join(',')})`)).getRows() as [[bigint]];
+    expect(sample.bytes).toBe(Number(bytes));
+  });
+});
+
+describe('CSV pages', () => {
+  it('quote what needs it, tell an empty text from a null, and end each line with a break', async () => {
+    const page = await writer.csv(connection, [columns.find((c) => c.name === 'text')!, columns.find((c) => c.name === 'ts')!], range(0, 4));
+    expect(page.rowCount).toBe(4);
+    expect(page.body.toString()).toBe(
+      '"say ""hi"", then\nleave",2024-01-02 03:04:05.678 UTC\n' + '"",2024-01-02 03:04:06.678 UTC\n' + ',2024-01-02 03:04:07.678 UTC\n' + 'plain 3,2024-01-02 03:04:08.678 UTC\n',
+    );
+  });
+});
+
+describe('page files', () => {
+  it('are removed once read, and when DuckDB fails to write them', async () => {
+    await writer.csv(connection, columns, range(0, 3000));
+    await writer.json(connection, columns, range(0, 3000));
+    const failing: PageRows = { ...range(0, 3000), sql: `SELECT *, rowid AS __row, CAST(text AS INTEGER) AS broken FROM t`, orderBy: 'broken' };
+    await expect(writer.csv(connection, columns, { ...failing, inOrder: false })).rejects.toThrow(/Conversion Error/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
