@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The embedded service in a child process of a benchmark, as a remote service would be: the
@@ -9,6 +10,8 @@ export interface ServiceChild {
   port: number;
   /** The demo account's key. */
   key: string;
+  /** The process's resident size now, in bytes (Linux). */
+  residentBytes(): number;
   stop(): Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export async function startServiceChild(dir: string, extraArgs: string[] = []): 
     baseUrl,
     port: Number(new URL(baseUrl).port),
     key,
+    residentBytes: () => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

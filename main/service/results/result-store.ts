@@ -2,7 +2,7 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk } from '@duckdb/
 import type { BoundSql } from '../../filter-language/index.ts';
 import { quoteIdentifier, valuesOf } from '../storage/duckdb.ts';
 import type { ResultFiles } from './result-files.ts';
-import { PageWriter, type Page, type PageFormat, type PageRows } from './page-writer.ts';
+import { PageWriter, type Page, type PageFormat } from './page-writer.ts';
 import { ResultViews } from './result-views.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
 
@@ -61,7 +61,7 @@ export class ResultStore {
   constructor(files: ResultFiles, pagesDir: string) {
     this.#files = files;
     this.#views = new ResultViews(files.db);
-    this.#pages = new PageWriter(pagesDir);
+    this.#pages = new PageWriter(files.db, pagesDir);
   }
 
   async createWriter(executionId: string, columns: ResultColumn[]): Promise<ResultWriter> {
@@ -129,17 +129,7 @@ export class ResultStore {
     const offset = wholeNumber(query.offset);
     // each row's position, in a name no column of the result has
     const row = unusedName(query.tableColumns, '__row');
-    // a table written in order (a stored result, a view) gives a range of its rowids in order, and
-    // DuckDB reads that range from its row groups without counting up to it
-    const range = (table: string): PageRows => ({
-      sql: `SELECT *, rowid AS ${row} FROM ${table} WHERE rowid >= ${offset} AND rowid < ${offset + limit}`,
-      params: [],
-      orderBy: row,
-      inOrder: true,
-      limit,
-    });
-    const write = (connection: DuckDBConnection, rows: PageRows) =>
-      format === 'csv' ? this.#pages.csv(connection, query.columns, rows) : this.#pages.json(connection, query.columns, rows);
+    const range = (connection: DuckDBConnection, table: string) => this.#pages.range(connection, format, query.columns, table, row, offset, limit);
     const key = [executionId, query.where?.sql ?? '', query.orderBy ?? '', ...params].join('\u0000');
     if ((query.where || query.orderBy) && query.samplePercent == null && this.#views.worthMaking(key)) {
       const fill = (target: string) =>
@@ -150,15 +140,15 @@ export class ResultStore {
           const [[rows]] = (await connection.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows() as [[bigint]];
           return Number(rows) * query.tableColumns.length;
         });
-      return this.#views.use(executionId, key, fill, (view) => this.#withConnection((connection) => write(connection, range(view))));
+      return this.#views.use(executionId, key, fill, (view) => this.#withConnection((connection) => range(connection, view)));
     }
     return this.#withTable(executionId, (connection, table) => {
       const sample = query.samplePercent != null ? ` USING SAMPLE ${query.samplePercent.toFixed(12)}% (bernoulli)` : '';
       const where = query.where ? ` WHERE ${query.where.sql}` : '';
-      if (!query.orderBy && !where && !sample) return write(connection, range(table));
+      if (!query.orderBy && !where && !sample) return range(connection, table);
       // rowid breaks ties of the sort, and keeps the stored order without one
       const sql = `SELECT *, rowid AS ${row} FROM ${table}${where}${sample} ORDER BY ${query.orderBy ? `${query.orderBy}, ` : ''}rowid LIMIT ${limit} OFFSET ${offset}`;
-      return write(connection, { sql, params, orderBy: query.orderBy ? `${query.orderBy}, ${row}` : row, inOrder: false, limit });
+      return this.#pages.write(connection, format, query.columns, { sql, params, orderBy: query.orderBy ? `${query.orderBy}, ${row}` : row, inOrder: false, limit });
     });
   }
 

@@ -1,15 +1,17 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageWriter, type PageRows } from '../../../main/service/results/page-writer.ts';
 import { rowBytesSql, type ResultColumn } from '../../../main/service/results/row-bytes.ts';
+import { Database } from '../../../main/service/storage/duckdb.ts';
 
 // Pages are written two ways: short JSON pages by one statement, the rest by COPY, with columns
-// written as they are where the page's values allow. The two must give the same text.
+// written as they are where the page's values allow; large pages of a range in parts at once. All
+// must give the same text.
 
-const ROWS = 3_000;
+const ROWS = 30_000;
 // every type the service writes in a way of its own; `unsafe` holds one integer past 2^53, at row 2,500
 const SQL = `SELECT (i % 100)::TINYINT AS tiny,
   CASE WHEN i = 2500 THEN 9007199254740993 ELSE i * 1000 END::BIGINT AS unsafe, i::HUGEINT AS huge, i::UBIGINT AS ubig,
@@ -21,7 +23,7 @@ const SQL = `SELECT (i % 100)::TINYINT AS tiny,
   '{"k": [1, 2]}'::JSON AS j, i::VARIANT AS v
 FROM range(${ROWS}) r(i)`;
 
-let instance: DuckDBInstance;
+let db: Database;
 let connection: DuckDBConnection;
 let dir: string;
 let writer: PageWriter;
@@ -37,16 +39,14 @@ const range = (from: number, to: number, limit = to - from): PageRows => ({
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'querydesk-pages-'));
-  instance = await DuckDBInstance.create(':memory:');
-  connection = await instance.connect();
-  await connection.run(`SET TimeZone = 'UTC'`);
-  await connection.run(`CREATE TABLE t AS ${SQL}`);
+  db = await Database.open(':memory:', [`CREATE TABLE t AS ${SQL}`], [`SET TimeZone = 'UTC'`]);
+  connection = await db.connect();
   columns = (await connection.runAndReadAll('DESCRIBE t')).getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
-  writer = new PageWriter(dir);
+  writer = new PageWriter(db, dir);
 });
-afterAll(() => {
-  connection.closeSync();
-  instance.closeSync();
+afterAll(async () => {
+  db.release(connection);
+  await db.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -56,7 +56,7 @@ describe('JSON pages', () => {
     const halves = [await writer.json(connection, columns, range(0, 1500)), await writer.json(connection, columns, range(1500, 3000))];
     const whole = await writer.json(connection, columns, range(0, 3000));
     expect(whole.body.toString()).toBe(halves.map((page) => page.body.toString()).join(','));
-    expect(whole.rowCount).toBe(ROWS);
+    expect(whole.rowCount).toBe(3000);
     expect(whole.bytes).toBe(halves[0]!.bytes + halves[1]!.bytes);
     const rows = JSON.parse(`[${whole.body.toString()}]`) as Record<string, unknown>[];
     expect(rows[2600]!.dbl).toBe('nan');
@@ -100,6 +100,22 @@ describe('JSON pages', () => {
     const ids = units.map((u) => (u === '9007199254740993' ? 2500 : Number(u) / 1000));
     const [[bytes]] = (await connection.runAndReadAll(`SELECT sum(${rowBytesSql(columns)})::BIGINT FROM t WHERE rowid IN (${ids.join(',')})`)).getRows() as [[bigint]];
     expect(sample.bytes).toBe(Number(bytes));
+  });
+});
+
+describe('large pages of a range', () => {
+  it('are the same written in parts at once as written whole', async () => {
+    for (const format of ['json', 'csv'] as const) {
+      const whole = await writer.write(connection, format, columns, range(1_000, 29_000));
+      // a page of 10,000 rows or more is written in parts, one a core (this machine has two or more)
+      const parted = await writer.range(connection, format, columns, 't', '__row', 1_000, 28_000);
+      expect(parted.body.equals(whole.body), format).toBe(true);
+      expect([parted.rowCount, parted.bytes]).toEqual([whole.rowCount, whole.bytes]);
+    }
+    // past the end of the table: the parts that find no rows add nothing
+    const end = await writer.range(connection, 'json', columns, 't', '__row', 25_000, 20_000);
+    expect(end.rowCount).toBe(5_000);
+    expect(JSON.parse(`[${end.body.toString()}]`)).toHaveLength(5_000);
   });
 });
 
