@@ -119,9 +119,15 @@ try {
   const rssBefore = service.residentBytes();
   let rssPeak = rssBefore;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, service.residentBytes())), 20);
-  const firstStart = performance.now();
-  await get(filteredPath(0)); // the view's first page: the filter and the sort run once
-  const firstPageMs = performance.now() - firstStart;
+  // The first page of a filter is read alone (a top-N sort); the second makes the view, the filter
+  // and the sort run once: the 16 clients page on from there.
+  const timedGet = async (path: string) => {
+    const start = performance.now();
+    await get(path);
+    return performance.now() - start;
+  };
+  const firstPageMs = await timedGet(filteredPath(0));
+  const viewMadeMs = await timedGet(filteredPath(1));
   const served = await latencies(CLIENTS, REQUESTS_PER_CLIENT, (i) => get(filteredPath(i)));
 
   // status, plain pages, a query, the tables: what a room of clients asks all the time
@@ -175,7 +181,7 @@ try {
   console.log(`  DuckDB directly, same pages as JSON text: ${perSecond(directJsonSeconds)} rows/s -> service JSON at ${(directJsonSeconds / json.seconds).toFixed(2)}x of it`);
   console.log(`  DuckDB directly, same pages COPY'd to CSV files: ${perSecond(directCsvSeconds)} rows/s -> service CSV at ${(directCsvSeconds / csv.seconds).toFixed(2)}x of it`);
   console.log(`  filtered + sorted 100-row page, ${CLIENTS} concurrent clients x ${REQUESTS_PER_CLIENT}:`);
-  console.log(`    the view's first page: ${ms(firstPageMs)}`);
+  console.log(`    the filter's first page: ${ms(firstPageMs)}; the second, which makes the view: ${ms(viewMadeMs)}`);
   console.log(`    service, pages after the first: median ${ms(served.median)}, p99 ${ms(served.p99)}`);
   console.log(`    DuckDB directly: median ${ms(straight.median)}, p99 ${ms(straight.p99)}`);
   console.log(`    ratio service / direct: median ${(served.median / straight.median).toFixed(2)}x, p99 ${(served.p99 / straight.p99).toFixed(2)}x`);

@@ -16,6 +16,24 @@ export interface Page {
   bytes: number;
 }
 
+/** Rows as JSON text whole, each followed by a comma; see `PageWriter.text`. */
+export interface RowsText {
+  body: Buffer;
+  /** Where each row starts in `body`, and last, its length. */
+  starts: Uint32Array;
+  /** The bytes (the service's measure) of the rows before each row, and last, of all. */
+  bytesBefore: Float64Array;
+}
+
+/** The rows `offset` to `offset + limit` of a text, as a page: a slice of it, not a copy. */
+export function textPage(text: RowsText, offset: number, limit: number): Page {
+  const rows = text.starts.length - 1;
+  const from = Math.min(offset, rows);
+  const to = Math.min(offset + limit, rows);
+  if (to === from) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
+  return { body: text.body.subarray(text.starts[from], text.starts[to]! - 1), rowCount: to - from, bytes: text.bytesBefore[to]! - text.bytesBefore[from]! };
+}
+
 /** The rows of a page, as a SELECT of (at least) the columns shown and the names its order uses. */
 export interface PageRows {
   sql: string;
@@ -121,6 +139,35 @@ export class PageWriter {
    * exact numbers are read first: COPY then writes those columns as they are.
    */
   async #copiedJson(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
+    const lines = await this.#jsonLines(connection, columns, rows);
+    if (lines.rowCount === 0) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
+    const { body } = lines;
+    for (let at = body.indexOf(LINE_BREAK); at !== -1; at = body.indexOf(LINE_BREAK, at + 1)) body[at] = COMMA;
+    return { body: body.subarray(0, body.length - 1), rowCount: lines.rowCount, bytes: lines.bytes };
+  }
+
+  /**
+   * A table's rows (`rowid` from 0, in order) as JSON text whole, each row followed by a comma, with
+   * where each starts and the bytes before it: a page of it is then a slice (see `textPage`).
+   */
+  async text(connection: DuckDBConnection, columns: ResultColumn[], table: string, row: string): Promise<RowsText> {
+    const rows: PageRows = { sql: `SELECT *, rowid AS ${row} FROM ${table}`, params: [], orderBy: row, inOrder: true, limit: Number.MAX_SAFE_INTEGER };
+    const { body, rowCount } = await this.#jsonLines(connection, columns, rows);
+    const sizes = (await connection.runAndReadAll(`SELECT ${rowBytesSql(columns)} FROM ${table} ORDER BY rowid`)).getColumns()[0] ?? [];
+    const starts = new Uint32Array(rowCount + 1);
+    const bytesBefore = new Float64Array(rowCount + 1);
+    let line = 0;
+    for (let at = body.indexOf(LINE_BREAK); at !== -1; at = body.indexOf(LINE_BREAK, at + 1)) {
+      body[at] = COMMA;
+      starts[++line] = at + 1;
+      bytesBefore[line] = bytesBefore[line - 1]! + Number(sizes[line - 1] ?? 0);
+    }
+    if (line !== rowCount || sizes.length !== rowCount) throw new Error(`a view's text has ${line} lines and ${sizes.length} sizes for ${rowCount} rows`);
+    return { body, starts, bytesBefore };
+  }
+
+  /** JSON lines of the rows, with columns written as they are where all their values allow. */
+  async #jsonLines(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     const facts = columns.map(jsonNumbersFitSql);
     const asked = facts.filter((fact) => fact !== null);
     const reader = await connection.runAndReadAll(
@@ -132,9 +179,7 @@ export class PageWriter {
     let next = 0;
     const cells = columns.map((column, i) => `${jsonCellSql(column, facts[i] !== null && fit[next++] === true)} AS ${quoteIdentifier(column.name)}`);
     const { body, rowCount } = await this.#copy(connection, cells, rows, 'FORMAT json');
-    // one object a line: JSON text holds a line break only between them, never inside a value
-    for (let at = body.indexOf(LINE_BREAK); at !== -1; at = body.indexOf(LINE_BREAK, at + 1)) body[at] = COMMA;
-    return { body: body.subarray(0, body.length - 1), rowCount, bytes: Number(bytes) };
+    return { body, rowCount, bytes: Number(bytes) };
   }
 
   async #copy(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string): Promise<{ body: Buffer; rowCount: number }> {

@@ -4,6 +4,7 @@ import { quoteIdentifier, valuesOf } from '../storage/duckdb.ts';
 import type { ResultFiles } from './result-files.ts';
 import { PageWriter, type Page, type PageFormat } from './page-writer.ts';
 import { ResultViews } from './result-views.ts';
+import { ViewTexts } from './view-texts.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
 
 export type { Page, PageFormat } from './page-writer.ts';
@@ -54,13 +55,14 @@ function unusedName(columns: ResultColumn[], base: string): string {
 export class ResultStore {
   #files: ResultFiles;
   #views: ResultViews;
+  #texts = new ViewTexts();
   #counts = new Map<string, StoredSize>();
   #pages: PageWriter;
 
   /** `pagesDir`: where DuckDB writes pages, each read back and removed at once. */
   constructor(files: ResultFiles, pagesDir: string) {
     this.#files = files;
-    this.#views = new ResultViews(files.db);
+    this.#views = new ResultViews(files.db, (table) => this.#texts.forget(table));
     this.#pages = new PageWriter(files.db, pagesDir);
   }
 
@@ -140,7 +142,12 @@ export class ResultStore {
           const [[rows]] = (await connection.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows() as [[bigint]];
           return Number(rows) * query.tableColumns.length;
         });
-      return this.#views.use(executionId, key, fill, (view) => this.#withConnection((connection) => range(connection, view)));
+      return this.#views.use(executionId, key, fill, async (view, cells) => {
+        const columns = query.columns.map((c) => c.name).join('\u0000');
+        const text = () => this.#withConnection((connection) => this.#pages.text(connection, query.columns, view, row));
+        const page = format === 'json' ? await this.#texts.page(view, columns, cells, offset, limit, text) : null;
+        return page ?? this.#withConnection((connection) => range(connection, view));
+      });
     }
     return this.#withTable(executionId, (connection, table) => {
       const sample = query.samplePercent != null ? ` USING SAMPLE ${query.samplePercent.toFixed(12)}% (bernoulli)` : '';

@@ -29,13 +29,16 @@ export type FillView = (target: string) => Promise<number>;
  */
 export class ResultViews {
   readonly #db: Database;
+  readonly #dropped: (table: string) => void;
   /** In the order last used, least recent first. */
   #views = new Map<string, View>();
   #made = 0;
   #asked = new Set<string>();
 
-  constructor(db: Database) {
+  /** `dropped` hears of each view's table as it is dropped. */
+  constructor(db: Database, dropped: (table: string) => void = () => undefined) {
     this.#db = db;
+    this.#dropped = dropped;
   }
 
   /**
@@ -50,15 +53,15 @@ export class ResultViews {
     return false;
   }
 
-  /** Runs `work` with the view named by `key`, made from `source` first if it is not kept. */
-  async use<T>(executionId: string, key: string, fill: FillView, work: (table: string) => Promise<T>): Promise<T> {
+  /** Runs `work` with the view named by `key` (its table and cells), made by `fill` first if it is not kept. */
+  async use<T>(executionId: string, key: string, fill: FillView, work: (table: string, cells: number) => Promise<T>): Promise<T> {
     const view = this.#views.get(key) ?? this.#make(executionId, key, fill);
     view.users++;
     this.#views.delete(key);
     this.#views.set(key, view);
     try {
       await view.ready;
-      return await work(`memory.main.${view.name}`);
+      return await work(`memory.main.${view.name}`, view.cells!);
     } finally {
       view.users--;
       if (view.orphaned && view.users === 0) await this.#dropTable(view);
@@ -104,6 +107,7 @@ export class ResultViews {
   }
 
   async #dropTable(view: View): Promise<void> {
+    this.#dropped(`memory.main.${view.name}`);
     await this.#db.run(`DROP TABLE IF EXISTS memory.main.${view.name}`);
   }
 }

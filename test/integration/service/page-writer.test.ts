@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageWriter, type PageRows } from '../../../main/service/results/page-writer.ts';
+import { PageWriter, textPage, type PageRows } from '../../../main/service/results/page-writer.ts';
 import { rowBytesSql, type ResultColumn } from '../../../main/service/results/row-bytes.ts';
 import { Database } from '../../../main/service/storage/duckdb.ts';
 
@@ -116,6 +116,19 @@ describe('large pages of a range', () => {
     const end = await writer.range(connection, 'json', columns, 't', '__row', 25_000, 20_000);
     expect(end.rowCount).toBe(5_000);
     expect(JSON.parse(`[${end.body.toString()}]`)).toHaveLength(5_000);
+  });
+});
+
+describe('a table made into text whole', () => {
+  it('gives the pages DuckDB writes, as slices: text, rows and bytes', async () => {
+    const text = await writer.text(connection, columns, 't', '__row');
+    expect(text.starts.length).toBe(ROWS + 1);
+    for (const [offset, limit] of [[0, 100], [12_345, 1], [2_450, 100], [29_990, 100], [0, ROWS], [ROWS, 10]] as const) {
+      const sliced = textPage(text, offset, limit);
+      const written = await writer.json(connection, columns, range(offset, Math.min(ROWS, offset + limit), limit));
+      expect(sliced.body.toString(), `${offset}+${limit}`).toBe(written.body.toString());
+      expect([sliced.rowCount, sliced.bytes]).toEqual([written.rowCount, written.bytes]);
+    }
   });
 });
 

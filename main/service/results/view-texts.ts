@@ -1,0 +1,72 @@
+import { textPage, type Page, type RowsText } from './page-writer.ts';
+
+// Texts kept at once, in bytes, and the most cells (rows times columns) a view may have to be made
+// into one: two million cells make a text of some tens of megabytes.
+const KEPT_BYTES = 64 * 1024 * 1024;
+const MOST_CELLS = 2_000_000;
+
+interface Kept {
+  view: string;
+  /** Null while it is made, or when it came out larger than all texts may be. */
+  text: RowsText | null;
+  made: Promise<void>;
+}
+
+/**
+ * The JSON text of views' rows, whole, made once for each set of columns asked for: a page is then
+ * a slice of it, without DuckDB. Under 16 clients reading pages of one view, planning and running
+ * each page's statement took most of the service's time. The first JSON page of a view makes its
+ * text (about as long as making the view took); pages asked for meanwhile wait for it.
+ */
+export class ViewTexts {
+  /** In the order last used, least recent first. */
+  #kept = new Map<string, Kept>();
+
+  /**
+   * The page, from the text of `view` for `columns`, made by `make` if it is not kept; null when
+   * the view has too many cells for a text, or its text could not be made or kept.
+   */
+  async page(view: string, columns: string, cells: number, offset: number, limit: number, make: () => Promise<RowsText>): Promise<Page | null> {
+    if (cells > MOST_CELLS) return null;
+    const key = `${view}\u0000${columns}`;
+    let kept = this.#kept.get(key);
+    if (kept) this.#kept.delete(key);
+    else kept = this.#make(key, view, make);
+    this.#kept.set(key, kept);
+    await kept.made;
+    return kept.text && textPage(kept.text, offset, limit);
+  }
+
+  /** Forgets the texts of a view that is dropped. */
+  forget(view: string): void {
+    for (const [key, kept] of this.#kept) if (kept.view === view) this.#kept.delete(key);
+  }
+
+  #make(key: string, view: string, make: () => Promise<RowsText>): Kept {
+    const kept: Kept = { view, text: null, made: Promise.resolve() };
+    kept.made = make().then(
+      (text) => {
+        // the view may have gone meanwhile; a text larger than all may be is not kept (pages come from DuckDB)
+        if (this.#kept.get(key) !== kept || text.body.length > KEPT_BYTES) return;
+        kept.text = text;
+        this.#evict();
+      },
+      // a view dropped while its text was made: pages come from DuckDB, and a view made again tries again
+      () => {
+        if (this.#kept.get(key) === kept) this.#kept.delete(key);
+      },
+    );
+    return kept;
+  }
+
+  #evict(): void {
+    let bytes = 0;
+    for (const kept of this.#kept.values()) bytes += kept.text?.body.length ?? 0;
+    for (const [key, kept] of this.#kept) {
+      if (bytes <= KEPT_BYTES) break;
+      if (!kept.text) continue;
+      this.#kept.delete(key);
+      bytes -= kept.text.body.length;
+    }
+  }
+}
