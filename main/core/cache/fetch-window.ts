@@ -1,10 +1,10 @@
-// How many pages of a download are asked for at once. `min` keep the service busy on every core
-// it has while a page is made, which is all a nearby service needs (on this 2-core machine, with
-// the service beside the app, 4 in flight took 1.4 s for the million-row demo result, 2 took 1.5 s
-// and 6 took 1.55 s: more only crowd the CPU). A link adds its round trip, during which the service
-// and the line would stand idle: so as many pages more as arrive in one round trip at the rate
-// they arrive now. Over an 80 ms, 100 Mbit/s link that settles at 6 or 7 (1.9-2.0 s, against
-// 2.0-2.3 s with 4).
+// How many pages of a download are asked for at once. `min` pages keep the service busy on every core
+// it has while a page is made, which is all a nearby service needs; a link adds its round trip,
+// during which the service and the line would stand idle: so as many pages more as arrive in one
+// round trip at the rate they arrive now. For the million-row demo result on this 2-core machine
+// (four runs each, pages loaded 500,000 rows at a time): with the service beside the app, 4 to 8
+// took 1.31-1.45 s and 6 to 10 took 1.26-1.36 s (3 took 1.44-1.51 s); over an 80 ms, 100 Mbit/s
+// link, 4 to 8 took 2.04-2.13 s and 6 to 10 took 1.83-1.98 s.
 
 export interface WindowOptions {
   min: number;

@@ -13,7 +13,7 @@ import { storageType } from './storage-types.ts';
 
 export const DEFAULT_CACHE_BUDGET_BYTES = 2 * 1024 ** 3;
 /** Pages of a download asked for at once, more over a link with a longer round trip (see fetch-window.ts). */
-export const PAGES_IN_FLIGHT = { min: 4, max: 8 };
+export const PAGES_IN_FLIGHT = { min: 6, max: 10 };
 
 export interface ResultCacheOptions {
   dir: string;
