@@ -1,7 +1,8 @@
 // `npm run bench:link` (and the end of `npm run bench`): the download of the 1,000,000-row demo
 // result into the app's cache over a simulated link (80 ms round trip, 100 Mbit/s shared), next
 // to the official client's JSON and CSV reads over the same link, and the link's own time for the
-// bytes each sent. The service compresses as the real one does for a client on another machine.
+// bytes each sent. The service compresses as the real one does for a client on another machine;
+// the service and the link run in processes of their own, as they would be elsewhere.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,8 @@ import { DuneClient } from '@duneanalytics/client-sdk';
 import type { CacheStatus } from '../main/contract/index.ts';
 import { openResultCache } from '../main/core/cache/result-cache.ts';
 import { createServiceClient } from '../main/core/service-client/index.ts';
-import { startLink, type LinkOptions } from './link-proxy.ts';
+import { startLinkChild } from './link-child.ts';
+import type { LinkOptions } from './link-proxy.ts';
 import { startServiceChild } from './service-child.ts';
 
 const LARGE_QUERY_ID = 4;
@@ -18,14 +20,15 @@ const LINK: LinkOptions = { roundTripMs: 80, bitsPerSecond: 100e6 };
 
 const dir = mkdtempSync(join(tmpdir(), 'querydesk-link-bench-'));
 const service = await startServiceChild(dir, ['--compression', 'always']);
-const link = await startLink(service.port, LINK);
+const link = await startLinkChild(service.port, LINK);
 
 /** Runs `work`, answering its time and the bytes the link carried to the client meanwhile. */
 async function overLink<T>(work: () => Promise<T>): Promise<{ seconds: number; megabytes: number; value: T }> {
-  const bytesBefore = link.downBytes();
+  const bytesBefore = await link.downBytes();
   const start = performance.now();
   const value = await work();
-  return { seconds: (performance.now() - start) / 1000, megabytes: (link.downBytes() - bytesBefore) / 1e6, value };
+  const seconds = (performance.now() - start) / 1000;
+  return { seconds, megabytes: ((await link.downBytes()) - bytesBefore) / 1e6, value };
 }
 
 /** The link's time for that many bytes: their time on the line, and one round trip. */

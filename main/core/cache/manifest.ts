@@ -108,6 +108,11 @@ export async function removeEntry(db: CacheDb, entry: CacheEntry): Promise<void>
   );
 }
 
+/** Drops a table no entry names (a download's staging table). */
+export async function dropTable(db: CacheDb, tableName: string): Promise<void> {
+  await db.exclusive((connection) => connection.run(`DROP TABLE IF EXISTS ${quoteName(tableName)}`));
+}
+
 /** Drops every result table the manifest does not name, except those being loaded now. */
 export async function dropOrphans(db: CacheDb, loading: ReadonlySet<string>): Promise<void> {
   await db.exclusive(async (connection) => {

@@ -3,8 +3,8 @@ import { rmSync } from 'node:fs';
 import type { CacheStatus } from '../../contract/index.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
-import { downloadResult, stagingTableName, type ResultShape } from './download.ts';
-import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
+import { downloadResult, stagingTableName, type KeptRows, type ResultShape } from './download.ts';
+import { dropOrphans, dropTable, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
 import { storageType } from './storage-types.ts';
 
 // The result cache: which results are held whole, which are on their way, and the budget they
@@ -12,12 +12,8 @@ import { storageType } from './storage-types.ts';
 // make room, least recently used first, and entries past their expiry are dropped.
 
 export const DEFAULT_CACHE_BUDGET_BYTES = 2 * 1024 ** 3;
-/**
- * Pages of a download asked for at once. Four were tried: over an 80 ms, 100 Mbit/s link
- * (`npm run bench:link`) 5.0 and 5.8 s against 5.9 s with two, within the runs' spread, and on
- * loopback 193,000 rows/s against 234,000, the service and the loads sharing two cores.
- */
-export const PAGES_IN_FLIGHT = 2;
+/** Pages of a download asked for at once, more over a link with a longer round trip (see fetch-window.ts). */
+export const PAGES_IN_FLIGHT = { min: 6, max: 10 };
 
 export interface ResultCacheOptions {
   dir: string;
@@ -25,7 +21,7 @@ export interface ResultCacheOptions {
   /** Progress and outcome of downloads, for the renderer. */
   onStatus: (status: CacheStatus) => void;
   pageRows?: number;
-  concurrency?: number;
+  pagesInFlight?: { min: number; max: number };
   now?: () => Date;
 }
 
@@ -68,6 +64,8 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   const now = options.now ?? (() => new Date());
   const downloads = new Map<string, Download>();
   const remembered = new Map<string, Remembered>();
+  // the rows of downloads the network or the service broke off, for the next start to go on from
+  const kept = new Map<string, KeptRows & { accountId: string }>();
   const keyOf = (accountId: string, executionId: string) => `${accountId}\n${executionId}`;
   const workRoot = join(options.dir, 'downloads');
   rmSync(workRoot, { recursive: true, force: true });
@@ -94,6 +92,11 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     const stopping = [...downloads.values()].filter((d) => isDropped(d.shape.accountId));
     for (const download of stopping) download.controller.abort();
     await Promise.all(stopping.map((d) => d.done));
+    for (const [key, rows] of kept) {
+      if (!isDropped(rows.accountId)) continue;
+      kept.delete(key);
+      await dropTable(db, rows.tableName);
+    }
     for (const entry of await listEntries(db)) if (isDropped(entry.accountId)) await removeEntry(db, entry);
   }
 
@@ -147,8 +150,10 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     return known ? { ...blank(accountId, executionId), ...known } : blank(accountId, executionId);
   }
 
-  function launch(shape: ResultShape, client: ServiceClient): Download {
+  function launch(shape: ResultShape, client: ServiceClient, roundTripMs: number): Download {
     const key = keyOf(shape.accountId, shape.executionId);
+    const resume = kept.get(key) ?? null;
+    kept.delete(key);
     const controller = new AbortController();
     const tableName = stagingTableName();
     const download: Download = { controller, rowsLoaded: 0, shape, done: Promise.resolve() };
@@ -162,7 +167,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
         shape,
         workDir: join(workRoot, tableName),
         pageRows: options.pageRows ?? 30_000,
-        concurrency: options.concurrency ?? PAGES_IN_FLIGHT,
+        window: { ...(options.pagesInFlight ?? PAGES_IN_FLIGHT), roundTripMs },
         signal: controller.signal,
         onRows: (rows) => {
           download.rowsLoaded = rows;
@@ -171,9 +176,11 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
         now: () => now().toISOString(),
       },
       tableName,
+      resume,
     )
       .then((outcome) => {
         if (!outcome.ok) {
+          if (outcome.kept !== null) kept.set(key, { ...outcome.kept, accountId: shape.accountId });
           const state = outcome.error.kind === 'cancelled' ? 'cancelled' : 'failed';
           remembered.set(key, { state, error: outcome.error.message, totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
         }
@@ -196,7 +203,10 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       if (downloads.has(keyOf(accountId, executionId))) return { ok: true, status: await status(accountId, executionId) };
       const current = await status(accountId, executionId);
       if (current.state === 'cached') return { ok: true, status: current };
+      const asked = performance.now();
       const read = await client.executions.status(executionId);
+      // a request the service does next to nothing for: the link's round trip, for the download's window
+      const roundTripMs = performance.now() - asked;
       if (!read.ok) return { ok: false, error: read.error };
       const execution = read.value;
       let metadata = execution.resultMetadata;
@@ -237,6 +247,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
           expiresAt: execution.expiresAt,
         },
         client,
+        roundTripMs,
       );
       return { ok: true, status: await status(accountId, executionId) };
     },

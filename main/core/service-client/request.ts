@@ -1,3 +1,4 @@
+import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
 import { failure, kindForStatus, success, type ClientResult } from './errors.ts';
 import { backoffDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy.ts';
 import { isObject } from './wire-read.ts';
@@ -48,6 +49,18 @@ export interface RawResponse {
   text: string;
 }
 
+/**
+ * Takes a 2xx body as it arrives. It may be called again for the same request (a retry after the
+ * body broke off), and must then start over. What it throws, other than a failed read of the body,
+ * is thrown on to the caller: a full disk is not the service's doing.
+ */
+export type BodyConsumer<T> = (body: AsyncIterable<Uint8Array>, headers: Headers) => Promise<T>;
+
+export interface StreamedResponse<T> {
+  headers: Headers;
+  value: T;
+}
+
 /** Turns a 2xx JSON body into the typed value, or null when the body is not what was expected. */
 export type BodyParser<T> = (body: unknown) => T | null;
 
@@ -58,6 +71,8 @@ export interface Transport {
   json<T>(options: RequestOptions, parse: BodyParser<T>): Promise<ClientResult<T>>;
   /** The 2xx response as it came, for bodies that are not JSON (CSV). */
   raw(options: RequestOptions): Promise<ClientResult<RawResponse>>;
+  /** A 2xx body handed to `consume` as it arrives, never held whole; timeout and retries cover the body too. */
+  stream<T>(options: RequestOptions, consume: BodyConsumer<T>): Promise<ClientResult<StreamedResponse<T>>>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -76,6 +91,7 @@ export function createTransport(connection: ServiceConnection): Transport {
   const timeoutMs = connection.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const policy = connection.retry ?? DEFAULT_RETRY_POLICY;
   const send = connection.fetch ?? fetch;
+  const acceptEncoding = connection.fetch === undefined ? nodeFetchAcceptEncoding(process.versions.undici) : null;
 
   function urlOf(options: RequestOptions): URL | null {
     let url: URL;
@@ -92,15 +108,18 @@ export function createTransport(connection: ServiceConnection): Transport {
     return url;
   }
 
-  /** One attempt: a response of any status, or why there was none. */
-  async function attempt(url: URL, options: RequestOptions): Promise<ClientResult<RawResponse>> {
+  /** One attempt: a response of any status (a 2xx body given to `consume` when there is one), or why there was none. */
+  async function attempt<T>(url: URL, options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
     const headers: Record<string, string> = { [keyHeader]: connection.apiKey, Accept: options.accept ?? 'application/json' };
+    if (acceptEncoding !== null) headers['Accept-Encoding'] = acceptEncoding;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     if (options.content !== undefined) headers['Content-Type'] = options.content.type;
     const limitMs = options.timeoutMs ?? timeoutMs;
     const timeout = AbortSignal.timeout(limitMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const content = options.content?.data;
+    let consuming = false;
+    let bodyBroke = false;
     try {
       const response = await send(url, {
         method: options.method,
@@ -109,20 +128,36 @@ export function createTransport(connection: ServiceConnection): Transport {
         ...(typeof content === 'function' ? { duplex: 'half' as const } : {}),
         signal,
       });
-      return success({ status: response.status, headers: response.headers, text: await response.text() });
+      if (consume === undefined || response.status < 200 || response.status > 299) {
+        return success({ status: response.status, headers: response.headers, text: await response.text() });
+      }
+      const body = response.body;
+      const reads = async function* () {
+        try {
+          if (body !== null) yield* body;
+        } catch (error) {
+          bodyBroke = true;
+          throw error;
+        }
+      };
+      consuming = true;
+      const value = await consume(reads(), response.headers);
+      return success({ status: response.status, headers: response.headers, text: '', value });
     } catch (error) {
+      // a consumer's own failure; one caused by a broken body is the network's, below
+      if (consuming && !bodyBroke && !options.signal?.aborted && !timeout.aborted) throw error;
       if (options.signal?.aborted) return failure('cancelled', 'The request was cancelled.');
       if (timeout.aborted) return failure('timeout', `The service did not answer within ${Math.round(limitMs / 1000)} s.`);
       return failure('unreachable', `Could not reach the service at ${url.origin}: ${networkReason(error)}.`);
     }
   }
 
-  async function raw(options: RequestOptions): Promise<ClientResult<RawResponse>> {
+  async function request<T>(options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
     const url = urlOf(options);
     if (url === null) return failure('bad_request', `Refused to send the API key to ${options.url ?? options.path}: it is not under ${root}.`);
     const idempotent = options.idempotent ?? options.method === 'GET';
     for (let attemptNumber = 1; ; attemptNumber += 1) {
-      const outcome = await attempt(url, options);
+      const outcome = await attempt(url, options, consume);
       const lastAttempt = attemptNumber >= policy.maxAttempts;
       let wait: number | null = null;
       if (!outcome.ok) {
@@ -142,9 +177,13 @@ export function createTransport(connection: ServiceConnection): Transport {
   return {
     root,
     serviceName: connection.serviceName,
-    raw,
+    raw: (options) => request(options),
+    async stream(options, consume) {
+      const outcome = await request(options, consume);
+      return outcome.ok ? success({ headers: outcome.value.headers, value: outcome.value.value! }) : outcome;
+    },
     async json<T>(options: RequestOptions, parse: BodyParser<T>): Promise<ClientResult<T>> {
-      const response = await raw(options);
+      const response = await request(options);
       if (!response.ok) return response;
       const body = parseJson(response.value.text);
       const value = body === undefined ? null : parse(body);

@@ -1,6 +1,6 @@
 import { success, type ClientResult } from './errors.ts';
 import { nextPageRequest } from './next-page.ts';
-import type { RequestOptions, Transport } from './request.ts';
+import type { BodyConsumer, RequestOptions, Transport } from './request.ts';
 import { viewQuery, type ResultView } from './result-view.ts';
 
 // An execution's result in CSV: GET /execution/{id}/results/csv, page after page. Pagination
@@ -25,20 +25,43 @@ export interface CsvPagesArgs {
   view?: ResultView;
 }
 
+/** One page's body as it arrives, header row included, given to a consumer instead of held as text. */
+export interface StreamedCsvPage<T> {
+  value: T;
+  nextOffset: number | null;
+}
+
+function pageRequest(args: CsvPagesArgs): RequestOptions {
+  return {
+    method: 'GET',
+    path: `/execution/${encodeURIComponent(args.executionId)}/results/csv`,
+    query: {
+      limit: args.limit,
+      offset: args.offset ?? 0,
+      allow_partial_results: args.allowPartialResults ? true : undefined,
+      ...viewQuery(args.view),
+    },
+    signal: args.signal,
+    accept: 'text/csv',
+  };
+}
+
+function nextOffsetOf(transport: Transport, headers: Headers): number | null {
+  const value = Number.parseInt(headers.get(`x-${transport.serviceName}-next-offset`) ?? '', 10);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+export function createCsvPageStream(transport: Transport) {
+  return async function csvPageStream<T>(args: CsvPagesArgs, consume: BodyConsumer<T>): Promise<ClientResult<StreamedCsvPage<T>>> {
+    const response = await transport.stream(pageRequest(args), consume);
+    if (!response.ok) return response;
+    return success({ value: response.value.value, nextOffset: nextOffsetOf(transport, response.value.headers) });
+  };
+}
+
 export function createCsvPages(transport: Transport) {
   return async function* csvPages(args: CsvPagesArgs): AsyncGenerator<ClientResult<CsvPage>, void, undefined> {
-    const first: RequestOptions = {
-      method: 'GET',
-      path: `/execution/${encodeURIComponent(args.executionId)}/results/csv`,
-      query: {
-        limit: args.limit,
-        offset: args.offset ?? 0,
-        allow_partial_results: args.allowPartialResults ? true : undefined,
-        ...viewQuery(args.view),
-      },
-      signal: args.signal,
-      accept: 'text/csv',
-    };
+    const first = pageRequest(args);
     let request: RequestOptions | null = first;
     let offset = args.offset ?? 0;
     while (request !== null) {
@@ -48,10 +71,9 @@ export function createCsvPages(transport: Transport) {
         return;
       }
       const headers = response.value.headers;
-      const nextOffsetHeader = Number.parseInt(headers.get(`x-${transport.serviceName}-next-offset`) ?? '', 10);
       const page = {
         ...splitHeader(response.value.text),
-        nextOffset: Number.isSafeInteger(nextOffsetHeader) ? nextOffsetHeader : null,
+        nextOffset: nextOffsetOf(transport, headers),
         nextUri: headers.get(`x-${transport.serviceName}-next-uri`),
       };
       yield success(page);

@@ -1,8 +1,8 @@
 import type { ClientResult } from './errors.ts';
 import { readExecutionFields, readResultMetadata, type ExecutionFields, type ResultMetadata } from './execution-shape.ts';
 import { nextPageRequest } from './next-page.ts';
-import { createCsvPages, type CsvPage, type CsvPagesArgs } from './results-csv.ts';
-import type { RequestOptions, Transport } from './request.ts';
+import { createCsvPages, createCsvPageStream, type CsvPage, type CsvPagesArgs, type StreamedCsvPage } from './results-csv.ts';
+import type { BodyConsumer, RequestOptions, Transport } from './request.ts';
 import { viewQuery, type ResultView } from './result-view.ts';
 import { isObject, readInt, readObject, readString, type JsonObject } from './wire-read.ts';
 
@@ -49,6 +49,8 @@ export interface ResultsApi {
   latest(queryId: number, options?: { signal?: AbortSignal }): Promise<ClientResult<ResultsPage>>;
   /** The same in CSV, page by page, with the repeated header row split off. */
   csvPages(args: CsvPagesArgs): AsyncGenerator<ClientResult<CsvPage>, void, undefined>;
+  /** One CSV page, its body given to `consume` as it arrives (header row included), for pages too many to hold as text. */
+  csvPageStream<T>(args: CsvPagesArgs, consume: BodyConsumer<T>): Promise<ClientResult<StreamedCsvPage<T>>>;
 }
 
 export function createResultsApi(transport: Transport): ResultsApi {
@@ -67,6 +69,7 @@ export function createResultsApi(transport: Transport): ResultsApi {
     page: (args) => read(requestFor(args)),
     latest: (queryId, { signal } = {}) => read({ method: 'GET', path: `/query/${queryId}/results`, query: { limit: 1 }, signal }),
     csvPages: createCsvPages(transport),
+    csvPageStream: createCsvPageStream(transport),
 
     async *pages(args) {
       const first = requestFor({ ...args, offset: args.offset ?? 0 });

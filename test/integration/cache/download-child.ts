@@ -18,7 +18,8 @@ await downloadResult(
     shape,
     workDir: join(dir, 'downloads', table),
     pageRows: 500,
-    concurrency: 1,
+    loadBatchRows: 500,
+    window: { min: 1, max: 1, roundTripMs: 0 },
     signal: new AbortController().signal,
     onRows: (rows) => {
       console.log(`rows ${rows}`);

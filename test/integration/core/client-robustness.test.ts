@@ -153,6 +153,43 @@ describe('CSV pages', () => {
   });
 });
 
+describe('a CSV page streamed to a consumer', () => {
+  const PAGE = 'id,name\n1,a\n2,b\n3,c\n';
+  const csv = (extra: Partial<FakeAnswer> = {}): FakeAnswer => ({ body: PAGE, headers: { 'Content-Type': 'text/csv', 'X-DUNE-Next-Offset': '3' }, ...extra });
+  const readAll = async (body: AsyncIterable<Uint8Array>) => {
+    let text = '';
+    for await (const chunk of body) text += Buffer.from(chunk).toString();
+    return text;
+  };
+
+  it('is read again from its start when its body breaks off', async () => {
+    const { client, fake } = await clientFor((_r, n) => (n === 1 ? csv({ cutAfter: 9 }) : csv()));
+    const reads: string[] = [];
+    const page = await client.results.csvPageStream({ executionId: 'E1', offset: 0, limit: 3 }, async (body) => {
+      reads.push('started');
+      return readAll(body);
+    });
+    expect(page).toEqual({ ok: true, value: { value: PAGE, nextOffset: 3 } });
+    expect(reads).toEqual(['started', 'started']);
+    expect(fake.requests.map((r) => r.query.get('offset'))).toEqual(['0', '0']);
+  });
+
+  it("throws the consumer's own failure at once instead of asking again", async () => {
+    const { client, fake } = await clientFor(() => csv());
+    const page = client.results.csvPageStream({ executionId: 'E1', offset: 0, limit: 3 }, async () => {
+      throw new Error('the disk is full');
+    });
+    await expect(page).rejects.toThrow('the disk is full');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('answers an error status as a value, its body read as the message', async () => {
+    const { client } = await clientFor(() => ({ status: 404, body: { error: 'gone' } }));
+    const page = await client.results.csvPageStream({ executionId: 'E1', offset: 0, limit: 3 }, readAll);
+    expect(page).toMatchObject({ ok: false, error: { kind: 'not_found', message: 'gone' } });
+  });
+});
+
 describe('a whole result read through faults, from the embedded service', () => {
   const TOTAL = 5000;
   const PAGE_ROWS = 700;

@@ -21,6 +21,8 @@ export interface FakeAnswer {
   stall?: boolean;
   /** Drops the connection without an answer: a network error. */
   reset?: boolean;
+  /** Sends the headers (the whole body's length among them) and this many bytes of the body, then drops the connection. */
+  cutAfter?: number;
 }
 
 export interface FakeService {
@@ -45,7 +47,9 @@ export async function startFakeService(answer: (request: FakeRequest) => FakeAns
         return;
       }
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-      res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', ...reply.headers }).end(text);
+      res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), ...reply.headers });
+      if (reply.cutAfter === undefined) res.end(text);
+      else res.write(Buffer.from(text).subarray(0, reply.cutAfter), () => req.socket.destroy());
     });
   });
   return { ...(await listenOnLoopback(server)), requests };

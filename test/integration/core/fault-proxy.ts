@@ -2,10 +2,10 @@ import { createServer, request as forward, type IncomingMessage } from 'node:htt
 import { listenOnLoopback } from './fake-service.ts';
 
 // A proxy on loopback in front of a real service that spoils the requests a test picks: an error
-// status, a dropped connection, or no answer at all. The rest pass through untouched, Host header
+// status, a dropped connection, no answer at all, or an answer broken off after its first bytes. The rest pass through untouched, Host header
 // included, so the links the service hands out (next_uri) point back at the proxy.
 
-export type Fault = { status: number; body?: string; headers?: Record<string, string> } | 'reset' | 'stall';
+export type Fault = { status: number; body?: string; headers?: Record<string, string> } | 'reset' | 'stall' | 'cut';
 
 export interface FaultProxy {
   baseUrl: string;
@@ -25,7 +25,7 @@ export async function startFaultProxy(upstream: string, faultFor: (request: Inco
       incoming.socket.destroy();
       return;
     }
-    if (fault !== null) {
+    if (fault !== null && fault !== 'cut') {
       outgoing.writeHead(fault.status, { 'Content-Type': 'application/json', ...fault.headers }).end(fault.body ?? JSON.stringify({ error: `injected ${fault.status}` }));
       return;
     }
@@ -33,7 +33,8 @@ export async function startFaultProxy(upstream: string, faultFor: (request: Inco
       { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
+        if (fault !== 'cut') return void answer.pipe(outgoing);
+        answer.once('data', (chunk: Buffer) => outgoing.write(chunk.subarray(0, Math.ceil(chunk.length / 2)), () => incoming.socket.destroy()));
       },
     );
     passed.on('error', () => outgoing.destroy());

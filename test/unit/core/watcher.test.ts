@@ -38,7 +38,7 @@ function scriptedClient(script: ClientResult<ExecutionStatus>[], resultsMetadata
     tables: { list: notUsed, uploadCsv: notUsed, create: notUsed, insert: notUsed, remove: notUsed },
   };
   // Only what the watcher uses is scripted; the rest of the client is never called.
-  const client = { ...fake, results: { ...fake.results, pages: notUsed, csvPages: notUsed, latest: notUsed } } satisfies ServiceClient;
+  const client = { ...fake, results: { ...fake.results, pages: notUsed, csvPages: notUsed, csvPageStream: notUsed, latest: notUsed } } satisfies ServiceClient;
   return { client, calls };
 }
 
