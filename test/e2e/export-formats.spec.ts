@@ -21,8 +21,14 @@ test('exports the filtered, sorted view as Parquet with its types', async ({ pag
   await idHeader.locator('.ag-header-cell-label').click();
   await idHeader.locator('.ag-header-cell-label').click();
   await expect(idHeader).toHaveAttribute('aria-sort', 'descending');
-  // the header turns at once; the sorted rows come after
-  await expect(firstCell).not.toHaveText(unsortedFirst);
+  // the header turns at once; the sorted rows come after, the ascending ones perhaps first: wait for
+  // rows in descending order that are not the unsorted ones
+  const secondCell = await cellOf(grid, 'trade_id', 1);
+  const descending = async () => {
+    const [first, second] = [await firstCell.textContent(), await secondCell.textContent()];
+    return first !== unsortedFirst && Number(first) > Number(second);
+  };
+  await expect.poll(descending).toBe(true);
   const firstId = Number(await firstCell.textContent());
 
   await page.getByText('Export CSV', { exact: true }).click();

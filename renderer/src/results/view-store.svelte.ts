@@ -73,17 +73,21 @@ export class ViewStore {
     return loading;
   }
 
+  /**
+   * Changes the saved view. Changes that come in streams (a column dragged, a filter typed) are
+   * saved once they pause; a chart drawn is saved at once, as a window closed right after would
+   * otherwise lose it.
+   */
   update(accountId: string, queryId: number, patch: Partial<SavedView>): void {
     const key = `${accountId}\u0000${queryId}`;
     const view = { ...(this.#views.get(key) ?? EMPTY), ...patch };
     this.#views = new Map(this.#views).set(key, view);
     clearTimeout(this.#timers.get(key));
-    this.#timers.set(
-      key,
-      setTimeout(() => {
-        this.#timers.delete(key);
-        void this.#api.invoke('ui:set', { accountId, key: `view:${queryId}`, value: JSON.parse(JSON.stringify(view)) });
-      }, SAVE_DELAY_MS),
-    );
+    const save = () => {
+      this.#timers.delete(key);
+      void this.#api.invoke('ui:set', { accountId, key: `view:${queryId}`, value: JSON.parse(JSON.stringify(view)) });
+    };
+    if (patch.chart !== undefined) save();
+    else this.#timers.set(key, setTimeout(save, SAVE_DELAY_MS));
   }
 }
