@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { availableParallelism } from 'node:os';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier, quoteLiteral, valuesOf, type Database, type SqlParams } from '../storage/duckdb.ts';
 import { csvColumnSql, jsonCellSql, jsonNumbersFitSql } from './cell-sql.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
@@ -116,7 +116,7 @@ export class PageWriter {
 
   async csv(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     if (columns.length === 0) return columnless(connection, rows, 'csv');
-    const { body, rowCount } = await this.#copy(connection, columns.map(csvColumnSql), rows, 'HEADER false');
+    const { body, rowCount } = (await this.#copy(connection, columns.map(csvColumnSql), rows, 'HEADER false'))!;
     return { body, rowCount, bytes: 0 };
   }
 
@@ -139,7 +139,7 @@ export class PageWriter {
    * exact numbers are read first: COPY then writes those columns as they are.
    */
   async #copiedJson(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
-    const lines = await this.#jsonLines(connection, columns, rows);
+    const lines = (await this.#jsonLines(connection, columns, rows, Number.POSITIVE_INFINITY))!;
     if (lines.rowCount === 0) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
     const { body } = lines;
     for (let at = body.indexOf(LINE_BREAK); at !== -1; at = body.indexOf(LINE_BREAK, at + 1)) body[at] = COMMA;
@@ -148,11 +148,14 @@ export class PageWriter {
 
   /**
    * A table's rows (`rowid` from 0, in order) as JSON text whole, each row followed by a comma, with
-   * where each starts and the bytes before it: a page of it is then a slice (see `textPage`).
+   * where each starts and the bytes before it: a page of it is then a slice (see `textPage`). Null
+   * when the text would be larger than `maxBytes`.
    */
-  async text(connection: DuckDBConnection, columns: ResultColumn[], table: string, row: string): Promise<RowsText> {
+  async text(connection: DuckDBConnection, columns: ResultColumn[], table: string, row: string, maxBytes: number): Promise<RowsText | null> {
     const rows: PageRows = { sql: `SELECT *, rowid AS ${row} FROM ${table}`, params: [], orderBy: row, inOrder: true, limit: Number.MAX_SAFE_INTEGER };
-    const { body, rowCount } = await this.#jsonLines(connection, columns, rows);
+    const lines = await this.#jsonLines(connection, columns, rows, maxBytes);
+    if (!lines) return null;
+    const { body, rowCount } = lines;
     const sizes = (await connection.runAndReadAll(`SELECT ${rowBytesSql(columns)} FROM ${table} ORDER BY rowid`)).getColumns()[0] ?? [];
     const starts = new Uint32Array(rowCount + 1);
     const bytesBefore = new Float64Array(rowCount + 1);
@@ -166,8 +169,12 @@ export class PageWriter {
     return { body, starts, bytesBefore };
   }
 
-  /** JSON lines of the rows, with columns written as they are where all their values allow. */
-  async #jsonLines(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
+  /**
+   * JSON lines of the rows, with columns written as they are where all their values allow; null
+   * when they would be, or are, larger than `maxBytes` (told before they are written from the rows'
+   * size and their keys, then from the file).
+   */
+  async #jsonLines(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, maxBytes: number): Promise<Page | null> {
     const facts = columns.map(jsonNumbersFitSql);
     const asked = facts.filter((fact) => fact !== null);
     const reader = await connection.runAndReadAll(
@@ -176,17 +183,21 @@ export class PageWriter {
     );
     const [count, bytes, ...fit] = reader.getRows()[0] as [bigint, bigint, ...boolean[]];
     if (count === 0n) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
+    // each row repeats its keys: quoted, a colon, a comma, braces
+    const keys = columns.reduce((sum, column) => sum + Buffer.byteLength(JSON.stringify(column.name)) + 2, 2);
+    if (Number(bytes) + Number(count) * keys > maxBytes) return null;
     let next = 0;
     const cells = columns.map((column, i) => `${jsonCellSql(column, facts[i] !== null && fit[next++] === true)} AS ${quoteIdentifier(column.name)}`);
-    const { body, rowCount } = await this.#copy(connection, cells, rows, 'FORMAT json');
-    return { body, rowCount, bytes: Number(bytes) };
+    const copied = await this.#copy(connection, cells, rows, 'FORMAT json', maxBytes);
+    return copied && { body: copied.body, rowCount: copied.rowCount, bytes: Number(bytes) };
   }
 
-  async #copy(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string): Promise<{ body: Buffer; rowCount: number }> {
+  async #copy(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string, maxBytes = Number.POSITIVE_INFINITY): Promise<{ body: Buffer; rowCount: number } | null> {
     const order = rows.inOrder ? '' : ` ORDER BY ${rows.orderBy}`;
     const file = join(this.#dir, `page-${randomBytes(8).toString('hex')}`);
     try {
       const copied = await connection.run(`COPY (SELECT ${cells.join(', ')} FROM (${rows.sql})${order}) TO ${quoteLiteral(file)} (${options})`, valuesOf(rows.params));
+      if ((await stat(file)).size > maxBytes) return null;
       return { body: await readFile(file), rowCount: copied.rowsChanged };
     } finally {
       await rm(file, { force: true });

@@ -144,7 +144,7 @@ export class ResultStore {
         });
       return this.#views.use(executionId, key, fill, async (view, cells) => {
         const columns = query.columns.map((c) => c.name).join('\u0000');
-        const text = () => this.#withConnection((connection) => this.#pages.text(connection, query.columns, view, row));
+        const text = (maxBytes: number) => this.#withConnection((connection) => this.#pages.text(connection, query.columns, view, row, maxBytes));
         const page = format === 'json' ? await this.#texts.page(view, columns, cells, offset, limit, text) : null;
         return page ?? this.#withConnection((connection) => range(connection, view));
       });

@@ -23,10 +23,11 @@ export class ViewTexts {
   #kept = new Map<string, Kept>();
 
   /**
-   * The page, from the text of `view` for `columns`, made by `make` if it is not kept; null when
-   * the view has too many cells for a text, or its text could not be made or kept.
+   * The page, from the text of `view` for `columns`, made by `make` (null when it would be larger
+   * than the bytes it is given) if it is not kept; null when the view has too many cells for a
+   * text, or its text could not be made or kept.
    */
-  async page(view: string, columns: string, cells: number, offset: number, limit: number, make: () => Promise<RowsText>): Promise<Page | null> {
+  async page(view: string, columns: string, cells: number, offset: number, limit: number, make: (maxBytes: number) => Promise<RowsText | null>): Promise<Page | null> {
     if (cells > MOST_CELLS) return null;
     const key = `${view}\u0000${columns}`;
     let kept = this.#kept.get(key);
@@ -42,12 +43,12 @@ export class ViewTexts {
     for (const [key, kept] of this.#kept) if (kept.view === view) this.#kept.delete(key);
   }
 
-  #make(key: string, view: string, make: () => Promise<RowsText>): Kept {
+  #make(key: string, view: string, make: (maxBytes: number) => Promise<RowsText | null>): Kept {
     const kept: Kept = { view, text: null, made: Promise.resolve() };
-    kept.made = make().then(
+    kept.made = make(KEPT_BYTES).then(
       (text) => {
-        // the view may have gone meanwhile; a text larger than all may be is not kept (pages come from DuckDB)
-        if (this.#kept.get(key) !== kept || text.body.length > KEPT_BYTES) return;
+        // the view may have gone meanwhile; a text larger than all may be is not made (pages come from DuckDB)
+        if (this.#kept.get(key) !== kept || text === null) return;
         kept.text = text;
         this.#evict();
       },

@@ -121,7 +121,7 @@ describe('large pages of a range', () => {
 
 describe('a table made into text whole', () => {
   it('gives the pages DuckDB writes, as slices: text, rows and bytes', async () => {
-    const text = await writer.text(connection, columns, 't', '__row');
+    const text = (await writer.text(connection, columns, 't', '__row', 64 * 1024 * 1024))!;
     expect(text.starts.length).toBe(ROWS + 1);
     for (const [offset, limit] of [[0, 100], [12_345, 1], [2_450, 100], [29_990, 100], [0, ROWS], [ROWS, 10]] as const) {
       const sliced = textPage(text, offset, limit);
@@ -129,6 +129,18 @@ describe('a table made into text whole', () => {
       expect(sliced.body.toString(), `${offset}+${limit}`).toBe(written.body.toString());
       expect([sliced.rowCount, sliced.bytes]).toEqual([written.rowCount, written.bytes]);
     }
+  });
+});
+
+describe('a text larger than it may be', () => {
+  it('is told from the rows and their keys before it is written, and from its file after', async () => {
+    expect(await writer.text(connection, columns, 't', '__row', 1_000_000)).toBeNull();
+    // 100 rows of 1,000 control characters: 100 KB stored, about 600 KB as JSON (each one \u0001)
+    await connection.run(`CREATE TABLE escaped AS SELECT repeat(chr(1), 1000) AS s FROM range(100)`);
+    const one = [{ name: 's', type: 'VARCHAR' }];
+    expect(await writer.text(connection, one, 'escaped', '__row', 300_000)).toBeNull();
+    expect((await writer.text(connection, one, 'escaped', '__row', 1_000_000))?.starts.length).toBe(101);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

@@ -22,11 +22,11 @@ afterEach(() => db.close());
 /** Makes the text of `v` and counts the calls. */
 function counted() {
   const make = Object.assign(
-    async (): Promise<RowsText> => {
+    async (maxBytes: number): Promise<RowsText | null> => {
       make.calls++;
       const connection = await db.connect();
       try {
-        return await writer.text(connection, columns, 'v', '__row');
+        return await writer.text(connection, columns, 'v', '__row', maxBytes);
       } finally {
         db.release(connection);
       }
@@ -56,6 +56,17 @@ describe('texts of views', () => {
     const make = counted();
     expect(await texts.page('v', 'n,label', 3_000_000, 0, 10, make)).toBeNull();
     expect(make.calls).toBe(0);
+  });
+
+  it('are not made again for a view whose text would be larger than all texts may be', async () => {
+    let calls = 0;
+    const tooLarge = async (): Promise<RowsText | null> => {
+      calls++;
+      return null;
+    };
+    expect(await texts.page('v', 'n', 2000, 0, 1, tooLarge)).toBeNull();
+    expect(await texts.page('v', 'n', 2000, 0, 1, tooLarge)).toBeNull();
+    expect(calls).toBe(1);
   });
 
   it('are forgotten with their view, and not kept when the view went while they were made', async () => {
