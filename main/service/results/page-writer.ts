@@ -80,8 +80,9 @@ export class PageWriter {
 
   /**
    * The rows `offset` to `offset + limit` of a table written in order (a stored result, a view),
-   * read as a range of rowids: DuckDB reads it from its row groups without counting up to it.
-   * `row` is a name no column of the table has.
+   * read as a range of rowids: such a table's rowids run from 0 without a gap (a stored result's
+   * tail is all that is ever cut), and DuckDB reads a range of them from its row groups without
+   * counting up to it. `row` is a name no column of the table has.
    */
   async range(connection: DuckDBConnection, format: PageFormat, columns: ResultColumn[], table: string, row: string, offset: number, limit: number): Promise<Page> {
     const part = (from: number, to: number): PageRows => ({
@@ -141,9 +142,8 @@ export class PageWriter {
   async #copiedJson(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     const lines = (await this.#jsonLines(connection, columns, rows, Number.POSITIVE_INFINITY))!;
     if (lines.rowCount === 0) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
-    const { body } = lines;
-    for (let at = body.indexOf(LINE_BREAK); at !== -1; at = body.indexOf(LINE_BREAK, at + 1)) body[at] = COMMA;
-    return { body: body.subarray(0, body.length - 1), rowCount: lines.rowCount, bytes: lines.bytes };
+    commasForLineBreaks(lines.body);
+    return { body: lines.body.subarray(0, lines.body.length - 1), rowCount: lines.rowCount, bytes: lines.bytes };
   }
 
   /**
@@ -159,13 +159,12 @@ export class PageWriter {
     const sizes = (await connection.runAndReadAll(`SELECT ${rowBytesSql(columns)} FROM ${table} ORDER BY rowid`)).getColumns()[0] ?? [];
     const starts = new Uint32Array(rowCount + 1);
     const bytesBefore = new Float64Array(rowCount + 1);
-    let line = 0;
-    for (let at = body.indexOf(LINE_BREAK); at !== -1; at = body.indexOf(LINE_BREAK, at + 1)) {
-      body[at] = COMMA;
-      starts[++line] = at + 1;
-      bytesBefore[line] = bytesBefore[line - 1]! + Number(sizes[line - 1] ?? 0);
-    }
-    if (line !== rowCount || sizes.length !== rowCount) throw new Error(`a view's text has ${line} lines and ${sizes.length} sizes for ${rowCount} rows`);
+    const ends = commasForLineBreaks(body);
+    if (ends.length !== rowCount || sizes.length !== rowCount) throw new Error(`a view's text has ${ends.length} lines and ${sizes.length} sizes for ${rowCount} rows`);
+    ends.forEach((end, i) => {
+      starts[i + 1] = end;
+      bytesBefore[i + 1] = bytesBefore[i]! + Number(sizes[i] ?? 0);
+    });
     return { body, starts, bytesBefore };
   }
 
@@ -203,6 +202,19 @@ export class PageWriter {
       await rm(file, { force: true });
     }
   }
+}
+
+/**
+ * Turns the line breaks between JSON lines into commas, in place, and answers where each line ends
+ * (just after its comma). JSON text holds a line break only between values, never inside one.
+ */
+function commasForLineBreaks(body: Buffer): number[] {
+  const ends: number[] = [];
+  for (let at = body.indexOf(LINE_BREAK); at !== -1; at = body.indexOf(LINE_BREAK, at + 1)) {
+    body[at] = COMMA;
+    ends.push(at + 1);
+  }
+  return ends;
 }
 
 /** A short JSON page, its text, size and bytes from one statement. */

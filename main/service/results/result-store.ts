@@ -153,8 +153,9 @@ export class ResultStore {
       const sample = query.samplePercent != null ? ` USING SAMPLE ${query.samplePercent.toFixed(12)}% (bernoulli)` : '';
       const where = query.where ? ` WHERE ${query.where.sql}` : '';
       if (!query.orderBy && !where && !sample) return range(connection, table);
-      // rowid breaks ties of the sort, and keeps the stored order without one
-      const sql = `SELECT *, rowid AS ${row} FROM ${table}${where}${sample} ORDER BY ${query.orderBy ? `${query.orderBy}, ` : ''}rowid LIMIT ${limit} OFFSET ${offset}`;
+      // rowid breaks ties of the sort; without one the rows come in stored order, and LIMIT stops early
+      const sort = query.orderBy ? ` ORDER BY ${query.orderBy}, rowid` : '';
+      const sql = `SELECT *, rowid AS ${row} FROM ${table}${where}${sample}${sort} LIMIT ${limit} OFFSET ${offset}`;
       return this.#pages.write(connection, format, query.columns, { sql, params, orderBy: query.orderBy ? `${query.orderBy}, ${row}` : row, inOrder: false, limit });
     });
   }
