@@ -162,6 +162,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           await closed;
           await http.idle();
           await executor.close();
+          await results.close();
           await sandboxes.close();
           await storage.close();
         })();

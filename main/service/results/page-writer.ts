@@ -6,6 +6,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier, quoteLiteral, valuesOf, type Database, type SqlParams } from '../storage/duckdb.ts';
 import { csvColumnSql, jsonCellSql, jsonNumbersFitSql } from './cell-sql.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
+import { csvRowStarts } from './csv-rows.ts';
+import type { BlockText } from './text-blocks.ts';
 
 export type PageFormat = 'json' | 'csv';
 
@@ -169,38 +171,82 @@ export class PageWriter {
   }
 
   /**
+   * Rows `from` to `to` of a table written in order (see `range`) into a file of its own in the
+   * pages' folder, kept for `TextBlocks`: JSON lines or CSV lines, with where each row starts.
+   */
+  async block(connection: DuckDBConnection, format: PageFormat, columns: ResultColumn[], table: string, row: string, from: number, to: number): Promise<BlockText> {
+    const rows: PageRows = { sql: `SELECT *, rowid AS ${row} FROM ${table} WHERE rowid >= ${from} AND rowid < ${to}`, params: [], orderBy: row, inOrder: true, limit: to - from };
+    const file = this.#file('block');
+    try {
+      if (format === 'csv') {
+        await this.#copyTo(connection, columns.map(csvColumnSql), rows, 'HEADER false', file);
+        return { file, starts: csvRowStarts(await readFile(file)), sizes: null };
+      }
+      const { cells, sizes } = await this.#jsonFacts(connection, columns, rows, true);
+      await this.#copyTo(connection, cells, rows, 'FORMAT json', file);
+      const starts = lineStarts(await readFile(file));
+      if (sizes.length !== starts.length - 1) throw new Error(`a block of ${sizes.length} rows has ${starts.length - 1} lines`);
+      return { file, starts, sizes };
+    } catch (error) {
+      await rm(file, { force: true });
+      throw error;
+    }
+  }
+
+  /**
    * JSON lines of the rows, with columns written as they are where all their values allow; null
    * when they would be, or are, larger than `maxBytes` (told before they are written from the rows'
    * size and their keys, then from the file).
    */
   async #jsonLines(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, maxBytes: number): Promise<Page | null> {
-    const facts = columns.map(jsonNumbersFitSql);
-    const asked = facts.filter((fact) => fact !== null);
-    const reader = await connection.runAndReadAll(
-      `SELECT count(*)::BIGINT, coalesce(sum(${rowBytesSql(columns)}), 0)::BIGINT${asked.map((f) => `, ${f}`).join('')} FROM (${rows.sql})`,
-      valuesOf(rows.params),
-    );
-    const [count, bytes, ...fit] = reader.getRows()[0] as [bigint, bigint, ...boolean[]];
-    if (count === 0n) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
+    const { count, bytes, cells } = await this.#jsonFacts(connection, columns, rows);
+    if (count === 0) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
     // each row repeats its keys: quoted, a colon, a comma, braces
     const keys = columns.reduce((sum, column) => sum + Buffer.byteLength(JSON.stringify(column.name)) + 2, 2);
-    if (Number(bytes) + Number(count) * keys > maxBytes) return null;
-    let next = 0;
-    const cells = columns.map((column, i) => `${jsonCellSql(column, facts[i] !== null && fit[next++] === true)} AS ${quoteIdentifier(column.name)}`);
+    if (bytes + count * keys > maxBytes) return null;
     const copied = await this.#copy(connection, cells, rows, 'FORMAT json', maxBytes);
-    return copied && { body: copied.body, rowCount: copied.rowCount, bytes: Number(bytes) };
+    return copied && { body: copied.body, rowCount: copied.rowCount, bytes };
+  }
+
+  /**
+   * The rows' count and bytes, and the columns COPY writes for them: as they are where all their
+   * values allow; with `eachRow`, each row's bytes too.
+   */
+  async #jsonFacts(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, eachRow = false): Promise<{ count: number; bytes: number; cells: string[]; sizes: Uint32Array }> {
+    const facts = columns.map(jsonNumbersFitSql);
+    const asked = facts.filter((fact) => fact !== null);
+    const sizes = eachRow ? `, list((${rowBytesSql(columns)})::UINTEGER ORDER BY ${rows.orderBy})` : '';
+    const reader = await connection.runAndReadAll(
+      `SELECT count(*)::BIGINT, coalesce(sum(${rowBytesSql(columns)}), 0)::BIGINT${sizes}${asked.map((f) => `, ${f}`).join('')} FROM (${rows.sql})`,
+      valuesOf(rows.params),
+    );
+    const [count, bytes, ...rest] = reader.getRowsJS()[0] as [bigint, bigint, ...unknown[]];
+    const each = eachRow ? Uint32Array.from((rest.shift() as number[] | null) ?? []) : new Uint32Array(0);
+    let next = 0;
+    const cells = columns.map((column, i) => `${jsonCellSql(column, facts[i] !== null && rest[next++] === true)} AS ${quoteIdentifier(column.name)}`);
+    return { count: Number(count), bytes: Number(bytes), cells, sizes: each };
   }
 
   async #copy(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string, maxBytes = Number.POSITIVE_INFINITY): Promise<{ body: Buffer; rowCount: number } | null> {
-    const order = rows.inOrder ? '' : ` ORDER BY ${rows.orderBy}`;
-    const file = join(this.#dir, `page-${randomBytes(8).toString('hex')}`);
+    const file = this.#file('page');
     try {
-      const copied = await connection.run(`COPY (SELECT ${cells.join(', ')} FROM (${rows.sql})${order}) TO ${quoteLiteral(file)} (${options})`, valuesOf(rows.params));
+      const rowCount = await this.#copyTo(connection, cells, rows, options, file);
       if ((await stat(file)).size > maxBytes) return null;
-      return { body: await readFile(file), rowCount: copied.rowsChanged };
+      return { body: await readFile(file), rowCount };
     } finally {
       await rm(file, { force: true });
     }
+  }
+
+  /** COPYs the rows' cells into `file`, and answers how many rows it wrote. */
+  async #copyTo(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string, file: string): Promise<number> {
+    const order = rows.inOrder ? '' : ` ORDER BY ${rows.orderBy}`;
+    const copied = await connection.run(`COPY (SELECT ${cells.join(', ')} FROM (${rows.sql})${order}) TO ${quoteLiteral(file)} (${options})`, valuesOf(rows.params));
+    return copied.rowsChanged;
+  }
+
+  #file(kind: 'page' | 'block'): string {
+    return join(this.#dir, `${kind}-${randomBytes(8).toString('hex')}`);
   }
 }
 
@@ -208,13 +254,17 @@ export class PageWriter {
  * Turns the line breaks between JSON lines into commas, in place, and answers where each line ends
  * (just after its comma). JSON text holds a line break only between values, never inside one.
  */
-function commasForLineBreaks(body: Buffer): number[] {
-  const ends: number[] = [];
-  for (let at = body.indexOf(LINE_BREAK); at !== -1; at = body.indexOf(LINE_BREAK, at + 1)) {
-    body[at] = COMMA;
-    ends.push(at + 1);
-  }
+function commasForLineBreaks(body: Buffer): Uint32Array {
+  const ends = lineStarts(body).subarray(1);
+  for (const end of ends) body[end - 1] = COMMA;
   return ends;
+}
+
+/** Where each JSON line starts, and last, the text's length. */
+function lineStarts(body: Buffer): Uint32Array {
+  const starts = [0];
+  for (let at = body.indexOf(LINE_BREAK); at !== -1; at = body.indexOf(LINE_BREAK, at + 1)) starts.push(at + 1);
+  return Uint32Array.from(starts);
 }
 
 /** A short JSON page, its text, size and bytes from one statement. */

@@ -56,6 +56,7 @@ export async function readResult(
       where: request.where,
       orderBy: request.orderBy,
       samplePercent,
+      storedRows: summary.rowCount,
     }, format);
     return {
       columns: request.columns,

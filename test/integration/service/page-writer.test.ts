@@ -1,27 +1,14 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageWriter, textPage, type PageRows } from '../../../main/service/results/page-writer.ts';
 import { rowBytesSql, type ResultColumn } from '../../../main/service/results/row-bytes.ts';
 import { Database } from '../../../main/service/storage/duckdb.ts';
+import { openTypedRows, ROWS, type TypedRows } from './typed-rows.ts';
 
 // Pages are written two ways: short JSON pages by one statement, the rest by COPY, with columns
 // written as they are where the page's values allow; large pages of a range in parts at once. All
 // must give the same text.
-
-const ROWS = 30_000;
-// every type the service writes in a way of its own; `unsafe` holds one integer past 2^53, at row 2,500
-const SQL = `SELECT (i % 100)::TINYINT AS tiny,
-  CASE WHEN i = 2500 THEN 9007199254740993 ELSE i * 1000 END::BIGINT AS unsafe, i::HUGEINT AS huge, i::UBIGINT AS ubig,
-  (i * 7)::DECIMAL(38,0) AS dec0, (i / 8)::DECIMAL(10,2) AS dec2, (i / 4)::FLOAT AS f,
-  CASE WHEN i = 2600 THEN 'nan'::DOUBLE ELSE i / 3 END AS dbl, i % 2 = 0 AS yes, NULL::INTEGER AS nothing,
-  CASE i % 4 WHEN 0 THEN 'say "hi", then' || chr(10) || 'leave' WHEN 1 THEN '' WHEN 2 THEN NULL ELSE 'plain ' || i END AS text,
-  DATE '2024-02-29' + i::INTEGER AS d, TIMESTAMP '2024-01-02 03:04:05.678912' + to_seconds(i) AS ts,
-  TIMESTAMPTZ '2024-01-02 03:04:05.5+02:00' AS tstz, [i, NULL] AS list, {'a': i, 'b': 'x'} AS struct,
-  '{"k": [1, 2]}'::JSON AS j, i::VARIANT AS v
-FROM range(${ROWS}) r(i)`;
 
 let db: Database;
 let connection: DuckDBConnection;
@@ -37,18 +24,12 @@ const range = (from: number, to: number, limit = to - from): PageRows => ({
   limit,
 });
 
+let rows: TypedRows;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'querydesk-pages-'));
-  db = await Database.open(':memory:', [`CREATE TABLE t AS ${SQL}`], [`SET TimeZone = 'UTC'`]);
-  connection = await db.connect();
-  columns = (await connection.runAndReadAll('DESCRIBE t')).getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
-  writer = new PageWriter(db, dir);
+  rows = await openTypedRows();
+  ({ db, connection, columns, dir, writer } = rows);
 });
-afterAll(async () => {
-  db.release(connection);
-  await db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rows.close());
 
 describe('JSON pages', () => {
   it('are the same text whether written by one statement or by COPY', async () => {
