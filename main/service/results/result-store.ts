@@ -158,12 +158,8 @@ export class ResultStore {
         return page ?? this.#withConnection((connection) => range(connection, view));
       });
     }
-    if (!query.where && !query.orderBy && query.samplePercent == null && Math.min(limit, query.storedRows - offset) > BLOCK_PAGE_ROWS) {
-      const key = [executionId, format, ...query.columns.map((c) => c.name)].join('\u0000');
-      // each block holds the result's table while it is written: one read ahead may outlive its page
-      const block = (from: number, to: number) => this.#withTable(executionId, (connection, table) => this.#pages.block(connection, format, query.columns, table, row, from, to));
-      return this.#blocks.page(executionId, key, format, query.storedRows, offset, limit, block);
-    }
+    const text = !query.where && !query.orderBy && query.samplePercent == null ? this.#textPage(executionId, query, format, row) : null;
+    if (text) return text;
     return this.#withTable(executionId, (connection, table) => {
       const sample = query.samplePercent != null ? ` USING SAMPLE ${query.samplePercent.toFixed(12)}% (bernoulli)` : '';
       const where = query.where ? ` WHERE ${query.where.sql}` : '';
@@ -173,6 +169,19 @@ export class ResultStore {
       const sql = `SELECT *, rowid AS ${row} FROM ${table}${where}${sample}${sort} LIMIT ${limit} OFFSET ${offset}`;
       return this.#pages.write(connection, format, query.columns, { sql, params, orderBy: query.orderBy ? `${query.orderBy}, ${row}` : row, inOrder: false, limit });
     });
+  }
+
+  /**
+   * A page of the stored rows from their text in blocks: a large one always, a short one when its
+   * blocks are kept (a reader of large pages had them written). Null for a short page otherwise.
+   */
+  #textPage(executionId: string, query: PageQuery, format: PageFormat, row: string): Promise<Page> | null {
+    const key = [executionId, format, ...query.columns.map((c) => c.name)].join('\u0000');
+    const kept = this.#blocks.keptPage(key, format, query.storedRows, query.offset, query.limit);
+    if (kept || Math.min(query.limit, query.storedRows - query.offset) <= BLOCK_PAGE_ROWS) return kept;
+    // each block holds the result's table while it is written: one read ahead may outlive its page
+    const block = (from: number, to: number) => this.#withTable(executionId, (connection, table) => this.#pages.block(connection, format, query.columns, table, row, from, to));
+    return this.#blocks.page(executionId, key, format, query.storedRows, query.offset, query.limit, block);
   }
 
   /** Rows and bytes of the stored rows that pass `where`; remembered, as a stored result never changes. */

@@ -57,17 +57,29 @@ export class TextBlocks {
   async page(owner: string, key: string, format: PageFormat, rows: number, offset: number, limit: number, make: MakeBlock): Promise<Page> {
     const end = Math.min(rows, offset + limit);
     if (end <= offset) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
-    const used: Block[] = [];
-    for (let i = Math.floor(offset / BLOCK_ROWS); i * BLOCK_ROWS < end; i++) used.push(this.#use(owner, `${key}\u0000${i}`, i, make));
+    const used = this.#indexes(offset, end).map((i) => this.#use(owner, `${key}\u0000${i}`, i, make));
     try {
       const texts = await Promise.all(used.map((block) => block.made));
       // a reader paging on asks for the next rows next: they are written while this page is sent
-      const next = Math.min(rows, end + limit);
-      for (let i = Math.ceil(end / BLOCK_ROWS); i * BLOCK_ROWS < next; i++) this.#release(this.#use(owner, `${key}\u0000${i}`, i, make));
+      // (unless the result was dropped meanwhile)
+      const ahead = used.some((block) => block.gone) ? [] : this.#indexes(end, Math.min(rows, end + limit));
+      for (const i of ahead) this.#release(this.#use(owner, `${key}\u0000${i}`, i, make));
       return await read(texts, format, offset, end);
     } finally {
       for (const block of used) this.#release(block);
     }
+  }
+
+  /** The page, as `page` gives it, when all its blocks are written and kept; else null, and nothing is written. */
+  keptPage(key: string, format: PageFormat, rows: number, offset: number, limit: number): Promise<Page> | null {
+    const end = Math.min(rows, offset + limit);
+    const keys = this.#indexes(offset, end).map((i) => `${key}\u0000${i}`);
+    const blocks = keys.map((k) => this.#blocks.get(k));
+    if (end <= offset || !blocks.every((block) => block?.text)) return null;
+    const used = keys.map((k, i) => this.#hold(k, blocks[i]!));
+    return read(used.map((block) => block.text!), format, offset, end).finally(() => {
+      for (const block of used) this.#release(block);
+    });
   }
 
   /** Forgets the blocks of an owner whose result is dropped; files in use go with their last user. */
@@ -86,28 +98,40 @@ export class TextBlocks {
     await Promise.all(blocks.map((block) => removeFile(block)));
   }
 
+  /** The blocks that hold rows `from` to `to`. */
+  #indexes(from: number, to: number): number[] {
+    const indexes: number[] = [];
+    for (let i = Math.floor(from / BLOCK_ROWS); i * BLOCK_ROWS < to; i++) indexes.push(i);
+    return indexes;
+  }
+
   #use(owner: string, key: string, index: number, make: MakeBlock): Block {
-    let block = this.#blocks.get(key);
-    if (block) this.#blocks.delete(key);
-    else {
-      const made = make(index * BLOCK_ROWS, (index + 1) * BLOCK_ROWS);
-      const fresh: Block = { owner, text: null, made, users: 0, gone: false };
-      made.then(
-        (text) => {
-          if (fresh.gone) return;
-          fresh.text = text;
-          this.#bytes += text.starts[text.starts.length - 1]!;
-          this.#evict();
-        },
-        // the pages that wait for it fail; the next asks again
-        () => {
-          if (this.#blocks.get(key) === fresh) this.#blocks.delete(key);
-        },
-      );
-      block = fresh;
-    }
+    return this.#hold(key, this.#blocks.get(key) ?? this.#make(owner, key, index, make));
+  }
+
+  /** Counts one more user of the block, and makes it the most recently used. */
+  #hold(key: string, block: Block): Block {
     block.users++;
+    this.#blocks.delete(key);
     this.#blocks.set(key, block);
+    return block;
+  }
+
+  #make(owner: string, key: string, index: number, make: MakeBlock): Block {
+    const made = make(index * BLOCK_ROWS, (index + 1) * BLOCK_ROWS);
+    const block: Block = { owner, text: null, made, users: 0, gone: false };
+    made.then(
+      (text) => {
+        if (block.gone) return;
+        block.text = text;
+        this.#bytes += text.starts[text.starts.length - 1]!;
+        this.#evict();
+      },
+      // the pages that wait for it fail; the next asks again
+      () => {
+        if (this.#blocks.get(key) === block) this.#blocks.delete(key);
+      },
+    );
     return block;
   }
 

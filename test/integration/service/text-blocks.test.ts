@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { csvRowStarts } from '../../../main/service/results/csv-rows.ts';
 import { PageWriter, type PageFormat } from '../../../main/service/results/page-writer.ts';
 import type { ResultColumn } from '../../../main/service/results/row-bytes.ts';
@@ -32,6 +32,7 @@ beforeAll(async () => {
   rows = await openTypedRows();
   ({ db, connection, columns, dir, writer } = rows);
 });
+afterEach(() => expect(readdirSync(dir)).toEqual([]));
 afterAll(() => rows.close());
 
 describe('pages read from blocks', () => {
@@ -61,6 +62,20 @@ describe('pages read from blocks', () => {
     expect(made).toEqual([0, BLOCK_ROWS]);
     const next = await blocks.page('e1', 't', 'csv', ROWS, BLOCK_ROWS, BLOCK_ROWS, blockMaker('csv', made));
     expect([next.rowCount, made]).toEqual([ROWS - BLOCK_ROWS, [0, BLOCK_ROWS]]);
+    blocks.forget('e1');
+    await expect.poll(() => readdirSync(dir)).toEqual([]);
+  });
+
+  it('that are short come from blocks only when those are kept, and never write one', async () => {
+    const blocks = new TextBlocks(1024 * 1024 * 1024);
+    expect(blocks.keptPage('t', 'json', ROWS, 100, 100)).toBeNull();
+    await blocks.page('e1', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
+    expect(blocks.keptPage('t', 'json', ROWS, BLOCK_ROWS - 50, 100)).toBeNull();
+    const kept = await blocks.keptPage('t', 'json', ROWS, 2_450, 100)!;
+    const written = await writer.json(connection, columns, { sql: 'SELECT *, rowid AS __row FROM t WHERE rowid >= 2450 AND rowid < 2550', params: [], orderBy: '__row', inOrder: true, limit: 100 });
+    expect(kept.body.toString()).toBe(written.body.toString());
+    expect([kept.rowCount, kept.bytes]).toEqual([100, written.bytes]);
+    expect(readdirSync(dir)).toHaveLength(1);
     blocks.forget('e1');
     await expect.poll(() => readdirSync(dir)).toEqual([]);
   });
