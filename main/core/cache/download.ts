@@ -1,35 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
 import { quoteName, type Column } from '../../filter-language/index.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import { createFetchWindow, type WindowOptions } from './fetch-window.ts';
 import { dropTable, swapIn, type CacheEntry } from './manifest.ts';
+import { DownloadFailure, fetchPage, type EarlyPages, type PageSource } from './page-fetch.ts';
 import { createPageLoader, MiscountedPages, type PageLoader } from './page-loader.ts';
-import { PageRanges, type RowRange } from './page-ranges.ts';
+import { PageRanges } from './page-ranges.ts';
 
-// A whole result into the cache, from its CSV pages: several pages in flight at once, each body
-// streamed to a file as it arrives (never held as text), and loaded by DuckDB's CSV reader in
-// result order into a staging table, which becomes the entry in one transaction at the end.
-// Until then the previous entry (if any) stays as it was, whatever happens to this download. A
-// download the network or the service broke off keeps its staging table, so that the next one
-// goes on from the last row loaded.
+// A whole result into the cache, from its CSV pages: several pages in flight at once (the first
+// ones asked for beside the result's status, see result-cache.ts), each body streamed to a file as
+// it arrives (never held as text), and loaded by DuckDB's CSV reader in result order into a
+// staging table as soon as it follows on from the rows loaded, all in one transaction (see
+// page-loader.ts); the table becomes the entry in one transaction at the end. Until then the
+// previous entry (if any) stays as it was, whatever happens to this download. A download the
+// network or the service broke off keeps its staging table with the rows loaded, so that the next
+// one goes on from there.
 
-/**
- * A page's body goes to disk this much at a time: it comes in 16 KB pieces, and a write for each
- * (4,500 for the million-row demo result) took about as much of the app's CPU as the rest of the
- * fetching together.
- */
-const WRITE_BYTES = 512 * 1024;
 /** Pages arrived and not loaded yet: a bound on the disk they take while the loads fall behind. */
 const WAITING_PAGES = 16;
-/**
- * Rows per load statement (see page-loader.ts). Against 250,000, three runs each: on loopback
- * 1.33-1.39 s against 1.39-1.57 s (the app's CPU 1.12-1.15 s against 1.22-1.44 s), over the link
- * 1.99-2.12 s against 2.08-2.22 s. The waiting pages' bound loads them sooner anyway.
- */
+/** Rows at most to one load statement (see page-loader.ts), which loads what has arrived whenever it is free. */
 const LOAD_BATCH_ROWS = 500_000;
 
 export interface ResultShape {
@@ -52,12 +43,14 @@ export interface DownloadOptions {
   /** A folder for the page files; removed at the end. */
   workDir: string;
   pageRows: number;
-  /** Rows gathered for one load statement while more pages are on their way; 500,000 unless told. */
+  /** Rows at most to one load statement; 500,000 unless told. */
   loadBatchRows?: number;
+  /** Pages asked for before the result's size was known, from the row the download starts at. */
+  early?: EarlyPages;
   /** Pages asked for at once: how many, within these bounds, follows the link (see fetch-window.ts). */
   window: WindowOptions;
   signal: AbortSignal;
-  /** Progress: the rows arrived so far (they are loaded soon after, a few pages at a time). */
+  /** Progress: the rows arrived so far (they are loaded soon after, as they follow on). */
   onRows: (rowsArrived: number) => void;
   now: () => string;
 }
@@ -69,14 +62,6 @@ export interface KeptRows {
 }
 
 export type DownloadOutcome = { ok: true; entry: CacheEntry } | { ok: false; error: ServiceError; kept: KeptRows | null };
-
-class DownloadFailure extends Error {
-  readonly error: ServiceError;
-  constructor(error: ServiceError) {
-    super(error.message);
-    this.error = error;
-  }
-}
 
 export function stagingTableName(): string {
   return `r_${Date.now().toString(36)}_${randomBytes(6).toString('hex')}`;
@@ -98,13 +83,15 @@ export async function downloadResult(options: DownloadOptions, tableName: string
         columns,
         from: resume?.rows ?? 0,
         batchRows: options.loadBatchRows ?? LOAD_BATCH_ROWS,
-        maxWaiting: WAITING_PAGES,
       });
       try {
-        await fetchPages(options, loader, resume?.rows ?? 0);
+        // while pages come, DuckDB loads on one thread (see cache-db.ts); the pages still waiting when
+        // the last has come are loaded on every core
+        await db.oneThread(() => fetchPages(options, loader, resume?.rows ?? 0));
       } catch (error) {
         // the pages that arrived before the break are kept, up to the first one missing
         if (error instanceof DownloadFailure && error.error.kind !== 'cancelled') kept = await loader.finish().catch(() => null);
+        else await loader.abandon();
         throw error;
       }
       return loader.finish().catch((error: unknown) => {
@@ -138,6 +125,7 @@ export async function downloadResult(options: DownloadOptions, tableName: string
     if (failure !== null) return { ok: false, error: failure, kept: null };
     throw error;
   } finally {
+    await options.early?.discard();
     rmSync(workDir, { recursive: true, force: true });
   }
 }
@@ -154,6 +142,7 @@ function cancelled(): DownloadFailure {
 /** Asks for every page from row `from` on, as many at once as the window says, and hands each to the loader. */
 async function fetchPages(options: DownloadOptions, loader: PageLoader, from: number): Promise<void> {
   const ranges = new PageRanges(from, options.shape.totalRowCount, options.pageRows);
+  const source: PageSource = { client: options.client, executionId: options.shape.executionId, allowPartial: options.shape.isPartial, workDir: options.workDir };
   const window = createFetchWindow(options.window);
   // the first failure stops the pages still on their way: the download is over
   const stop = new AbortController();
@@ -164,6 +153,7 @@ async function fetchPages(options: DownloadOptions, loader: PageLoader, from: nu
   const fail = (error: unknown) => {
     failure ??= error;
     stop.abort();
+    void options.early?.discard();
   };
 
   while (failure === null && (ranges.remaining > 0 || inFlight.size > 0)) {
@@ -174,7 +164,7 @@ async function fetchPages(options: DownloadOptions, loader: PageLoader, from: nu
     await loader.drained(WAITING_PAGES).catch((error: unknown) => fail(asFailure(error)));
     const range = ranges.take();
     if (failure !== null || range === undefined) break;
-    const fetching = fetchPage(options, range, signal)
+    const fetching = (options.early?.take(range) ?? fetchPage(source, range, signal))
       .then((page) => {
         const held = ranges.arrived(range, page.nextOffset);
         if (held instanceof Error) throw new DownloadFailure({ kind: 'server_error', status: null, message: held.message });
@@ -189,38 +179,4 @@ async function fetchPages(options: DownloadOptions, loader: PageLoader, from: nu
   }
   await Promise.all(inFlight);
   if (failure !== null) throw options.signal.aborted ? cancelled() : failure;
-}
-
-async function fetchPage(options: DownloadOptions, range: RowRange, signal: AbortSignal) {
-  const file = join(options.workDir, `${range.offset}.csv`);
-  const page = await options.client.results.csvPageStream(
-    { executionId: options.shape.executionId, offset: range.offset, limit: range.end - range.offset, allowPartialResults: options.shape.isPartial, signal },
-    (body) => writeBody(body, file),
-  );
-  if (!page.ok) throw new DownloadFailure(page.error);
-  return { file, nextOffset: page.value.nextOffset };
-}
-
-/** Writes the file from its start (each attempt at a page calls this again). */
-async function writeBody(body: AsyncIterable<Uint8Array>, file: string): Promise<void> {
-  const handle = await open(file, 'w');
-  // pieces are copied into one buffer rather than kept until written, so that they die young
-  const buffer = Buffer.allocUnsafe(WRITE_BYTES);
-  let filled = 0;
-  try {
-    for await (const chunk of body) {
-      for (let at = 0; at < chunk.length; ) {
-        const taken = Math.min(chunk.length - at, WRITE_BYTES - filled);
-        buffer.set(chunk.subarray(at, at + taken), filled);
-        filled += taken;
-        at += taken;
-        if (filled < WRITE_BYTES) continue;
-        await handle.write(buffer, 0, filled);
-        filled = 0;
-      }
-    }
-    if (filled > 0) await handle.write(buffer, 0, filled);
-  } finally {
-    await handle.close();
-  }
 }

@@ -1,18 +1,23 @@
 import { join } from 'node:path';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import type { CacheStatus } from '../../contract/index.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
 import { downloadResult, stagingTableName, type KeptRows, type ResultShape } from './download.ts';
 import { dropOrphans, dropTable, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
-import { storageType } from './storage-types.ts';
+import { startEarlyPages, type EarlyPages } from './page-fetch.ts';
+import { readResultShape } from './result-shape.ts';
 
 // The result cache: which results are held whole, which are on their way, and the budget they
 // share. A result is downloaded only when the service says it fits the budget; older entries
 // make room, least recently used first, and entries past their expiry are dropped.
 
 export const DEFAULT_CACHE_BUDGET_BYTES = 2 * 1024 ** 3;
-/** Pages of a download asked for at once, more over a link with a longer round trip (see fetch-window.ts). */
+/**
+ * Pages of a download asked for at once, more over a link with a longer round trip (see fetch-window.ts);
+ * the first `min` of them go beside the result's status. A result smaller than those pages costs
+ * as many requests that answer no rows.
+ */
 export const PAGES_IN_FLIGHT = { min: 6, max: 10 };
 
 export interface ResultCacheOptions {
@@ -54,7 +59,6 @@ interface Download {
 
 type Remembered = { state: 'too_large' | 'failed' | 'cancelled'; error: string | null; totalRowCount: number | null; bytes: number | null };
 
-const COMPLETE_STATES = new Set(['QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED_PARTIAL']);
 /** last_used is rewritten at most this often per entry: every grid page would be too many writes. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -68,6 +72,8 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   const kept = new Map<string, KeptRows & { accountId: string }>();
   const keyOf = (accountId: string, executionId: string) => `${accountId}\n${executionId}`;
   const workRoot = join(options.dir, 'downloads');
+  const pageRows = options.pageRows ?? 30_000;
+  const pagesInFlight = options.pagesInFlight ?? PAGES_IN_FLIGHT;
   rmSync(workRoot, { recursive: true, force: true });
   await dropOrphans(db, new Set());
   await evict(0);
@@ -150,12 +156,12 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     return known ? { ...blank(accountId, executionId), ...known } : blank(accountId, executionId);
   }
 
-  function launch(shape: ResultShape, client: ServiceClient, roundTripMs: number): Download {
+  /** The download of a result whose first pages were asked for already (see start). */
+  function launch(shape: ResultShape, client: ServiceClient, started: { roundTripMs: number; controller: AbortController; tableName: string; workDir: string; early: EarlyPages }): Download {
     const key = keyOf(shape.accountId, shape.executionId);
     const resume = kept.get(key) ?? null;
     kept.delete(key);
-    const controller = new AbortController();
-    const tableName = stagingTableName();
+    const { controller, tableName } = started;
     const download: Download = { controller, rowsLoaded: 0, shape, done: Promise.resolve() };
     downloads.set(key, download);
     remembered.delete(key);
@@ -165,9 +171,10 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
         db,
         client,
         shape,
-        workDir: join(workRoot, tableName),
-        pageRows: options.pageRows ?? 30_000,
-        window: { ...(options.pagesInFlight ?? PAGES_IN_FLIGHT), roundTripMs },
+        workDir: started.workDir,
+        pageRows,
+        window: { ...pagesInFlight, roundTripMs: started.roundTripMs },
+        early: started.early,
         signal: controller.signal,
         onRows: (rows) => {
           download.rowsLoaded = rows;
@@ -200,55 +207,34 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     status,
 
     async start(accountId, client, executionId, allowPartial) {
-      if (downloads.has(keyOf(accountId, executionId))) return { ok: true, status: await status(accountId, executionId) };
+      const key = keyOf(accountId, executionId);
+      if (downloads.has(key)) return { ok: true, status: await status(accountId, executionId) };
       const current = await status(accountId, executionId);
       if (current.state === 'cached') return { ok: true, status: current };
-      const asked = performance.now();
-      const read = await client.executions.status(executionId);
-      // a request the service does next to nothing for: the link's round trip, for the download's window
-      const roundTripMs = performance.now() - asked;
-      if (!read.ok) return { ok: false, error: read.error };
-      const execution = read.value;
-      let metadata = execution.resultMetadata;
-      if (COMPLETE_STATES.has(execution.state) && metadata?.totalResultSetBytes == null) {
-        // a status without the result's size: the first row's page carries the same metadata
-        const first = await client.results.page({ executionId, offset: 0, limit: 1, allowPartialResults: allowPartial });
-        if (first.ok) metadata = first.value.metadata ?? metadata;
+      // The first pages are asked for beside the status, not after it: a round trip less before the
+      // rows come. They are dropped when the status says the result is not to be cached.
+      const tableName = stagingTableName();
+      const workDir = join(workRoot, tableName);
+      mkdirSync(workDir, { recursive: true });
+      const controller = new AbortController();
+      const from = kept.get(key)?.rows ?? 0;
+      const early = startEarlyPages({ client, executionId, allowPartial, workDir }, from, pageRows, pagesInFlight.min, controller.signal);
+      const read = await readResultShape(client, accountId, executionId, allowPartial);
+      const refuse = async (outcome: StartOutcome): Promise<StartOutcome> => {
+        void early.discard().then(() => rmSync(workDir, { recursive: true, force: true }));
+        return outcome;
+      };
+      if (!read.ok) return refuse({ ok: false, error: read.error });
+      const { shape } = read;
+      if (shape.totalBytes > budgetBytes) {
+        const bytes = Number.isFinite(shape.totalBytes) ? shape.totalBytes : null;
+        remembered.set(key, { state: 'too_large', error: null, totalRowCount: shape.totalRowCount, bytes });
+        return refuse({ ok: true, status: await status(accountId, executionId) });
       }
-      if (!COMPLETE_STATES.has(execution.state) || metadata === null) {
-        return { ok: false, error: { kind: 'bad_request', status: null, message: `The execution has no result to cache (state ${execution.state}).` } };
-      }
-      const isPartial = execution.state === 'QUERY_STATE_COMPLETED_PARTIAL';
-      if (isPartial && !allowPartial) {
-        return { ok: false, error: { kind: 'partial_result', message: 'This result is partial; cache it only if an incomplete result will do.' } };
-      }
-      const totalBytes = metadata.totalResultSetBytes ?? Number.POSITIVE_INFINITY;
-      const totalRowCount = metadata.totalRowCount ?? 0;
-      if (totalBytes > budgetBytes) {
-        const bytes = Number.isFinite(totalBytes) ? totalBytes : null;
-        remembered.set(keyOf(accountId, executionId), { state: 'too_large', error: null, totalRowCount, bytes });
-        return { ok: true, status: await status(accountId, executionId) };
-      }
-      const names = metadata.columnNames ?? [];
-      const wireTypes = names.map((_, i) => metadata.columnTypes?.[i] ?? 'unknown');
       // the start may have raced with another for the same result while the status was read
-      if (downloads.has(keyOf(accountId, executionId))) return { ok: true, status: await status(accountId, executionId) };
-      await evict(totalBytes);
-      launch(
-        {
-          accountId,
-          executionId,
-          columnNames: names,
-          wireTypes,
-          storageTypes: wireTypes.map(storageType),
-          totalRowCount,
-          totalBytes,
-          isPartial,
-          expiresAt: execution.expiresAt,
-        },
-        client,
-        roundTripMs,
-      );
+      if (downloads.has(key) || (kept.get(key)?.rows ?? 0) !== from) return refuse({ ok: true, status: await status(accountId, executionId) });
+      await evict(shape.totalBytes);
+      launch(shape, client, { roundTripMs: read.roundTripMs, controller, tableName, workDir, early });
       return { ok: true, status: await status(accountId, executionId) };
     },
 

@@ -8,6 +8,7 @@ import { openResultCache, type ResultCache } from '../../../main/core/cache/resu
 import { createServiceClient } from '../../../main/core/service-client/index.ts';
 import { startService, type RunningService } from '../../../main/service/index.ts';
 import { startFaultProxy, type Fault, type FaultProxy } from '../core/fault-proxy.ts';
+import { finishedRun } from './finished-run.ts';
 
 // A download the network breaks off in the middle of a page: the cache keeps what it had, and the
 // next start of the same result goes on from the last row loaded instead of from the first.
@@ -19,19 +20,6 @@ let service: RunningService;
 let proxy: FaultProxy;
 let cache: ResultCache;
 let breakPages = false;
-
-async function finishedRun(queryName: string): Promise<string> {
-  const client = createServiceClient({ baseUrl: service.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
-  const listed = await client.queries.list();
-  const query = listed.ok ? listed.value.queries.find((q) => q.name === queryName) : undefined;
-  const started = await client.executions.execute({ queryId: query?.id ?? 0 });
-  if (!started.ok) throw new Error(started.error.message);
-  for (;;) {
-    const status = await client.executions.status(started.value.executionId);
-    if (status.ok && status.value.isExecutionFinished) return started.value.executionId;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 let statuses: CacheStatus[] = [];
 async function download(executionId: string): Promise<CacheStatus> {
@@ -64,11 +52,11 @@ afterAll(async () => {
 
 describe('a download broken off', () => {
   it('leaves the cache as it was, then goes on from the last row loaded', async () => {
-    const other = await finishedRun('Demo trades');
+    const other = await finishedRun(service, 'Demo trades');
     expect(await download(other)).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
     const before = await listEntries(cache.db);
 
-    const executionId = await finishedRun('Demo trades');
+    const executionId = await finishedRun(service, 'Demo trades');
     breakPages = true;
     const broken = await download(executionId);
     expect(broken).toMatchObject({ state: 'failed' });
@@ -94,7 +82,7 @@ describe('a download broken off', () => {
   });
 
   it('starts from the first row again once the account is forgotten, which drops the rows kept', async () => {
-    const executionId = await finishedRun('Demo trades');
+    const executionId = await finishedRun(service, 'Demo trades');
     breakPages = true;
     expect(await download(executionId)).toMatchObject({ state: 'failed' });
     breakPages = false;

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPageLoader, MiscountedPages } from '../../../main/core/cache/page-loader.ts';
 
 // Page files into the staging table: in result order whatever order they arrive in, a quoted
-// empty field as an empty text and an empty one as NULL, and a page with other rows than its
-// offsets say refused with the table as it was.
+// empty field as an empty text and an empty one as NULL, all of them seen at once when the loader
+// finishes, and a page with other rows than its offsets say (or a stop) leaving the table as it was.
 
 let dir: string;
 let instance: DuckDBInstance;
@@ -40,7 +40,7 @@ const rows = async () => (await connection.runAndReadAll('SELECT id, name FROM t
 
 describe('the page loader', () => {
   it('loads pages in result order as they follow on, whatever order they arrive in', async () => {
-    const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 2, maxWaiting: 16 });
+    const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 2 });
     loader.add({ offset: 4, end: 6 }, page(4, ['e', 'f']));
     loader.add({ offset: 2, end: 4 }, page(2, ['c', 'd']));
     loader.add({ offset: 0, end: 2 }, page(0, ['a', 'b']));
@@ -50,7 +50,7 @@ describe('the page loader', () => {
   });
 
   it('reads "" as an empty text and an empty field as NULL', async () => {
-    const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100, maxWaiting: 16 });
+    const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
     loader.add({ offset: 0, end: 3 }, page(0, ['""', '', '"a,""b"""']));
     expect(await loader.finish()).toBe(3);
     expect(await rows()).toEqual([
@@ -62,7 +62,7 @@ describe('the page loader', () => {
 
   it('goes on after the rows in the table, and loads only what follows on from them', async () => {
     await connection.run("INSERT INTO t VALUES (0, 'a'), (1, 'b')");
-    const loader = createPageLoader({ connection, tableName: 't', columns, from: 2, batchRows: 100, maxWaiting: 16 });
+    const loader = createPageLoader({ connection, tableName: 't', columns, from: 2, batchRows: 100 });
     loader.add({ offset: 2, end: 4 }, page(2, ['c', 'd']));
     loader.add({ offset: 6, end: 8 }, page(6, ['g', 'h']));
     expect(await loader.finish()).toBe(4);
@@ -70,9 +70,43 @@ describe('the page loader', () => {
   });
 
   it('refuses pages that hold other rows than their offsets say, and leaves the table as it was', async () => {
-    const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100, maxWaiting: 16 });
+    const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
     loader.add({ offset: 0, end: 3 }, page(0, ['a', 'b']));
     await expect(loader.finish()).rejects.toBeInstanceOf(MiscountedPages);
     expect(await rows()).toEqual([]);
+  });
+
+  it('shows the rows to other connections only once it finishes', async () => {
+    const other = await instance.connect();
+    const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
+    loader.add({ offset: 0, end: 2 }, page(0, ['a', 'b']));
+    // the page is loaded while no other load runs; drained waits for that load
+    await loader.drained(1);
+    expect((await other.runAndReadAll('SELECT count(*) FROM t')).getRows()).toEqual([[0n]]);
+    expect(await loader.finish()).toBe(2);
+    expect((await other.runAndReadAll('SELECT count(*) FROM t')).getRows()).toEqual([[2n]]);
+    other.closeSync();
+  });
+
+  it('takes back every page it loaded when a later one is refused, or when it is stopped', async () => {
+    await connection.run("INSERT INTO t VALUES (0, 'a')");
+    const refused = createPageLoader({ connection, tableName: 't', columns, from: 1, batchRows: 2 });
+    refused.add({ offset: 1, end: 3 }, page(1, ['b', 'c']));
+    refused.add({ offset: 3, end: 6 }, page(3, ['d', 'e']));
+    await expect(refused.finish()).rejects.toBeInstanceOf(MiscountedPages);
+    expect(await rows()).toEqual([[0, 'a']]);
+
+    const stopped = createPageLoader({ connection, tableName: 't', columns, from: 1, batchRows: 2 });
+    stopped.add({ offset: 1, end: 3 }, page(1, ['b', 'c']));
+    await stopped.abandon();
+    expect(await rows()).toEqual([[0, 'a']]);
+    // the connection is free for the next loader
+    const next = createPageLoader({ connection, tableName: 't', columns, from: 1, batchRows: 2 });
+    next.add({ offset: 1, end: 2 }, page(1, ['b']));
+    expect(await next.finish()).toBe(2);
+    expect(await rows()).toEqual([
+      [0, 'a'],
+      [1, 'b'],
+    ]);
   });
 });

@@ -1,0 +1,51 @@
+import type { ServiceClient, ServiceError } from '../service-client/index.ts';
+import type { ResultShape } from './download.ts';
+import { storageType } from './storage-types.ts';
+
+// What a download needs to know of a result before it is cached: that it is complete (or partial
+// and allowed), its rows, columns, size and expiry, all from the execution's status.
+
+export type ShapeRefusal = ServiceError | { kind: 'partial_result'; message: string };
+
+export type ShapeOutcome = { ok: true; shape: ResultShape; roundTripMs: number } | { ok: false; error: ShapeRefusal };
+
+const COMPLETE_STATES = new Set(['QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED_PARTIAL']);
+
+/**
+ * The result's shape from its status, with that request's round trip (the service does next to
+ * nothing for it; with the first pages on their way beside it, it may take a little longer).
+ */
+export async function readResultShape(client: ServiceClient, accountId: string, executionId: string, allowPartial: boolean): Promise<ShapeOutcome> {
+  const asked = performance.now();
+  const read = await client.executions.status(executionId);
+  const roundTripMs = performance.now() - asked;
+  if (!read.ok) return { ok: false, error: read.error };
+  const execution = read.value;
+  let metadata = execution.resultMetadata;
+  if (COMPLETE_STATES.has(execution.state) && metadata?.totalResultSetBytes == null) {
+    // a status without the result's size: the first row's page carries the same metadata
+    const first = await client.results.page({ executionId, offset: 0, limit: 1, allowPartialResults: allowPartial });
+    if (first.ok) metadata = first.value.metadata ?? metadata;
+  }
+  if (!COMPLETE_STATES.has(execution.state) || metadata === null) {
+    return { ok: false, error: { kind: 'bad_request', status: null, message: `The execution has no result to cache (state ${execution.state}).` } };
+  }
+  const isPartial = execution.state === 'QUERY_STATE_COMPLETED_PARTIAL';
+  if (isPartial && !allowPartial) {
+    return { ok: false, error: { kind: 'partial_result', message: 'This result is partial; cache it only if an incomplete result will do.' } };
+  }
+  const names = metadata.columnNames ?? [];
+  const wireTypes = names.map((_, i) => metadata.columnTypes?.[i] ?? 'unknown');
+  const shape: ResultShape = {
+    accountId,
+    executionId,
+    columnNames: names,
+    wireTypes,
+    storageTypes: wireTypes.map(storageType),
+    totalRowCount: metadata.totalRowCount ?? 0,
+    totalBytes: metadata.totalResultSetBytes ?? Number.POSITIVE_INFINITY,
+    isPartial,
+    expiresAt: execution.expiresAt,
+  };
+  return { ok: true, shape, roundTripMs };
+}
