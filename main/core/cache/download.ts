@@ -5,7 +5,7 @@ import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import { createFetchWindow, type WindowOptions } from './fetch-window.ts';
 import { dropTable, swapIn, type CacheEntry } from './manifest.ts';
-import { DownloadFailure, fetchPage, type EarlyPages, type PageSource } from './page-fetch.ts';
+import { DownloadFailure, fetchPage, type EarlyPage, type PageSource } from './page-fetch.ts';
 import { createPageLoader, MiscountedPages, type PageLoader } from './page-loader.ts';
 import { PageRanges } from './page-ranges.ts';
 
@@ -46,7 +46,7 @@ export interface DownloadOptions {
   /** Rows at most to one load statement; 500,000 unless told. */
   loadBatchRows?: number;
   /** Pages asked for before the result's size was known, from the row the download starts at. */
-  early?: EarlyPages;
+  early?: EarlyPage;
   /** Pages asked for at once: how many, within these bounds, follows the link (see fetch-window.ts). */
   window: WindowOptions;
   signal: AbortSignal;

@@ -5,7 +5,7 @@ import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { RowRange } from './page-ranges.ts';
 
 // One CSV page of a download, its body streamed to a file as it arrives (never held as text); and
-// the first pages of a download asked for before the result's status has answered, so that their
+// the first page of a download asked for before the result's status has answered, so that its
 // round trip and the status's are one (see result-cache.ts).
 
 /**
@@ -48,40 +48,34 @@ export async function fetchPage(source: PageSource, range: RowRange, signal: Abo
   return { file, nextOffset: page.value.nextOffset };
 }
 
-/** Pages asked for before the download knew the result's size. */
-export interface EarlyPages {
-  /** The page asked for from `range.offset` with `range`'s size, if it was; each is taken once. */
+/** The first page of a download, asked for before the download knew the result's size. */
+export interface EarlyPage {
+  /** The page, if `range` is the one asked for early (or within it); it is taken once. */
   take(range: RowRange): Promise<FetchedPage> | undefined;
-  /** Stops those not taken, and resolves once none of them writes any more (their files are removed). */
+  /** Stops it if not taken, and resolves once it writes no more (its file is removed). */
   discard(): Promise<void>;
 }
 
-/** Asks at once for `count` pages of `pageRows` rows from row `from`, before the result's size is known. */
-export function startEarlyPages(source: PageSource, from: number, pageRows: number, count: number, signal: AbortSignal): EarlyPages {
+/** Asks at once for the `range` of rows a download starts with, before the result's size is known. */
+export function startEarlyPage(source: PageSource, range: RowRange, signal: AbortSignal): EarlyPage {
   const stop = new AbortController();
-  const both = AbortSignal.any([signal, stop.signal]);
-  const pages = new Map<number, { range: RowRange; fetched: Promise<FetchedPage> }>();
-  for (let i = 0; i < count; i++) {
-    const range = { offset: from + i * pageRows, end: from + (i + 1) * pageRows };
-    // a name of their own: a page the download asks for itself never shares a file with one of these
-    const fetched = fetchPage(source, range, both, `early-${range.offset}.csv`);
-    // a page never taken fails unseen
-    fetched.catch(() => undefined);
-    pages.set(range.offset, { range, fetched });
-  }
+  // a name of its own: a page the download asks for itself never shares a file with this one
+  let fetched: Promise<FetchedPage> | undefined = fetchPage(source, range, AbortSignal.any([signal, stop.signal]), `early-${range.offset}.csv`);
+  // a page never taken fails unseen
+  fetched.catch(() => undefined);
   return {
-    take(range) {
-      const page = pages.get(range.offset);
+    take(wanted) {
       // a result smaller than the page asked for ends within it, and the page holds just its rows
-      if (page === undefined || page.range.end < range.end) return undefined;
-      pages.delete(range.offset);
-      return page.fetched;
+      if (fetched === undefined || wanted.offset !== range.offset || range.end < wanted.end) return undefined;
+      const page = fetched;
+      fetched = undefined;
+      return page;
     },
     async discard() {
       stop.abort();
-      const left = [...pages.values()];
-      pages.clear();
-      for (const { fetched } of left) await fetched.then((page) => rmSync(page.file, { force: true })).catch(() => undefined);
+      const left = fetched;
+      fetched = undefined;
+      await left?.then((page) => rmSync(page.file, { force: true })).catch(() => undefined);
     },
   };
 }

@@ -5,7 +5,7 @@ import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
 import { downloadResult, stagingTableName, type KeptRows, type ResultShape } from './download.ts';
 import { dropOrphans, dropTable, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
-import { startEarlyPages, type EarlyPages } from './page-fetch.ts';
+import { startEarlyPage, type EarlyPage } from './page-fetch.ts';
 import { readResultShape } from './result-shape.ts';
 
 // The result cache: which results are held whole, which are on their way, and the budget they
@@ -157,7 +157,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   }
 
   /** The download of a result whose first pages were asked for already (see start). */
-  function launch(shape: ResultShape, client: ServiceClient, started: { roundTripMs: number; controller: AbortController; tableName: string; workDir: string; early: EarlyPages }): Download {
+  function launch(shape: ResultShape, client: ServiceClient, started: { roundTripMs: number; controller: AbortController; tableName: string; workDir: string; early: EarlyPage }): Download {
     const key = keyOf(shape.accountId, shape.executionId);
     const resume = kept.get(key) ?? null;
     kept.delete(key);
@@ -211,14 +211,15 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       if (downloads.has(key)) return { ok: true, status: await status(accountId, executionId) };
       const current = await status(accountId, executionId);
       if (current.state === 'cached') return { ok: true, status: current };
-      // The first pages are asked for beside the status, not after it: a round trip less before the
-      // rows come. They are dropped when the status says the result is not to be cached.
+      // The first page is asked for beside the status, not after it: a round trip less before the
+      // rows come. It is dropped when the status says the result is not to be cached. Only one: most
+      // results fit in a page, and a real service counts every request against its rate limit.
       const tableName = stagingTableName();
       const workDir = join(workRoot, tableName);
       mkdirSync(workDir, { recursive: true });
       const controller = new AbortController();
       const from = kept.get(key)?.rows ?? 0;
-      const early = startEarlyPages({ client, executionId, allowPartial, workDir }, from, pageRows, pagesInFlight.min, controller.signal);
+      const early = startEarlyPage({ client, executionId, allowPartial, workDir }, { offset: from, end: from + pageRows }, controller.signal);
       const read = await readResultShape(client, accountId, executionId, allowPartial);
       const refuse = async (outcome: StartOutcome): Promise<StartOutcome> => {
         void early.discard().then(() => rmSync(workDir, { recursive: true, force: true }));
