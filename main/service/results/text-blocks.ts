@@ -60,9 +60,9 @@ export class TextBlocks {
     const used = this.#indexes(offset, end).map((i) => this.#use(owner, `${key}\u0000${i}`, i, make));
     try {
       const texts = await Promise.all(used.map((block) => block.made));
-      // a reader paging on asks for the next rows next: they are written while this page is sent
-      // (unless the result was dropped meanwhile)
-      const ahead = used.some((block) => block.gone) ? [] : this.#indexes(end, Math.min(rows, end + limit));
+      // a reader paging on asks for the next rows next: two pages' worth are written while this
+      // page is sent (one kept a core idle at times), unless the result was dropped meanwhile
+      const ahead = used.some((block) => block.gone) ? [] : this.#indexes(end, Math.min(rows, end + 2 * limit));
       for (const i of ahead) this.#release(this.#use(owner, `${key}\u0000${i}`, i, make));
       return await read(texts, format, offset, end);
     } finally {
