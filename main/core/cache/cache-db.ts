@@ -39,6 +39,14 @@ const SCHEMA = [
     last_used TIMESTAMP NOT NULL,
     PRIMARY KEY (account_id, execution_id)
   )`,
+  // downloads broken off, for the next start to go on from (see kept-downloads.ts)
+  `CREATE TABLE IF NOT EXISTS kept_downloads (
+    account_id VARCHAR NOT NULL,
+    execution_id VARCHAR NOT NULL,
+    table_name VARCHAR NOT NULL,
+    row_count BIGINT NOT NULL,
+    kept_at TIMESTAMP NOT NULL
+  )`,
 ];
 
 const MAX_IDLE = 4;

@@ -55,6 +55,9 @@ export interface DownloadOptions {
   now: () => string;
 }
 
+/** The reason a download is stopped with as the app closes: unlike a cancel, it keeps the rows it has. */
+export class AppClosing extends Error {}
+
 /** The staging table of a download that was broken off, and the rows it holds from the start of the result. */
 export interface KeptRows {
   tableName: string;
@@ -89,8 +92,9 @@ export async function downloadResult(options: DownloadOptions, tableName: string
         // the last has come are loaded on every core
         await db.oneThread(() => fetchPages(options, loader, resume?.rows ?? 0));
       } catch (error) {
-        // the pages that arrived before the break are kept, up to the first one missing
-        if (error instanceof DownloadFailure && error.error.kind !== 'cancelled') kept = await loader.finish().catch(() => null);
+        // the pages that arrived before the break (or the app closing) are kept, up to the first one missing
+        const closing = options.signal.reason instanceof AppClosing;
+        if (error instanceof DownloadFailure && (error.error.kind !== 'cancelled' || closing)) kept = await loader.finish().catch(() => null);
         else await loader.abandon();
         throw error;
       }

@@ -113,16 +113,15 @@ export async function dropTable(db: CacheDb, tableName: string): Promise<void> {
   await db.exclusive((connection) => connection.run(`DROP TABLE IF EXISTS ${quoteName(tableName)}`));
 }
 
-/** Drops every result table the manifest does not name, except those being loaded now. */
-export async function dropOrphans(db: CacheDb, loading: ReadonlySet<string>): Promise<void> {
+/** Drops every result table that neither the manifest nor a kept download names (a download's staging table). */
+export async function dropOrphans(db: CacheDb): Promise<void> {
   await db.exclusive(async (connection) => {
     const orphans = await connection.runAndReadAll(
       `SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'
-        AND table_name <> 'cache_entries' AND table_name NOT IN (SELECT table_name FROM cache_entries)`,
+        AND table_name NOT IN ('cache_entries', 'kept_downloads') AND table_name NOT IN (SELECT table_name FROM cache_entries)
+        AND table_name NOT IN (SELECT table_name FROM kept_downloads)`,
     );
-    for (const [table] of orphans.getRows()) {
-      if (!loading.has(String(table))) await connection.run(`DROP TABLE IF EXISTS ${quoteName(String(table))}`);
-    }
+    for (const [table] of orphans.getRows()) await connection.run(`DROP TABLE IF EXISTS ${quoteName(String(table))}`);
   });
 }
 

@@ -3,8 +3,9 @@ import { mkdirSync, rmSync } from 'node:fs';
 import type { CacheStatus } from '../../contract/index.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
-import { downloadResult, stagingTableName, type KeptRows, type ResultShape } from './download.ts';
-import { dropOrphans, dropTable, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
+import { AppClosing, downloadResult, stagingTableName, type ResultShape } from './download.ts';
+import { KeptDownloads } from './kept-downloads.ts';
+import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
 import { startEarlyPage, type EarlyPage } from './page-fetch.ts';
 import { readResultShape } from './result-shape.ts';
 
@@ -68,14 +69,13 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   const now = options.now ?? (() => new Date());
   const downloads = new Map<string, Download>();
   const remembered = new Map<string, Remembered>();
-  // the rows of downloads the network or the service broke off, for the next start to go on from
-  const kept = new Map<string, KeptRows & { accountId: string }>();
   const keyOf = (accountId: string, executionId: string) => `${accountId}\n${executionId}`;
   const workRoot = join(options.dir, 'downloads');
   const pageRows = options.pageRows ?? 30_000;
   const pagesInFlight = options.pagesInFlight ?? PAGES_IN_FLIGHT;
   rmSync(workRoot, { recursive: true, force: true });
-  await dropOrphans(db, new Set());
+  const kept = await KeptDownloads.open(db, now());
+  await dropOrphans(db);
   await evict(0);
 
   function isExpired(entry: CacheEntry): boolean {
@@ -98,11 +98,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     const stopping = [...downloads.values()].filter((d) => isDropped(d.shape.accountId));
     for (const download of stopping) download.controller.abort();
     await Promise.all(stopping.map((d) => d.done));
-    for (const [key, rows] of kept) {
-      if (!isDropped(rows.accountId)) continue;
-      kept.delete(key);
-      await dropTable(db, rows.tableName);
-    }
+    await kept.drop(isDropped);
     for (const entry of await listEntries(db)) if (isDropped(entry.accountId)) await removeEntry(db, entry);
   }
 
@@ -159,8 +155,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   /** The download of a result whose first pages were asked for already (see start). */
   function launch(shape: ResultShape, client: ServiceClient, started: { roundTripMs: number; controller: AbortController; tableName: string; workDir: string; early: EarlyPage }): Download {
     const key = keyOf(shape.accountId, shape.executionId);
-    const resume = kept.get(key) ?? null;
-    kept.delete(key);
+    const resume = kept.get(shape.accountId, shape.executionId);
     const { controller, tableName } = started;
     const download: Download = { controller, rowsLoaded: 0, shape, done: Promise.resolve() };
     downloads.set(key, download);
@@ -185,9 +180,11 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       tableName,
       resume,
     )
-      .then((outcome) => {
+      .then(async (outcome) => {
+        // kept rows stay named until the download that goes on from them ends, so a crash meanwhile loses nothing
+        if (!outcome.ok && outcome.kept !== null) await kept.keep(shape.accountId, shape.executionId, outcome.kept, now());
+        else if (resume !== null) await kept.settled(shape.accountId, shape.executionId, resume);
         if (!outcome.ok) {
-          if (outcome.kept !== null) kept.set(key, { ...outcome.kept, accountId: shape.accountId });
           const state = outcome.error.kind === 'cancelled' ? 'cancelled' : 'failed';
           remembered.set(key, { state, error: outcome.error.message, totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
         }
@@ -218,7 +215,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       const workDir = join(workRoot, tableName);
       mkdirSync(workDir, { recursive: true });
       const controller = new AbortController();
-      const from = kept.get(key)?.rows ?? 0;
+      const from = kept.get(accountId, executionId)?.rows ?? 0;
       const early = startEarlyPage({ client, executionId, allowPartial, workDir }, { offset: from, end: from + pageRows }, controller.signal);
       const read = await readResultShape(client, accountId, executionId, allowPartial);
       const refuse = async (outcome: StartOutcome): Promise<StartOutcome> => {
@@ -233,7 +230,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
         return refuse({ ok: true, status: await status(accountId, executionId) });
       }
       // the start may have raced with another for the same result while the status was read
-      if (downloads.has(key) || (kept.get(key)?.rows ?? 0) !== from) return refuse({ ok: true, status: await status(accountId, executionId) });
+      if (downloads.has(key) || (kept.get(accountId, executionId)?.rows ?? 0) !== from) return refuse({ ok: true, status: await status(accountId, executionId) });
       await evict(shape.totalBytes);
       launch(shape, client, { roundTripMs: read.roundTripMs, controller, tableName, workDir, early });
       return { ok: true, status: await status(accountId, executionId) };
@@ -274,7 +271,8 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     },
 
     async close() {
-      for (const download of downloads.values()) download.controller.abort();
+      // downloads under way keep the rows they have, for the next start of the app to go on from
+      for (const download of downloads.values()) download.controller.abort(new AppClosing());
       await Promise.all([...downloads.values()].map((d) => d.done));
       await db.close();
     },

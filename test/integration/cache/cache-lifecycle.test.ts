@@ -27,7 +27,7 @@ afterAll(async () => harness?.close());
 function tablesIn(cacheDir: string) {
   return openCacheDb(cacheDir).then(async (db) => {
     const tables = await db.exclusive(async (c) =>
-      (await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE table_name <> 'cache_entries' ORDER BY 1")).getRows().map((r) => String(r[0])),
+      (await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE table_name NOT IN ('cache_entries', 'kept_downloads') ORDER BY 1")).getRows().map((r) => String(r[0])),
     );
     const entries = await listEntries(db);
     await db.close();

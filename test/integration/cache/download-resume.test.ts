@@ -20,14 +20,19 @@ let service: RunningService;
 let proxy: FaultProxy;
 let cache: ResultCache;
 let breakPages = false;
+let stallPages = false;
+const cacheOptions = (now?: () => Date) => ({ dir: join(dir, 'cache'), onStatus: (s: CacheStatus) => statuses.push(s), pageRows: PAGE_ROWS, pagesInFlight: { min: 1, max: 1 }, now });
 
 let statuses: CacheStatus[] = [];
-async function download(executionId: string): Promise<CacheStatus> {
+async function startDownload(executionId: string): Promise<void> {
   // one attempt per request and one page at a time, so that the break comes after the pages before it
   const client = createServiceClient({ baseUrl: proxy.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '', retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
-  const seen = statuses.length;
   const started = await cache.start('local', client, executionId, false);
   if (!started.ok) throw new Error(started.error.message);
+}
+async function download(executionId: string): Promise<CacheStatus> {
+  const seen = statuses.length;
+  await startDownload(executionId);
   for (;;) {
     const ended = statuses.slice(seen).find((s) => s.executionId === executionId && s.state !== 'downloading');
     if (ended) return ended;
@@ -39,8 +44,12 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'querydesk-resume-'));
   service = await startService({ dataDir: join(dir, 'service'), port: 0, maxPageRows: PAGE_ROWS });
   // the page at row 2500 breaks off half-way, on every attempt, while `breakPages` is set
-  proxy = await startFaultProxy(service.baseUrl, (request): Fault | null => (breakPages && /\/results\/csv\?.*offset=2500\b/.test(request.url ?? '') ? 'cut' : null));
-  cache = await openResultCache({ dir: join(dir, 'cache'), onStatus: (s) => statuses.push(s), pageRows: PAGE_ROWS, pagesInFlight: { min: 1, max: 1 } });
+  // (or never answers, while `stallPages` is set)
+  proxy = await startFaultProxy(service.baseUrl, (request): Fault | null => {
+    if (!/\/results\/csv\?.*offset=2500\b/.test(request.url ?? '')) return null;
+    return breakPages ? 'cut' : stallPages ? 'stall' : null;
+  });
+  cache = await openResultCache(cacheOptions());
 });
 
 afterAll(async () => {
@@ -49,6 +58,19 @@ afterAll(async () => {
   await service?.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+const csvOffsets = (from: number) =>
+  proxy.requests
+    .slice(from)
+    .filter((line) => line.includes('/results/csv'))
+    .map((line) => Number(/offset=(\d+)/.exec(line)?.[1]));
+
+async function cachedIds(executionId: string): Promise<number[]> {
+  const entry = (await cache.use('local', executionId))!;
+  return cache.db.withConnection(async (connection) =>
+    (await connection.runAndReadAll(`SELECT trade_id FROM "${entry.tableName}" ORDER BY rowid`)).getRows().map(([id]) => Number(id)),
+  );
+}
 
 describe('a download broken off', () => {
   it('leaves the cache as it was, then goes on from the last row loaded', async () => {
@@ -67,17 +89,8 @@ describe('a download broken off', () => {
     breakPages = false;
     const asked = proxy.requests.length;
     expect(await download(executionId)).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
-    const offsets = proxy.requests
-      .slice(asked)
-      .filter((line) => line.includes('/results/csv'))
-      .map((line) => Number(/offset=(\d+)/.exec(line)?.[1]));
-    expect(offsets).toEqual(Array.from({ length: 5 }, (_, i) => 2500 + i * PAGE_ROWS));
-
-    const entry = (await cache.use('local', executionId))!;
-    const ids = await cache.db.withConnection(async (connection) =>
-      (await connection.runAndReadAll(`SELECT trade_id FROM "${entry.tableName}" ORDER BY rowid`)).getRows().map(([id]) => Number(id)),
-    );
-    expect(ids).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
+    expect(csvOffsets(asked)).toEqual(Array.from({ length: 5 }, (_, i) => 2500 + i * PAGE_ROWS));
+    expect(await cachedIds(executionId)).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
     expect((await listEntries(cache.db)).map((e) => e.executionId).sort()).toEqual([other, executionId].sort());
   });
 
@@ -88,11 +101,57 @@ describe('a download broken off', () => {
     breakPages = false;
     await cache.forgetAccount('local');
     const tables = await cache.db.withConnection(async (connection) =>
-      (await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE table_name <> 'cache_entries'")).getRows(),
+      (await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE table_name NOT IN ('cache_entries', 'kept_downloads')")).getRows(),
     );
     expect(tables).toEqual([]);
     const asked = proxy.requests.length;
     expect(await download(executionId)).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
     expect(proxy.requests.slice(asked).find((line) => line.includes('/results/csv'))).toMatch(/offset=0\b/);
+  });
+
+  it('goes on from the last row loaded after the app closed during it and opened again', async () => {
+    const executionId = await finishedRun(service, 'Demo trades');
+    stallPages = true;
+    await startDownload(executionId);
+    await expect.poll(() => statuses.findLast((s) => s.executionId === executionId)?.rowsLoaded, { timeout: 10_000 }).toBe(2500);
+    await cache.close();
+    stallPages = false;
+    cache = await openResultCache(cacheOptions());
+    const asked = proxy.requests.length;
+    expect(await download(executionId)).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
+    expect(csvOffsets(asked)[0]).toBe(2500);
+    expect(await cachedIds(executionId)).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
+  });
+
+  it('starts from the first row again when the app opens more than a week after the break, and the rows kept are gone', async () => {
+    const executionId = await finishedRun(service, 'Demo trades');
+    breakPages = true;
+    expect(await download(executionId)).toMatchObject({ state: 'failed' });
+    breakPages = false;
+    await cache.close();
+    cache = await openResultCache(cacheOptions(() => new Date(Date.now() + 8 * 24 * 60 * 60 * 1000)));
+    const tables = await cache.db.withConnection(async (connection) =>
+      (await connection.runAndReadAll('SELECT (SELECT count(*) FROM kept_downloads), (SELECT count(*) FROM duckdb_tables() WHERE table_name NOT IN (SELECT table_name FROM cache_entries) AND table_name NOT IN (\'cache_entries\', \'kept_downloads\'))')).getRows(),
+    );
+    expect(tables).toEqual([[0n, 0n]]);
+    const asked = proxy.requests.length;
+    await startDownload(executionId);
+    await expect.poll(() => csvOffsets(asked)[0]).toBe(0);
+  });
+
+  it('keeps the rows of four downloads at most: a fifth broken off drops the oldest', async () => {
+    await cache.forgetAccount('local');
+    const broken: string[] = [];
+    breakPages = true;
+    for (let i = 0; i < 5; i++) {
+      broken.push(await finishedRun(service, 'Demo trades'));
+      expect(await download(broken[i]!)).toMatchObject({ state: 'failed' });
+    }
+    breakPages = false;
+    const kept = await cache.db.withConnection(async (connection) => (await connection.runAndReadAll('SELECT execution_id FROM kept_downloads')).getRows().map(([id]) => String(id)));
+    expect(kept.sort()).toEqual(broken.slice(1).sort());
+    const asked = proxy.requests.length;
+    await startDownload(broken[0]!);
+    await expect.poll(() => csvOffsets(asked)[0]).toBe(0);
   });
 });

@@ -1,0 +1,86 @@
+import { quoteName } from '../../filter-language/index.ts';
+import type { CacheDb } from './cache-db.ts';
+import type { KeptRows } from './download.ts';
+
+// The rows of downloads broken off (by the network, the service, or the app closing), kept in the
+// cache file with where they end, so that the next start of the same result, in this session or a
+// later one, goes on from there. They are not counted in the cache's budget, so few are kept, and
+// not for long.
+
+/** Kept downloads at most: the oldest beyond this go as a new one is kept. */
+const MOST_KEPT = 4;
+/** A download not taken up within this long is dropped at the next start of the app. */
+const KEPT_MILLIS = 7 * 24 * 60 * 60 * 1000;
+
+type Kept = KeptRows & { accountId: string };
+
+export class KeptDownloads {
+  readonly #db: CacheDb;
+  readonly #kept: Map<string, Kept>;
+
+  private constructor(db: CacheDb, kept: Map<string, Kept>) {
+    this.#db = db;
+    this.#kept = kept;
+  }
+
+  /** The downloads kept in the cache file, once those older than a week are dropped with their tables. */
+  static async open(db: CacheDb, now: Date): Promise<KeptDownloads> {
+    const rows = await db.withConnection(async (connection) =>
+      (await connection.runAndReadAll('SELECT account_id, execution_id, table_name, row_count, kept_at FROM kept_downloads')).getRowObjectsJS(),
+    );
+    const kept = new KeptDownloads(db, new Map());
+    for (const row of rows) {
+      const tableName = String(row.table_name);
+      if ((row.kept_at as Date).getTime() < now.getTime() - KEPT_MILLIS) await kept.#forget(tableName, true);
+      else kept.#kept.set(keyOf(String(row.account_id), String(row.execution_id)), { accountId: String(row.account_id), tableName, rows: Number(row.row_count) });
+    }
+    return kept;
+  }
+
+  /** The rows kept of a result's download, for the next to go on from. */
+  get(accountId: string, executionId: string): KeptRows | null {
+    return this.#kept.get(keyOf(accountId, executionId)) ?? null;
+  }
+
+  /** Keeps a download's rows, in place of any kept for the same result; the oldest beyond the most kept go. */
+  async keep(accountId: string, executionId: string, rows: KeptRows, now: Date): Promise<void> {
+    await this.#db.exclusive(async (connection) => {
+      await connection.run('DELETE FROM kept_downloads WHERE account_id = ? AND execution_id = ?', [accountId, executionId]);
+      await connection.run('INSERT INTO kept_downloads VALUES (?, ?, ?, ?, CAST(? AS TIMESTAMP))', [accountId, executionId, rows.tableName, rows.rows, now.toISOString()]);
+    });
+    const key = keyOf(accountId, executionId);
+    this.#kept.delete(key);
+    this.#kept.set(key, { ...rows, accountId });
+    for (const [other, { tableName }] of [...this.#kept].slice(0, Math.max(0, this.#kept.size - MOST_KEPT))) {
+      this.#kept.delete(other);
+      await this.#forget(tableName, true);
+    }
+  }
+
+  /** A download that went on from kept rows ended: its table is the result's now, or dropped. */
+  async settled(accountId: string, executionId: string, rows: KeptRows): Promise<void> {
+    const key = keyOf(accountId, executionId);
+    if (this.#kept.get(key)?.tableName === rows.tableName) this.#kept.delete(key);
+    await this.#forget(rows.tableName, false);
+  }
+
+  /** Drops the kept downloads of the accounts `isDropped` names, with their tables. */
+  async drop(isDropped: (accountId: string) => boolean): Promise<void> {
+    for (const [key, kept] of this.#kept) {
+      if (!isDropped(kept.accountId)) continue;
+      this.#kept.delete(key);
+      await this.#forget(kept.tableName, true);
+    }
+  }
+
+  async #forget(tableName: string, dropTable: boolean): Promise<void> {
+    await this.#db.exclusive(async (connection) => {
+      await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [tableName]);
+      if (dropTable) await connection.run(`DROP TABLE IF EXISTS ${quoteName(tableName)}`);
+    });
+  }
+}
+
+function keyOf(accountId: string, executionId: string): string {
+  return `${accountId}\n${executionId}`;
+}
