@@ -10,13 +10,13 @@ import { createPageLoader, MiscountedPages, type PageLoader } from './page-loade
 import { PageRanges } from './page-ranges.ts';
 
 // A whole result into the cache, from its CSV pages: several pages in flight at once (the first
-// ones asked for beside the result's status, see result-cache.ts), each body streamed to a file as
+// one asked for beside the result's status, see result-cache.ts), each body streamed to a file as
 // it arrives (never held as text), and loaded by DuckDB's CSV reader in result order into a
 // staging table as soon as it follows on from the rows loaded, all in one transaction (see
 // page-loader.ts); the table becomes the entry in one transaction at the end. Until then the
 // previous entry (if any) stays as it was, whatever happens to this download. A download the
-// network or the service broke off keeps its staging table with the rows loaded, so that the next
-// one goes on from there.
+// network, the service or the app closing broke off keeps its staging table with the rows loaded,
+// so that the next one goes on from there (see kept-downloads.ts).
 
 /** Pages arrived and not loaded yet: a bound on the disk they take while the loads fall behind. */
 const WAITING_PAGES = 16;
@@ -45,7 +45,7 @@ export interface DownloadOptions {
   pageRows: number;
   /** Rows at most to one load statement; 500,000 unless told. */
   loadBatchRows?: number;
-  /** Pages asked for before the result's size was known, from the row the download starts at. */
+  /** The first page, asked for before the result's size was known, from the row the download starts at. */
   early?: EarlyPage;
   /** Pages asked for at once: how many, within these bounds, follows the link (see fetch-window.ts). */
   window: WindowOptions;

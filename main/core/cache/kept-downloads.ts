@@ -26,7 +26,7 @@ export class KeptDownloads {
   /** The downloads kept in the cache file, once those older than a week are dropped with their tables. */
   static async open(db: CacheDb, now: Date): Promise<KeptDownloads> {
     const rows = await db.withConnection(async (connection) =>
-      (await connection.runAndReadAll('SELECT account_id, execution_id, table_name, row_count, kept_at FROM kept_downloads')).getRowObjectsJS(),
+      (await connection.runAndReadAll('SELECT account_id, execution_id, table_name, row_count, kept_at FROM kept_downloads ORDER BY kept_at')).getRowObjectsJS(),
     );
     const kept = new KeptDownloads(db, new Map());
     for (const row of rows) {

@@ -14,11 +14,7 @@ import { readResultShape } from './result-shape.ts';
 // make room, least recently used first, and entries past their expiry are dropped.
 
 export const DEFAULT_CACHE_BUDGET_BYTES = 2 * 1024 ** 3;
-/**
- * Pages of a download asked for at once, more over a link with a longer round trip (see fetch-window.ts);
- * the first `min` of them go beside the result's status. A result smaller than those pages costs
- * as many requests that answer no rows.
- */
+/** Pages of a download asked for at once, more over a link with a longer round trip (see fetch-window.ts). */
 export const PAGES_IN_FLIGHT = { min: 6, max: 10 };
 
 export interface ResultCacheOptions {

@@ -87,13 +87,7 @@ export class PageWriter {
    * counting up to it. `row` is a name no column of the table has.
    */
   async range(connection: DuckDBConnection, format: PageFormat, columns: ResultColumn[], table: string, row: string, offset: number, limit: number): Promise<Page> {
-    const part = (from: number, to: number): PageRows => ({
-      sql: `SELECT *, rowid AS ${row} FROM ${table} WHERE rowid >= ${from} AND rowid < ${to}`,
-      params: [],
-      orderBy: row,
-      inOrder: true,
-      limit: to - from,
-    });
+    const part = (from: number, to: number) => rowidRange(table, row, from, to);
     const parts = Math.max(1, Math.min(PARTS, Math.floor(limit / PART_ROWS)));
     if (parts === 1) return this.write(connection, format, columns, part(offset, offset + limit));
     const size = Math.ceil(limit / parts);
@@ -155,17 +149,16 @@ export class PageWriter {
    */
   async text(connection: DuckDBConnection, columns: ResultColumn[], table: string, row: string, maxBytes: number): Promise<RowsText | null> {
     const rows: PageRows = { sql: `SELECT *, rowid AS ${row} FROM ${table}`, params: [], orderBy: row, inOrder: true, limit: Number.MAX_SAFE_INTEGER };
-    const lines = await this.#jsonLines(connection, columns, rows, maxBytes);
+    const lines = await this.#jsonLines(connection, columns, rows, maxBytes, true);
     if (!lines) return null;
-    const { body, rowCount } = lines;
-    const sizes = (await connection.runAndReadAll(`SELECT ${rowBytesSql(columns)} FROM ${table} ORDER BY rowid`)).getColumns()[0] ?? [];
+    const { body, rowCount, sizes } = lines;
     const starts = new Uint32Array(rowCount + 1);
     const bytesBefore = new Float64Array(rowCount + 1);
     const ends = commasForLineBreaks(body);
     if (ends.length !== rowCount || sizes.length !== rowCount) throw new Error(`a view's text has ${ends.length} lines and ${sizes.length} sizes for ${rowCount} rows`);
     ends.forEach((end, i) => {
       starts[i + 1] = end;
-      bytesBefore[i + 1] = bytesBefore[i]! + Number(sizes[i] ?? 0);
+      bytesBefore[i + 1] = bytesBefore[i]! + sizes[i]!;
     });
     return { body, starts, bytesBefore };
   }
@@ -175,7 +168,7 @@ export class PageWriter {
    * pages' folder, kept for `TextBlocks`: JSON lines or CSV lines, with where each row starts.
    */
   async block(connection: DuckDBConnection, format: PageFormat, columns: ResultColumn[], table: string, row: string, from: number, to: number): Promise<BlockText> {
-    const rows: PageRows = { sql: `SELECT *, rowid AS ${row} FROM ${table} WHERE rowid >= ${from} AND rowid < ${to}`, params: [], orderBy: row, inOrder: true, limit: to - from };
+    const rows = rowidRange(table, row, from, to);
     const file = this.#file('block');
     try {
       if (format === 'csv') {
@@ -194,18 +187,19 @@ export class PageWriter {
   }
 
   /**
-   * JSON lines of the rows, with columns written as they are where all their values allow; null
+   * JSON lines of the rows (with `eachRow`, each row's bytes too), with columns written as they
+   * are where all their values allow; null
    * when they would be, or are, larger than `maxBytes` (told before they are written from the rows'
    * size and their keys, then from the file).
    */
-  async #jsonLines(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, maxBytes: number): Promise<Page | null> {
-    const { count, bytes, cells } = await this.#jsonFacts(connection, columns, rows);
-    if (count === 0) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
+  async #jsonLines(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, maxBytes: number, eachRow = false): Promise<(Page & { sizes: Uint32Array }) | null> {
+    const { count, bytes, cells, sizes } = await this.#jsonFacts(connection, columns, rows, eachRow);
+    if (count === 0) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0, sizes };
     // each row repeats its keys: quoted, a colon, a comma, braces
     const keys = columns.reduce((sum, column) => sum + Buffer.byteLength(JSON.stringify(column.name)) + 2, 2);
     if (bytes + count * keys > maxBytes) return null;
     const copied = await this.#copy(connection, cells, rows, 'FORMAT json', maxBytes);
-    return copied && { body: copied.body, rowCount: copied.rowCount, bytes };
+    return copied && { body: copied.body, rowCount: copied.rowCount, bytes, sizes };
   }
 
   /**
@@ -258,6 +252,11 @@ function commasForLineBreaks(body: Buffer): Uint32Array {
   const ends = lineStarts(body).subarray(1);
   for (const end of ends) body[end - 1] = COMMA;
   return ends;
+}
+
+/** Rows `from` to `to` of a table written in order, by rowid (see `PageWriter.range`). */
+function rowidRange(table: string, row: string, from: number, to: number): PageRows {
+  return { sql: `SELECT *, rowid AS ${row} FROM ${table} WHERE rowid >= ${from} AND rowid < ${to}`, params: [], orderBy: row, inOrder: true, limit: to - from };
 }
 
 /** Where each JSON line starts, and last, the text's length. */

@@ -44,7 +44,8 @@ export interface ResultWriter {
 const REMEMBERED_COUNTS = 256;
 // Bytes of text of stored results kept in files: the JSON of three million rows of eight columns.
 const TEXT_BLOCK_BYTES = 512 * 1024 * 1024;
-// A page of up to this many rows is written by one statement, as fast as it is read from a block.
+// A page of up to this many rows is written on its own (JSON by one statement) about as fast as it
+// is read from blocks: it does not have blocks written for it, but reads them when they are kept.
 const BLOCK_PAGE_ROWS = 2_000;
 
 function wholeNumber(value: number): number {
