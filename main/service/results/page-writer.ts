@@ -164,19 +164,35 @@ export class PageWriter {
   }
 
   /**
-   * Rows `from` to `to` of a table written in order (see `range`) into a file of its own in the
-   * pages' folder, kept for `TextBlocks`: JSON lines or CSV lines, with where each row starts.
+   * The columns COPY writes as JSON for all of a table's rows (see `#jsonFacts`): a block of them
+   * (see `block`) takes them from here, read once for the table and not once for each block.
    */
-  async block(connection: DuckDBConnection, format: PageFormat, columns: ResultColumn[], table: string, row: string, from: number, to: number): Promise<BlockText> {
+  async jsonCells(connection: DuckDBConnection, columns: ResultColumn[], table: string): Promise<string[]> {
+    const facts = columns.map(jsonNumbersFitSql);
+    const asked = facts.filter((fact) => fact !== null);
+    if (asked.length === 0) return jsonColumns(columns, facts, []);
+    const [answers] = (await connection.runAndReadAll(`SELECT ${asked.join(', ')} FROM ${table}`)).getRowsJS();
+    return jsonColumns(columns, facts, answers!);
+  }
+
+  /**
+   * Rows `from` to `to` of a table written in order (see `range`) into a file of its own in the
+   * pages' folder, kept for `TextBlocks`: CSV lines, or JSON lines of `jsonCells` (given for
+   * JSON), with where each row starts.
+   */
+  async block(connection: DuckDBConnection, columns: ResultColumn[], table: string, row: string, from: number, to: number, jsonCells: string[] | null): Promise<BlockText> {
     const rows = rowidRange(table, row, from, to);
     const file = this.#file('block');
     try {
-      if (format === 'csv') {
+      if (jsonCells === null) {
         await this.#copyTo(connection, columns.map(csvColumnSql), rows, 'HEADER false', file);
         return { file, starts: csvRowStarts(await readFile(file)), sizes: null };
       }
-      const { cells, sizes } = await this.#jsonFacts(connection, columns, rows, true);
-      await this.#copyTo(connection, cells, rows, 'FORMAT json', file);
+      // each row's bytes as a column, in the order COPY writes the rows: as a list in one aggregate
+      // with the rest of the facts, they cost twice as much
+      const read = await connection.runAndReadAll(`SELECT (${rowBytesSql(columns)})::UINTEGER FROM (${rows.sql})`, valuesOf(rows.params));
+      const sizes = Uint32Array.from((read.getColumnsJS()[0] ?? []) as number[]);
+      await this.#copyTo(connection, jsonCells, rows, 'FORMAT json', file);
       const starts = lineStarts(await readFile(file));
       if (sizes.length !== starts.length - 1) throw new Error(`a block of ${sizes.length} rows has ${starts.length - 1} lines`);
       return { file, starts, sizes };
@@ -216,9 +232,7 @@ export class PageWriter {
     );
     const [count, bytes, ...rest] = reader.getRowsJS()[0] as [bigint, bigint, ...unknown[]];
     const each = eachRow ? Uint32Array.from((rest.shift() as number[] | null) ?? []) : new Uint32Array(0);
-    let next = 0;
-    const cells = columns.map((column, i) => `${jsonCellSql(column, facts[i] !== null && rest[next++] === true)} AS ${quoteIdentifier(column.name)}`);
-    return { count: Number(count), bytes: Number(bytes), cells, sizes: each };
+    return { count: Number(count), bytes: Number(bytes), cells: jsonColumns(columns, facts, rest), sizes: each };
   }
 
   async #copy(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string, maxBytes = Number.POSITIVE_INFINITY): Promise<{ body: Buffer; rowCount: number } | null> {
@@ -242,6 +256,12 @@ export class PageWriter {
   #file(kind: 'page' | 'block'): string {
     return join(this.#dir, `${kind}-${randomBytes(8).toString('hex')}`);
   }
+}
+
+/** The columns COPY writes as JSON: as they are where `answers` (to the `facts` asked) say all values allow. */
+function jsonColumns(columns: ResultColumn[], facts: (string | null)[], answers: unknown[]): string[] {
+  let next = 0;
+  return columns.map((column, i) => `${jsonCellSql(column, facts[i] !== null && answers[next++] === true)} AS ${quoteIdentifier(column.name)}`);
 }
 
 /**

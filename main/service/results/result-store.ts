@@ -66,6 +66,8 @@ export class ResultStore {
   #texts = new ViewTexts();
   #blocks: TextBlocks;
   #counts = new Map<string, StoredSize>();
+  /** The columns COPY writes for a stored result's JSON text, by the text's key (see #textPage). */
+  #jsonCells = new Map<string, Promise<string[]>>();
   #pages: PageWriter;
 
   /** `pagesDir`: where DuckDB writes pages, each read back and removed at once, and the blocks of text kept. */
@@ -181,8 +183,25 @@ export class ResultStore {
     const kept = this.#blocks.keptPage(key, format, query.storedRows, query.offset, query.limit);
     if (kept || Math.min(query.limit, query.storedRows - query.offset) <= BLOCK_PAGE_ROWS) return kept;
     // each block holds the result's table while it is written: one read ahead may outlive its page
-    const block = (from: number, to: number) => this.#withTable(executionId, (connection, table) => this.#pages.block(connection, format, query.columns, table, row, from, to));
+    const block = (from: number, to: number) =>
+      this.#withTable(executionId, async (connection, table) => {
+        const cells = format === 'json' ? await this.#cellsOf(key, () => this.#pages.jsonCells(connection, query.columns, table)) : null;
+        return this.#pages.block(connection, query.columns, table, row, from, to, cells);
+      });
     return this.#blocks.page(executionId, key, format, query.storedRows, query.offset, query.limit, block);
+  }
+
+  /** The JSON columns of a text, read by `read` once for all its blocks; a failure is not remembered. */
+  #cellsOf(key: string, read: () => Promise<string[]>): Promise<string[]> {
+    const known = this.#jsonCells.get(key);
+    if (known) return known;
+    const cells = read();
+    if (this.#jsonCells.size >= REMEMBERED_COUNTS) this.#jsonCells.delete(this.#jsonCells.keys().next().value!);
+    this.#jsonCells.set(key, cells);
+    cells.catch(() => {
+      if (this.#jsonCells.get(key) === cells) this.#jsonCells.delete(key);
+    });
+    return cells;
   }
 
   /** Rows and bytes of the stored rows that pass `where`; remembered, as a stored result never changes. */
@@ -202,11 +221,18 @@ export class ResultStore {
   }
 
   async drop(executionId: string): Promise<void> {
-    for (const key of this.#counts.keys()) if (key.startsWith(`${executionId}\u0000`)) this.#counts.delete(key);
-    this.#blocks.forget(executionId);
+    this.#forget(executionId);
     await this.#views.dropAll(executionId);
     await this.#files.drop(executionId);
-    // a page read as it was dropped may have made a block since
+    // a page read as it was dropped may have made a block, or read its columns, since
+    this.#forget(executionId);
+  }
+
+  /** Forgets what is remembered of a result: its counts, its text's columns and blocks. */
+  #forget(executionId: string): void {
+    for (const remembered of [this.#counts, this.#jsonCells]) {
+      for (const key of remembered.keys()) if (key.startsWith(`${executionId}\u0000`)) remembered.delete(key);
+    }
     this.#blocks.forget(executionId);
   }
 

@@ -21,7 +21,7 @@ const blockMaker = (format: PageFormat, made: number[] = []): MakeBlock => async
   made.push(from);
   const other = await db.connect();
   try {
-    return await writer.block(other, format, columns, 't', '__row', from, to);
+    return await writer.block(other, columns, 't', '__row', from, to, format === 'json' ? await writer.jsonCells(other, columns, 't') : null);
   } finally {
     db.release(other);
   }
@@ -120,7 +120,7 @@ describe('block files', () => {
       const other = await db.connect();
       try {
         // text written as timestamps: DuckDB refuses the statement
-        return await writer.block(other, 'csv', [{ name: 'text', type: 'TIMESTAMP' }], 't', '__row', from, to);
+        return await writer.block(other, [{ name: 'text', type: 'TIMESTAMP' }], 't', '__row', from, to, null);
       } finally {
         db.release(other);
       }
