@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { acceptedWeights } from './accept-list.ts';
 
 // Result pages are JSON or CSV text, which shrinks five to ten times. Over a real link that is most
 // of a download's time; to a client on this machine it is only work for both sides, so by default
@@ -32,15 +33,7 @@ const PREFERENCE: Encoding[] = ['zstd', 'gzip', 'br'];
  */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding | null {
   if (!acceptEncoding) return null;
-  const weights = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    // a q-value that is not a number refuses, as the safer reading
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2) || 'NaN');
-    weights.set(name.trim(), Number.isFinite(weight) ? weight : 0);
-  }
+  const weights = acceptedWeights(acceptEncoding);
   let best: Encoding | null = null;
   let bestWeight = 0;
   for (const encoding of PREFERENCE) {

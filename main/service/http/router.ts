@@ -8,6 +8,8 @@ export interface Reply {
   body?: (string | Buffer)[];
   contentType?: string;
   headers?: Record<string, string>;
+  /** A body compressed in its own format (Parquet): HTTP compression would only cost time. */
+  precompressed?: boolean;
 }
 
 export interface RouteRequest<Caller> {

@@ -25,8 +25,8 @@ async function send(request: IncomingMessage, response: ServerResponse, reply: R
     headers['content-type'] = 'application/json; charset=utf-8';
   }
   let length = parts.reduce((sum, part) => sum + part.length, 0);
-  if (length >= MIN_COMPRESSED_BYTES && compressesFor(compression, request.socket.remoteAddress)) {
-    headers.vary = 'Accept-Encoding';
+  if (length >= MIN_COMPRESSED_BYTES && !reply.precompressed && compressesFor(compression, request.socket.remoteAddress)) {
+    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
     const encoding = chooseEncoding(request.headers['accept-encoding']);
     if (encoding) {
       parts = [await compress(encoding, parts.length === 1 ? parts[0]! : Buffer.concat(parts, length))];

@@ -58,19 +58,42 @@ export function jsonCellSql(column: ResultColumn, numbersFit: boolean): string {
   return c;
 }
 
-/** A column of the page that COPY writes as CSV (which quotes what needs it): the cell's text. */
-export function csvColumnSql({ name, type }: ResultColumn): string {
+/** A cell's text as the CSV page has it (DuckDB's CSV writer then quotes what needs it). */
+function csvCellSql({ name, type }: ResultColumn): string {
   const c = quoteIdentifier(name);
-  const as = (value: string) => `${value} AS ${c}`;
-  if (TIMESTAMP.test(type)) return as(timestampText(c));
-  if (FRACTION.test(type)) return as(`${c}::DOUBLE::VARCHAR`);
-  if (NESTED.test(type)) return as(`to_json(${c})::VARCHAR`);
+  if (TIMESTAMP.test(type)) return timestampText(c);
+  if (FRACTION.test(type)) return `${c}::DOUBLE::VARCHAR`;
+  if (NESTED.test(type)) return `to_json(${c})::VARCHAR`;
   // a VARIANT holding an object or a list is written as JSON, as nested columns are
-  if (type === 'VARIANT') return as(`CASE WHEN json_type(${c}::JSON) IN ('OBJECT', 'ARRAY') THEN ${c}::JSON::VARCHAR ELSE ${c}::VARCHAR END`);
+  if (type === 'VARIANT') return `CASE WHEN json_type(${c}::JSON) IN ('OBJECT', 'ARRAY') THEN ${c}::JSON::VARCHAR ELSE ${c}::VARCHAR END`;
   return c;
+}
+
+/** A column of the page that COPY writes as CSV: the cell's text. */
+export function csvColumnSql(column: ResultColumn): string {
+  return `${csvCellSql(column)} AS ${quoteIdentifier(column.name)}`;
 }
 
 /** The CSV header line for these columns. */
 export function csvHeader(columns: ResultColumn[]): string {
   return columns.map((c) => (/[",\r\n]/.test(c.name) ? `"${c.name.replaceAll('"', '""')}"` : c.name)).join(',');
 }
+
+// Parquet holds these as they are, and the CSV page's text of one is DuckDB's text of it, which
+// reads back as the same value. HUGEINTs are left out: Parquet has no 128-bit integer, and DuckDB
+// would write them as doubles.
+const PARQUET_AS_IS = /^(BOOLEAN|U?(TINYINT|SMALLINT|INTEGER|BIGINT)|DOUBLE|VARCHAR)$/;
+
+/**
+ * A column of a page that COPY writes as Parquet, for a client that loads it as it would load the
+ * CSV page: the value as it is where the CSV page's text of it reads back as that same value, else
+ * that text (the CSV cell), so that whatever the client casts the column to, it gets what it would
+ * from the CSV. Named by position: `c0`, `c1`, … (names may repeat in a result, never in Parquet).
+ */
+export function parquetColumnSql(column: ResultColumn, position: number): string {
+  if (PARQUET_AS_IS.test(column.type)) return `${quoteIdentifier(column.name)} AS c${position}`;
+  // CSV has a float as the double it is (the shortest text that reads back as that double)
+  if (column.type === 'FLOAT') return `${quoteIdentifier(column.name)}::DOUBLE AS c${position}`;
+  return `(${csvCellSql(column)})::VARCHAR AS c${position}`;
+}
+

@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier, quoteLiteral, valuesOf, type Database, type SqlParams } from '../storage/duckdb.ts';
-import { csvColumnSql, jsonCellSql, jsonNumbersFitSql } from './cell-sql.ts';
+import { csvColumnSql, jsonCellSql, jsonNumbersFitSql, parquetColumnSql } from './cell-sql.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
 import { csvRowStarts } from './csv-rows.ts';
 import type { BlockText } from './text-blocks.ts';
 
-export type PageFormat = 'json' | 'csv';
+/** Parquet: for a client that asks for it instead of CSV (see `parquetColumnSql`). */
+export type PageFormat = 'json' | 'csv' | 'parquet';
 
-/** A page as bytes: its rows' JSON objects joined by commas, or its CSV lines, each ending in a line break. */
+/** A page as bytes: its rows' JSON objects joined by commas, its CSV lines, each ending in a line break, or a Parquet file. */
 export interface Page {
   body: Buffer;
   rowCount: number;
@@ -77,6 +78,7 @@ export class PageWriter {
   }
 
   write(connection: DuckDBConnection, format: PageFormat, columns: ResultColumn[], rows: PageRows): Promise<Page> {
+    if (format === 'parquet') return this.parquet(connection, columns, rows);
     return format === 'csv' ? this.csv(connection, columns, rows) : this.json(connection, columns, rows);
   }
 
@@ -88,7 +90,8 @@ export class PageWriter {
    */
   async range(connection: DuckDBConnection, format: PageFormat, columns: ResultColumn[], table: string, row: string, offset: number, limit: number): Promise<Page> {
     const part = (from: number, to: number) => rowidRange(table, row, from, to);
-    const parts = Math.max(1, Math.min(PARTS, Math.floor(limit / PART_ROWS)));
+    // a Parquet file is one whole: it is not made of parts
+    const parts = format === 'parquet' ? 1 : Math.max(1, Math.min(PARTS, Math.floor(limit / PART_ROWS)));
     if (parts === 1) return this.write(connection, format, columns, part(offset, offset + limit));
     const size = Math.ceil(limit / parts);
     const pages = await Promise.all(
@@ -114,6 +117,13 @@ export class PageWriter {
   async csv(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     if (columns.length === 0) return columnless(connection, rows, 'csv');
     const { body, rowCount } = (await this.#copy(connection, columns.map(csvColumnSql), rows, 'HEADER false'))!;
+    return { body, rowCount, bytes: 0 };
+  }
+
+  /** The rows as one Parquet file, compressed in it; for a result with at least one column. */
+  async parquet(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
+    if (columns.length === 0) throw new Error('a Parquet page needs at least one column');
+    const { body, rowCount } = (await this.#copy(connection, columns.map(parquetColumnSql), rows, 'FORMAT parquet, COMPRESSION zstd'))!;
     return { body, rowCount, bytes: 0 };
   }
 

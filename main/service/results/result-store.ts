@@ -161,7 +161,7 @@ export class ResultStore {
         return page ?? this.#withConnection((connection) => range(connection, view));
       });
     }
-    const text = !query.where && !query.orderBy && query.samplePercent == null ? this.#textPage(executionId, query, format, row) : null;
+    const text = format !== 'parquet' && !query.where && !query.orderBy && query.samplePercent == null ? this.#textPage(executionId, query, format, row) : null;
     if (text) return text;
     return this.#withTable(executionId, (connection, table) => {
       const sample = query.samplePercent != null ? ` USING SAMPLE ${query.samplePercent.toFixed(12)}% (bernoulli)` : '';

@@ -3,6 +3,7 @@ import { readableExecution } from '../executions/execution-access.ts';
 import { STATE, type Execution } from '../executions/execution-store.ts';
 import { expireIfDue } from '../executions/expiry.ts';
 import { executionEnvelope, hasResult, resultMetadata } from '../executions/present-execution.ts';
+import { acceptedWeights } from '../http/accept-list.ts';
 import { badRequest, notFound } from '../http/http-error.ts';
 import type { Reply, RouteRequest, Router } from '../http/router.ts';
 import { readableQuery } from '../queries/query-access.ts';
@@ -13,6 +14,18 @@ import { nextPage } from '../results/paging.ts';
 import { readResult } from '../results/read-result.ts';
 import type { PageFormat } from '../results/result-store.ts';
 import type { ServiceContext } from '../service-context.ts';
+
+const PARQUET = 'application/vnd.apache.parquet';
+
+/**
+ * Whether a client of the CSV endpoints asks for the page as Parquet instead: by naming its media
+ * type, at least as welcome as CSV (the app's download does; a client that takes anything gets CSV).
+ */
+function asksParquet(accept: string | undefined): boolean {
+  const weights = acceptedWeights(accept);
+  const parquet = weights.get(PARQUET) ?? 0;
+  return parquet > 0 && parquet >= (weights.get('text/csv') ?? 0);
+}
 
 /** `params.<name>` options of the latest-result endpoints, resolved against the query's defaults. */
 function parametersOf(url: URL, sql: string, definitions: Parameters<typeof resolveParameters>[1]) {
@@ -31,7 +44,7 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
   const { queries, executions, results, config } = context;
   const headerWord = config.serviceName[0]!.toUpperCase() + config.serviceName.slice(1).toLowerCase();
 
-  async function answer(execution: Execution, format: PageFormat, { url, origin }: RouteRequest<Account>): Promise<Reply> {
+  async function answer(execution: Execution, format: PageFormat, { url, origin, request }: RouteRequest<Account>): Promise<Reply> {
     const summary = hasResult(execution) ? execution.result : null;
     if (format === 'csv' && !summary) {
       throw badRequest(`Query state is ${execution.state}, cannot provide CSV result`);
@@ -42,17 +55,21 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
       // the real service's text, typo included: clients match on it
       throw badRequest("Partial Result, please request with 'allows_partial_results=true'");
     }
-    const slice = await readResult(results, execution, summary, url, config.maxPageRows, format);
+    // Parquet holds a page in about 60% of the bytes of compressed CSV, and loads with far less work
+    const parquet = format === 'csv' && summary.columnNames.length > 0 && asksParquet(request.headers.accept);
+    const slice = await readResult(results, execution, summary, url, config.maxPageRows, parquet ? 'parquet' : format);
     const path = `/api/v1/execution/${execution.id}/results${format === 'csv' ? '/csv' : ''}`;
     // a sample is one response: no next page
     const next = slice.sampled ? null : nextPage(origin, path, url, slice.window, slice.totalRows);
     const names = slice.columns.map((c) => c.name);
     if (format === 'csv') {
-      const headers: Record<string, string> = {};
+      // the answer depends on whether the client asked for Parquet
+      const headers: Record<string, string> = { vary: 'Accept' };
       if (next) {
         headers[`X-${headerWord}-Next-Offset`] = String(next.next_offset);
         headers[`X-${headerWord}-Next-Uri`] = next.next_uri;
       }
+      if (parquet) return { body: [slice.body], contentType: PARQUET, headers, precompressed: true };
       return { body: [`${csvHeader(slice.columns)}\n`, slice.body], contentType: 'text/plain; charset=utf-8', headers };
     }
     const metadata = resultMetadata(

@@ -1,0 +1,105 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storageType } from '../../../main/core/cache/storage-types.ts';
+import type { PageRows } from '../../../main/service/results/page-writer.ts';
+import { startHarness, type Harness } from './service-harness.ts';
+import { openTypedRows, ROWS, type TypedRows } from './typed-rows.ts';
+
+// A client of the CSV endpoints may ask for a page as Parquet instead (the app's download does).
+// Whatever type the client keeps a column as, casting the Parquet column to it must give what
+// casting the CSV page's text gives: every type the service spells its own way, NaN, an integer
+// past 2^53, '' and NULL apart.
+
+let rows: TypedRows;
+beforeAll(async () => {
+  rows = await openTypedRows();
+});
+afterAll(() => rows?.close());
+
+const all = (table: string): PageRows => ({ sql: `SELECT *, rowid AS __row FROM ${table}`, params: [], orderBy: '__row', inOrder: true, limit: ROWS });
+
+// values whose text is not their type's shortest, or that a Parquet type would change
+const AWKWARD_SQL = `SELECT * FROM (VALUES
+  (0.1::FLOAT, 0.1 + 0.2, 2::HUGEINT ** 100, 18446744073709551615::UBIGINT, TIMESTAMP '2024-01-02 03:04:05.678912', 12345678901234567890.0123456789::DECIMAL(38,10),
+   'infinity'::DATE, 'e2a1c9f0-1b2c-4d5e-8f90-0123456789ab'::UUID, '\\xAA\\x00'::BLOB, INTERVAL 3 DAY, 'ünï "cödé"', -0.0::DOUBLE),
+  (3.4e38::FLOAT, 1e-310, -(2::HUGEINT ** 120), 0::UBIGINT, TIMESTAMP '1969-12-31 23:59:59.999999', -0.0000000001::DECIMAL(38,10),
+   DATE '0044-03-15', NULL, ''::BLOB, INTERVAL 1 MICROSECOND, '', 'inf'::DOUBLE),
+  (1e-7::FLOAT, 'nan'::DOUBLE, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, '-inf'::DOUBLE)
+) v(f, d, h, u, ts, dec, dt, id, b, iv, s, z)`;
+
+/** Rows in one of the files and not in the other, both read and cast to `types` as a client would. */
+async function differences(types: string[], csvFile: string, parquetFile: string, rowCount: number): Promise<number> {
+  const cast = types.map((type, i) => `CAST(c${i} AS ${type})`).join(', ');
+  const text = types.map((_, i) => `'c${i}': 'VARCHAR'`).join(', ');
+  const csv = `SELECT ${cast} FROM read_csv('${csvFile}', header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${text}})`;
+  const parquet = `SELECT ${cast} FROM read_parquet('${parquetFile}')`;
+  const client = await (await DuckDBInstance.create(':memory:')).connect();
+  await client.run(`SET TimeZone = 'UTC'`);
+  const [[missing, added, count]] = (
+    await client.runAndReadAll(`SELECT (SELECT count(*) FROM (${csv} EXCEPT ALL ${parquet})), (SELECT count(*) FROM (${parquet} EXCEPT ALL ${csv})), (SELECT count(*) FROM (${parquet}))`)
+  ).getRows() as [[bigint, bigint, bigint]];
+  expect(Number(count)).toBe(rowCount);
+  return Number(missing) + Number(added);
+}
+
+describe('a page as Parquet', () => {
+  it('reads as the CSV page reads, kept as the app keeps each type, or all as text', async () => {
+    const { connection, writer, dir } = rows;
+    await connection.run(`CREATE TABLE awkward AS ${AWKWARD_SQL}`);
+    for (const [table, rowCount] of [['t', ROWS], ['awkward', 3]] as const) {
+      const columns = (await connection.runAndReadAll(`DESCRIBE ${table}`)).getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
+      const csv = await writer.write(connection, 'csv', columns, all(table));
+      const parquet = await writer.write(connection, 'parquet', columns, all(table));
+      expect(parquet.rowCount).toBe(rowCount);
+      const [csvFile, parquetFile] = [join(dir, 'page.csv'), join(dir, 'page.parquet')];
+      writeFileSync(csvFile, csv.body);
+      writeFileSync(parquetFile, parquet.body);
+      try {
+        expect(await differences(columns.map((c) => storageType(c.type)), csvFile, parquetFile, rowCount), table).toBe(0);
+        expect(await differences(columns.map(() => 'VARCHAR'), csvFile, parquetFile, rowCount), table).toBe(0);
+      } finally {
+        rmSync(csvFile);
+        rmSync(parquetFile);
+      }
+    }
+  });
+});
+
+describe('the CSV endpoint', () => {
+  let h: Harness;
+  let executionId: string;
+  beforeAll(async () => {
+    h = await startHarness({ compression: 'always' });
+    executionId = (await h.post('/api/v1/sql/execute', { sql: 'select range as n, range % 3 = 0 as third from range(20000)' })).body.execution_id;
+    await h.waitUntilFinished(executionId);
+  });
+  afterAll(() => h?.stop());
+
+  const page = (accept: string) =>
+    fetch(`${h.service.baseUrl}/api/v1/execution/${executionId}/results/csv?limit=7000&offset=7000`, {
+      headers: { 'x-dune-api-key': h.key, accept, 'accept-encoding': 'zstd, gzip' },
+    });
+
+  it('answers Parquet to a client that names it, uncompressed, paged as CSV is', async () => {
+    const response = await page('application/vnd.apache.parquet, text/csv;q=0.5');
+    expect(response.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+    expect(response.headers.get('content-encoding')).toBeNull();
+    expect(response.headers.get('vary')).toMatch(/\bAccept\b/);
+    expect(response.headers.get('x-dune-next-offset')).toBe('14000');
+    const file = join(h.dataDir, 'page.parquet');
+    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+    const client = await (await DuckDBInstance.create(':memory:')).connect();
+    const read = (await client.runAndReadAll(`SELECT min(c0), max(c0), count(*), count(*) FILTER (c1) FROM read_parquet('${file}')`)).getRows();
+    expect(read).toEqual([[7000n, 13999n, 7000n, 2333n]]);
+  });
+
+  it('answers CSV to any other client, and to one that welcomes CSV more', async () => {
+    for (const accept of ['*/*', 'text/csv', 'application/vnd.apache.parquet;q=0.1, text/csv', 'application/vnd.apache.parquet;q=0']) {
+      const response = await page(accept);
+      expect(response.headers.get('content-type'), accept).toMatch(/^text\/plain/);
+      expect((await response.text()).split('\n')[1], accept).toBe('7000,false');
+    }
+  });
+});
