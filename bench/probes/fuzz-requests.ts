@@ -164,6 +164,8 @@ function headers(random: Random, world: World, body: string | undefined, kind: s
   if (kind === 'insert') result['content-type'] = random.pick(['text/csv', 'application/x-ndjson', 'text/plain', 'text/csv; charset=utf-8']);
   else if (body !== undefined && random.chance(0.3)) result['content-type'] = random.pick(['application/json', 'text/plain', 'multipart/form-data']);
   if (random.chance(0.03)) result.host = random.pick(['%', '[', 'a b', 'x:99999', '127.0.0.1:1:2', 'evil.example', 'localhost']);
+  // the CSV endpoints answer Parquet to a client that asks for it
+  if (random.chance(0.1)) result.accept = random.pick(['application/vnd.apache.parquet', 'application/vnd.apache.parquet;q=x, text/csv', 'application/VND.apache.parquet;q=0.9,*/*', ';;,', 'text/csv;q=1, application/vnd.apache.parquet']);
   return result;
 }
 
