@@ -5,18 +5,20 @@ import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import { createFetchWindow, type WindowOptions } from './fetch-window.ts';
 import { dropTable, swapIn, type CacheEntry } from './manifest.ts';
-import { DownloadFailure, fetchPage, type EarlyPage, type PageSource } from './page-fetch.ts';
-import { createPageLoader, MiscountedPages, type PageLoader } from './page-loader.ts';
+import { DownloadFailure, fetchPage, type EarlyPage, type PageFormats, type PageSource } from './page-fetch.ts';
+import { FaultyPages } from './page-inserts.ts';
+import { createPageLoader, type PageLoader } from './page-loader.ts';
 import { PageRanges } from './page-ranges.ts';
 
-// A whole result into the cache, from its CSV pages: several pages in flight at once (the first
-// one asked for beside the result's status, see result-cache.ts), each body streamed to a file as
-// it arrives (never held as text), and loaded by DuckDB's CSV reader in result order into a
-// staging table as soon as it follows on from the rows loaded, all in one transaction (see
-// page-loader.ts); the table becomes the entry in one transaction at the end. Until then the
-// previous entry (if any) stays as it was, whatever happens to this download. A download the
-// network, the service or the app closing broke off keeps its staging table with the rows loaded,
-// so that the next one goes on from there (see kept-downloads.ts).
+// A whole result into the cache, page by page: several pages in flight at once (the first one
+// asked for beside the result's status, see result-cache.ts), each asked for as Parquet and taken
+// as CSV when that is what the service sends (see page-fetch.ts), its body streamed to a file as
+// it arrives (never held as text), and loaded by DuckDB in result order into a staging table as
+// soon as it follows on from the rows loaded, all in one transaction (see page-loader.ts); the
+// table becomes the entry in one transaction at the end. Until then the previous entry (if any)
+// stays as it was, whatever happens to this download. A download the network, the service or the
+// app closing broke off keeps its staging table with the rows loaded, so that the next one goes
+// on from there (see kept-downloads.ts).
 
 /** Pages arrived and not loaded yet: a bound on the disk they take while the loads fall behind. */
 const WAITING_PAGES = 16;
@@ -47,6 +49,8 @@ export interface DownloadOptions {
   loadBatchRows?: number;
   /** The first page, asked for before the result's size was known, from the row the download starts at. */
   early?: EarlyPage;
+  /** What the pages are asked for as; Parquet where the service can send it unless told. */
+  formats?: PageFormats;
   /** Pages asked for at once: how many, within these bounds, follows the link (see fetch-window.ts). */
   window: WindowOptions;
   signal: AbortSignal;
@@ -134,9 +138,9 @@ export async function downloadResult(options: DownloadOptions, tableName: string
   }
 }
 
-/** Pages that held other rows than their offsets say are the service's fault, as values. */
+/** Pages sent wrong are the service's fault, as values. */
 function asFailure(error: unknown): unknown {
-  return error instanceof MiscountedPages ? new DownloadFailure({ kind: 'server_error', status: null, message: error.message }) : error;
+  return error instanceof FaultyPages ? new DownloadFailure({ kind: 'server_error', status: null, message: error.message }) : error;
 }
 
 function cancelled(): DownloadFailure {
@@ -146,7 +150,13 @@ function cancelled(): DownloadFailure {
 /** Asks for every page from row `from` on, as many at once as the window says, and hands each to the loader. */
 async function fetchPages(options: DownloadOptions, loader: PageLoader, from: number): Promise<void> {
   const ranges = new PageRanges(from, options.shape.totalRowCount, options.pageRows);
-  const source: PageSource = { client: options.client, executionId: options.shape.executionId, allowPartial: options.shape.isPartial, workDir: options.workDir };
+  const source: PageSource = {
+    client: options.client,
+    executionId: options.shape.executionId,
+    allowPartial: options.shape.isPartial,
+    formats: options.formats ?? 'parquet-or-csv',
+    workDir: options.workDir,
+  };
   const window = createFetchWindow(options.window);
   // the first failure stops the pages still on their way: the download is over
   const stop = new AbortController();
@@ -173,7 +183,7 @@ async function fetchPages(options: DownloadOptions, loader: PageLoader, from: nu
         const held = ranges.arrived(range, page.nextOffset);
         if (held instanceof Error) throw new DownloadFailure({ kind: 'server_error', status: null, message: held.message });
         window.arrived(performance.now());
-        loader.add(held, page.file);
+        loader.add(held, page.file, page.format);
         arrivedRows += held.end - held.offset;
         options.onRows(arrivedRows);
       })

@@ -6,7 +6,7 @@ import { openCacheDb, type CacheDb } from './cache-db.ts';
 import { AppClosing, downloadResult, stagingTableName, type ResultShape } from './download.ts';
 import { KeptDownloads } from './kept-downloads.ts';
 import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
-import { startEarlyPage, type EarlyPage } from './page-fetch.ts';
+import { startEarlyPage, type EarlyPage, type PageFormats } from './page-fetch.ts';
 import { readResultShape } from './result-shape.ts';
 
 // The result cache: which results are held whole, which are on their way, and the budget they
@@ -24,6 +24,8 @@ export interface ResultCacheOptions {
   onStatus: (status: CacheStatus) => void;
   pageRows?: number;
   pagesInFlight?: { min: number; max: number };
+  /** What download pages are asked for as; Parquet where the service can send it unless told. */
+  pageFormats?: PageFormats;
   now?: () => Date;
 }
 
@@ -69,6 +71,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   const workRoot = join(options.dir, 'downloads');
   const pageRows = options.pageRows ?? 30_000;
   const pagesInFlight = options.pagesInFlight ?? PAGES_IN_FLIGHT;
+  const formats = options.pageFormats ?? 'parquet-or-csv';
   rmSync(workRoot, { recursive: true, force: true });
   const kept = await KeptDownloads.open(db, now());
   await dropOrphans(db);
@@ -166,6 +169,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
         pageRows,
         window: { ...pagesInFlight, roundTripMs: started.roundTripMs },
         early: started.early,
+        formats,
         signal: controller.signal,
         onRows: (rows) => {
           download.rowsLoaded = rows;
@@ -212,7 +216,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       mkdirSync(workDir, { recursive: true });
       const controller = new AbortController();
       const from = kept.get(accountId, executionId)?.rows ?? 0;
-      const early = startEarlyPage({ client, executionId, allowPartial, workDir }, { offset: from, end: from + pageRows }, controller.signal);
+      const early = startEarlyPage({ client, executionId, allowPartial, formats, workDir }, { offset: from, end: from + pageRows }, controller.signal);
       const read = await readResultShape(client, accountId, executionId, allowPartial);
       const refuse = async (outcome: StartOutcome): Promise<StartOutcome> => {
         void early.discard().then(() => rmSync(workDir, { recursive: true, force: true }));

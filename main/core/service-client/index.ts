@@ -29,7 +29,7 @@ export type { ExecutionFailure, ResultMetadata } from './execution-shape.ts';
 export type { ExecuteArgs, ExecuteResponse, ExecutionStatus } from './executions.ts';
 export type { ResultsPage, ResultsPageArgs } from './results.ts';
 export type { ResultView } from './result-view.ts';
-export type { CsvPage, CsvPagesArgs, StreamedCsvPage } from './results-csv.ts';
+export type { CsvPage, CsvPagesArgs, CsvPageStreamArgs, PageFormat, StreamedCsvPage } from './results-csv.ts';
 export type { BodyConsumer } from './request.ts';
 export type { RetryPolicy } from './retry-policy.ts';
 export type { NewQueryArgs, ParameterDefinitionInput, QueryChanges, QueryListItem, QueryParameterDefinition, QueryRecord } from './queries.ts';

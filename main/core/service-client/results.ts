@@ -1,7 +1,7 @@
 import type { ClientResult } from './errors.ts';
 import { readExecutionFields, readResultMetadata, type ExecutionFields, type ResultMetadata } from './execution-shape.ts';
 import { nextPageRequest } from './next-page.ts';
-import { createCsvPages, createCsvPageStream, type CsvPage, type CsvPagesArgs, type StreamedCsvPage } from './results-csv.ts';
+import { createCsvPages, createCsvPageStream, type CsvPage, type CsvPagesArgs, type CsvPageStreamArgs, type StreamedCsvPage } from './results-csv.ts';
 import type { BodyConsumer, RequestOptions, Transport } from './request.ts';
 import { viewQuery, type ResultView } from './result-view.ts';
 import { isObject, readInt, readObject, readString, type JsonObject } from './wire-read.ts';
@@ -49,8 +49,11 @@ export interface ResultsApi {
   latest(queryId: number, options?: { signal?: AbortSignal }): Promise<ClientResult<ResultsPage>>;
   /** The same in CSV, page by page, with the repeated header row split off. */
   csvPages(args: CsvPagesArgs): AsyncGenerator<ClientResult<CsvPage>, void, undefined>;
-  /** One CSV page, its body given to `consume` as it arrives (header row included), for pages too many to hold as text. */
-  csvPageStream<T>(args: CsvPagesArgs, consume: BodyConsumer<T>): Promise<ClientResult<StreamedCsvPage<T>>>;
+  /**
+   * One page, its body given to `consume` as it arrives, for pages too many to hold as text: CSV
+   * (header row included), or Parquet when asked for and the service can send it.
+   */
+  csvPageStream<T>(args: CsvPageStreamArgs, consume: BodyConsumer<T>): Promise<ClientResult<StreamedCsvPage<T>>>;
 }
 
 export function createResultsApi(transport: Transport): ResultsApi {

@@ -71,7 +71,7 @@ async function cacheOnce(name: string, options: { pageRows: number; pagesInFligh
   return { cache, status, ids, executionId, downloads: join(dir, name, 'downloads') };
 }
 
-const pageFiles = (downloads: string) => (existsSync(downloads) ? readdirSync(downloads, { recursive: true }).filter((f) => String(f).endsWith('.csv')) : []);
+const pageFiles = (downloads: string) => (existsSync(downloads) ? readdirSync(downloads, { recursive: true }).filter((f) => String(f).endsWith('.page')) : []);
 
 describe('the first pages of a download', () => {
   it('are asked for before the status has answered', async () => {

@@ -169,7 +169,7 @@ describe('a CSV page streamed to a consumer', () => {
       reads.push('started');
       return readAll(body);
     });
-    expect(page).toEqual({ ok: true, value: { value: PAGE, nextOffset: 3 } });
+    expect(page).toEqual({ ok: true, value: { value: PAGE, nextOffset: 3, format: 'csv' } });
     expect(reads).toEqual(['started', 'started']);
     expect(fake.requests.map((r) => r.query.get('offset'))).toEqual(['0', '0']);
   });
@@ -181,6 +181,20 @@ describe('a CSV page streamed to a consumer', () => {
     });
     await expect(page).rejects.toThrow('the disk is full');
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('is asked for as Parquet when told, and says which of the two the service sent', async () => {
+    const types = ['application/vnd.apache.parquet', 'Application/Vnd.Apache.Parquet; x=1', 'text/csv; charset=utf-8', 'text/plain'];
+    const { client, fake } = await clientFor((_r, n) => csv({ headers: { 'Content-Type': types[n - 1] ?? 'text/csv', 'X-DUNE-Next-Offset': '3' } }));
+    const formats: unknown[] = [];
+    for (const _ of types) {
+      const page = await client.results.csvPageStream({ executionId: 'E1', offset: 0, limit: 3, parquet: true }, readAll);
+      formats.push(page.ok && page.value.format);
+    }
+    expect(formats).toEqual(['parquet', 'parquet', 'csv', 'csv']);
+    expect(fake.requests.map((r) => r.headers.accept)).toEqual(types.map(() => 'application/vnd.apache.parquet, text/csv;q=0.5'));
+    await client.results.csvPageStream({ executionId: 'E1', offset: 0, limit: 3 }, readAll);
+    expect(fake.requests.at(-1)?.headers.accept).toBe('text/csv');
   });
 
   it('answers an error status as a value, its body read as the message', async () => {

@@ -3,15 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPageLoader, MiscountedPages } from '../../../main/core/cache/page-loader.ts';
+import { FaultyPages } from '../../../main/core/cache/page-inserts.ts';
+import { createPageLoader } from '../../../main/core/cache/page-loader.ts';
 
 // Page files into the staging table: in result order whatever order they arrive in, a quoted
 // empty field as an empty text and an empty one as NULL, all of them seen at once when the loader
 // finishes, and a page with other rows than its offsets say (or a stop) leaving the table as it was.
+// Parquet pages (written here by DuckDB, as a service would) likewise, beside CSV pages in one
+// download; one without the result's columns is refused by name.
 
 let dir: string;
 let instance: DuckDBInstance;
 let connection: DuckDBConnection;
+/** Writes the Parquet pages, apart from the loader's connection and its transaction. */
+let writer: DuckDBConnection;
 const columns = [
   { name: 'id', type: 'BIGINT' },
   { name: 'name', type: 'VARCHAR' },
@@ -21,10 +26,12 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'querydesk-loader-'));
   instance = await DuckDBInstance.create(':memory:');
   connection = await instance.connect();
+  writer = await instance.connect();
   await connection.run('CREATE TABLE t (id BIGINT, name VARCHAR)');
 });
 
 afterEach(() => {
+  writer.closeSync();
   connection.closeSync();
   instance.closeSync();
   rmSync(dir, { recursive: true, force: true });
@@ -36,14 +43,40 @@ function page(first: number, names: string[]): string {
   return file;
 }
 
+/** A Parquet page as a service sends one: the rows of `select`, whose columns are c0, c1, … */
+async function parquetPage(name: string, select: string): Promise<string> {
+  const file = join(dir, `${name}.parquet`);
+  await writer.run(`COPY (${select}) TO '${file}' (FORMAT parquet)`);
+  return file;
+}
+
+/** The connection, the sources of its INSERT statements noted in order. */
+function notingInserts(): { spied: DuckDBConnection; inserts: string[] } {
+  const inserts: string[] = [];
+  const spied = new Proxy(connection, {
+    get(target, key) {
+      if (key === 'run') {
+        return (sql: string) => {
+          const source = /^INSERT .* FROM (read_\w+)/s.exec(sql)?.[1];
+          if (source) inserts.push(source);
+          return target.run(sql);
+        };
+      }
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { spied, inserts };
+}
+
 const rows = async () => (await connection.runAndReadAll('SELECT id, name FROM t ORDER BY rowid')).getRows().map(([id, name]) => [Number(id), name]);
 
 describe('the page loader', () => {
   it('loads pages in result order as they follow on, whatever order they arrive in', async () => {
     const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 2 });
-    loader.add({ offset: 4, end: 6 }, page(4, ['e', 'f']));
-    loader.add({ offset: 2, end: 4 }, page(2, ['c', 'd']));
-    loader.add({ offset: 0, end: 2 }, page(0, ['a', 'b']));
+    loader.add({ offset: 4, end: 6 }, page(4, ['e', 'f']), 'csv');
+    loader.add({ offset: 2, end: 4 }, page(2, ['c', 'd']), 'csv');
+    loader.add({ offset: 0, end: 2 }, page(0, ['a', 'b']), 'csv');
     expect(await loader.finish()).toBe(6);
     expect(await rows()).toEqual([0, 1, 2, 3, 4, 5].map((id) => [id, 'abcdef'[id]]));
     expect(existsSync(join(dir, '0.csv'))).toBe(false);
@@ -51,7 +84,7 @@ describe('the page loader', () => {
 
   it('reads "" as an empty text and an empty field as NULL', async () => {
     const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
-    loader.add({ offset: 0, end: 3 }, page(0, ['""', '', '"a,""b"""']));
+    loader.add({ offset: 0, end: 3 }, page(0, ['""', '', '"a,""b"""']), 'csv');
     expect(await loader.finish()).toBe(3);
     expect(await rows()).toEqual([
       [0, ''],
@@ -63,23 +96,23 @@ describe('the page loader', () => {
   it('goes on after the rows in the table, and loads only what follows on from them', async () => {
     await connection.run("INSERT INTO t VALUES (0, 'a'), (1, 'b')");
     const loader = createPageLoader({ connection, tableName: 't', columns, from: 2, batchRows: 100 });
-    loader.add({ offset: 2, end: 4 }, page(2, ['c', 'd']));
-    loader.add({ offset: 6, end: 8 }, page(6, ['g', 'h']));
+    loader.add({ offset: 2, end: 4 }, page(2, ['c', 'd']), 'csv');
+    loader.add({ offset: 6, end: 8 }, page(6, ['g', 'h']), 'csv');
     expect(await loader.finish()).toBe(4);
     expect(await rows()).toEqual([0, 1, 2, 3].map((id) => [id, 'abcd'[id]]));
   });
 
   it('refuses pages that hold other rows than their offsets say, and leaves the table as it was', async () => {
     const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
-    loader.add({ offset: 0, end: 3 }, page(0, ['a', 'b']));
-    await expect(loader.finish()).rejects.toBeInstanceOf(MiscountedPages);
+    loader.add({ offset: 0, end: 3 }, page(0, ['a', 'b']), 'csv');
+    await expect(loader.finish()).rejects.toBeInstanceOf(FaultyPages);
     expect(await rows()).toEqual([]);
   });
 
   it('shows the rows to other connections only once it finishes', async () => {
     const other = await instance.connect();
     const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
-    loader.add({ offset: 0, end: 2 }, page(0, ['a', 'b']));
+    loader.add({ offset: 0, end: 2 }, page(0, ['a', 'b']), 'csv');
     // the page is loaded while no other load runs; drained waits for that load
     await loader.drained(1);
     expect((await other.runAndReadAll('SELECT count(*) FROM t')).getRows()).toEqual([[0n]]);
@@ -91,22 +124,97 @@ describe('the page loader', () => {
   it('takes back every page it loaded when a later one is refused, or when it is stopped', async () => {
     await connection.run("INSERT INTO t VALUES (0, 'a')");
     const refused = createPageLoader({ connection, tableName: 't', columns, from: 1, batchRows: 2 });
-    refused.add({ offset: 1, end: 3 }, page(1, ['b', 'c']));
-    refused.add({ offset: 3, end: 6 }, page(3, ['d', 'e']));
-    await expect(refused.finish()).rejects.toBeInstanceOf(MiscountedPages);
+    refused.add({ offset: 1, end: 3 }, page(1, ['b', 'c']), 'csv');
+    refused.add({ offset: 3, end: 6 }, page(3, ['d', 'e']), 'csv');
+    await expect(refused.finish()).rejects.toBeInstanceOf(FaultyPages);
     expect(await rows()).toEqual([[0, 'a']]);
 
     const stopped = createPageLoader({ connection, tableName: 't', columns, from: 1, batchRows: 2 });
-    stopped.add({ offset: 1, end: 3 }, page(1, ['b', 'c']));
+    stopped.add({ offset: 1, end: 3 }, page(1, ['b', 'c']), 'csv');
     await stopped.abandon();
     expect(await rows()).toEqual([[0, 'a']]);
     // the connection is free for the next loader
     const next = createPageLoader({ connection, tableName: 't', columns, from: 1, batchRows: 2 });
-    next.add({ offset: 1, end: 2 }, page(1, ['b']));
+    next.add({ offset: 1, end: 2 }, page(1, ['b']), 'csv');
     expect(await next.finish()).toBe(2);
     expect(await rows()).toEqual([
       [0, 'a'],
       [1, 'b'],
     ]);
+  });
+});
+
+describe('the page loader with Parquet pages', () => {
+  it('loads values and texts, NULL and an empty text kept apart', async () => {
+    const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
+    loader.add({ offset: 2, end: 4 }, await parquetPage('2', `SELECT * FROM (VALUES ('2', NULL), ('3', 'd,"e"' || chr(10))) AS p(c0, c1)`), 'parquet');
+    loader.add({ offset: 0, end: 2 }, await parquetPage('0', "SELECT * FROM (VALUES (0::BIGINT, 'a'), (1, '')) AS p(c0, c1)"), 'parquet');
+    expect(await loader.finish()).toBe(4);
+    expect(await rows()).toEqual([
+      [0, 'a'],
+      [1, ''],
+      [2, null],
+      [3, 'd,"e"\n'],
+    ]);
+    expect(existsSync(join(dir, '0.parquet'))).toBe(false);
+  });
+
+  it('loads CSV and Parquet pages in result order, a statement to each run of pages in one format', async () => {
+    const { spied, inserts } = notingInserts();
+    const loader = createPageLoader({ connection: spied, tableName: 't', columns, from: 0, batchRows: 100 });
+    const parquet = (first: number, names: string[]) =>
+      parquetPage(String(first), `SELECT * FROM (VALUES ${names.map((name, i) => `(${first + i}::BIGINT, '${name}')`).join(', ')}) AS p(c0, c1)`);
+    loader.add({ offset: 8, end: 10 }, await parquet(8, ['i', 'j']), 'parquet');
+    loader.add({ offset: 6, end: 8 }, page(6, ['g', 'h']), 'csv');
+    loader.add({ offset: 4, end: 6 }, await parquet(4, ['e', 'f']), 'parquet');
+    loader.add({ offset: 2, end: 4 }, await parquet(2, ['c', 'd']), 'parquet');
+    loader.add({ offset: 0, end: 2 }, page(0, ['a', 'b']), 'csv');
+    expect(await loader.finish()).toBe(10);
+    expect(await rows()).toEqual([...'abcdefghij'].map((name, id) => [id, name]));
+    expect(inserts).toEqual(['read_csv', 'read_parquet', 'read_csv', 'read_parquet']);
+  });
+
+  it('loads pages whose columns differ in type in statements of their own, each cast from its own types', async () => {
+    // one statement would read the second page's text as the first page's BIGINT
+    await connection.run('CREATE TABLE d (x DOUBLE)');
+    const { spied, inserts } = notingInserts();
+    const loader = createPageLoader({ connection: spied, tableName: 'd', columns: [{ name: 'x', type: 'DOUBLE' }], from: 0, batchRows: 100 });
+    loader.add({ offset: 1, end: 2 }, await parquetPage('1', "SELECT '2.5' AS c0"), 'parquet');
+    loader.add({ offset: 0, end: 1 }, await parquetPage('0', 'SELECT 1::BIGINT AS c0'), 'parquet');
+    expect(await loader.finish()).toBe(2);
+    expect((await connection.runAndReadAll('SELECT x FROM d ORDER BY rowid')).getRows()).toEqual([[1], [2.5]]);
+    expect(inserts).toEqual(['read_parquet', 'read_parquet']);
+  });
+
+  it('refuses a page without the result\'s columns by name, and leaves the table as it was', async () => {
+    await connection.run("INSERT INTO t VALUES (0, 'a')");
+    const wrong = [
+      ["SELECT 3::BIGINT AS id, 'd' AS name", 'held the columns id, name, not c0 to c1'],
+      ['SELECT 3::BIGINT AS c0', 'held the columns c0, not c0 to c1'],
+      ["SELECT 3::BIGINT AS c0, 'd' AS c1, 1 AS c2", 'held the columns c0, c1, c2, not c0 to c1'],
+      ["SELECT 'd' AS c1, 3::BIGINT AS c0", 'held the columns c1, c0, not c0 to c1'],
+    ];
+    for (const [index, [select, reason]] of wrong.entries()) {
+      const loader = createPageLoader({ connection, tableName: 't', columns, from: 1, batchRows: 100 });
+      loader.add({ offset: 1, end: 3 }, await parquetPage(`good-${index}`, "SELECT * FROM (VALUES (1::BIGINT, 'b'), (2, 'c')) AS p(c0, c1)"), 'parquet');
+      loader.add({ offset: 3, end: 4 }, await parquetPage(`wrong-${index}`, select!), 'parquet');
+      const refused = await loader.finish().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(FaultyPages);
+      expect((refused as Error).message).toBe(`The page of rows 3 to 4 ${reason}.`);
+      expect(await rows()).toEqual([[0, 'a']]);
+    }
+  });
+
+  it('refuses a page that is not a Parquet file, or holds other rows than its offsets say', async () => {
+    const notParquet = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
+    notParquet.add({ offset: 0, end: 2 }, page(0, ['a', 'b']), 'parquet');
+    await expect(notParquet.finish()).rejects.toThrow(/^The page of rows 0 to 2 is not a Parquet file the cache can read \(.+\)\.$/);
+
+    const miscounted = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
+    miscounted.add({ offset: 0, end: 2 }, await parquetPage('0', "SELECT i AS c0, 'x' AS c1 FROM range(3) AS r(i)"), 'parquet');
+    const refused = miscounted.finish();
+    await expect(refused).rejects.toBeInstanceOf(FaultyPages);
+    await expect(refused).rejects.toThrow('The pages of rows 0 to 2 held 3 rows.');
+    expect(await rows()).toEqual([]);
   });
 });
