@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuneClient } from '@duneanalytics/client-sdk';
 import type { CacheStatus } from '../main/contract/index.ts';
+import type { PageFormats } from '../main/core/cache/page-fetch.ts';
 import { openResultCache } from '../main/core/cache/result-cache.ts';
 import { createServiceClient } from '../main/core/service-client/index.ts';
 import { startLinkChild } from './link-child.ts';
@@ -45,16 +46,22 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
-  let finished: (status: CacheStatus) => void = () => undefined;
-  const cache = await openResultCache({ dir: join(dir, 'cache'), onStatus: (s) => s.state !== 'downloading' && finished(s) });
-  const app = await overLink(async () => {
-    const done = new Promise<CacheStatus>((resolve) => (finished = resolve));
-    const started = await cache.start('bench', client, executionId, false);
-    if (!started.ok) throw new Error(started.error.message);
-    return done;
-  });
-  await cache.close();
-  if (app.value.state !== 'cached') throw new Error(`download ended ${app.value.state}: ${app.value.error}`);
+  /** The app's download into a new cache; as CSV, as from a service that does not offer Parquet (the real one). */
+  const download = async (pageFormats: PageFormats) => {
+    let finished: (status: CacheStatus) => void = () => undefined;
+    const cache = await openResultCache({ dir: join(dir, `cache-${pageFormats}`), pageFormats, onStatus: (s) => s.state !== 'downloading' && finished(s) });
+    const run = await overLink(async () => {
+      const done = new Promise<CacheStatus>((resolve) => (finished = resolve));
+      const started = await cache.start('bench', client, executionId, false);
+      if (!started.ok) throw new Error(started.error.message);
+      return done;
+    });
+    await cache.close();
+    if (run.value.state !== 'cached') throw new Error(`download ended ${run.value.state}: ${run.value.error}`);
+    return run;
+  };
+  const app = await download('parquet-or-csv');
+  const appCsv = await download('csv');
 
   // The official client is sent to the link wherever it would go (api.dune.com, or a next_uri
   // the service gave with its own address).
@@ -70,7 +77,9 @@ try {
   const row = (label: string, run: { seconds: number; megabytes: number }, note: string) =>
     console.log(`${label.padEnd(52)} ${`${run.seconds.toFixed(2)} s`.padStart(9)}  ${`${run.megabytes.toFixed(1)} MB`.padStart(9)}   ${note}`);
   console.log(`Download of 1,000,000 rows x 8 columns over a simulated link: ${LINK.roundTripMs} ms round trip, ${LINK.bitsPerSecond / 1e6} Mbit/s shared\n`);
-  row('Download into the cache (the app)', app, `link's time for its bytes ${lineSeconds(app.megabytes).toFixed(2)} s: app takes ${(app.seconds / lineSeconds(app.megabytes)).toFixed(2)}x`);
+  const ofLink = (run: { seconds: number; megabytes: number }) => `link's time for its bytes ${lineSeconds(run.megabytes).toFixed(2)} s: app takes ${(run.seconds / lineSeconds(run.megabytes)).toFixed(2)}x`;
+  row('Download into the cache (the app, Parquet)', app, ofLink(app));
+  row('  the same from a service without Parquet (CSV)', appCsv, ofLink(appCsv));
   row('  official client, all JSON pages', json, `app is ${(json.seconds / app.seconds).toFixed(2)}x its speed`);
   row('  official client, all CSV pages', csv, `app is ${(csv.seconds / app.seconds).toFixed(2)}x its speed`);
 } finally {
