@@ -44,7 +44,10 @@ test('a click previews in one tab, a double click keeps it; tabs switch by keybo
   await page.keyboard.press('ControlOrMeta+W');
   const ask = page.getByRole('dialog', { name: 'Save changes to “Demo trades”?' });
   await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toBeHidden();
   await expect(tabs(page).getByRole('tab')).toHaveCount(2);
+  // as a person would: back in the editor, then close again
+  await editor.click();
   await page.keyboard.press('ControlOrMeta+W');
   await ask.getByRole('button', { name: 'Don’t save' }).click();
   await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain']);

@@ -76,10 +76,15 @@ test('after a restart without the network, queries, SQL, results and views are t
     await filter.fill("chain = 'base'");
     await filter.press('Enter');
     await expect(summary(page).getByLabel('Rows shown')).toHaveText('1,000 of 5,000 rows');
-    const topTrade = await (await cellOf(grid, 'trade_id', 0)).textContent();
+    const topTradeCell = await cellOf(grid, 'trade_id', 0);
+    await expect(topTradeCell).toHaveText(/\S/);
+    const topTrade = await topTradeCell.textContent();
     await openQuery(page, 'Daily volume by chain');
     await runAndCache(page);
-    const firstDay = await (await cellOf(page.getByRole('grid'), 'day', 0)).textContent();
+    // read once the row is drawn: a cell is empty while its rows come
+    const firstDayCell = await cellOf(page.getByRole('grid'), 'day', 0);
+    await expect(firstDayCell).toHaveText(/\S/);
+    const firstDay = await firstDayCell.textContent();
     // Unsaved SQL, typed and never saved.
     await openQuery(page, 'Slow checksum');
     const slowEditor = page.getByRole('textbox', { name: 'SQL of Slow checksum' });
