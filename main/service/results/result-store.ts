@@ -40,8 +40,9 @@ export interface ResultWriter {
 }
 
 /** Stored results: one file per execution, written once, then read page by page with SQL. */
-// Filtered totals kept, so that paging through one filter counts its rows once.
-const REMEMBERED_COUNTS = 256;
+// Facts of a result kept, each kind up to this many: filtered totals, so that paging through one
+// filter counts its rows once, and the columns of its JSON text.
+const REMEMBERED = 256;
 // Bytes of text of stored results kept in files: the JSON of three million rows of eight columns.
 const TEXT_BLOCK_BYTES = 512 * 1024 * 1024;
 // A page of up to this many rows is written on its own (JSON by one statement) about as fast as it
@@ -196,7 +197,7 @@ export class ResultStore {
     const known = this.#jsonCells.get(key);
     if (known) return known;
     const cells = read();
-    if (this.#jsonCells.size >= REMEMBERED_COUNTS) this.#jsonCells.delete(this.#jsonCells.keys().next().value!);
+    if (this.#jsonCells.size >= REMEMBERED) this.#jsonCells.delete(this.#jsonCells.keys().next().value!);
     this.#jsonCells.set(key, cells);
     cells.catch(() => {
       if (this.#jsonCells.get(key) === cells) this.#jsonCells.delete(key);
@@ -210,7 +211,7 @@ export class ResultStore {
     const known = this.#counts.get(key);
     if (known) return known;
     const size = await this.#withTable(executionId, (connection, table) => measure(connection, table, columns, where));
-    if (this.#counts.size >= REMEMBERED_COUNTS) this.#counts.delete(this.#counts.keys().next().value!);
+    if (this.#counts.size >= REMEMBERED) this.#counts.delete(this.#counts.keys().next().value!);
     this.#counts.set(key, size);
     return size;
   }
