@@ -40,16 +40,28 @@ try {
   const executed = await createServiceClient({ baseUrl: service.baseUrl, apiKey: service.key, serviceName: 'DUNE' }).executions.execute({ queryId: LARGE_QUERY_ID });
   if (!executed.ok) throw new Error(executed.error.message);
   const executionId = executed.value.executionId;
+  let totalRows = 0;
   for (;;) {
     const status = await client.executions.status(executionId);
-    if (status.ok && status.value.isExecutionFinished) break;
+    if (status.ok && status.value.isExecutionFinished) {
+      totalRows = status.value.resultMetadata?.totalRowCount ?? 0;
+      break;
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
-  /** The app's download into a new cache; as CSV, as from a service that does not offer Parquet (the real one). */
+  /**
+   * The app's download into a new cache; as CSV, as from a service that does not offer Parquet (the
+   * real one). The app knows the result's rows from the run it watched end, as here.
+   */
   const download = async (pageFormats: PageFormats) => {
     let finished: (status: CacheStatus) => void = () => undefined;
-    const cache = await openResultCache({ dir: join(dir, `cache-${pageFormats}`), pageFormats, onStatus: (s) => s.state !== 'downloading' && finished(s) });
+    const cache = await openResultCache({
+      dir: join(dir, `cache-${pageFormats}`),
+      pageFormats,
+      knownRowCount: () => totalRows,
+      onStatus: (s) => s.state !== 'downloading' && finished(s),
+    });
     const run = await overLink(async () => {
       const done = new Promise<CacheStatus>((resolve) => (finished = resolve));
       const started = await cache.start('bench', client, executionId, false);

@@ -62,7 +62,8 @@ try {
 
   // 1. whole-result download into the cache (its references are read at the end)
   let finished: (status: CacheStatus) => void = () => undefined;
-  const cache = await openResultCache({ dir: join(dir, 'cache'), onStatus: (s) => s.state !== 'downloading' && finished(s) });
+  // the app knows the result's rows from the run it watched end, as here
+  const cache = await openResultCache({ dir: join(dir, 'cache'), knownRowCount: () => totalRows, onStatus: (s) => s.state !== 'downloading' && finished(s) });
   const download = await timed(async () => {
     const done = new Promise<CacheStatus>((resolve) => (finished = resolve));
     const started = await cache.start('bench', client, executionId, false);

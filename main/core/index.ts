@@ -119,6 +119,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     dir: join(options.dataDir, 'cache'),
     budgetBytes: cacheSettings.read().budgetBytes,
     onStatus: (status) => options.emit('results:cacheStatus', status),
+    knownRowCount: (accountId, executionId) => history.find(accountId, executionId)?.result?.totalRowCount ?? null,
   });
   const exports = createExportRuns({
     emit: (progress) => options.emit('results:exportProgress', progress),

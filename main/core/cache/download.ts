@@ -5,12 +5,12 @@ import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import { createFetchWindow, type WindowOptions } from './fetch-window.ts';
 import { dropTable, swapIn, type CacheEntry } from './manifest.ts';
-import { DownloadFailure, fetchPage, type EarlyPage, type PageFormats, type PageSource } from './page-fetch.ts';
+import { DownloadFailure, fetchPage, type EarlyPages, type PageFormats, type PageSource } from './page-fetch.ts';
 import { FaultyPages } from './page-inserts.ts';
 import { createPageLoader, type PageLoader } from './page-loader.ts';
 import { PageRanges } from './page-ranges.ts';
 
-// A whole result into the cache, page by page: several pages in flight at once (the first one
+// A whole result into the cache, page by page: several pages in flight at once (the first ones
 // asked for beside the result's status, see result-cache.ts), each asked for as Parquet and taken
 // as CSV when that is what the service sends (see page-fetch.ts), its body streamed to a file as
 // it arrives (never held as text), and loaded by DuckDB in result order into a staging table as
@@ -47,8 +47,8 @@ export interface DownloadOptions {
   pageRows: number;
   /** Rows at most to one load statement; 500,000 unless told. */
   loadBatchRows?: number;
-  /** The first page, asked for before the result's size was known, from the row the download starts at. */
-  early?: EarlyPage;
+  /** The first pages, asked for before the result's size was known, from the row the download starts at. */
+  early?: EarlyPages;
   /** What the pages are asked for as; Parquet where the service can send it unless told. */
   formats?: PageFormats;
   /** Pages asked for at once: how many, within these bounds, follows the link (see fetch-window.ts). */
@@ -178,7 +178,7 @@ async function fetchPages(options: DownloadOptions, loader: PageLoader, from: nu
     await loader.drained(WAITING_PAGES).catch((error: unknown) => fail(asFailure(error)));
     const range = ranges.take();
     if (failure !== null || range === undefined) break;
-    const fetching = (options.early?.take(range) ?? fetchPage(source, range, signal))
+    const fetching = (options.early?.take(range, options.shape.totalRowCount) ?? fetchPage(source, range, signal))
       .then((page) => {
         const held = ranges.arrived(range, page.nextOffset);
         if (held instanceof Error) throw new DownloadFailure({ kind: 'server_error', status: null, message: held.message });

@@ -7,7 +7,7 @@ import type { RowRange } from './page-ranges.ts';
 // One page of a download, its body streamed to a file as it arrives (never held as text): asked
 // for as Parquet, which a service that can sends in fewer bytes than CSV and DuckDB loads for far
 // less CPU, and kept as whichever of the two came (Dune's own service sends CSV). And the first
-// page of a download asked for before the result's status has answered, so that its round trip
+// pages of a download asked for before the result's status has answered, so that their round trip
 // and the status's are one (see result-cache.ts).
 
 /**
@@ -63,34 +63,42 @@ export async function fetchPage(source: PageSource, range: RowRange, signal: Abo
   return { file, format: page.value.format, nextOffset: page.value.nextOffset };
 }
 
-/** The first page of a download, asked for before the download knew the result's size. */
-export interface EarlyPage {
-  /** The page, if `range` is the one asked for early (or within it); it is taken once. */
-  take(range: RowRange): Promise<FetchedPage> | undefined;
-  /** Stops it if not taken, and resolves once it writes no more (its file is removed). */
+/** The first pages of a download, asked for before the download knew the result's size. */
+export interface EarlyPages {
+  /**
+   * The page asked for early as `range`, or as a range that goes on past `resultEnd` when `range`
+   * is the result's last (the page then holds just its rows); each is taken once.
+   */
+  take(range: RowRange, resultEnd: number): Promise<FetchedPage> | undefined;
+  /** Stops those not taken, and resolves once they write no more (their files are removed). */
   discard(): Promise<void>;
 }
 
-/** Asks at once for the `range` of rows a download starts with, before the result's size is known. */
-export function startEarlyPage(source: PageSource, range: RowRange, signal: AbortSignal): EarlyPage {
+/** Asks at once for the `ranges` of rows a download starts with, before the result's size is known. */
+export function startEarlyPages(source: PageSource, ranges: RowRange[], signal: AbortSignal): EarlyPages {
   const stop = new AbortController();
-  // a name of its own: a page the download asks for itself never shares a file with this one
-  let fetched: Promise<FetchedPage> | undefined = fetchPage(source, range, AbortSignal.any([signal, stop.signal]), `early-${range.offset}.page`);
-  // a page never taken fails unseen
-  fetched.catch(() => undefined);
+  const asked = AbortSignal.any([signal, stop.signal]);
+  const waiting = new Map<number, { range: RowRange; page: Promise<FetchedPage> }>();
+  for (const range of ranges) {
+    // a name of its own: a page the download asks for itself never shares a file with this one
+    const page = fetchPage(source, range, asked, `early-${range.offset}.page`);
+    // a page never taken fails unseen
+    page.catch(() => undefined);
+    waiting.set(range.offset, { range, page });
+  }
   return {
-    take(wanted) {
-      // a result smaller than the page asked for ends within it, and the page holds just its rows
-      if (fetched === undefined || wanted.offset !== range.offset || range.end < wanted.end) return undefined;
-      const page = fetched;
-      fetched = undefined;
-      return page;
+    take(wanted, resultEnd) {
+      const early = waiting.get(wanted.offset);
+      // any other range would hold rows the download did not ask for there (its pages were cut shorter)
+      if (early === undefined || (early.range.end !== wanted.end && (wanted.end !== resultEnd || early.range.end < resultEnd))) return undefined;
+      waiting.delete(wanted.offset);
+      return early.page;
     },
     async discard() {
       stop.abort();
-      const left = fetched;
-      fetched = undefined;
-      await left?.then((page) => rmSync(page.file, { force: true })).catch(() => undefined);
+      const left = [...waiting.values()];
+      waiting.clear();
+      await Promise.all(left.map(({ page }) => page.then((fetched) => rmSync(fetched.file, { force: true })).catch(() => undefined)));
     },
   };
 }

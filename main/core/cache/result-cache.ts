@@ -6,7 +6,8 @@ import { openCacheDb, type CacheDb } from './cache-db.ts';
 import { AppClosing, downloadResult, stagingTableName, type ResultShape } from './download.ts';
 import { KeptDownloads } from './kept-downloads.ts';
 import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
-import { startEarlyPage, type EarlyPage, type PageFormats } from './page-fetch.ts';
+import { startEarlyPages, type EarlyPages, type PageFormats } from './page-fetch.ts';
+import { PageRanges, type RowRange } from './page-ranges.ts';
 import { readResultShape } from './result-shape.ts';
 
 // The result cache: which results are held whole, which are on their way, and the budget they
@@ -26,6 +27,8 @@ export interface ResultCacheOptions {
   pagesInFlight?: { min: number; max: number };
   /** What download pages are asked for as; Parquet where the service can send it unless told. */
   pageFormats?: PageFormats;
+  /** A result's rows as the app last saw them (the run it watched end), or null when it does not know. */
+  knownRowCount?: (accountId: string, executionId: string) => number | null;
   now?: () => Date;
 }
 
@@ -151,8 +154,20 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     return known ? { ...blank(accountId, executionId), ...known } : blank(accountId, executionId);
   }
 
+  /**
+   * The pages asked for before the status answers: as many as the window holds when the app knows
+   * the result's rows (from the run it watched end), so that over a link they come in the status's
+   * round trip rather than one after it, and none past the last row; else only the first, since most
+   * results fit in a page and a real service counts every request against its rate limit.
+   */
+  function earlyRanges(from: number, knownRows: number | null): RowRange[] {
+    if (knownRows === null) return [{ offset: from, end: from + pageRows }];
+    const planned = new PageRanges(from, knownRows, pageRows);
+    return Array.from({ length: Math.min(pagesInFlight.max, planned.remaining) }, () => planned.take()!);
+  }
+
   /** The download of a result whose first pages were asked for already (see start). */
-  function launch(shape: ResultShape, client: ServiceClient, started: { roundTripMs: number; controller: AbortController; tableName: string; workDir: string; early: EarlyPage }): Download {
+  function launch(shape: ResultShape, client: ServiceClient, started: { roundTripMs: number; controller: AbortController; tableName: string; workDir: string; early: EarlyPages }): Download {
     const key = keyOf(shape.accountId, shape.executionId);
     const resume = kept.get(shape.accountId, shape.executionId);
     const { controller, tableName } = started;
@@ -208,15 +223,15 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       if (downloads.has(key)) return { ok: true, status: await status(accountId, executionId) };
       const current = await status(accountId, executionId);
       if (current.state === 'cached') return { ok: true, status: current };
-      // The first page is asked for beside the status, not after it: a round trip less before the
-      // rows come. It is dropped when the status says the result is not to be cached. Only one: most
-      // results fit in a page, and a real service counts every request against its rate limit.
+      // The first pages are asked for beside the status, not after it: a round trip less before the
+      // rows come. They are dropped when the status says the result is not to be cached.
       const tableName = stagingTableName();
       const workDir = join(workRoot, tableName);
       mkdirSync(workDir, { recursive: true });
       const controller = new AbortController();
       const from = kept.get(accountId, executionId)?.rows ?? 0;
-      const early = startEarlyPage({ client, executionId, allowPartial, formats, workDir }, { offset: from, end: from + pageRows }, controller.signal);
+      const ahead = earlyRanges(from, options.knownRowCount?.(accountId, executionId) ?? null);
+      const early = startEarlyPages({ client, executionId, allowPartial, formats, workDir }, ahead, controller.signal);
       const read = await readResultShape(client, accountId, executionId, allowPartial);
       const refuse = async (outcome: StartOutcome): Promise<StartOutcome> => {
         void early.discard().then(() => rmSync(workDir, { recursive: true, force: true }));

@@ -9,9 +9,10 @@ import { createServiceClient } from '../../../main/core/service-client/index.ts'
 import { startService, type RunningService } from '../../../main/service/index.ts';
 import { finishedRun } from './finished-run.ts';
 
-// A download asks for its first pages beside the result's status, not after it; the rows come out
-// whole and in order whatever size the service cuts its pages to, and the pages asked for early
-// are dropped, files and all, when the status says the result is not to be cached.
+// A download asks for its first pages beside the result's status, not after it (as many as its
+// window holds when the app knows the result's rows, else one): the rows come out whole and in
+// order whatever size the service cuts its pages to, and the pages asked for early are dropped,
+// files and all, when the status says the result is not to be cached or the download did not need them.
 
 const TOTAL = 5000;
 let dir: string;
@@ -24,6 +25,8 @@ const requests: string[] = [];
 let holdStatus = false;
 let pageAsked: () => void = () => undefined;
 let pageWasAsked = Promise.resolve();
+/** While set, the page at offset 0 is asked of the service for 300 rows, whatever was asked: a service that cuts some pages and not others. */
+let cutFirstPage = false;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'querydesk-early-'));
@@ -34,7 +37,10 @@ beforeAll(async () => {
     if (incoming.url?.includes('/results/csv')) pageAsked();
     const held = holdStatus && /\/status\b/.test(incoming.url ?? '') ? pageWasAsked : Promise.resolve();
     void held.then(() => {
-      const passed = forward({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
+      const url = new URL(incoming.url ?? '/', 'http://x');
+      if (cutFirstPage && url.pathname.endsWith('/results/csv') && url.searchParams.get('offset') === '0') url.searchParams.set('limit', '300');
+      const path = `${url.pathname}${url.search}`;
+      const passed = forward({ host: target.hostname, port: target.port, method: incoming.method, path, headers: incoming.headers }, (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
       });
@@ -55,7 +61,10 @@ afterAll(async () => {
 });
 
 /** A cache of its own; `start` and wait for the download's end (or its refusal). */
-async function cacheOnce(name: string, options: { pageRows: number; pagesInFlight: { min: number; max: number }; budgetBytes?: number }) {
+async function cacheOnce(
+  name: string,
+  options: { pageRows: number; pagesInFlight: { min: number; max: number }; budgetBytes?: number; knownRowCount?: () => number },
+) {
   let ended: (status: CacheStatus) => void = () => undefined;
   const done = new Promise<CacheStatus>((resolve) => (ended = resolve));
   const cache: ResultCache = await openResultCache({ dir: join(dir, name), onStatus: (s) => s.state !== 'downloading' && ended(s), ...options });
@@ -71,6 +80,16 @@ async function cacheOnce(name: string, options: { pageRows: number; pagesInFligh
   return { cache, status, ids, executionId, downloads: join(dir, name, 'downloads') };
 }
 
+/** The pages asked for since request `since`, as `offset+limit`. */
+const pagesAsked = (since: number) =>
+  requests
+    .slice(since)
+    .filter((line) => line.includes('/results/csv'))
+    .map((line) => {
+      const query = new URL(line.split(' ')[1]!, 'http://x').searchParams;
+      return `${query.get('offset')}+${query.get('limit')}`;
+    });
+
 const pageFiles = (downloads: string) => (existsSync(downloads) ? readdirSync(downloads, { recursive: true }).filter((f) => String(f).endsWith('.page')) : []);
 
 describe('the first pages of a download', () => {
@@ -83,6 +102,42 @@ describe('the first pages of a download', () => {
     expect(status).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
     expect(ids).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
     await cache.close();
+  });
+
+  it("are the window's first pages, all asked for before the status answers, when the app knows the result's rows", async () => {
+    const asked = requests.length;
+    holdStatus = true;
+    // the status answers only once four pages have been asked for: a download that asked for fewer first would never end
+    pageWasAsked = new Promise<void>((resolve) => (pageAsked = () => pagesAsked(asked).length >= 4 && resolve()));
+    const { cache, status, ids } = await cacheOnce('known', { pageRows: 500, pagesInFlight: { min: 2, max: 4 }, knownRowCount: () => TOTAL });
+    holdStatus = false;
+    expect(status).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
+    expect(ids).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
+    // every page once: none asked for twice, none past the end
+    expect(pagesAsked(asked).sort()).toEqual(Array.from({ length: TOTAL / 500 }, (_, i) => `${i * 500}+500`).sort());
+    expect(pagesAsked(asked).slice(0, 4).sort()).toEqual(['0+500', '1000+500', '1500+500', '500+500']);
+    await cache.close();
+  });
+
+  it('give the result whole when the rows the app knew were not the result\'s, or the service cuts the pages shorter', async () => {
+    // rows remembered wrong (more, then fewer); pages of 2,000 asked for early of 500 sent; and the
+    // first page alone cut to 300 rows, so that the download asks again, in pieces of 300, for rows
+    // it had asked for early in pages of 2,000 (which hold more than those pieces)
+    const cases = [
+      ['more', 500, TOTAL + 1200, 3],
+      ['fewer', 500, 700, 3],
+      ['known-cut', 2000, TOTAL, 3],
+      ['first-cut', 2000, TOTAL, 1],
+    ] as const;
+    for (const [name, pageRows, known, min] of cases) {
+      cutFirstPage = name === 'first-cut';
+      const { cache, status, ids, downloads } = await cacheOnce(name, { pageRows, pagesInFlight: { min, max: 3 }, knownRowCount: () => known });
+      cutFirstPage = false;
+      expect(status).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
+      expect(ids).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
+      expect(pageFiles(downloads)).toEqual([]);
+      await cache.close();
+    }
   });
 
   it('give whole rows in order when the service cuts them shorter, and past the last row are dropped', async () => {

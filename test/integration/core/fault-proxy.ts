@@ -2,10 +2,11 @@ import { createServer, request as forward, type IncomingMessage } from 'node:htt
 import { listenOnLoopback } from './fake-service.ts';
 
 // A proxy on loopback in front of a real service that spoils the requests a test picks: an error
-// status, a dropped connection, no answer at all, or an answer broken off after its first bytes. The rest pass through untouched, Host header
-// included, so the links the service hands out (next_uri) point back at the proxy.
+// status, a dropped connection, no answer at all, an answer broken off after its first bytes, or
+// one held back until the test lets it go. The rest pass through untouched, Host header included,
+// so the links the service hands out (next_uri) point back at the proxy.
 
-export type Fault = { status: number; body?: string; headers?: Record<string, string> } | 'reset' | 'stall' | 'cut';
+export type Fault = { status: number; body?: string; headers?: Record<string, string> } | { heldUntil: Promise<void> } | 'reset' | 'stall' | 'cut';
 
 export interface FaultProxy {
   baseUrl: string;
@@ -17,9 +18,13 @@ export interface FaultProxy {
 export async function startFaultProxy(upstream: string, faultFor: (request: IncomingMessage, count: number) => Fault | null): Promise<FaultProxy> {
   const target = new URL(upstream);
   const requests: string[] = [];
-  const server = createServer((incoming, outgoing) => {
+  const server = createServer(async (incoming, outgoing) => {
     requests.push(`${incoming.method} ${incoming.url}`);
-    const fault = faultFor(incoming, requests.length);
+    let fault = faultFor(incoming, requests.length);
+    if (fault !== null && typeof fault === 'object' && 'heldUntil' in fault) {
+      await fault.heldUntil;
+      fault = null;
+    }
     if (fault === 'stall') return;
     if (fault === 'reset') {
       incoming.socket.destroy();
