@@ -22,8 +22,8 @@ import { PageRanges } from './page-ranges.ts';
 
 /** Pages arrived and not loaded yet: a bound on the disk they take while the loads fall behind. */
 const WAITING_PAGES = 16;
-/** Rows at most to one load statement (see page-loader.ts), which loads what has arrived whenever it is free. */
-const LOAD_BATCH_ROWS = 500_000;
+/** Rows at most to one load statement while pages come (see page-loader.ts), which loads what has arrived whenever it is free. */
+const LOAD_BATCH_ROWS = 150_000;
 
 export interface ResultShape {
   accountId: string;
@@ -45,7 +45,7 @@ export interface DownloadOptions {
   /** A folder for the page files; removed at the end. */
   workDir: string;
   pageRows: number;
-  /** Rows at most to one load statement; 500,000 unless told. */
+  /** Rows at most to one load statement while pages come; 150,000 unless told. */
   loadBatchRows?: number;
   /** The first pages, asked for before the result's size was known, from the row the download starts at. */
   early?: EarlyPages;

@@ -50,15 +50,19 @@ async function parquetPage(name: string, select: string): Promise<string> {
   return file;
 }
 
-/** The connection, the sources of its INSERT statements noted in order. */
-function notingInserts(): { spied: DuckDBConnection; inserts: string[] } {
+/** The connection, the sources of its INSERT statements noted in order, and the files each read. */
+function notingInserts(): { spied: DuckDBConnection; inserts: string[]; files: number[] } {
   const inserts: string[] = [];
+  const files: number[] = [];
   const spied = new Proxy(connection, {
     get(target, key) {
       if (key === 'run') {
         return (sql: string) => {
-          const source = /^INSERT .* FROM (read_\w+)/s.exec(sql)?.[1];
-          if (source) inserts.push(source);
+          const source = /^INSERT .* FROM (read_\w+)\(\[([^\]]*)\]/s.exec(sql);
+          if (source) {
+            inserts.push(source[1]!);
+            files.push(source[2]!.split(',').length);
+          }
           return target.run(sql);
         };
       }
@@ -66,7 +70,7 @@ function notingInserts(): { spied: DuckDBConnection; inserts: string[] } {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  return { spied, inserts };
+  return { spied, inserts, files };
 }
 
 const rows = async () => (await connection.runAndReadAll('SELECT id, name FROM t ORDER BY rowid')).getRows().map(([id, name]) => [Number(id), name]);
@@ -145,6 +149,19 @@ describe('the page loader', () => {
 });
 
 describe('the page loader with Parquet pages', () => {
+  it('loads a few pages to a statement while they come, and all that wait in one once no more will come', async () => {
+    const { spied, files } = notingInserts();
+    const loader = createPageLoader({ connection: spied, tableName: 't', columns, from: 0, batchRows: 4 });
+    const names = [...'abcdefghijklmn'];
+    // the first page goes in as it comes; six more come meanwhile
+    for (let first = 0; first < names.length; first += 2) loader.add({ offset: first, end: first + 2 }, page(first, names.slice(first, first + 2)), 'csv');
+    // two of them (four rows) go in next, as pages may still come
+    await loader.drained(5);
+    expect(await loader.finish()).toBe(names.length);
+    expect(await rows()).toEqual(names.map((name, id) => [id, name]));
+    expect(files).toEqual([1, 2, 4]);
+  });
+
   it('loads values and texts, NULL and an empty text kept apart', async () => {
     const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
     loader.add({ offset: 2, end: 4 }, await parquetPage('2', `SELECT * FROM (VALUES ('2', NULL), ('3', 'd,"e"' || chr(10))) AS p(c0, c1)`), 'parquet');
