@@ -83,6 +83,7 @@ export function csvHeader(columns: ResultColumn[]): string {
 // reads back as the same value. HUGEINTs are left out: Parquet has no 128-bit integer, and DuckDB
 // would write them as doubles.
 const PARQUET_AS_IS = /^(BOOLEAN|U?(TINYINT|SMALLINT|INTEGER|BIGINT)|DOUBLE|VARCHAR)$/;
+const SHORT_DECIMAL_FRACTION = /^DECIMAL\(([1-9]|1[0-5]),[1-9]\d*\)$/;
 
 /**
  * A column of a page that COPY writes as Parquet, for a client that loads it as it would load the
@@ -94,8 +95,10 @@ const PARQUET_AS_IS = /^(BOOLEAN|U?(TINYINT|SMALLINT|INTEGER|BIGINT)|DOUBLE|VARC
 export function parquetColumnSql(column: ResultColumn, position: number): string {
   const c = quoteIdentifier(column.name);
   if (PARQUET_AS_IS.test(column.type)) return `${c} AS c${position}`;
-  // CSV has a float as the double it is (the shortest text that reads back as that double)
-  if (column.type === 'FLOAT') return `${c}::DOUBLE AS c${position}`;
+  // CSV has a float, and a decimal with a fraction, as the double it is (the shortest text that
+  // reads back as that double); a decimal of up to 15 digits casts back from that double to what
+  // it casts back from that text (a double holds 15 digits exactly), for a third of the work
+  if (column.type === 'FLOAT' || SHORT_DECIMAL_FRACTION.test(column.type)) return `${c}::DOUBLE AS c${position}`;
   if (TIMESTAMP.test(column.type)) return `date_trunc('millisecond', ${c}) AS c${position}`;
   return `(${csvCellSql(column)})::VARCHAR AS c${position}`;
 }

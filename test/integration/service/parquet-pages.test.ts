@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storageType } from '../../../main/core/cache/storage-types.ts';
+import { storageCast, storageType } from '../../../main/core/cache/storage-types.ts';
 import type { PageRows } from '../../../main/service/results/page-writer.ts';
 import { startHarness, type Harness } from './service-harness.ts';
 import { openTypedRows, ROWS, type TypedRows } from './typed-rows.ts';
@@ -10,7 +10,8 @@ import { openTypedRows, ROWS, type TypedRows } from './typed-rows.ts';
 // A client of the CSV endpoints may ask for a page as Parquet instead (the app's download does).
 // Casting a Parquet column to the type the app keeps the column as must give what casting the
 // CSV page's text gives, and so must casting any column but a timestamp to text: every type the
-// service spells its own way, NaN, an integer past 2^53, infinities, '' and NULL apart.
+// service spells its own way, NaN, an integer past 2^53, infinities, decimals of fractional digits
+// only (whose small values the CSV writes in exponent form), '' and NULL apart.
 
 let rows: TypedRows;
 beforeAll(async () => {
@@ -23,17 +24,20 @@ const all = (table: string): PageRows => ({ sql: `SELECT *, rowid AS __row FROM 
 // values whose text is not their type's shortest, or that a Parquet type would change
 const AWKWARD_SQL = `SELECT * FROM (VALUES
   (0.1::FLOAT, 0.1 + 0.2, 2::HUGEINT ** 100, 18446744073709551615::UBIGINT, TIMESTAMP '2024-01-02 03:04:05.678912', 12345678901234567890.0123456789::DECIMAL(38,10),
-   'infinity'::DATE, 'e2a1c9f0-1b2c-4d5e-8f90-0123456789ab'::UUID, '\\xAA\\x00'::BLOB, INTERVAL 3 DAY, 'ünï "cödé"', -0.0::DOUBLE),
+   'infinity'::DATE, 'e2a1c9f0-1b2c-4d5e-8f90-0123456789ab'::UUID, '\\xAA\\x00'::BLOB, INTERVAL 3 DAY, 'ünï "cödé"', -0.0::DOUBLE,
+   12345678.91::DECIMAL(10,2), 0.000031::DECIMAL(15,15), 0.0001::DECIMAL(4,4), 0.0000123456789012::DECIMAL(16,16)),
   (3.4e38::FLOAT, 1e-310, -(2::HUGEINT ** 120), 0::UBIGINT, TIMESTAMP '1969-12-31 23:59:59.999999', -0.0000000001::DECIMAL(38,10),
-   DATE '0044-03-15', NULL, ''::BLOB, INTERVAL 1 MICROSECOND, '', 'inf'::DOUBLE),
-  (1e-7::FLOAT, 'nan'::DOUBLE, NULL, NULL, 'infinity'::TIMESTAMP, NULL, NULL, NULL, NULL, NULL, NULL, '-inf'::DOUBLE),
-  (NULL, NULL, NULL, NULL, '-infinity'::TIMESTAMP, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
-) v(f, d, h, u, ts, dec, dt, id, b, iv, s, z),
+   DATE '0044-03-15', NULL, ''::BLOB, INTERVAL 1 MICROSECOND, '', 'inf'::DOUBLE,
+   -0.29::DECIMAL(10,2), -0.123456789012345::DECIMAL(15,15), -0.9999::DECIMAL(4,4), -0.5555555555555555::DECIMAL(16,16)),
+  (1e-7::FLOAT, 'nan'::DOUBLE, NULL, NULL, 'infinity'::TIMESTAMP, NULL, NULL, NULL, NULL, NULL, NULL, '-inf'::DOUBLE,
+   0.01::DECIMAL(10,2), 0.000000000000001::DECIMAL(15,15), 0.0005::DECIMAL(4,4), 0.0000000000000001::DECIMAL(16,16)),
+  (NULL, NULL, NULL, NULL, '-infinity'::TIMESTAMP, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
+) v(f, d, h, u, ts, dec, dt, id, b, iv, s, z, d2, d15, d4, d16),
 (VALUES (TIMESTAMP_NS '2024-05-06 07:08:09.123456789', TIMESTAMPTZ '2024-05-06 07:08:09.987654+05:30', TIMESTAMP_MS '1900-01-01 00:00:00.001', TIMESTAMP_S '2000-01-01 00:00:01')) w(ns, tz, ms, s0)`;
 
 /** Rows in one of the files and not in the other, both read and cast to `types` as a client would. */
 async function differences(types: string[], csvFile: string, parquetFile: string, rowCount: number): Promise<number> {
-  const cast = types.map((type, i) => `CAST(c${i} AS ${type})`).join(', ');
+  const cast = types.map((type, i) => storageCast(`c${i}`, type)).join(', ');
   const text = types.map((_, i) => `'c${i}': 'VARCHAR'`).join(', ');
   const csv = `SELECT ${cast} FROM read_csv('${csvFile}', header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${text}})`;
   const parquet = `SELECT ${cast} FROM read_parquet('${parquetFile}')`;
