@@ -3,6 +3,7 @@ import { quoteName, type Column } from '../../filter-language/index.ts';
 import type { PageFormat } from '../service-client/index.ts';
 import { sqlString } from './cache-db.ts';
 import type { RowRange } from './page-ranges.ts';
+import { storageCast } from './storage-types.ts';
 
 // The statements that put consecutive page files of one format into the staging table, each
 // column cast to its storage type. A CSV page is read as text. A Parquet page's columns, c0, c1, …
@@ -71,7 +72,7 @@ async function parquetColumnTypes({ connection, columns }: InsertTarget, page: P
 
 /** Inserts the rows `source` reads, each column cast to its storage type, and checks they are the pages' rows. */
 async function insertRows({ connection, tableName, columns }: InsertTarget, pages: PageFile[], source: string): Promise<void> {
-  const casts = columns.map((c, i) => `CAST(c${i} AS ${c.type})`).join(', ');
+  const casts = columns.map((c, i) => storageCast(`c${i}`, c.type)).join(', ');
   const result = await connection.run(`INSERT INTO ${quoteName(tableName)} SELECT ${casts} FROM ${source}`);
   const from = pages[0]!.offset;
   const end = pages.at(-1)!.end;

@@ -47,6 +47,18 @@ export function storageType(wireType: string | undefined): string {
   return 'VARCHAR';
 }
 
+/**
+ * A SELECT expression casting a page's column (`source`: text from a CSV page, or a Parquet
+ * column) to its storage type. DuckDB reads no text in exponent form, such as its own text of a
+ * small double (`3.1e-05`, which is how the service writes 0.000031 of a decimal column), as a
+ * DECIMAL whose digits are all fractional, DECIMAL(p,p): such text goes through DOUBLE, and the
+ * rest is read exactly as before.
+ */
+export function storageCast(source: string, type: string): string {
+  if (/^DECIMAL\((\d+),\1\)$/.test(type)) return `coalesce(TRY_CAST(${source} AS ${type}), CAST(CAST(${source} AS DOUBLE) AS ${type}))`;
+  return `CAST(${source} AS ${type})`;
+}
+
 const NUMBER_TYPE = /^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|DECIMAL\(.*\))$/;
 
 /** Whether a storage type (see storageType) holds numbers. */

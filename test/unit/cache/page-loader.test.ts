@@ -162,6 +162,18 @@ describe('the page loader with Parquet pages', () => {
     expect(files).toEqual([1, 2, 4]);
   });
 
+  it('loads a decimal of fractional digits only from the text a service writes of small values (3.1e-05)', async () => {
+    // DuckDB reads no text in exponent form as a DECIMAL(p,p)
+    await connection.run('CREATE TABLE f (x DECIMAL(10,10))');
+    const file = join(dir, 'f.csv');
+    writeFileSync(file, 'x\n3.1e-05\n0.5\n\n-1e-10\n');
+    const loader = createPageLoader({ connection, tableName: 'f', columns: [{ name: 'x', type: 'DECIMAL(10,10)' }], from: 0, batchRows: 100 });
+    loader.add({ offset: 0, end: 4 }, file, 'csv');
+    expect(await loader.finish()).toBe(4);
+    const read = await connection.runAndReadAll('SELECT CAST(x AS VARCHAR) FROM f ORDER BY rowid');
+    expect(read.getRows()).toEqual([['.0000310000'], ['.5000000000'], [null], ['-.0000000001']]);
+  });
+
   it('loads values and texts, NULL and an empty text kept apart', async () => {
     const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
     loader.add({ offset: 2, end: 4 }, await parquetPage('2', `SELECT * FROM (VALUES ('2', NULL), ('3', 'd,"e"' || chr(10))) AS p(c0, c1)`), 'parquet');
