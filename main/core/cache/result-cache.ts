@@ -37,8 +37,11 @@ export type StartOutcome = { ok: true; status: CacheStatus } | { ok: false; erro
 export interface ResultCache {
   readonly db: CacheDb;
   status(accountId: string, executionId: string): Promise<CacheStatus>;
-  /** Starts downloading the whole result in the background when it fits; answers at once. */
-  start(accountId: string, client: ServiceClient, executionId: string, allowPartial: boolean): Promise<StartOutcome>;
+  /**
+   * Starts downloading the whole result in the background when it fits; answers at once.
+   * `knownRows`: the result's rows as the caller just read them, if it did (see earlyRanges).
+   */
+  start(accountId: string, client: ServiceClient, executionId: string, allowPartial: boolean, knownRows?: number | null): Promise<StartOutcome>;
   cancel(accountId: string, executionId: string): Promise<CacheStatus>;
   /** The complete, unexpired entry, marked as used now; null when the result is not cached. */
   use(accountId: string, executionId: string): Promise<CacheEntry | null>;
@@ -156,9 +159,10 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
 
   /**
    * The pages asked for before the status answers: as many as the window holds when the app knows
-   * the result's rows (from the run it watched end), so that over a link they come in the status's
-   * round trip rather than one after it, and none past the last row; else only the first, since most
-   * results fit in a page and a real service counts every request against its rate limit.
+   * the result's rows (from a status it just read, or the run it watched end), so that over a link
+   * they come in the status's round trip rather than one after it, and none past the last row; else
+   * only the first, since most results fit in a page and a real service counts every request
+   * against its rate limit.
    */
   function earlyRanges(from: number, knownRows: number | null): RowRange[] {
     if (knownRows === null) return [{ offset: from, end: from + pageRows }];
@@ -218,7 +222,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     db,
     status,
 
-    async start(accountId, client, executionId, allowPartial) {
+    async start(accountId, client, executionId, allowPartial, knownRows = null) {
       const key = keyOf(accountId, executionId);
       if (downloads.has(key)) return { ok: true, status: await status(accountId, executionId) };
       const current = await status(accountId, executionId);
@@ -230,7 +234,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       mkdirSync(workDir, { recursive: true });
       const controller = new AbortController();
       const from = kept.get(accountId, executionId)?.rows ?? 0;
-      const ahead = earlyRanges(from, options.knownRowCount?.(accountId, executionId) ?? null);
+      const ahead = earlyRanges(from, knownRows ?? options.knownRowCount?.(accountId, executionId) ?? null);
       const early = startEarlyPages({ client, executionId, allowPartial, formats, workDir }, ahead, controller.signal);
       const read = await readResultShape(client, accountId, executionId, allowPartial);
       const refuse = async (outcome: StartOutcome): Promise<StartOutcome> => {

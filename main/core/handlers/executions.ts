@@ -104,7 +104,7 @@ export function executionHandlers(options: {
       const execution = toExecutionUpdate(accountId, status, 0);
       if (!execution.isFinished || execution.result === null) return ok(null);
       // Like any result shown: downloaded into the cache in the background when it fits.
-      void cache.start(accountId, entry.client, execution.executionId, false).catch(() => undefined);
+      void cache.start(accountId, entry.client, execution.executionId, false, execution.result.totalRowCount).catch(() => undefined);
       return ok({ execution, parameters: null, isCached: await isCached(accountId, execution.executionId), source: 'service' });
     },
 
