@@ -20,8 +20,13 @@ export async function startLinkChild(targetPort: number, options: LinkOptions): 
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [String(targetPort), JSON.stringify(options)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = () =>
     new Promise<Message>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as Message));
-      child.once('exit', (code) => reject(new Error(`the link exited (${code})`)));
+      const exited = (code: number | null) => reject(new Error(`the link exited (${code})`));
+      child.once('exit', exited);
+      child.once('message', (message) => {
+        // one listener for each answer awaited, gone with it
+        child.off('exit', exited);
+        resolve(message as Message);
+      });
     });
   const { origin } = (await next()) as { origin: string };
   return {
