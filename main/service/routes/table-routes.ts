@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Account } from '../accounts/account-store.ts';
 import { badRequest, HttpError, notFound } from '../http/http-error.ts';
 import { parseJsonObject, readBody, saveBody, saveJsonField } from '../http/request-body.ts';
-import { UploadSlots } from '../http/upload-slots.ts';
+import { Slots } from '../http/slots.ts';
 import type { Handler, Router } from '../http/router.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { pageWindow } from '../results/paging.ts';
@@ -24,7 +24,7 @@ const MB = 1024 * 1024;
 // JSON escapes take at most six bytes a character (`\u0000`), and the fields besides `data` are small
 const MAX_JSON_BYTES_PER_BYTE = 6;
 const SMALL_FIELDS_BYTES = 64 * 1024;
-// Uploads read at once, and waiting, across all contexts (see UploadSlots)
+// Uploads read at once, and waiting, across all contexts (see Slots)
 const UPLOAD_SLOTS = 2;
 const UPLOADS_WAITING = 32;
 const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
@@ -43,7 +43,7 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
   const fullName = (namespace: string, table: string) => `${catalog}.${namespace}.${table}`;
   const tempFile = (extension: string) => join(config.tempDir, `upload-${randomBytes(8).toString('hex')}.${extension}`);
 
-  const uploads = new UploadSlots(UPLOAD_SLOTS, UPLOADS_WAITING);
+  const uploads = new Slots(UPLOAD_SLOTS, UPLOADS_WAITING, 'uploads');
 
   const storageRefusal = (caller: Account, used: number, adding: number) =>
     new HttpError(
