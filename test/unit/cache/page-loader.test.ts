@@ -222,6 +222,7 @@ describe('the page loader with Parquet pages', () => {
       ['SELECT 3::BIGINT AS c0', 'held the columns c0, not c0 to c1'],
       ["SELECT 3::BIGINT AS c0, 'd' AS c1, 1 AS c2", 'held the columns c0, c1, c2, not c0 to c1'],
       ["SELECT 'd' AS c1, 3::BIGINT AS c0", 'held the columns c1, c0, not c0 to c1'],
+      ["SELECT 3::BIGINT AS c0, {'a': 'd'} AS c1", 'held a nested column, c1, where the cache takes only c0 to c1 as text or values'],
     ];
     for (const [index, [select, reason]] of wrong.entries()) {
       const loader = createPageLoader({ connection, tableName: 't', columns, from: 1, batchRows: 100 });
@@ -237,7 +238,20 @@ describe('the page loader with Parquet pages', () => {
   it('refuses a page that is not a Parquet file, or holds other rows than its offsets say', async () => {
     const notParquet = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
     notParquet.add({ offset: 0, end: 2 }, page(0, ['a', 'b']), 'parquet');
-    await expect(notParquet.finish()).rejects.toThrow(/^The page of rows 0 to 2 is not a Parquet file the cache can read \(.+\)\.$/);
+    await expect(notParquet.finish()).rejects.toThrow('The page of rows 0 to 2 is not a Parquet file the cache can read (it does not begin and end with PAR1).');
+
+    // framed as Parquet, but not one inside: DuckDB's reason is given
+    const garbled = join(dir, 'garbled.page');
+    writeFileSync(garbled, Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(64, 7), Buffer.from('PAR1')]));
+    const inside = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
+    inside.add({ offset: 0, end: 2 }, garbled, 'parquet');
+    await expect(inside.finish()).rejects.toThrow(/^The page of rows 0 to 2 is not a Parquet file the cache can read \(.+\)\.$/);
+
+    // the pages' schemas are read in one statement: the one that is not Parquet is still named
+    const amongOthers = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
+    amongOthers.add({ offset: 2, end: 4 }, page(2, ['c', 'd']), 'parquet');
+    amongOthers.add({ offset: 0, end: 2 }, await parquetPage('among', "SELECT * FROM (VALUES (0::BIGINT, 'a'), (1, 'b')) AS p(c0, c1)"), 'parquet');
+    await expect(amongOthers.finish()).rejects.toThrow('The page of rows 2 to 4 is not a Parquet file the cache can read (it does not begin and end with PAR1).');
 
     const miscounted = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
     miscounted.add({ offset: 0, end: 2 }, await parquetPage('0', "SELECT i AS c0, 'x' AS c1 FROM range(3) AS r(i)"), 'parquet');
