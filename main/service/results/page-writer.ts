@@ -2,21 +2,38 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
 import { quoteIdentifier, quoteLiteral, valuesOf, type Database, type SqlParams } from '../storage/duckdb.ts';
 import { csvColumnSql, jsonCellSql, jsonNumbersFitSql, parquetColumnSql } from './cell-sql.ts';
-import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
+import { neverNullSql, rowBytesSql, type ResultColumn } from './row-bytes.ts';
 import { csvRowStarts } from './csv-rows.ts';
 import type { BlockText } from './text-blocks.ts';
+
+/** How a table's JSON text is written: the columns COPY writes, and each row's bytes (see PageWriter.jsonText). */
+export interface JsonText {
+  cells: string[];
+  rowBytes: string;
+}
 
 /** Parquet: for a client that asks for it instead of CSV (see `parquetColumnSql`). */
 export type PageFormat = 'json' | 'csv' | 'parquet';
 
-/** A page as bytes: its rows' JSON objects joined by commas, its CSV lines, each ending in a line break, or a Parquet file. */
+/**
+ * A page as bytes, in parts sent one after another: its rows' JSON objects joined by commas, its
+ * CSV lines, each ending in a line break, or a Parquet file.
+ */
 export interface Page {
+  body: Buffer[];
+  rowCount: number;
+  bytes: number;
+}
+
+/** JSON lines of rows, as COPY wrote them, with the rows' count and bytes, and with each row's bytes when asked. */
+interface JsonLines {
   body: Buffer;
   rowCount: number;
   bytes: number;
+  sizes: Uint32Array;
 }
 
 /** Rows as JSON text whole, each followed by a comma; see `PageWriter.text`. */
@@ -33,8 +50,8 @@ export function textPage(text: RowsText, offset: number, limit: number): Page {
   const rows = text.starts.length - 1;
   const from = Math.min(offset, rows);
   const to = Math.min(offset + limit, rows);
-  if (to === from) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
-  return { body: text.body.subarray(text.starts[from], text.starts[to]! - 1), rowCount: to - from, bytes: text.bytesBefore[to]! - text.bytesBefore[from]! };
+  if (to === from) return { body: [], rowCount: 0, bytes: 0 };
+  return { body: [text.body.subarray(text.starts[from], text.starts[to]! - 1)], rowCount: to - from, bytes: text.bytesBefore[to]! - text.bytesBefore[from]! };
 }
 
 /** The rows of a page, as a SELECT of (at least) the columns shown and the names its order uses. */
@@ -108,7 +125,7 @@ export class PageWriter {
     );
     const bodies = pages.filter((page) => page.rowCount > 0).map((page) => page.body);
     return {
-      body: format === 'json' ? Buffer.concat(bodies.flatMap((body, i) => (i === 0 ? [body] : [SEPARATOR, body]))) : Buffer.concat(bodies),
+      body: format === 'json' ? bodies.flatMap((body, i) => (i === 0 ? body : [SEPARATOR, ...body])) : bodies.flat(),
       rowCount: pages.reduce((sum, page) => sum + page.rowCount, 0),
       bytes: pages.reduce((sum, page) => sum + page.bytes, 0),
     };
@@ -117,7 +134,7 @@ export class PageWriter {
   async csv(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     if (columns.length === 0) return columnless(connection, rows, 'csv');
     const { body, rowCount } = (await this.#copy(connection, columns.map(csvColumnSql), rows, 'HEADER false'))!;
-    return { body, rowCount, bytes: 0 };
+    return { body: [body], rowCount, bytes: 0 };
   }
 
   /**
@@ -130,7 +147,7 @@ export class PageWriter {
     if (columns.length === 0) throw new Error('a Parquet page needs at least one column');
     const options = 'FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, PARQUET_VERSION v2';
     const { body, rowCount } = (await this.#copy(connection, columns.map(parquetColumnSql), rows, options))!;
-    return { body, rowCount, bytes: 0 };
+    return { body: [body], rowCount, bytes: 0 };
   }
 
   async json(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
@@ -153,9 +170,9 @@ export class PageWriter {
    */
   async #copiedJson(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     const lines = (await this.#jsonLines(connection, columns, rows, Number.POSITIVE_INFINITY))!;
-    if (lines.rowCount === 0) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0 };
+    if (lines.rowCount === 0) return { body: [], rowCount: 0, bytes: 0 };
     commasForLineBreaks(lines.body);
-    return { body: lines.body.subarray(0, lines.body.length - 1), rowCount: lines.rowCount, bytes: lines.bytes };
+    return { body: [lines.body.subarray(0, lines.body.length - 1)], rowCount: lines.rowCount, bytes: lines.bytes };
   }
 
   /**
@@ -170,7 +187,7 @@ export class PageWriter {
     const { body, rowCount, sizes } = lines;
     const starts = new Uint32Array(rowCount + 1);
     const bytesBefore = new Float64Array(rowCount + 1);
-    const ends = commasForLineBreaks(body);
+    const ends = commasForLineBreaks(body).subarray(1);
     if (ends.length !== rowCount || sizes.length !== rowCount) throw new Error(`a view's text has ${ends.length} lines and ${sizes.length} sizes for ${rowCount} rows`);
     ends.forEach((end, i) => {
       starts[i + 1] = end;
@@ -180,38 +197,43 @@ export class PageWriter {
   }
 
   /**
-   * The columns COPY writes as JSON for all of a table's rows (see `#jsonFacts`): a block of them
-   * (see `block`) takes them from here, read once for the table and not once for each block.
+   * How all of a table's rows are written as JSON: the columns COPY writes (see `#jsonFacts`), and
+   * each row's bytes with the widths of columns that hold no null as one constant (for the demo
+   * result, a third less work than a test of each cell). A block of the rows (see `block`) takes
+   * them from here, read once for the table and not once for each block.
    */
-  async jsonCells(connection: DuckDBConnection, columns: ResultColumn[], table: string): Promise<string[]> {
+  async jsonText(connection: DuckDBConnection, columns: ResultColumn[], table: string): Promise<JsonText> {
     const facts = columns.map(jsonNumbersFitSql);
-    const asked = facts.filter((fact) => fact !== null);
-    if (asked.length === 0) return jsonColumns(columns, facts, []);
-    const [answers] = (await connection.runAndReadAll(`SELECT ${asked.join(', ')} FROM ${table}`)).getRowsJS();
-    return jsonColumns(columns, facts, answers!);
+    const neverNull = columns.map(neverNullSql);
+    const asked = [...facts, ...neverNull].filter((fact) => fact !== null);
+    const [answers] = asked.length === 0 ? [[]] : (await connection.runAndReadAll(`SELECT ${asked.join(', ')} FROM ${table}`)).getRowsJS();
+    const told = answers!.slice(facts.filter((fact) => fact !== null).length);
+    let next = 0;
+    return { cells: jsonColumns(columns, facts, answers!), rowBytes: rowBytesSql(columns, neverNull.map((fact) => fact !== null && told[next++] === true)) };
   }
 
   /**
    * Rows `from` to `to` of a table written in order (see `range`) into a file of its own in the
-   * pages' folder, kept for `TextBlocks`: CSV lines, or JSON lines of `jsonCells` (given for
-   * JSON), with where each row starts.
+   * pages' folder, kept for `TextBlocks`: CSV lines, or JSON lines as `json` says (given for
+   * JSON), with where each row starts, and the text read back (JSON's line breaks made commas).
    */
-  async block(connection: DuckDBConnection, columns: ResultColumn[], table: string, row: string, from: number, to: number, jsonCells: string[] | null): Promise<BlockText> {
+  async block(connection: DuckDBConnection, columns: ResultColumn[], table: string, row: string, from: number, to: number, json: JsonText | null): Promise<BlockText> {
     const rows = rowidRange(table, row, from, to);
     const file = this.#file('block');
     try {
-      if (jsonCells === null) {
+      if (json === null) {
         await this.#copyTo(connection, columns.map(csvColumnSql), rows, 'HEADER false', file);
-        return { file, starts: csvRowStarts(await readFile(file)), sizes: null };
+        const body = await readFile(file);
+        return { file, starts: csvRowStarts(body), sizes: null, body };
       }
       // each row's bytes as a column, in the order COPY writes the rows: as a list in one aggregate
       // with the rest of the facts, they cost twice as much
-      const read = await connection.runAndReadAll(`SELECT (${rowBytesSql(columns)})::UINTEGER FROM (${rows.sql})`, valuesOf(rows.params));
-      const sizes = Uint32Array.from((read.getColumnsJS()[0] ?? []) as number[]);
-      await this.#copyTo(connection, jsonCells, rows, 'FORMAT json', file);
-      const starts = lineStarts(await readFile(file));
+      const sizes = await uintegers(await connection.run(`SELECT (${json.rowBytes})::UINTEGER FROM (${rows.sql})`, valuesOf(rows.params)));
+      await this.#copyTo(connection, json.cells, rows, 'FORMAT json', file);
+      const body = await readFile(file);
+      const starts = commasForLineBreaks(body);
       if (sizes.length !== starts.length - 1) throw new Error(`a block of ${sizes.length} rows has ${starts.length - 1} lines`);
-      return { file, starts, sizes };
+      return { file, starts, sizes, body };
     } catch (error) {
       await rm(file, { force: true });
       throw error;
@@ -224,7 +246,7 @@ export class PageWriter {
    * when they would be, or are, larger than `maxBytes` (told before they are written from the rows'
    * size and their keys, then from the file).
    */
-  async #jsonLines(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, maxBytes: number, eachRow = false): Promise<(Page & { sizes: Uint32Array }) | null> {
+  async #jsonLines(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, maxBytes: number, eachRow = false): Promise<JsonLines | null> {
     const { count, bytes, cells, sizes } = await this.#jsonFacts(connection, columns, rows, eachRow);
     if (count === 0) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0, sizes };
     // each row repeats its keys: quoted, a colon, a comma, braces
@@ -281,13 +303,24 @@ function jsonColumns(columns: ResultColumn[], facts: (string | null)[], answers:
 }
 
 /**
- * Turns the line breaks between JSON lines into commas, in place, and answers where each line ends
- * (just after its comma). JSON text holds a line break only between values, never inside one.
+ * Turns the line breaks after JSON lines into commas, in place, and answers where each line starts,
+ * and last, the text's length. JSON text holds a line break only between values, never inside one.
  */
 function commasForLineBreaks(body: Buffer): Uint32Array {
-  const ends = lineStarts(body).subarray(1);
-  for (const end of ends) body[end - 1] = COMMA;
-  return ends;
+  const starts = lineStarts(body);
+  for (const end of starts.subarray(1)) body[end - 1] = COMMA;
+  return starts;
+}
+
+/** The values of a result's one UINTEGER column, none of them null, read from its vectors as they are. */
+async function uintegers(result: DuckDBMaterializedResult): Promise<Uint32Array> {
+  const values = new Uint32Array(Number(result.rowCount));
+  let at = 0;
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const vector = chunk.getColumnVector(0);
+    for (let i = 0; i < chunk.rowCount; i++) values[at++] = vector.getItem(i) as number;
+  }
+  return values;
 }
 
 /** Rows `from` to `to` of a table written in order, by rowid (see `PageWriter.range`). */
@@ -310,7 +343,7 @@ async function oneStatementJson(connection: DuckDBConnection, columns: ResultCol
     valuesOf(rows.params),
   );
   const [[text, rowCount, bytes]] = reader.getRows() as [[string | null, bigint, bigint]];
-  return { body: Buffer.from(text ?? ''), rowCount: Number(rowCount), bytes: Number(bytes) };
+  return { body: [Buffer.from(text ?? '')], rowCount: Number(rowCount), bytes: Number(bytes) };
 }
 
 /** A page without columns: as many empty objects, or empty lines, as it has rows. */
@@ -318,5 +351,5 @@ async function columnless(connection: DuckDBConnection, rows: PageRows, format: 
   const [[count]] = (await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM (${rows.sql})`, valuesOf(rows.params))).getRows() as [[bigint]];
   const rowCount = Number(count);
   const text = format === 'json' ? Array(rowCount).fill('{}').join(',') : '\n'.repeat(rowCount);
-  return { body: Buffer.from(text), rowCount, bytes: 0 };
+  return { body: [Buffer.from(text)], rowCount, bytes: 0 };
 }

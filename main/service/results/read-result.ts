@@ -8,8 +8,8 @@ import type { ResultColumn } from './row-bytes.ts';
 /** One response's worth of a stored result, and the totals its pagination is measured against. */
 export interface ResultSlice {
   columns: ResultColumn[];
-  /** The rows' JSON objects joined by commas, or their CSV lines, each ending in a line break. */
-  body: Buffer;
+  /** The rows' JSON objects joined by commas, or their CSV lines, each ending in a line break, in parts (see Page). */
+  body: Buffer[];
   rowCount: number;
   bytes: number;
   /** Rows (and their bytes) that the request's filters let through: the whole result without filters. */

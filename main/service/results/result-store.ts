@@ -2,7 +2,7 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk } from '@duckdb/
 import type { BoundSql } from '../../filter-language/index.ts';
 import { quoteIdentifier, valuesOf } from '../storage/duckdb.ts';
 import type { ResultFiles } from './result-files.ts';
-import { PageWriter, type Page, type PageFormat } from './page-writer.ts';
+import { PageWriter, type JsonText, type Page, type PageFormat } from './page-writer.ts';
 import { ResultViews } from './result-views.ts';
 import { ViewTexts } from './view-texts.ts';
 import { TextBlocks } from './text-blocks.ts';
@@ -45,6 +45,10 @@ export interface ResultWriter {
 const REMEMBERED = 256;
 // Bytes of text of stored results kept in files: the JSON of three million rows of eight columns.
 const TEXT_BLOCK_BYTES = 512 * 1024 * 1024;
+// Of that text, the bytes also kept in memory, the blocks used last: a tenth of the JSON of the
+// million-row demo result, seven pages of 30,000 rows, more than a reader paging on has written
+// ahead for it (two pages) beside the page it reads.
+const TEXT_BLOCK_MEMORY_BYTES = 48 * 1024 * 1024;
 // A page of up to this many rows is written on its own (JSON by one statement) about as fast as it
 // is read from blocks: it does not have blocks written for it, but reads them when they are kept.
 const BLOCK_PAGE_ROWS = 2_000;
@@ -67,14 +71,14 @@ export class ResultStore {
   #texts = new ViewTexts();
   #blocks: TextBlocks;
   #counts = new Map<string, StoredSize>();
-  /** The columns COPY writes for a stored result's JSON text, by the text's key (see #textPage). */
-  #jsonCells = new Map<string, Promise<string[]>>();
+  /** How a stored result's JSON text is written, by the text's key (see #textPage). */
+  #jsonTexts = new Map<string, Promise<JsonText>>();
   #pages: PageWriter;
 
   /** `pagesDir`: where DuckDB writes pages, each read back and removed at once, and the blocks of text kept. */
   constructor(files: ResultFiles, pagesDir: string) {
     this.#files = files;
-    this.#blocks = new TextBlocks(TEXT_BLOCK_BYTES);
+    this.#blocks = new TextBlocks(TEXT_BLOCK_BYTES, TEXT_BLOCK_MEMORY_BYTES);
     this.#views = new ResultViews(files.db, (table) => this.#texts.forget(table));
     this.#pages = new PageWriter(files.db, pagesDir);
   }
@@ -186,23 +190,23 @@ export class ResultStore {
     // each block holds the result's table while it is written: one read ahead may outlive its page
     const block = (from: number, to: number) =>
       this.#withTable(executionId, async (connection, table) => {
-        const cells = format === 'json' ? await this.#cellsOf(key, () => this.#pages.jsonCells(connection, query.columns, table)) : null;
-        return this.#pages.block(connection, query.columns, table, row, from, to, cells);
+        const json = format === 'json' ? await this.#jsonTextOf(key, () => this.#pages.jsonText(connection, query.columns, table)) : null;
+        return this.#pages.block(connection, query.columns, table, row, from, to, json);
       });
     return this.#blocks.page(executionId, key, format, query.storedRows, query.offset, query.limit, block);
   }
 
-  /** The JSON columns of a text, read by `read` once for all its blocks; a failure is not remembered. */
-  #cellsOf(key: string, read: () => Promise<string[]>): Promise<string[]> {
-    const known = this.#jsonCells.get(key);
+  /** How a JSON text is written, read by `read` once for all its blocks; a failure is not remembered. */
+  #jsonTextOf(key: string, read: () => Promise<JsonText>): Promise<JsonText> {
+    const known = this.#jsonTexts.get(key);
     if (known) return known;
-    const cells = read();
-    if (this.#jsonCells.size >= REMEMBERED) this.#jsonCells.delete(this.#jsonCells.keys().next().value!);
-    this.#jsonCells.set(key, cells);
-    cells.catch(() => {
-      if (this.#jsonCells.get(key) === cells) this.#jsonCells.delete(key);
+    const text = read();
+    if (this.#jsonTexts.size >= REMEMBERED) this.#jsonTexts.delete(this.#jsonTexts.keys().next().value!);
+    this.#jsonTexts.set(key, text);
+    text.catch(() => {
+      if (this.#jsonTexts.get(key) === text) this.#jsonTexts.delete(key);
     });
-    return cells;
+    return text;
   }
 
   /** Rows and bytes of the stored rows that pass `where`; remembered, as a stored result never changes. */
@@ -231,7 +235,7 @@ export class ResultStore {
 
   /** Forgets what is remembered of a result: its counts, its text's columns and blocks. */
   #forget(executionId: string): void {
-    for (const remembered of [this.#counts, this.#jsonCells]) {
+    for (const remembered of [this.#counts, this.#jsonTexts]) {
       for (const key of remembered.keys()) if (key.startsWith(`${executionId}\u0000`)) remembered.delete(key);
     }
     this.#blocks.forget(executionId);

@@ -22,20 +22,31 @@ function widthOf(type: string): number | null {
 }
 
 /**
+ * For a column of fixed-width values: a SQL aggregate, true when none of the rows' values is null
+ * (see rowBytesSql); null for any other column.
+ */
+export function neverNullSql({ name, type }: ResultColumn): string | null {
+  return widthOf(type) === null ? null : `count(${quoteIdentifier(name)}) = count(*)`;
+}
+
+/**
  * A SQL expression for the stored size of one row: the type's width for fixed-size values, the
  * text length for the rest, nothing for nulls. Pages and totals use the same measure, so the
- * bytes of all pages add up to the total.
+ * bytes of all pages add up to the total. `neverNull[i]`: the rows read hold no null in column i
+ * (see neverNullSql), whose width then goes into one constant rather than a test of each row.
  */
-export function rowBytesSql(columns: ResultColumn[]): string {
-  if (columns.length === 0) return '0';
-  return columns
-    .map(({ name, type }) => {
-      const column = quoteIdentifier(name);
-      const width = widthOf(type);
-      if (width !== null) return `(CASE WHEN ${column} IS NULL THEN 0 ELSE ${width} END)`;
-      if (type === 'BLOB') return `coalesce(octet_length(${column}), 0)`;
-      if (type === 'VARCHAR') return `coalesce(strlen(${column}), 0)`;
-      return `coalesce(strlen(CAST(${column} AS VARCHAR)), 0)`;
-    })
-    .join(' + ');
+export function rowBytesSql(columns: ResultColumn[], neverNull: readonly boolean[] = []): string {
+  let fixed = 0;
+  const terms: string[] = [];
+  columns.forEach(({ name, type }, i) => {
+    const column = quoteIdentifier(name);
+    const width = widthOf(type);
+    if (width !== null && neverNull[i]) fixed += width;
+    else if (width !== null) terms.push(`(CASE WHEN ${column} IS NULL THEN 0 ELSE ${width} END)`);
+    else if (type === 'BLOB') terms.push(`coalesce(octet_length(${column}), 0)`);
+    else if (type === 'VARCHAR') terms.push(`coalesce(strlen(${column}), 0)`);
+    else terms.push(`coalesce(strlen(CAST(${column} AS VARCHAR)), 0)`);
+  });
+  if (fixed > 0 || terms.length === 0) terms.unshift(String(fixed));
+  return terms.join(' + ');
 }

@@ -83,8 +83,8 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
         headers[`X-${headerWord}-Next-Offset`] = String(next.next_offset);
         headers[`X-${headerWord}-Next-Uri`] = next.next_uri;
       }
-      if (parquet) return { body: [slice.body], contentType: PARQUET, headers, precompressed: true };
-      return { body: [`${csvHeader(slice.columns)}\n`, slice.body], contentType: 'text/plain; charset=utf-8', headers };
+      if (parquet) return { body: slice.body, contentType: PARQUET, headers, precompressed: true };
+      return { body: [`${csvHeader(slice.columns)}\n`, ...slice.body], contentType: 'text/plain; charset=utf-8', headers };
     }
     const metadata = resultMetadata(
       { ...summary, rowCount: slice.totalRows, bytes: slice.totalBytes },

@@ -60,8 +60,8 @@ describe('a page as Parquet', () => {
       const parquet = await writer.write(connection, 'parquet', columns, all(table));
       expect(parquet.rowCount).toBe(rowCount);
       const [csvFile, parquetFile] = [join(dir, 'page.csv'), join(dir, 'page.parquet')];
-      writeFileSync(csvFile, csv.body);
-      writeFileSync(parquetFile, parquet.body);
+      writeFileSync(csvFile, Buffer.concat(csv.body));
+      writeFileSync(parquetFile, Buffer.concat(parquet.body));
       try {
         expect(await differences(columns.map((c) => storageType(c.type)), csvFile, parquetFile, rowCount), table).toBe(0);
         // timestamps are sent as timestamps, not as the CSV's text of them

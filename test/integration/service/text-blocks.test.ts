@@ -21,7 +21,7 @@ const blockMaker = (format: PageFormat, made: number[] = []): MakeBlock => async
   made.push(from);
   const other = await db.connect();
   try {
-    return await writer.block(other, columns, 't', '__row', from, to, format === 'json' ? await writer.jsonCells(other, columns, 't') : null);
+    return await writer.block(other, columns, 't', '__row', from, to, format === 'json' ? await writer.jsonText(other, columns, 't') : null);
   } finally {
     db.release(other);
   }
@@ -36,19 +36,20 @@ afterEach(() => expect(readdirSync(dir)).toEqual([]));
 afterAll(() => rows.close());
 
 describe('pages read from blocks', () => {
-  it('are the pages DuckDB writes: text, rows and bytes, across blocks and at the end', async () => {
+  it('are the pages DuckDB writes: text, rows and bytes, across blocks and at the end, from memory or from files', async () => {
     expect(ROWS).toBeGreaterThan(BLOCK_ROWS);
-    for (const format of ['json', 'csv'] as const) {
-      const blocks = new TextBlocks(1024 * 1024 * 1024);
+    for (const [format, memory] of [['json', 1024 * 1024 * 1024], ['csv', 1024 * 1024 * 1024], ['json', 0], ['csv', 0]] as const) {
+      const blocks = new TextBlocks(1024 * 1024 * 1024, memory);
       const made: number[] = [];
       for (const [offset, limit] of [[0, 3_000], [BLOCK_ROWS - 1_500, 3_000], [2_400, 20_000], [BLOCK_ROWS, 5_000], [ROWS - 2_500, 3_000], [0, ROWS + 10]] as const) {
         const read = await blocks.page('e1', `t-${format}`, format, ROWS, offset, limit, blockMaker(format, made));
         const written = await writer.range(connection, format, columns, 't', '__row', offset, Math.min(limit, ROWS - offset));
-        expect(read.body.equals(written.body), `${format} ${offset}+${limit}`).toBe(true);
+        expect(Buffer.concat(read.body).equals(Buffer.concat(written.body)), `${format} ${memory} ${offset}+${limit}`).toBe(true);
         expect([read.rowCount, read.bytes], `${format} ${offset}+${limit}`).toEqual([written.rowCount, format === 'csv' ? 0 : written.bytes]);
       }
       // each block was written once, however many pages read it
       expect(made).toEqual([0, BLOCK_ROWS]);
+      expect(blocks.memoryBytes > 0).toBe(memory > 0);
       expect(readdirSync(dir)).toHaveLength(2);
       blocks.forget('e1');
       await expect.poll(() => readdirSync(dir)).toEqual([]);
@@ -56,7 +57,7 @@ describe('pages read from blocks', () => {
   });
 
   it('that end where a block ends have the next page\'s block written while they are sent', async () => {
-    const blocks = new TextBlocks(1024 * 1024 * 1024);
+    const blocks = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
     const made: number[] = [];
     await blocks.page('e1', 't', 'csv', ROWS, 0, BLOCK_ROWS, blockMaker('csv', made));
     expect(made).toEqual([0, BLOCK_ROWS]);
@@ -67,13 +68,13 @@ describe('pages read from blocks', () => {
   });
 
   it('that are short come from blocks only when those are kept, and never write one', async () => {
-    const blocks = new TextBlocks(1024 * 1024 * 1024);
+    const blocks = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
     expect(blocks.keptPage('t', 'json', ROWS, 100, 100)).toBeNull();
     await blocks.page('e1', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
     expect(blocks.keptPage('t', 'json', ROWS, BLOCK_ROWS - 50, 100)).toBeNull();
     const kept = await blocks.keptPage('t', 'json', ROWS, 2_450, 100)!;
     const written = await writer.json(connection, columns, { sql: 'SELECT *, rowid AS __row FROM t WHERE rowid >= 2450 AND rowid < 2550', params: [], orderBy: '__row', inOrder: true, limit: 100 });
-    expect(kept.body.toString()).toBe(written.body.toString());
+    expect(Buffer.concat(kept.body).toString()).toBe(Buffer.concat(written.body).toString());
     expect([kept.rowCount, kept.bytes]).toEqual([100, written.bytes]);
     expect(readdirSync(dir)).toHaveLength(1);
     blocks.forget('e1');
@@ -82,17 +83,17 @@ describe('pages read from blocks', () => {
 
   it('are empty past the end, without writing a block', async () => {
     const made: number[] = [];
-    const page = await new TextBlocks(1024).page('e1', 't', 'json', ROWS, ROWS, 3_000, blockMaker('json', made));
-    expect([page.body.length, page.rowCount, made]).toEqual([0, 0, []]);
+    const page = await new TextBlocks(1024, 1024).page('e1', 't', 'json', ROWS, ROWS, 3_000, blockMaker('json', made));
+    expect([Buffer.concat(page.body).length, page.rowCount, made]).toEqual([0, 0, []]);
   });
 });
 
 describe('block files', () => {
   it('are kept within the budget, least recently used first out, and the next read writes them again', async () => {
-    const measured = new TextBlocks(1024 * 1024 * 1024);
+    const measured = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
     await measured.page('e0', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
     // the first block is the larger: a budget a little above it keeps one block, not two
-    const blocks = new TextBlocks(measured.bytes * 1.2);
+    const blocks = new TextBlocks(measured.bytes * 1.2, 0);
     measured.forget('e0');
     const made: number[] = [];
     await blocks.page('e1', 't', 'json', ROWS, 0, 3_000, blockMaker('json', made));
@@ -105,17 +106,38 @@ describe('block files', () => {
     await expect.poll(() => readdirSync(dir)).toEqual([]);
   });
 
+  it('keep the text of the blocks used last in memory, within its budget, and a page from them stays whole', async () => {
+    const measured = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
+    await measured.page('e0', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
+    // the first block is the larger: a budget a little above it keeps one block's text, not two
+    const one = measured.memoryBytes;
+    const blocks = new TextBlocks(1024 * 1024 * 1024, one * 1.2);
+    measured.forget('e0');
+    const first = await blocks.page('e1', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
+    const kept = blocks.memoryBytes;
+    expect(kept).toBe(one);
+    // the second block's text takes the place of the first's, whose page was sent as it was
+    await blocks.page('e1', 't', 'json', ROWS, BLOCK_ROWS, 3_000, blockMaker('json'));
+    expect(blocks.memoryBytes).toBeGreaterThan(0);
+    expect(blocks.memoryBytes).toBeLessThanOrEqual(kept * 1.2);
+    const again = await blocks.page('e1', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
+    expect(Buffer.concat(again.body).equals(Buffer.concat(first.body))).toBe(true);
+    blocks.forget('e1');
+    expect(blocks.memoryBytes).toBe(0);
+    await expect.poll(() => readdirSync(dir)).toEqual([]);
+  });
+
   it('of a result dropped while a page is read go when that page is read', async () => {
-    const blocks = new TextBlocks(1024 * 1024 * 1024);
+    const blocks = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
     const reading = blocks.page('e1', 't', 'csv', ROWS, 0, 20_000, blockMaker('csv'));
     blocks.forget('e1');
     expect((await reading).rowCount).toBe(20_000);
     await expect.poll(() => readdirSync(dir)).toEqual([]);
-    expect(blocks.bytes).toBe(0);
+    expect([blocks.bytes, blocks.memoryBytes]).toEqual([0, 0]);
   });
 
   it('are not left behind when DuckDB fails to write one, and the next read tries again', async () => {
-    const blocks = new TextBlocks(1024 * 1024 * 1024);
+    const blocks = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
     const broken: MakeBlock = async (from, to) => {
       const other = await db.connect();
       try {

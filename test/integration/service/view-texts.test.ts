@@ -36,7 +36,7 @@ function counted() {
   return make;
 }
 
-const rowsOf = (body: Buffer | undefined) => JSON.parse(`[${body?.toString() ?? ''}]`) as { n: number }[];
+const rowsOf = (body: Buffer[] | undefined) => JSON.parse(`[${Buffer.concat(body ?? []).toString()}]`) as { n: number }[];
 
 describe('texts of views', () => {
   it('are made once for readers that ask at once and after, and give their pages', async () => {
