@@ -318,7 +318,9 @@ async function uintegers(result: DuckDBMaterializedResult): Promise<Uint32Array>
   let at = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const vector = chunk.getColumnVector(0);
-    for (let i = 0; i < chunk.rowCount; i++) values[at++] = vector.getItem(i) as number;
+    // rowCount asks DuckDB each time
+    const count = chunk.rowCount;
+    for (let i = 0; i < count; i++) values[at++] = vector.getItem(i) as number;
   }
   return values;
 }
