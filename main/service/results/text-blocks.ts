@@ -33,6 +33,11 @@ interface Block {
 export const BLOCK_ROWS = 16_384;
 const COMMA = 0x2c;
 const LINE_BREAK = 0x0a;
+// Pages written ahead of a reader paging on. One kept a core idle at times; with the text of pages
+// sent from memory, four kept both busy more of the time than two: the first JSON read of the
+// million-row demo result at 0.62x-0.75x of DuckDB writing the same text, against 0.52x-0.65x
+// (six runs each). Six did no better than four.
+const READ_AHEAD_PAGES = 4;
 
 /**
  * Large pages of stored results, read from text that DuckDB wrote once. A stored result never
@@ -78,9 +83,9 @@ export class TextBlocks {
     const used = this.#indexes(offset, end).map((i) => this.#use(owner, `${key}\u0000${i}`, i, make));
     try {
       const texts = await Promise.all(used.map((block) => block.made));
-      // a reader paging on asks for the next rows next: two pages' worth are written while this
-      // page is sent (one kept a core idle at times), unless the result was dropped meanwhile
-      const ahead = used.some((block) => block.gone) ? [] : this.#indexes(end, Math.min(rows, end + 2 * limit));
+      // a reader paging on asks for the next rows next: READ_AHEAD_PAGES pages' worth are written
+      // while this page is sent, unless the result was dropped meanwhile
+      const ahead = used.some((block) => block.gone) ? [] : this.#indexes(end, Math.min(rows, end + READ_AHEAD_PAGES * limit));
       for (const i of ahead) this.#release(this.#use(owner, `${key}\u0000${i}`, i, make));
       return await read(texts, format, offset, end);
     } finally {
