@@ -205,13 +205,11 @@ export class PageWriter {
    * them from here, read once for the table and not once for each block.
    */
   async jsonText(connection: DuckDBConnection, columns: ResultColumn[], table: string): Promise<JsonText> {
-    const facts = columns.map(jsonNumbersFitSql);
-    const neverNull = columns.map(neverNullSql);
-    const asked = [...facts, ...neverNull].filter((fact) => fact !== null);
+    const facts = [...columns.map(jsonNumbersFitSql), ...columns.map(neverNullSql)];
+    const asked = facts.filter((fact) => fact !== null);
     const [answers] = asked.length === 0 ? [[]] : (await connection.runAndReadAll(`SELECT ${asked.join(', ')} FROM ${table}`)).getRowsJS();
-    const told = answers!.slice(facts.filter((fact) => fact !== null).length);
-    let next = 0;
-    return { cells: jsonColumns(columns, facts, answers!), rowBytes: rowBytesSql(columns, neverNull.map((fact) => fact !== null && told[next++] === true)) };
+    const held = hold(facts, answers!);
+    return { cells: jsonColumns(columns, held.slice(0, columns.length)), rowBytes: rowBytesSql(columns, held.slice(columns.length)) };
   }
 
   /**
@@ -272,7 +270,7 @@ export class PageWriter {
     );
     const [count, bytes, ...rest] = reader.getRowsJS()[0] as [bigint, bigint, ...unknown[]];
     const each = eachRow ? Uint32Array.from((rest.shift() as number[] | null) ?? []) : new Uint32Array(0);
-    return { count: Number(count), bytes: Number(bytes), cells: jsonColumns(columns, facts, rest), sizes: each };
+    return { count: Number(count), bytes: Number(bytes), cells: jsonColumns(columns, hold(facts, rest)), sizes: each };
   }
 
   async #copy(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string, maxBytes = Number.POSITIVE_INFINITY): Promise<{ body: Buffer; rowCount: number } | null> {
@@ -298,10 +296,15 @@ export class PageWriter {
   }
 }
 
-/** The columns COPY writes as JSON: as they are where `answers` (to the `facts` asked) say all values allow. */
-function jsonColumns(columns: ResultColumn[], facts: (string | null)[], answers: unknown[]): string[] {
+/** The columns COPY writes as JSON: as they are where `numbersFit` says all their values are exact JSON numbers. */
+function jsonColumns(columns: ResultColumn[], numbersFit: boolean[]): string[] {
+  return columns.map((column, i) => `${jsonCellSql(column, numbersFit[i]!)} AS ${quoteIdentifier(column.name)}`);
+}
+
+/** For each of the `facts` (null where none was asked), whether it holds: `answers` are those asked, in order. */
+function hold(facts: (string | null)[], answers: unknown[]): boolean[] {
   let next = 0;
-  return columns.map((column, i) => `${jsonCellSql(column, facts[i] !== null && answers[next++] === true)} AS ${quoteIdentifier(column.name)}`);
+  return facts.map((fact) => fact !== null && answers[next++] === true);
 }
 
 /**

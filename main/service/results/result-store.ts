@@ -45,9 +45,9 @@ export interface ResultWriter {
 const REMEMBERED = 256;
 // Bytes of text of stored results kept in files: the JSON of three million rows of eight columns.
 const TEXT_BLOCK_BYTES = 512 * 1024 * 1024;
-// Of that text, the bytes also kept in memory, the blocks used last: a tenth of the JSON of the
-// million-row demo result, seven pages of 30,000 rows, more than a reader paging on has written
-// ahead for it (two pages) beside the page it reads.
+// Of that text, the bytes also kept in memory, the blocks used last: a third of the JSON of the
+// million-row demo result, ten pages of 30,000 rows, more than a reader paging on has written
+// ahead for it (four pages) beside the page it reads.
 const TEXT_BLOCK_MEMORY_BYTES = 48 * 1024 * 1024;
 // A page of up to this many rows is written on its own (JSON by one statement) about as fast as it
 // is read from blocks: it does not have blocks written for it, but reads them when they are kept.
