@@ -10,6 +10,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** A body compressed in its own format (Parquet): HTTP compression would only cost time. */
   precompressed?: boolean;
+  /** Called once the body is sent, or never will be (the client went): its memory may be used again. */
+  sent?: () => void;
 }
 
 export interface RouteRequest<Caller> {

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { finished } from 'node:stream';
 import { chooseEncoding, compress, compressesFor, MIN_COMPRESSED_BYTES, type CompressionMode } from './compression.ts';
 import { badRequest, HttpError } from './http-error.ts';
 import type { Reply, Router } from './router.ts';
@@ -41,6 +42,15 @@ async function send(request: IncomingMessage, response: ServerResponse, reply: R
   for (const part of parts) response.write(part);
   response.end();
   response.uncork();
+}
+
+/**
+ * Tells the reply that its body is no longer read, once the response is written out or closed:
+ * `send` has compressed it by then, and Node writes a body from the event loop's thread only.
+ */
+function whenSent(response: ServerResponse, reply: Reply): void {
+  const { sent } = reply;
+  if (sent) finished(response, () => sent());
 }
 
 // How long the rest of a refused body is read and dropped before the connection is closed.
@@ -117,7 +127,7 @@ export function createHttpServer<Caller>(setup: ServerSetup<Caller>): HttpServer
   const server = createServer((request, response) => {
     const answered = handle(setup, request)
       .catch(errorReply)
-      .then((reply) => send(request, response, reply, setup.compression ?? 'auto'))
+      .then((reply) => send(request, response, reply, setup.compression ?? 'auto').finally(() => whenSent(response, reply)))
       .catch((error: unknown) => {
         console.error('[service] could not answer:', error);
         response.destroy();

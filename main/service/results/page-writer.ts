@@ -7,6 +7,7 @@ import { quoteIdentifier, quoteLiteral, valuesOf, type Database, type SqlParams 
 import { csvColumnSql, jsonCellSql, jsonNumbersFitSql, parquetColumnSql } from './cell-sql.ts';
 import { neverNullSql, rowBytesSql, type ResultColumn } from './row-bytes.ts';
 import { csvRowStarts } from './csv-rows.ts';
+import { readBytes } from './spare-memory.ts';
 import type { BlockText } from './text-blocks.ts';
 
 /** How a table's JSON text is written: the columns COPY writes, and each row's bytes (see PageWriter.jsonText). */
@@ -26,6 +27,8 @@ export interface Page {
   body: Buffer[];
   rowCount: number;
   bytes: number;
+  /** For a body in memory that is used again: to be called once it is sent, or never will be. */
+  sent?: () => void;
 }
 
 /** JSON lines of rows, as COPY wrote them, with the rows' count and bytes, and with each row's bytes when asked. */
@@ -215,22 +218,29 @@ export class PageWriter {
   /**
    * Rows `from` to `to` of a table written in order (see `range`) into a file of its own in the
    * pages' folder, kept for `TextBlocks`: CSV lines, or JSON lines as `json` says (given for
-   * JSON), with where each row starts, and the text read back (JSON's line breaks made commas).
+   * JSON), with where each row starts, and the text read back (JSON's line breaks made commas)
+   * into memory from `allocate`.
    */
-  async block(connection: DuckDBConnection, columns: ResultColumn[], table: string, row: string, from: number, to: number, json: JsonText | null): Promise<BlockText> {
+  async block(
+    connection: DuckDBConnection,
+    columns: ResultColumn[],
+    table: string,
+    row: string,
+    { from, to, json, allocate }: { from: number; to: number; json: JsonText | null; allocate: (size: number) => Buffer },
+  ): Promise<BlockText> {
     const rows = rowidRange(table, row, from, to);
     const file = this.#file('block');
     try {
       if (json === null) {
         await this.#copyTo(connection, columns.map(csvColumnSql), rows, 'HEADER false', file);
-        const body = await readFile(file);
+        const body = await readBytes(file, allocate);
         return { file, starts: csvRowStarts(body), sizes: null, body };
       }
       // each row's bytes as a column, in the order COPY writes the rows: as a list in one aggregate
       // with the rest of the facts, they cost twice as much
       const sizes = await uintegers(await connection.run(`SELECT (${json.rowBytes})::UINTEGER FROM (${rows.sql})`, valuesOf(rows.params)));
       await this.#copyTo(connection, json.cells, rows, 'FORMAT json', file);
-      const body = await readFile(file);
+      const body = await readBytes(file, allocate);
       const starts = commasForLineBreaks(body);
       if (sizes.length !== starts.length - 1) throw new Error(`a block of ${sizes.length} rows has ${starts.length - 1} lines`);
       return { file, starts, sizes, body };

@@ -17,6 +17,8 @@ export interface ResultSlice {
   totalBytes: number;
   window: PageWindow;
   sampled: boolean;
+  /** See Page.sent. */
+  sent?: () => void;
 }
 
 function storedColumns(summary: ResultSummary): ResultColumn[] {
@@ -63,6 +65,7 @@ export async function readResult(
       body: page.body,
       rowCount: page.rowCount,
       bytes: page.bytes,
+      sent: page.sent,
       totalRows: total.rowCount,
       totalBytes: total.bytes,
       window,

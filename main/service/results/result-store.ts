@@ -5,7 +5,7 @@ import type { ResultFiles } from './result-files.ts';
 import { PageWriter, type JsonText, type Page, type PageFormat } from './page-writer.ts';
 import { ResultViews } from './result-views.ts';
 import { ViewTexts } from './view-texts.ts';
-import { TextBlocks } from './text-blocks.ts';
+import { TextBlocks, type MakeBlock } from './text-blocks.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
 
 export type { Page, PageFormat } from './page-writer.ts';
@@ -188,10 +188,10 @@ export class ResultStore {
     const kept = this.#blocks.keptPage(key, format, query.storedRows, query.offset, query.limit);
     if (kept || Math.min(query.limit, query.storedRows - query.offset) <= BLOCK_PAGE_ROWS) return kept;
     // each block holds the result's table while it is written: one read ahead may outlive its page
-    const block = (from: number, to: number) =>
+    const block: MakeBlock = (from, to, allocate) =>
       this.#withTable(executionId, async (connection, table) => {
         const json = format === 'json' ? await this.#jsonTextOf(key, () => this.#pages.jsonText(connection, query.columns, table)) : null;
-        return this.#pages.block(connection, query.columns, table, row, from, to, json);
+        return this.#pages.block(connection, query.columns, table, row, { from, to, json, allocate });
       });
     return this.#blocks.page(executionId, key, format, query.storedRows, query.offset, query.limit, block);
   }

@@ -83,14 +83,14 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
         headers[`X-${headerWord}-Next-Offset`] = String(next.next_offset);
         headers[`X-${headerWord}-Next-Uri`] = next.next_uri;
       }
-      if (parquet) return { body: slice.body, contentType: PARQUET, headers, precompressed: true };
-      return { body: [`${csvHeader(slice.columns)}\n`, ...slice.body], contentType: 'text/plain; charset=utf-8', headers };
+      if (parquet) return { body: slice.body, contentType: PARQUET, headers, precompressed: true, sent: slice.sent };
+      return { body: [`${csvHeader(slice.columns)}\n`, ...slice.body], contentType: 'text/plain; charset=utf-8', headers, sent: slice.sent };
     }
     const metadata = resultMetadata(
       { ...summary, rowCount: slice.totalRows, bytes: slice.totalBytes },
       { rowCount: slice.rowCount, bytes: slice.bytes, columnNames: names, columnTypes: slice.columns.map((c) => c.type) },
     );
-    return { body: resultsJson(envelope, slice.body, metadata, next), contentType: 'application/json; charset=utf-8' };
+    return { body: resultsJson(envelope, slice.body, metadata, next), contentType: 'application/json; charset=utf-8', sent: slice.sent };
   }
 
   async function latest(request: RouteRequest<Account>): Promise<Execution> {

@@ -17,11 +17,12 @@ let dir: string;
 let writer: PageWriter;
 let columns: ResultColumn[];
 
-const blockMaker = (format: PageFormat, made: number[] = []): MakeBlock => async (from, to) => {
+const blockMaker = (format: PageFormat, made: number[] = []): MakeBlock => async (from, to, allocate) => {
   made.push(from);
   const other = await db.connect();
   try {
-    return await writer.block(other, columns, 't', '__row', from, to, format === 'json' ? await writer.jsonText(other, columns, 't') : null);
+    const json = format === 'json' ? await writer.jsonText(other, columns, 't') : null;
+    return await writer.block(other, columns, 't', '__row', { from, to, json, allocate });
   } finally {
     db.release(other);
   }
@@ -127,6 +128,28 @@ describe('block files', () => {
     await expect.poll(() => readdirSync(dir)).toEqual([]);
   });
 
+  it('dropped from memory hold the next block\'s text only once the pages read from them are sent', async () => {
+    const measured = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
+    await measured.page('e0', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
+    const blocks = new TextBlocks(1024 * 1024 * 1024, measured.memoryBytes * 1.2);
+    measured.forget('e0');
+    const first = await blocks.page('e1', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
+    const firstText = Buffer.from(Buffer.concat(first.body));
+    const second = await blocks.page('e1', 't', 'json', ROWS, BLOCK_ROWS, 3_000, blockMaker('json'));
+    const secondText = Buffer.from(Buffer.concat(second.body));
+    // the first block's text left memory as the second's came; another result's block is made
+    await blocks.page('e2', 'u', 'json', ROWS, BLOCK_ROWS, 3_000, blockMaker('json'));
+    expect(Buffer.concat(first.body).equals(firstText)).toBe(true);
+    first.sent!();
+    first.sent!();
+    // a third result's block is written where the first block's text was: not where the second's is
+    await blocks.page('e3', 'w', 'json', ROWS, BLOCK_ROWS, 3_000, blockMaker('json'));
+    expect(Buffer.concat(first.body).equals(firstText)).toBe(false);
+    expect(Buffer.concat(second.body).equals(secondText)).toBe(true);
+    for (const owner of ['e1', 'e2', 'e3']) blocks.forget(owner);
+    await expect.poll(() => readdirSync(dir)).toEqual([]);
+  });
+
   it('of a result dropped while a page is read go when that page is read', async () => {
     const blocks = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
     const reading = blocks.page('e1', 't', 'csv', ROWS, 0, 20_000, blockMaker('csv'));
@@ -138,11 +161,11 @@ describe('block files', () => {
 
   it('are not left behind when DuckDB fails to write one, and the next read tries again', async () => {
     const blocks = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
-    const broken: MakeBlock = async (from, to) => {
+    const broken: MakeBlock = async (from, to, allocate) => {
       const other = await db.connect();
       try {
         // text written as timestamps: DuckDB refuses the statement
-        return await writer.block(other, [{ name: 'text', type: 'TIMESTAMP' }], 't', '__row', from, to, null);
+        return await writer.block(other, [{ name: 'text', type: 'TIMESTAMP' }], 't', '__row', { from, to, json: null, allocate });
       } finally {
         db.release(other);
       }

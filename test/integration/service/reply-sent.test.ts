@@ -1,0 +1,77 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Router, type Reply } from '../../../main/service/http/router.ts';
+import { createHttpServer, type HttpServer } from '../../../main/service/http/server.ts';
+import type { CompressionMode } from '../../../main/service/http/compression.ts';
+
+// A page's body may be memory that is used again once the page is sent: the server says when its
+// reply is no longer read, never before the body is written out, and also when the client goes.
+
+const BODY_BYTES = 64 * 1024 * 1024;
+
+let server: HttpServer | null = null;
+afterEach(async () => {
+  await new Promise((resolve) => server?.server.close(resolve));
+  server = null;
+});
+
+async function serve(reply: () => Reply, compression: CompressionMode = 'auto'): Promise<number> {
+  const router = new Router<null>().add('GET', '/page', async () => reply());
+  server = createHttpServer({ router, identify: async () => null, compression });
+  await new Promise<void>((resolve) => server!.server.listen(0, '127.0.0.1', resolve));
+  return (server.server.address() as AddressInfo).port;
+}
+
+/** Asks for the page and answers the response, not read yet. */
+function ask(port: number, headers: Record<string, string> = {}): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => http.get({ port, host: '127.0.0.1', path: '/page', headers }, resolve).on('error', reject));
+}
+
+function readAll(response: http.IncomingMessage): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let bytes = 0;
+    response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    response.on('end', () => resolve(bytes));
+    response.on('error', reject);
+    response.resume();
+  });
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a reply whose body is sent', () => {
+  it('is told so once, after a client that reads slowly has had all of it', async () => {
+    let sent = 0;
+    const port = await serve(() => ({ body: [Buffer.alloc(BODY_BYTES, 'a')], sent: () => sent++ }));
+    const response = await ask(port);
+    response.pause();
+    // more than the sockets hold: the body cannot be written out while the client does not read
+    await pause(300);
+    expect(sent).toBe(0);
+    expect(await readAll(response)).toBe(BODY_BYTES);
+    await expect.poll(() => sent).toBe(1);
+    await pause(50);
+    expect(sent).toBe(1);
+  });
+
+  it('is told so when the client goes before it has all of it', async () => {
+    let sent = 0;
+    const port = await serve(() => ({ body: [Buffer.alloc(BODY_BYTES, 'a')], sent: () => sent++ }));
+    const response = await ask(port);
+    response.pause();
+    await pause(100);
+    expect(sent).toBe(0);
+    response.destroy();
+    await expect.poll(() => sent).toBe(1);
+  });
+
+  it('is told so after its body is compressed and sent', async () => {
+    let sent = 0;
+    const port = await serve(() => ({ body: [Buffer.alloc(1024 * 1024, 'a')], sent: () => sent++ }), 'always');
+    const response = await ask(port, { 'accept-encoding': 'gzip' });
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(await readAll(response)).toBeLessThan(1024 * 1024);
+    await expect.poll(() => sent).toBe(1);
+  });
+});
