@@ -73,9 +73,13 @@ function csvPageEnd(response: Response, body: Buffer): PageEnd {
   };
 }
 
-/** Pages through a result; the rows are counted once the time is taken, as counting is the client's work. */
+/**
+ * Pages through a result; the rows are counted once the time is taken, as counting is the client's
+ * work. Also answers the CPU time the service and this client took meanwhile.
+ */
 async function pageThrough(first: string, key: string, end: (response: Response, body: Buffer) => PageEnd) {
   const start = performance.now();
+  const [serviceCpu, clientCpu] = [service.cpuMillis(), process.cpuUsage()];
   let uri: string | undefined = first;
   const pages: { response: Response; body: Buffer }[] = [];
   while (uri) {
@@ -86,9 +90,11 @@ async function pageThrough(first: string, key: string, end: (response: Response,
     uri = end(response, body).next;
   }
   const seconds = (performance.now() - start) / 1000;
+  const client = process.cpuUsage(clientCpu);
+  const cpu = { service: service.cpuMillis() - serviceCpu, client: (client.user + client.system) / 1000 };
   const rows = pages.reduce((sum, page) => sum + end(page.response, page.body).rows, 0);
   if (rows !== 1_000_000) throw new Error(`paging read ${rows} rows of 1,000,000`);
-  return { seconds, bytes: pages.reduce((sum, page) => sum + page.body.length, 0) };
+  return { seconds, bytes: pages.reduce((sum, page) => sum + page.body.length, 0), cpu };
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'querydesk-bench-'));
@@ -176,10 +182,12 @@ try {
   const directCsvSeconds = (performance.now() - csvStart) / 1000;
   rmSync(copyDir, { recursive: true, force: true });
   const jsonStart = performance.now();
+  const jsonCpu = process.cpuUsage();
   for (let offset = 0; offset < rows; offset += 30_000) {
     await setup.runAndReadAll(`SELECT string_agg(to_json(p), ',') FROM (SELECT * FROM r LIMIT 30000 OFFSET ${offset}) p`);
   }
   const directJsonSeconds = (performance.now() - jsonStart) / 1000;
+  const directJsonCpu = process.cpuUsage(jsonCpu);
   await setup.runAndReadAll(DIRECT_FILTERED, [0]);
   const straight = await latencies(CLIENTS, REQUESTS_PER_CLIENT, async (i) => {
     (await connections[i % CLIENTS]!.runAndReadAll(DIRECT_FILTERED, [(i * 997) % 50_000])).getRowObjectsJson();
@@ -190,13 +198,15 @@ try {
   console.log(`Querydesk service benchmark: 1,000,000 rows x 8 columns (executed and stored in ${executeSeconds.toFixed(1)} s)`);
   const paging = (read: { seconds: number; bytes: number }) =>
     `${perSecond(read.seconds)} rows/s (${(read.bytes / 1e6).toFixed(0)} MB in ${read.seconds.toFixed(2)} s)`;
-  console.log(`  JSON paging, 30,000-row pages, first read (writes the text): ${paging(json)}`);
+  const cpu = (read: { cpu: { service: number; client: number } }) => `CPU: service ${read.cpu.service.toFixed(0)} ms, client ${read.cpu.client.toFixed(0)} ms`;
+  console.log(`  JSON paging, 30,000-row pages, first read (writes the text): ${paging(json)}; ${cpu(json)}`);
   console.log(`                                 read again (text kept):      ${paging(jsonAgain)}`);
   console.log(`  CSV paging, 30,000-row pages, first read (writes the text):  ${paging(csv)}`);
   console.log(`                                read again (text kept):       ${paging(csvAgain)}`);
   const ratios = (reference: number, first: number, again: number) => `service at ${(reference / first).toFixed(2)}x of it first, ${(reference / again).toFixed(2)}x again`;
   console.log(`  DuckDB directly, same pages as JS objects: ${perSecond(directPagingSeconds)} rows/s -> ${ratios(directPagingSeconds, json.seconds, jsonAgain.seconds)}`);
   console.log(`  DuckDB directly, same pages as JSON text: ${perSecond(directJsonSeconds)} rows/s -> ${ratios(directJsonSeconds, json.seconds, jsonAgain.seconds)}`);
+  console.log(`    (its CPU: ${((directJsonCpu.user + directJsonCpu.system) / 1000).toFixed(0)} ms, on DuckDB's threads; the service's first read shares the cores with its client)`);
   console.log(`  DuckDB directly, same pages COPY'd to CSV files: ${perSecond(directCsvSeconds)} rows/s -> ${ratios(directCsvSeconds, csv.seconds, csvAgain.seconds)}`);
   console.log(`  filtered + sorted 100-row page, ${CLIENTS} concurrent clients x ${REQUESTS_PER_CLIENT}:`);
   console.log(`    the filter's first page: ${ms(firstPageMs)}; the second, which makes the view: ${ms(viewMadeMs)}`);

@@ -12,6 +12,8 @@ export interface ServiceChild {
   key: string;
   /** The process's resident size now, in bytes (Linux). */
   residentBytes(): number;
+  /** The CPU time the process has taken so far, user and system, in milliseconds (Linux). */
+  cpuMillis(): number;
   stop(): Promise<void>;
 }
 
@@ -33,6 +35,11 @@ export async function startServiceChild(dir: string, extraArgs: string[] = []): 
     port: Number(new URL(baseUrl).port),
     key,
     residentBytes: () => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
+    cpuMillis: () => {
+      // utime and stime, the 14th and 15th fields, in clock ticks (100 a second); the name before them may hold spaces
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
