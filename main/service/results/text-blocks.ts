@@ -77,7 +77,7 @@ export class TextBlocks {
     return this.#bytes;
   }
 
-  /** The bytes of block text kept in memory. */
+  /** The bytes of memory that block text kept in memory holds. */
   get memoryBytes(): number {
     return this.#memoryBytes;
   }
@@ -169,7 +169,7 @@ export class TextBlocks {
         if (block.gone) return;
         block.text = text;
         this.#bytes += text.starts[text.starts.length - 1]!;
-        this.#memoryBytes += text.body?.length ?? 0;
+        this.#memoryBytes += text.body ? memoryOf(text.body) : 0;
         this.#evict();
       },
       // the pages that wait for it fail; the next asks again
@@ -216,7 +216,7 @@ export class TextBlocks {
   #dropText(block: Block): void {
     const body = block.text?.body;
     if (!body) return;
-    this.#memoryBytes -= body.length;
+    this.#memoryBytes -= memoryOf(body);
     block.text!.body = null;
     if (block.sending === 0) this.#spare.give(body);
     else block.spare = body;
@@ -232,6 +232,11 @@ export class TextBlocks {
       if (block.users === 0) this.#dropText(block);
     }
   }
+}
+
+/** The memory a block's text holds: it may be more than the text (see SpareMemory.take). */
+function memoryOf(body: Buffer): number {
+  return body.buffer.byteLength;
 }
 
 function removeFile(block: Block): Promise<void> {
