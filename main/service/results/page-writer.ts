@@ -207,7 +207,7 @@ export class PageWriter {
   }
 
   /**
-   * How all of a table's rows are written as JSON: the columns COPY writes (see `#jsonFacts`), and
+   * How all of a table's rows are written as JSON: each row's JSON for COPY (see `#jsonFacts`), and
    * each row's bytes with the widths of columns that hold no null as one constant (for the demo
    * result, a third less work than a test of each cell). A block of the rows (see `block`) takes
    * them from here, read once for the table and not once for each block.
@@ -272,8 +272,8 @@ export class PageWriter {
   }
 
   /**
-   * The rows' count and bytes, and the columns COPY writes for them: as they are where all their
-   * values allow; with `eachRow`, each row's bytes too.
+   * The rows' count and bytes, and each row's JSON for COPY: its cells as they are where all their
+   * column's values allow; with `eachRow`, each row's bytes too.
    */
   async #jsonFacts(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, eachRow = false): Promise<{ count: number; bytes: number; line: string; sizes: Uint32Array }> {
     const facts = columns.map(jsonNumbersFitSql);
