@@ -8,7 +8,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: { index: resolve('main/electron/main.ts') }, formats: ['es'] },
+      // the embedded service's thread is a file of its own, beside index.js (see start-thread.ts)
+      lib: { entry: { index: resolve('main/electron/main.ts'), 'service-thread': resolve('main/service/thread/service-thread.ts') }, formats: ['es'] },
     },
   },
   preload: {

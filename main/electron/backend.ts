@@ -3,7 +3,7 @@ import { AccountSettings, defaultAccountSettings } from '../core/accounts/profil
 import { CacheSettings, defaultCacheSettings } from '../core/cache/cache-settings.ts';
 import type { ExportDestinations } from '../core/export/destination.ts';
 import { createCore, type Core, type FinishedExecution } from '../core/index.ts';
-import { startService } from '../service/index.ts';
+import { startServiceThread } from '../service/thread/start-thread.ts';
 import type { Logger } from '../core/logging/logger.ts';
 import type { AppSettingsState } from '../core/settings/app-settings.ts';
 import type { EventName } from '../contract/names.ts';
@@ -12,7 +12,7 @@ import { electronFetch } from './network.ts';
 import { electronSettingsStore } from './settings-store.ts';
 
 /**
- * The embedded service and the core on top of it, in this process, as the browser host has them.
+ * The embedded service (in a thread of its own) and the core on top of it, as the browser host has them.
  * Each keeps its files in its own folder under `dataDir`, apart from Chromium's; account profiles
  * go to the app's electron-store settings file.
  */
@@ -29,7 +29,14 @@ export async function startBackend(options: {
   exportDestinations: ExportDestinations;
 }): Promise<Core> {
   const { settingsFile, appSettings } = options;
-  const service = await startService({ dataDir: join(options.dataDir, 'service'), port: 0 });
+  const service = await startServiceThread(
+    { dataDir: join(options.dataDir, 'service'), port: 0 },
+    {
+      // the window goes on, its local account offline, as for a service that cannot be reached
+      onCrash: (error) => options.logger.error('The embedded service stopped', error),
+      onFallback: (error) => options.logger.warn('The embedded service runs in the main thread', error),
+    },
+  );
   let core: Core;
   try {
     core = await createCore({

@@ -1,7 +1,8 @@
 // `npm run service -- [flags]`: the embedded service on its own, until SIGINT or SIGTERM.
 import { parseServiceArgs, USAGE, UsageError } from './cli-args.ts';
 import { AccountsConfigError } from './accounts/accounts-config.ts';
-import { startService, type RunningService, type ServiceOptions } from './index.ts';
+import type { RunningService, ServiceOptions } from './index.ts';
+import { startServiceThread } from './thread/start-thread.ts';
 
 let options: ServiceOptions;
 try {
@@ -14,7 +15,13 @@ try {
 
 let service: RunningService;
 try {
-  service = await startService(options);
+  service = await startServiceThread(options, {
+    onCrash: (crash) => {
+      console.error(`service: stopped: ${crash.stack ?? crash.message}`);
+      process.exit(1);
+    },
+    onFallback: (reason) => console.error(`service: runs in the main thread (${reason.message})`),
+  });
 } catch (error) {
   if (!(error instanceof AccountsConfigError)) throw error;
   console.error(`service: --accounts: ${error.message}`);

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startService } from '../service/index.ts';
+import { startServiceThread } from '../service/thread/start-thread.ts';
 import { startWebHost } from './host.ts';
 import { buildApp, rendererBuildIsStale } from './renderer-build.ts';
 
@@ -44,7 +44,13 @@ async function main(): Promise<void> {
   }
 
   const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
-  const service = await startService({ dataDir: join(dataDir, 'service'), port: 0 });
+  const service = await startServiceThread(
+    { dataDir: join(dataDir, 'service'), port: 0 },
+    {
+      onCrash: (error) => fatal(`the embedded service stopped: ${error.message}`),
+      onFallback: (error) => console.error(`Querydesk: the embedded service runs in the app's thread (${error.message}).`),
+    },
+  );
   let host;
   try {
     host = await startWebHost({

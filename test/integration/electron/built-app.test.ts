@@ -143,6 +143,8 @@ describe('the built app, booted with a stand-in electron', () => {
       expect(log).toMatch(/INFO Querydesk 0\.0\.0-stand-in starting on /);
       expect(log).toMatch(/INFO Querydesk stopped\n$/);
       expect(log).not.toContain(service.demoApiKey);
+      // the service ran in its thread, from the file built beside index.js
+      expect(log).not.toMatch(/embedded service runs in the main thread/);
       const response = await fetch(`${service.baseUrl}/api/v1/queries?limit=1000`, { headers: { 'X-DUNE-API-KEY': service.demoApiKey ?? '' } });
       const body = (await response.json()) as { queries: Array<{ id: number; name: string }> };
       expect(listed).toEqual(body.queries.map((query) => ({ id: query.id, name: query.name })));
