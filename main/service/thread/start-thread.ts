@@ -9,8 +9,8 @@ import type { FromServiceThread, ToServiceThread } from './thread-messages.ts';
 // host, `npm run service`). Its event loop is then not the app core's: a burst of pages no longer
 // holds up the window's requests, nor they the pages. And its V8 heap is its own, with a young
 // generation kept small: under 16 clients for a minute, V8 grew the service's young generation
-// from 34 MB to 134 MB, most of its memory peak (+166 to +310 MB over its level before, against
-// +86 MB with a young generation of 48 MB at most, in bench:service).
+// from 34 MB to 134 MB in the host's thread, most of its memory peak in bench:service (+166 to +310
+// MB over its level before the clients, against +64 to +91 MB here, with 48 MB at most).
 
 /** The young generation's largest size: V8's own limit here was 134 MB. */
 const YOUNG_GENERATION_MB = 48;
