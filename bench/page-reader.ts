@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 // The client that pages through a result for `bench:service`, in a process of its own, as a
 // remote client would be, reading each body as it streams in and keeping only what it needs of it.
 // In the benchmark's process, holding the bodies to count their rows later, it took 385-529 ms of
-// CPU for the first JSON read (161 MB), against 225-287 ms here: V8 ran a full collection every
+// CPU for the first JSON read (161 MB), against 225-361 ms here: V8 ran a full collection every
 // 10-30 ms of the read, about forty, each marking the benchmark's whole heap, on the two cores the
 // service's read shares with it. The references run in the benchmark's process and read nothing.
 

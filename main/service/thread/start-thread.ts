@@ -63,9 +63,9 @@ export async function startServiceThread(options: ServiceOptions, threadOptions:
     await worker.terminate();
     return fallBack(first);
   }
-  if (first.kind !== 'started') {
+  if (first.kind === 'failed') {
     await worker.terminate();
-    throw first.kind === 'failed' ? startError(first.name, first.message) : new Error('the service thread closed before it started');
+    throw startError(first.name, first.message);
   }
   let closing = false;
   // an error the thread did not handle comes first, then its end: the user hears of the error once
