@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 
@@ -13,6 +14,8 @@ export interface CacheDb {
   withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
   /** Runs `work` while DuckDB works on one thread, as long as any such work runs (see below). */
   oneThread<T>(work: () => Promise<T>): Promise<T>;
+  /** Starts writing what the file holds so far to disk, unless that is under way already (see below). */
+  writeBack(): void;
   close(): Promise<void>;
 }
 
@@ -24,6 +27,12 @@ const SCHEMA = [
   // to the file as it fills, not five at once, so that the commit at the end has one row group to
   // write, not up to five (120 ms of the time after a download's last byte for the demo result)
   'SET write_buffer_row_group_count = 1',
+  // text is kept in dictionaries or as it is, not FSST-compressed: choosing and building FSST's
+  // symbol tables took about a fifth of a download's CPU in the app. For the million-row demo
+  // result (`npm run bench`, two runs each): downloads of 0.44-0.50 s against 0.49-0.58 s, a
+  // filtered, sorted grid page in 17.1-18.4 ms against 20.4-20.8 ms, a text column's profile in
+  // 36 ms against 48 ms; the file is 32.5 MB against 11.5 MB
+  "SET disabled_compression_methods = 'fsst,dict_fsst'",
   `CREATE TABLE IF NOT EXISTS cache_entries (
     account_id VARCHAR NOT NULL,
     execution_id VARCHAR NOT NULL,
@@ -52,11 +61,10 @@ const SCHEMA = [
 const MAX_IDLE = 4;
 
 // DuckDB writes files readable by its releases since 0.10 unless told otherwise, and so without the
-// compressions it has gained since, such as dictionaries of FSST-compressed text: with this format
-// the million-row demo result loads with about a fifth less CPU (346 ms against 427 ms from its
-// Parquet pages, one thread) into a file of the same size; reads cost a little more (`npm run
-// bench`: a filtered, sorted grid page 20.6-21.4 ms against 18.7 ms, a text column's profile 46-50
-// ms against 43 ms). A cache made with the older format keeps it: a file's format is set when it is made.
+// compressions and storage it has gained since: with that older format, the million-row demo
+// result took 640-700 ms of the app's CPU to download against 440-510 ms with this one (text
+// compressed as set above in both). A cache made with the older format keeps it: a file's format
+// is set when it is made.
 const STORAGE_VERSION = 'v1.5.0';
 
 // Every connection reads and writes timestamps in UTC, whatever the machine's zone.
@@ -64,7 +72,13 @@ const SESSION = ["SET TimeZone = 'UTC'"];
 
 export async function openCacheDb(dir: string): Promise<CacheDb> {
   mkdirSync(dir, { recursive: true });
-  const instance = await DuckDBInstance.create(join(dir, 'results.duckdb'), { storage_compatibility_version: STORAGE_VERSION });
+  const file = join(dir, 'results.duckdb');
+  const instance = await DuckDBInstance.create(file, { storage_compatibility_version: STORAGE_VERSION });
+  // kept open until DuckDB has closed the file: on POSIX, closing any descriptor of a file drops
+  // the locks the process holds on it, DuckDB's among them. Where the file cannot be opened beside
+  // DuckDB (Windows may refuse), there is no write-back.
+  const writer: FileHandle | null = await open(file, 'r+').catch(() => null);
+  let writingBack: Promise<void> | null = null;
   const shared = await instance.connect();
   for (const sql of [...SESSION, ...SCHEMA]) await shared.run(sql);
   const others = new Set<DuckDBConnection>();
@@ -117,6 +131,16 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
         if (--oneThreadWork === 0 && !closed) await exclusive((connection) => connection.run('RESET threads')).catch(() => undefined);
       }
     },
+    // A download's rows reach the file as DuckDB fills row groups, and its commit waits until the
+    // disk has them all: 14 ms for the million-row demo result, after the last page had come. The
+    // disk is given what is written as the download goes, so the commit finds little left to sync.
+    writeBack() {
+      if (writer === null || writingBack !== null || closed) return;
+      writingBack = writer
+        .datasync()
+        .catch(() => undefined)
+        .finally(() => (writingBack = null));
+    },
     async close() {
       closed = true;
       for (const connection of others) connection.interrupt();
@@ -125,6 +149,8 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
       await shared.run('CHECKPOINT').catch(() => undefined);
       shared.closeSync();
       instance.closeSync();
+      await writingBack;
+      await writer?.close();
     },
   };
 }

@@ -90,6 +90,7 @@ export async function downloadResult(options: DownloadOptions, tableName: string
         columns,
         from: resume?.rows ?? 0,
         batchRows: options.loadBatchRows ?? LOAD_BATCH_ROWS,
+        onLoaded: () => db.writeBack(),
       });
       try {
         // while pages come, DuckDB loads on one thread (see cache-db.ts); the pages still waiting when

@@ -38,6 +38,8 @@ export interface LoaderOptions extends InsertTarget {
   from: number;
   /** At most this many rows to a statement while pages still come, so that the loads keep pace with them. */
   batchRows: number;
+  /** After each load: rows have gone to the file (see CacheDb.writeBack). */
+  onLoaded?: () => void;
 }
 
 export function createPageLoader(options: LoaderOptions): PageLoader {
@@ -74,6 +76,7 @@ export function createPageLoader(options: LoaderOptions): PageLoader {
       begun ??= connection.run('BEGIN TRANSACTION').then(() => undefined);
       await begun;
       await insertPages(options, batch.format, batch.pages);
+      options.onLoaded?.();
       next = batch.pages.at(-1)!.end;
       for (const page of batch.pages) rmSync(page.file, { force: true });
     })()

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,22 +141,51 @@ describe('the result cache', () => {
 });
 
 describe("the cache's file", () => {
-  it("is written in DuckDB's newer format, whose compressions load a download with less work", async () => {
+  it("is written in DuckDB's newer format, with its text not FSST-compressed: both load a download with less work", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'querydesk-format-'));
     const db = await openCacheDb(dir);
     try {
-      // text of a few values: kept as a dictionary of FSST-compressed strings, which files readable by DuckDB 0.10 cannot hold
-      const compressions = await db.exclusive(async (c) => {
-        await c.run("CREATE TABLE few AS SELECT ['base', 'ethereum', 'arbitrum'][i % 3 + 1] AS chain FROM range(200000) AS t(i)");
+      const { version, compressions } = await db.exclusive(async (c) => {
+        // text of a few values, and text of many: DuckDB would keep both as dictionaries of FSST-compressed strings
+        await c.run("CREATE TABLE text AS SELECT ['base', 'ethereum', 'arbitrum'][i % 3 + 1] AS chain, md5(i::VARCHAR) AS hash FROM range(200000) AS t(i)");
         await c.run('CHECKPOINT');
-        return (await c.runAndReadAll("SELECT DISTINCT compression FROM pragma_storage_info('few') WHERE segment_type = 'VARCHAR'")).getRows().map(([name]) => String(name));
+        const tags = (await c.runAndReadAll('SELECT tags::VARCHAR FROM duckdb_databases() WHERE NOT internal')).getRows();
+        const used = await c.runAndReadAll("SELECT DISTINCT compression FROM pragma_storage_info('text') WHERE segment_type = 'VARCHAR'");
+        return { version: String(tags[0]?.[0]), compressions: used.getRows().map(([name]) => String(name)) };
       });
-      expect(compressions).toEqual(['DICT_FSST']);
+      expect(version).toContain('storage_version=v1.5.0');
+      expect(compressions).toEqual(['Uncompressed']);
     } finally {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("the cache file's write-back", () => {
+  /** Whether another process can open the cache's file in DuckDB now. */
+  function openElsewhere(file: string): string {
+    const script = `import { DuckDBInstance } from '@duckdb/node-api'; await DuckDBInstance.create(${JSON.stringify(file)}).then(() => console.log('opened'), (e) => console.log(e.message));`;
+    return execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8' }).trim();
+  }
+
+  it("keeps DuckDB's lock on the file while written back, and after", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'querydesk-writeback-'));
+    const file = join(dir, 'results.duckdb');
+    const db = await openCacheDb(dir);
+    try {
+      await db.exclusive((c) => c.run('CREATE TABLE rows AS SELECT range AS n FROM range(300000)'));
+      db.writeBack();
+      db.writeBack();
+      // the write-back's own descriptor must not be closed while DuckDB holds the file: that would drop DuckDB's lock
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(openElsewhere(file)).toMatch(/lock/i);
+    } finally {
+      await db.close();
+    }
+    expect(openElsewhere(file)).toBe('opened');
+    rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
 });
 
 describe('eviction', () => {

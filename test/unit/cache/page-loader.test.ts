@@ -151,7 +151,8 @@ describe('the page loader', () => {
 describe('the page loader with Parquet pages', () => {
   it('loads a few pages to a statement while they come, and all that wait in one once no more will come', async () => {
     const { spied, files } = notingInserts();
-    const loader = createPageLoader({ connection: spied, tableName: 't', columns, from: 0, batchRows: 4 });
+    let loads = 0;
+    const loader = createPageLoader({ connection: spied, tableName: 't', columns, from: 0, batchRows: 4, onLoaded: () => loads++ });
     const names = [...'abcdefghijklmn'];
     // the first page goes in as it comes; six more come meanwhile
     for (let first = 0; first < names.length; first += 2) loader.add({ offset: first, end: first + 2 }, page(first, names.slice(first, first + 2)), 'csv');
@@ -160,6 +161,8 @@ describe('the page loader with Parquet pages', () => {
     expect(await loader.finish()).toBe(names.length);
     expect(await rows()).toEqual(names.map((name, id) => [id, name]));
     expect(files).toEqual([1, 2, 4]);
+    // each load is told of, so that the file's new rows can go to disk while the next pages come
+    expect(loads).toBe(3);
   });
 
   it('loads a decimal of fractional digits only from the text a service writes of small values (3.1e-05)', async () => {
