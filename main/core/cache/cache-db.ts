@@ -27,11 +27,12 @@ const SCHEMA = [
   // to the file as it fills, not five at once, so that the commit at the end has one row group to
   // write, not up to five (120 ms of the time after a download's last byte for the demo result)
   'SET write_buffer_row_group_count = 1',
-  // text is kept in dictionaries or as it is, not FSST-compressed: choosing and building FSST's
-  // symbol tables took about a fifth of a download's CPU in the app. For the million-row demo
-  // result (`npm run bench`, two runs each): downloads of 0.44-0.50 s against 0.49-0.58 s, a
-  // filtered, sorted grid page in 17.1-18.4 ms against 20.4-20.8 ms, a text column's profile in
-  // 36 ms against 48 ms; the file is 32.5 MB against 11.5 MB
+  // text is kept as it is, not in dictionaries of FSST-compressed strings (in this file format the
+  // only dictionaries text has): choosing and building FSST's symbol tables took about a fifth of
+  // a download's CPU in the app. For the million-row demo result (`npm run bench`, two runs each):
+  // downloads of 0.44-0.50 s against 0.49-0.58 s, a filtered, sorted grid page in 17.1-18.4 ms
+  // against 20.4-20.8 ms, a text column's profile in 36 ms against 48 ms; the file is 32.5 MB
+  // against 11.5 MB
   "SET disabled_compression_methods = 'fsst,dict_fsst'",
   `CREATE TABLE IF NOT EXISTS cache_entries (
     account_id VARCHAR NOT NULL,
