@@ -10,7 +10,7 @@ import type { FromServiceThread, ToServiceThread } from './thread-messages.ts';
 // holds up the window's requests, nor they the pages. And its V8 heap is its own, with a young
 // generation kept small: under 16 clients for a minute, V8 grew the service's young generation
 // from 34 MB to 134 MB in the host's thread, most of its memory peak in bench:service (+166 to +310
-// MB over its level before the clients, against +64 to +91 MB here, with 48 MB at most).
+// MB over its level before the clients, against +57 to +91 MB here, with 48 MB at most).
 
 /** The young generation's largest size: V8's own limit here was 134 MB. */
 const YOUNG_GENERATION_MB = 48;

@@ -6,11 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheStatus, ExecutionUpdate } from '../../../main/contract/index.ts';
 import { openCacheDb } from '../../../main/core/cache/cache-db.ts';
+import type { ResultShape } from '../../../main/core/cache/download.ts';
 import { listEntries } from '../../../main/core/cache/manifest.ts';
 import { openResultCache, type ResultCache } from '../../../main/core/cache/result-cache.ts';
 import { storageType } from '../../../main/core/cache/storage-types.ts';
 import { createServiceClient } from '../../../main/core/service-client/index.ts';
 import { startCacheHarness, until, type CacheHarness } from './cache-harness.ts';
+import { downloadPageByPage } from './page-by-page.ts';
 
 // The cache's life: a write killed half-way leaves the previous entry as it was; entries are
 // evicted least recently used past the budget, and once they expire; a result above the budget
@@ -35,25 +37,30 @@ function tablesIn(cacheDir: string) {
   });
 }
 
+/** A finished run's result as a download knows it (the demo trades: 5,000 rows). */
+async function shapeOf(executionId: string): Promise<ResultShape> {
+  const execution = await harness.call('executions:get', { accountId: 'local', executionId });
+  const result = (execution.ok ? execution.data : null) as ExecutionUpdate;
+  return {
+    accountId: 'local',
+    executionId,
+    columnNames: result.result!.columnNames,
+    wireTypes: result.result!.columnTypes,
+    storageTypes: result.result!.columnTypes.map(storageType),
+    totalRowCount: 5000,
+    totalBytes: result.result!.totalBytes,
+    isPartial: false,
+    expiresAt: result.expiresAt,
+  };
+}
+
 describe('the result cache', () => {
   it('keeps the previous entry when a write is killed half-way', async () => {
     const executionId = await harness.run('Demo trades');
     const cached = await harness.cacheWhole(executionId);
     expect(cached.state).toBe('cached');
     const cacheDir = join(harness.dir, 'core', 'cache');
-    const execution = await harness.call('executions:get', { accountId: 'local', executionId });
-    const result = (execution.ok ? execution.data : null) as ExecutionUpdate;
-    const shape = {
-      accountId: 'local',
-      executionId,
-      columnNames: result.result!.columnNames,
-      wireTypes: result.result!.columnTypes,
-      storageTypes: result.result!.columnTypes.map(storageType),
-      totalRowCount: 5000,
-      totalBytes: result.result!.totalBytes,
-      isPartial: false,
-      expiresAt: result.expiresAt,
-    };
+    const shape = await shapeOf(executionId);
     let before: Awaited<ReturnType<typeof tablesIn>> | undefined;
     let output = '';
     await harness.restartCore({}, async () => {
@@ -81,6 +88,28 @@ describe('the result cache', () => {
     // and its page files with it
     expect(existsSync(join(cacheDir, 'downloads')) ? readdirSync(join(cacheDir, 'downloads')) : []).toEqual([]);
   }, 90_000);
+
+  it('asks for its rows to be written back to disk after each load of a download', async () => {
+    const shape = await shapeOf(await harness.run('Demo trades'));
+    const dir = mkdtempSync(join(tmpdir(), 'querydesk-writeback-'));
+    const db = await openCacheDb(dir);
+    let writeBacks = 0;
+    try {
+      // one page to a load: ten loads for the 5,000 rows
+      const outcome = await downloadPageByPage({
+        db: { ...db, writeBack: () => void writeBacks++ },
+        dir,
+        baseUrl: harness.service!.baseUrl,
+        apiKey: harness.service!.demoApiKey!,
+        shape,
+      });
+      expect(outcome).toMatchObject({ ok: true, entry: { rowCount: 5000 } });
+      expect(writeBacks).toBe(10);
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('reads a result above the budget from the service, page by page', async () => {
     const executionId = await harness.run('Demo trades');
