@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 export type Layer =
   | 'contract'
+  | 'common'
   | 'core'
   | 'service'
   | 'filter-language'
@@ -34,7 +35,7 @@ export function layerOf(root: string, file: string): Layer {
   const parts = relative(root, file).split(sep);
   if (parts[0] === 'main' && parts.length > 2) {
     const layer = parts[1] as Layer;
-    if (['contract', 'core', 'service', 'filter-language', 'electron', 'web'].includes(layer)) return layer;
+    if (['contract', 'common', 'core', 'service', 'filter-language', 'electron', 'web'].includes(layer)) return layer;
     return 'other';
   }
   if (parts[0] === 'preload') return 'preload';
@@ -44,15 +45,17 @@ export function layerOf(root: string, file: string): Layer {
 
 /** Which layers each layer may import from (its own layer always allowed). */
 const ALLOWED: Record<Layer, readonly Layer[]> = {
-  contract: [],
-  'filter-language': [],
-  core: ['contract', 'filter-language'],
-  service: ['filter-language'],
-  web: ['contract', 'core', 'service', 'filter-language'],
-  electron: ['contract', 'core', 'service', 'filter-language'],
+  // pure rules every layer shares (Dune's types); it imports nothing
+  common: [],
+  contract: ['common'],
+  'filter-language': ['common'],
+  core: ['contract', 'common', 'filter-language'],
+  service: ['common', 'filter-language'],
+  web: ['contract', 'common', 'core', 'service', 'filter-language'],
+  electron: ['contract', 'common', 'core', 'service', 'filter-language'],
   preload: ['contract'],
-  renderer: ['contract', 'filter-language'],
-  other: ['contract', 'core', 'service', 'filter-language', 'electron', 'web', 'preload', 'renderer'],
+  renderer: ['contract', 'common', 'filter-language'],
+  other: ['contract', 'common', 'core', 'service', 'filter-language', 'electron', 'web', 'preload', 'renderer'],
 };
 
 const MAY_IMPORT_ELECTRON: readonly Layer[] = ['electron', 'preload'];
@@ -80,6 +83,8 @@ export function checkFile(root: string, file: string, text: string): Violation[]
       const isNodeBuiltin = specifier.startsWith('node:');
       if (from === 'contract' && !CONTRACT_PACKAGES.has(specifier)) {
         violations.push({ ...at, rule: 'main/contract may import only zod' });
+      } else if (from === 'common') {
+        violations.push({ ...at, rule: 'main/common is pure: it may import no package and no Node built-in' });
       } else if ((from === 'renderer' || from === 'preload') && isNodeBuiltin) {
         violations.push({ ...at, rule: `${from} runs sandboxed and may not import Node built-ins` });
       }

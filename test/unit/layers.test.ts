@@ -76,3 +76,32 @@ describe('layering check', () => {
     ]);
   });
 });
+
+describe('the shared pure layer', () => {
+  let root: string;
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('may be imported by every layer but preload, and imports nothing itself', () => {
+    root = mkdtempSync(join(tmpdir(), 'layers-'));
+    const files: Record<string, string> = {
+      'main/common/rule.ts': "import { x } from '../core/a.ts';\nimport { readFile } from 'node:fs';\nimport { z } from 'zod';\n",
+      'main/core/a.ts': "import { r } from '../common/rule.ts';\n",
+      'main/service/a.ts': "import { r } from '../common/rule.ts';\n",
+      'main/filter-language/a.ts': "import { r } from '../common/rule.ts';\n",
+      'main/contract/a.ts': "import { r } from '../common/rule.ts';\n",
+      'renderer/src/a.ts': "import { r } from '../../main/common/rule.ts';\n",
+      'preload/index.ts': "import { r } from '../main/common/rule.ts';\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    const found = checkLayers(root).map((v) => `${v.file}:${v.line} ${v.rule}`);
+    expect(found.sort()).toEqual([
+      'main/common/rule.ts:1 common may not import from core',
+      'main/common/rule.ts:2 main/common is pure: it may import no package and no Node built-in',
+      'main/common/rule.ts:3 main/common is pure: it may import no package and no Node built-in',
+      'preload/index.ts:1 preload may not import from common',
+    ]);
+  });
+});

@@ -1,0 +1,7 @@
+// Dune's type system, once for every layer: the service names its columns with it, the cache
+// stores by it, the filter language checks values with it, the renderer formats cells with it.
+// Pure: no Node, no DOM, no DuckDB.
+export { parseType, typeName, type DuneField, type DuneType } from './type-name.ts';
+export { integerRange, isNumeric, isStructured, kindOf, type TypeKind } from './type-kind.ts';
+export { keptAsText, storageType } from './storage-type.ts';
+export { binaryText, bytesToHex, fitsType, hexToBytes, parseJsonExact } from './value-text.ts';

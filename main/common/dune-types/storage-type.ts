@@ -1,0 +1,71 @@
+import { kindOf } from './type-kind.ts';
+import type { DuneType } from './type-name.ts';
+
+// How the app's cache keeps a column, in DuckDB: exactly, and so that it sorts and compares as
+// what it is. Past 128 bits no fixed-width DuckDB type holds a value, so uint256 and int256 are
+// kept as BIGNUM (arbitrary precision: ordered, compared and summed exactly). Varbinary is kept
+// as bytes. Nested values and JSON are kept as their JSON text, not flattened.
+
+const SAME_NAME = new Set([
+  'boolean',
+  'tinyint',
+  'smallint',
+  'integer',
+  'bigint',
+  'utinyint',
+  'usmallint',
+  'uinteger',
+  'ubigint',
+  'hugeint',
+  'uhugeint',
+  'double',
+  'date',
+  'uuid',
+]);
+
+// DuckDB's DECIMAL holds up to 38 digits.
+const MAX_DECIMAL_DIGITS = 38;
+// DuckDB's timestamps keep microseconds, or nanoseconds in TIMESTAMP_NS.
+const MICROSECONDS = 6;
+const NANOSECONDS = 9;
+
+/** The DuckDB type a column of this type is stored as in the cache. */
+export function storageType(type: DuneType): string {
+  if (SAME_NAME.has(type.name)) return type.name.toUpperCase();
+  switch (type.name) {
+    case 'uint256':
+    case 'int256':
+    case 'bignum':
+      return 'BIGNUM';
+    case 'real':
+      return 'FLOAT';
+    case 'varbinary':
+      return 'BLOB';
+    case 'decimal':
+      return decimalStorage(type.params);
+    case 'timestamp':
+      return timestampStorage(type);
+    default:
+      return 'VARCHAR';
+  }
+}
+
+function decimalStorage(params: number[]): string {
+  const [precision = MAX_DECIMAL_DIGITS, scale = 0] = params;
+  if (precision >= 1 && precision <= MAX_DECIMAL_DIGITS && scale >= 0 && scale <= precision) return `DECIMAL(${precision},${scale})`;
+  // wider than DuckDB's DECIMAL: an integer stays exact as BIGNUM, a fraction as its text
+  return scale === 0 ? 'BIGNUM' : 'VARCHAR';
+}
+
+function timestampStorage(type: DuneType): string {
+  const precision = type.params[0] ?? MICROSECONDS;
+  if (type.withTimeZone) return precision <= MICROSECONDS ? 'TIMESTAMP WITH TIME ZONE' : 'VARCHAR';
+  if (precision <= MICROSECONDS) return 'TIMESTAMP';
+  return precision <= NANOSECONDS ? 'TIMESTAMP_NS' : 'VARCHAR';
+}
+
+/** Whether the stored column holds the type's values as text because no DuckDB type holds them exactly. */
+export function keptAsText(type: DuneType): boolean {
+  const kind = kindOf(type);
+  return storageType(type) === 'VARCHAR' && kind !== 'text' && kind !== 'nested' && kind !== 'json';
+}

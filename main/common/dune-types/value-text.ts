@@ -1,0 +1,104 @@
+import { integerRange, kindOf } from './type-kind.ts';
+import type { DuneType } from './type-name.ts';
+
+// How values of Dune's types read as text: the hosted service sends varbinary as `0x` + hex and
+// big integers with every digit (as JSON numbers or strings); DuckDB writes a blob as escaped
+// text (`\xDE\xAD` with printable bytes as they are). Both read to one form, never through a double.
+
+const HEX_TEXT = /^0x([0-9a-fA-F]{2})*$/;
+const INTEGER_TEXT = /^[-+]?\d+$/;
+const DECIMAL_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)$/;
+
+/** Bytes as Dune writes them: `0x` and two lower-case hex digits a byte. */
+export function bytesToHex(bytes: Uint8Array): string {
+  let text = '0x';
+  for (const byte of bytes) text += byte.toString(16).padStart(2, '0');
+  return text;
+}
+
+/**
+ * Binary text in Dune's form (`0x` + lower-case hex) from either service's text of it: `0x...`
+ * hex in any case, or DuckDB's escaped text of a blob. Null when the text is neither.
+ */
+export function binaryText(text: string): string | null {
+  if (HEX_TEXT.test(text)) return text.toLowerCase();
+  let hex = '0x';
+  for (let i = 0; i < text.length; ) {
+    if (text[i] === '\\') {
+      const escaped = /^\\x([0-9a-fA-F]{2})/.exec(text.slice(i, i + 4));
+      if (!escaped) return null;
+      hex += escaped[1]!.toLowerCase();
+      i += 4;
+      continue;
+    }
+    const code = text.charCodeAt(i);
+    // DuckDB escapes every byte outside printable ASCII
+    if (code < 0x20 || code > 0x7e) return null;
+    hex += code.toString(16).padStart(2, '0');
+    i++;
+  }
+  return hex;
+}
+
+/** The bytes of `0x` hex text (of any case); null when it is not hex text. */
+export function hexToBytes(text: string): Uint8Array | null {
+  if (!HEX_TEXT.test(text)) return null;
+  const bytes = new Uint8Array((text.length - 2) / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(text.slice(2 + 2 * i, 4 + 2 * i), 16);
+  return bytes;
+}
+
+/** Whether `text` (as received, a number's digits or a string) is a value of `type`. */
+export function fitsType(type: DuneType, text: string): boolean {
+  const kind = kindOf(type);
+  if (kind === 'integer' || kind === 'big-integer') {
+    if (!INTEGER_TEXT.test(text)) return false;
+    const range = integerRange(type);
+    if (!range) return true;
+    const value = BigInt(text);
+    return value >= range[0] && value <= range[1];
+  }
+  if (kind === 'decimal') return DECIMAL_TEXT.test(text) && decimalFits(type.params, text);
+  if (kind === 'binary') return binaryText(text) !== null;
+  return true;
+}
+
+function decimalFits([precision = 38, scale = 0]: number[], text: string): boolean {
+  const [whole = '', fraction = ''] = text.replace(/^[-+]/, '').split('.');
+  return whole.replace(/^0+/, '').length <= precision - scale && fraction.replace(/0+$/, '').length <= scale;
+}
+
+type SourceReviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown;
+
+// A number whose text a double cannot hold digit for digit is kept as that text.
+const exactNumbers: SourceReviver = (_key, value, context) => {
+  if (typeof value !== 'number' || context?.source === undefined) return value;
+  if (Number.isSafeInteger(value)) return value;
+  const source = context.source;
+  if (INTEGER_TEXT.test(source)) return source;
+  return DECIMAL_TEXT.test(source) && significantDigits(source) > 15 ? source : value;
+};
+
+function significantDigits(text: string): number {
+  return text.replace(/[-+.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
+}
+
+// Whether this engine hands revivers the source text of values (Node 22, Chromium 114 and later).
+const SOURCE_TEXT = (() => {
+  let seen = false;
+  JSON.parse('1', ((_key: string, value: unknown, context?: { source?: string }) => {
+    seen = context?.source === '1';
+    return value;
+  }) as Parameters<typeof JSON.parse>[1]);
+  return seen;
+})();
+
+/**
+ * JSON.parse that never rounds a value through a double: an integer past 2^53, or a decimal
+ * with more digits than a double holds, comes back as a string of its digits as written.
+ * Throws on an engine that cannot say how a number was written, rather than round it.
+ */
+export function parseJsonExact(text: string): unknown {
+  if (!SOURCE_TEXT) throw new Error('this JavaScript engine cannot read JSON numbers exactly (it gives revivers no source text)');
+  return JSON.parse(text, exactNumbers as Parameters<typeof JSON.parse>[1]);
+}

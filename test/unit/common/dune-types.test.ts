@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import {
+  binaryText,
+  bytesToHex,
+  fitsType,
+  hexToBytes,
+  keptAsText,
+  kindOf,
+  parseJsonExact,
+  parseType,
+  storageType,
+  typeName,
+} from '../../../main/common/dune-types/index.ts';
+
+const UINT256_MAX = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
+const INT256_MIN = '-57896044618658097711785492504343953926634992332820282019728792003956564819968';
+
+describe('a type name', () => {
+  it.each([
+    // DuneSQL's names, as the hosted service sends them
+    ['varchar', 'varchar', 'text', 'VARCHAR'],
+    ['varbinary', 'varbinary', 'binary', 'BLOB'],
+    ['uint256', 'uint256', 'big-integer', 'BIGNUM'],
+    ['int256', 'int256', 'big-integer', 'BIGNUM'],
+    ['bigint', 'bigint', 'integer', 'BIGINT'],
+    ['real', 'real', 'float', 'FLOAT'],
+    ['decimal(38,18)', 'decimal(38,18)', 'decimal', 'DECIMAL(38,18)'],
+    ['decimal(38, 0)', 'decimal(38,0)', 'decimal', 'DECIMAL(38,0)'],
+    ['timestamp(3)', 'timestamp(3)', 'timestamp', 'TIMESTAMP'],
+    ['timestamp(3) with time zone', 'timestamp(3) with time zone', 'timestamp', 'TIMESTAMP WITH TIME ZONE'],
+    ['array(varchar)', 'array(varchar)', 'nested', 'VARCHAR'],
+    ['map(varchar, uint256)', 'map(varchar, uint256)', 'nested', 'VARCHAR'],
+    ['array(row(a varchar, b uint256))', 'array(row(a varchar, b uint256))', 'nested', 'VARCHAR'],
+    ['row(integer, varchar)', 'row(integer, varchar)', 'nested', 'VARCHAR'],
+    ['json', 'json', 'json', 'VARCHAR'],
+    // DuckDB's names, as the embedded service and older caches have them
+    ['BLOB', 'varbinary', 'binary', 'BLOB'],
+    ['UHUGEINT', 'uhugeint', 'big-integer', 'UHUGEINT'],
+    ['BIGNUM', 'bignum', 'big-integer', 'BIGNUM'],
+    ['VARINT', 'bignum', 'big-integer', 'BIGNUM'],
+    ['TIMESTAMP WITH TIME ZONE', 'timestamp with time zone', 'timestamp', 'TIMESTAMP WITH TIME ZONE'],
+    ['TIMESTAMPTZ', 'timestamp with time zone', 'timestamp', 'TIMESTAMP WITH TIME ZONE'],
+    ['TIMESTAMP_NS', 'timestamp(9)', 'timestamp', 'TIMESTAMP_NS'],
+    ['TIMESTAMP_MS', 'timestamp(3)', 'timestamp', 'TIMESTAMP'],
+    ['DECIMAL(18,3)', 'decimal(18,3)', 'decimal', 'DECIMAL(18,3)'],
+    ['STRUCT("a" INTEGER)', 'row(a integer)', 'nested', 'VARCHAR'],
+    ['STRUCT("first name" VARCHAR, b INTEGER[])', 'row("first name" varchar, b array(integer))', 'nested', 'VARCHAR'],
+    ['INTEGER[]', 'array(integer)', 'nested', 'VARCHAR'],
+    ['VARCHAR[3][]', 'array(array(varchar))', 'nested', 'VARCHAR'],
+    ['MAP(VARCHAR, INTEGER)', 'map(varchar, integer)', 'nested', 'VARCHAR'],
+    ["ENUM('a', 'b''s')", 'enum', 'text', 'VARCHAR'],
+    ['double precision', 'double', 'float', 'DOUBLE'],
+    ['INTERVAL', 'interval', 'text', 'VARCHAR'],
+    ['UUID', 'uuid', 'text', 'UUID'],
+  ])('%s reads as %s, a %s kept as %s', (source, name, kind, storage) => {
+    const type = parseType(source);
+    expect(typeName(type)).toBe(name);
+    expect(kindOf(type)).toBe(kind);
+    expect(storageType(type)).toBe(storage);
+    expect(type.source).toBe(source);
+  });
+
+  it('keeps the tree of nested types', () => {
+    const type = parseType('array(row(a varchar, b uint256))');
+    expect(type.name).toBe('array');
+    const row = type.fields[0]!.type;
+    expect(row.fields.map((f) => [f.name, f.type.name])).toEqual([
+      ['a', 'varchar'],
+      ['b', 'uint256'],
+    ]);
+  });
+
+  it('reads what it cannot parse as unknown, kept as text, never an error', () => {
+    for (const source of ['hyperloglog', 'array(', 'decimal(a,b)', 'row(a varchar', '', 'varchar)', 'tdigest(3)']) {
+      const type = parseType(source);
+      expect(kindOf(type), source).toBe('unknown');
+      expect(storageType(type)).toBe('VARCHAR');
+      expect(keptAsText(type)).toBe(true);
+      expect(typeName(type)).toBe(source);
+    }
+    // an unknown part of a nested type stays named within it
+    expect(typeName(parseType('array(qdigest(3))'))).toBe('array(qdigest(3))');
+  });
+
+  it('keeps as text only what no DuckDB type holds exactly', () => {
+    expect(keptAsText(parseType('timestamp(12)'))).toBe(true);
+    expect(keptAsText(parseType('varchar'))).toBe(false);
+    expect(keptAsText(parseType('array(integer)'))).toBe(false);
+    expect(storageType(parseType('decimal(40,0)'))).toBe('BIGNUM');
+    expect(keptAsText(parseType('decimal(40,2)'))).toBe(true);
+  });
+});
+
+describe('value text', () => {
+  it('writes and reads bytes as 0x and lower-case hex', () => {
+    expect(bytesToHex(new Uint8Array([0xde, 0xad, 0x00, 0x0f]))).toBe('0xdead000f');
+    expect([...hexToBytes('0xDEAD000F')!]).toEqual([0xde, 0xad, 0x00, 0x0f]);
+    expect(hexToBytes('0xabc')).toBeNull();
+    expect(hexToBytes('dead')).toBeNull();
+  });
+
+  it('reads either service text of a binary value as Dune writes it', () => {
+    expect(binaryText('0xD8dA6BF26964aF9D7eEd9e03E53415D37aA96045')).toBe('0xd8da6bf26964af9d7eed9e03e53415d37aa96045');
+    // DuckDB's text of a blob: escapes for bytes outside printable ASCII, the rest as they are
+    expect(binaryText('\\xDE\\xAD\\xBE\\xEF')).toBe('0xdeadbeef');
+    expect(binaryText('AB\\x00')).toBe('0x414200');
+    expect(binaryText('\\xZZ')).toBeNull();
+  });
+
+  it('says whether a value fits its declared type', () => {
+    const uint256 = parseType('uint256');
+    expect(fitsType(uint256, UINT256_MAX)).toBe(true);
+    expect(fitsType(uint256, `${UINT256_MAX.slice(0, -1)}6`)).toBe(false);
+    expect(fitsType(uint256, '-1')).toBe(false);
+    expect(fitsType(uint256, 'abc')).toBe(false);
+    expect(fitsType(parseType('int256'), INT256_MIN)).toBe(true);
+    expect(fitsType(parseType('int256'), `${INT256_MIN.slice(0, -1)}9`)).toBe(false);
+    expect(fitsType(parseType('tinyint'), '128')).toBe(false);
+    expect(fitsType(parseType('decimal(5,2)'), '123.45')).toBe(true);
+    expect(fitsType(parseType('decimal(5,2)'), '1234.5')).toBe(false);
+    expect(fitsType(parseType('decimal(5,2)'), '1.234')).toBe(false);
+    expect(fitsType(parseType('varbinary'), '0x12')).toBe(true);
+    expect(fitsType(parseType('varbinary'), 'hello')).toBe(true); // DuckDB's text of printable bytes
+    expect(fitsType(parseType('varbinary'), 'héllo')).toBe(false);
+    expect(fitsType(parseType('varchar'), 'anything')).toBe(true);
+  });
+
+  it('parses JSON without rounding a number through a double', () => {
+    const page = parseJsonExact(
+      `{"rows":[{"amount":${UINT256_MAX},"small":42,"neg":${INT256_MIN},"price":1.5,"wide":12345678901234567.123456789,"big":1e300}]}`,
+    ) as { rows: Record<string, unknown>[] };
+    expect(page.rows[0]).toEqual({ amount: UINT256_MAX, small: 42, neg: INT256_MIN, price: 1.5, wide: '12345678901234567.123456789', big: 1e300 });
+  });
+});
