@@ -1,4 +1,5 @@
-import type { ColumnRef, Filter, Literal, SortTerm } from './ast.ts';
+import { floorDecimal, kindOf, parseType, readDecimal } from '../common/dune-types/index.ts';
+import type { ColumnRef, Comparison, Filter, Literal, SortTerm } from './ast.ts';
 import { FilterLanguageError, type LanguagePart } from './errors.ts';
 import { checkValue } from './value-types.ts';
 
@@ -6,6 +7,8 @@ import { checkValue } from './value-types.ts';
 export interface Column {
   name: string;
   type: string;
+  /** The type as the service named it (`uint256`, `varbinary`), where it differs from `type`. */
+  duneType?: string;
 }
 
 /** SQL with `?` placeholders and their values in order; no value of the request is ever in the SQL text. */
@@ -31,23 +34,65 @@ export function resolveColumn(ref: ColumnRef, columns: Column[], part: LanguageP
 const TEXT_LIKE = /^(VARCHAR|ENUM\(.*\)|UUID)$/;
 const TIMESTAMP = /^TIMESTAMP/;
 
+/** How the stored column is compared: by the kind of its DuckDB type. */
+function storedKind(column: Column) {
+  return kindOf(parseType(column.type));
+}
+
 /**
  * A value compared with a column is cast to the column's type, so strings compare with dates and
- * numbers as DuckDB would convert them; timestamps as the results show them (`… UTC`) are read back.
+ * numbers as DuckDB would convert them; timestamps as the results show them (`… UTC`) are read
+ * back, and bytes from their `0x` hex. Null for a fraction compared with whole numbers, which
+ * DuckDB's cast would round (see compareSql).
  */
-function castValue(column: Column, value: Literal, params: string[]): string {
+function castValue(column: Column, value: Literal, params: string[]): string | null {
   checkValue(column, value);
+  const kind = storedKind(column);
   let text = value.text;
+  if (kind === 'binary') {
+    params.push(text.trim().slice(2));
+    return 'unhex(?)';
+  }
+  if (kind === 'integer' || kind === 'big-integer') {
+    const { floor, whole } = floorDecimal(readDecimal(text)!);
+    if (!whole) return null;
+    text = floor;
+  }
   if (TIMESTAMP.test(column.type)) text = text.replace(/ UTC$/, '');
   params.push(text);
   const type = TEXT_LIKE.test(column.type) ? 'VARCHAR' : column.type;
   return `CAST(? AS ${type})`;
 }
 
+/**
+ * A comparison of a whole-number column with a fraction, exactly: `n > 1.5` is `n > 1`, `n <= -1.5`
+ * is `n <= -2`, `n = 1.5` holds for no row.
+ */
+function compareWithFraction(column: Column, operator: Comparison, value: Literal, params: string[]): string {
+  const { floor } = floorDecimal(readDecimal(value.text)!);
+  const name = columnSql(column);
+  if (operator === '=') return 'FALSE';
+  if (operator === '!=' || operator === '<>') return `${name} IS NOT NULL`;
+  params.push(floor);
+  return `${name} ${operator.startsWith('>') ? '>' : '<='} CAST(? AS ${column.type})`;
+}
+
+function compareSql(column: Column, operator: Comparison, value: Literal, params: string[]): string {
+  const cast = castValue(column, value, params);
+  if (cast === null) return compareWithFraction(column, operator, value, params);
+  return `${columnSql(column)} ${operator === '!=' ? '<>' : operator} ${cast}`;
+}
+
 function columnSql(column: Column): string {
   // enums and UUIDs compare by their text, like the strings they show as (DuckDB has no order
   // between a UUID and a string, so `<` on one would not bind)
   return /^(ENUM\(|UUID$)/.test(column.type) ? `CAST(${quoteName(column.name)} AS VARCHAR)` : quoteName(column.name);
+}
+
+/** The column as text for LIKE: bytes as the `0x` hex they show as, matched in any case. */
+function likeSql(column: Column): string {
+  if (storedKind(column) === 'binary') return `('0x' || lower(hex(${quoteName(column.name)}))) ILIKE ?`;
+  return `CAST(${quoteName(column.name)} AS VARCHAR) LIKE ?`;
 }
 
 function compileFilter(filter: Filter, columns: Column[], params: string[]): string {
@@ -60,18 +105,18 @@ function compileFilter(filter: Filter, columns: Column[], params: string[]): str
     }
     case 'compare': {
       const column = resolveColumn(filter.column, columns, 'filters');
-      const operator = filter.operator === '!=' ? '<>' : filter.operator;
-      return `${columnSql(column)} ${operator} ${castValue(column, filter.value, params)}`;
+      return compareSql(column, filter.operator, filter.value, params);
     }
     case 'in': {
       const column = resolveColumn(filter.column, columns, 'filters');
-      const values = filter.values.map((v) => castValue(column, v, params));
-      return `${columnSql(column)} IN (${values.join(', ')})`;
+      // a fraction is in no list of whole numbers
+      const values = filter.values.map((v) => castValue(column, v, params)).filter((v) => v !== null);
+      return values.length === 0 ? 'FALSE' : `${columnSql(column)} IN (${values.join(', ')})`;
     }
     case 'like': {
       const column = resolveColumn(filter.column, columns, 'filters');
       params.push(filter.pattern.text);
-      return `CAST(${quoteName(column.name)} AS VARCHAR) LIKE ?`;
+      return likeSql(column);
     }
     case 'is-null': {
       const column = resolveColumn(filter.column, columns, 'filters');

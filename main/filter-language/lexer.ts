@@ -11,7 +11,8 @@ export interface Token {
 }
 
 const WORD = /[\p{L}_][\p{L}\p{N}_]*/uy;
-const NUMBER = /-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/y;
+// a varbinary value is written bare, as in DuneSQL: `holder = 0xd8da6bf2…`
+const NUMBER = /0[xX][0-9a-fA-F]+\b|-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/y;
 // a minus before a digit starts a number, as in `amount > -5`
 const OPERATOR = /[=!<>~^|&%*+/]+|-(?!\d)/y;
 const SPACE = /\s+/y;

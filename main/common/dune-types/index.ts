@@ -5,3 +5,4 @@ export { parseType, typeName, type DuneField, type DuneType } from './type-name.
 export { integerRange, isNumeric, isStructured, kindOf, type TypeKind } from './type-kind.ts';
 export { keptAsText, storageType } from './storage-type.ts';
 export { binaryText, bytesToHex, fitsType, hexToBytes, parseJsonExact } from './value-text.ts';
+export { floorDecimal, readDecimal, writeDecimal, type DecimalText } from './decimal-text.ts';

@@ -3,13 +3,16 @@ import {
   binaryText,
   bytesToHex,
   fitsType,
+  floorDecimal,
   hexToBytes,
   keptAsText,
   kindOf,
   parseJsonExact,
   parseType,
+  readDecimal,
   storageType,
   typeName,
+  writeDecimal,
 } from '../../../main/common/dune-types/index.ts';
 
 const UINT256_MAX = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
@@ -130,5 +133,28 @@ describe('value text', () => {
       `{"rows":[{"amount":${UINT256_MAX},"small":42,"neg":${INT256_MIN},"price":1.5,"wide":12345678901234567.123456789,"big":1e300}]}`,
     ) as { rows: Record<string, unknown>[] };
     expect(page.rows[0]).toEqual({ amount: UINT256_MAX, small: 42, neg: INT256_MIN, price: 1.5, wide: '12345678901234567.123456789', big: 1e300 });
+  });
+});
+
+describe('exact decimal text', () => {
+  it('moves the point without a double, as a raw token amount scaled by its decimals', () => {
+    const scaled = (text: string, shift: number) => writeDecimal(readDecimal(text, shift)!);
+    expect(scaled(UINT256_MAX, -18)).toBe('115792089237316195423570985008687907853269984665640564039457.584007913129639935');
+    expect(scaled('1500000', -6)).toBe('1.5');
+    expect(scaled('5', -3)).toBe('0.005');
+    expect(scaled('-0.0', 0)).toBe('0');
+    expect(scaled('1e18', 0)).toBe('1000000000000000000');
+    expect(scaled(' +.5e1 ', 0)).toBe('5');
+    expect(readDecimal('1e5000')).toBeNull();
+    expect(readDecimal('12a')).toBeNull();
+    expect(readDecimal('.')).toBeNull();
+  });
+
+  it('rounds down to a whole number and says whether it was one', () => {
+    expect(floorDecimal(readDecimal('1.5')!)).toEqual({ floor: '1', whole: false });
+    expect(floorDecimal(readDecimal('-1.5')!)).toEqual({ floor: '-2', whole: false });
+    expect(floorDecimal(readDecimal('-0.5')!)).toEqual({ floor: '-1', whole: false });
+    expect(floorDecimal(readDecimal('42.000')!)).toEqual({ floor: '42', whole: true });
+    expect(floorDecimal(readDecimal(`-${UINT256_MAX}.1`)!).floor).toBe(`-${BigInt(UINT256_MAX) + 1n}`);
   });
 });

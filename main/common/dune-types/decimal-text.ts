@@ -1,0 +1,47 @@
+// Exact arithmetic on a number's text, for values no double holds (uint256 amounts, decimal(38,18)):
+// moving the decimal point (a raw token amount scaled by its decimals) and rounding down to a
+// whole number (a filter's `amount > 1.5` on an integer column). Never through a double.
+
+export interface DecimalText {
+  negative: boolean;
+  /** The digits before the point, without leading zeros ('0' for none). */
+  whole: string;
+  /** The digits after the point, without trailing zeros ('' for none). */
+  fraction: string;
+}
+
+const NUMBER_TEXT = /^([-+]?)(\d*)(?:\.(\d*))?(?:e([-+]?\d+))?$/i;
+// An exponent past this is refused rather than written out digit by digit.
+const MAX_EXPONENT = 1000;
+
+/** A number's text (`-12.5`, `1e18`, `.5`, ` +3 `) read exactly, its point moved by `shift` places; null if it is not one. */
+export function readDecimal(text: string, shift = 0): DecimalText | null {
+  const match = NUMBER_TEXT.exec(text.trim());
+  if (!match) return null;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  if (whole === '' && fraction === '') return null;
+  const moved = Number(exponent) + shift;
+  if (Math.abs(moved) > MAX_EXPONENT) return null;
+  const digits = whole + fraction;
+  const point = whole.length + moved;
+  let before: string;
+  let after: string;
+  if (point <= 0) [before, after] = ['', '0'.repeat(-point) + digits];
+  else if (point >= digits.length) [before, after] = [digits + '0'.repeat(point - digits.length), ''];
+  else [before, after] = [digits.slice(0, point), digits.slice(point)];
+  before = before.replace(/^0+/, '') || '0';
+  after = after.replace(/0+$/, '');
+  return { negative: sign === '-' && (before !== '0' || after !== ''), whole: before, fraction: after };
+}
+
+/** The text of a read number: `-12.5`, `1000`, `0.000001`. */
+export function writeDecimal(value: DecimalText): string {
+  return `${value.negative ? '-' : ''}${value.whole}${value.fraction ? `.${value.fraction}` : ''}`;
+}
+
+/** The largest whole number not above the value, as text, and whether the value was whole. */
+export function floorDecimal(value: DecimalText): { floor: string; whole: boolean } {
+  if (value.fraction === '') return { floor: writeDecimal(value), whole: true };
+  const floor = value.negative ? `-${BigInt(value.whole) + 1n}` : value.whole;
+  return { floor, whole: false };
+}
