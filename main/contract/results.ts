@@ -179,6 +179,8 @@ export const ChartData = z.object({
   sample: z.object({ shown: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).nullable(),
   /** Some categories or groups were left out to stay within the point budget. */
   truncated: z.boolean(),
+  /** The y columns some of whose values are past 2^53, where a double only estimates them (shown as ≈). */
+  inexact: z.array(z.string()),
   fromCache: FromCache,
 });
 export type ChartData = z.infer<typeof ChartData>;

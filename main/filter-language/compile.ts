@@ -131,10 +131,14 @@ export function compileFilters(filter: Filter, columns: Column[]): BoundSql {
   return { sql: compileFilter(filter, columns, params), params };
 }
 
-/** ORDER BY terms for the sort, every column checked against `columns`. */
-export function compileSort(terms: SortTerm[], columns: Column[]): string {
+/**
+ * ORDER BY terms for the sort, every column checked against `columns`; with `source`, each column
+ * named as that table's, where the SELECT list gives a column's name to a value shaped from it.
+ */
+export function compileSort(terms: SortTerm[], columns: Column[], source?: string): string {
+  const prefix = source === undefined ? '' : `${quoteName(source)}.`;
   return terms
-    .map((t) => `${quoteName(resolveColumn(t.column, columns, 'sort_by').name)} ${t.direction.toUpperCase()}`)
+    .map((t) => `${prefix}${quoteName(resolveColumn(t.column, columns, 'sort_by').name)} ${t.direction.toUpperCase()}`)
     .join(', ');
 }
 

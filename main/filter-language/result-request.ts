@@ -16,11 +16,14 @@ export interface CompiledRequest {
 
 const given = (text: string | null | undefined): text is string => typeof text === 'string' && text.trim() !== '';
 
-/** Parses and compiles a request against a result's columns; throws FilterLanguageError when any part is wrong. */
-export function compileResultRequest(request: ResultRequest, columns: Column[]): CompiledRequest {
+/**
+ * Parses and compiles a request against a result's columns; throws FilterLanguageError when any
+ * part is wrong. With `source`, the sort names the columns as that table's (see compileSort).
+ */
+export function compileResultRequest(request: ResultRequest, columns: Column[], source?: string): CompiledRequest {
   return {
     columns: given(request.columns) ? selectColumns(parseColumns(request.columns), columns) : columns,
     where: given(request.filters) ? compileFilters(parseFilters(request.filters), columns) : null,
-    orderBy: given(request.sortBy) ? compileSort(parseSort(request.sortBy), columns) : null,
+    orderBy: given(request.sortBy) ? compileSort(parseSort(request.sortBy), columns, source) : null,
   };
 }

@@ -70,35 +70,67 @@ function decimalFits([precision = 38, scale = 0]: number[], text: string): boole
 
 type SourceReviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown;
 
-// A number whose text a double cannot hold digit for digit is kept as that text.
-const exactNumbers: SourceReviver = (_key, value, context) => {
-  if (typeof value !== 'number' || context?.source === undefined) return value;
-  if (Number.isSafeInteger(value)) return value;
-  const source = context.source;
-  if (INTEGER_TEXT.test(source)) return source;
-  return DECIMAL_TEXT.test(source) && significantDigits(source) > 15 ? source : value;
+/** A number kept as the text it was written as (`JSON.rawJSON`): JSON.stringify writes it back as it was. */
+export interface RawJsonNumber {
+  readonly rawJSON: string;
+}
+
+// JSON's source-text API (Node 22, Chromium 114 and later); not yet in TypeScript's library.
+const rawJson = JSON as unknown as {
+  rawJSON?: (text: string) => RawJsonNumber;
+  isRawJSON?: (value: unknown) => value is RawJsonNumber;
 };
+
+/** Digits a double holds exactly, whatever they are. */
+export const DOUBLE_DIGITS = 15;
 
 function significantDigits(text: string): number {
   return text.replace(/[-+.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
 }
 
-// Whether this engine hands revivers the source text of values (Node 22, Chromium 114 and later).
+/** Whether a number's text (digits, a sign, a point) says more than a double can hold. */
+function beyondDouble(text: string): boolean {
+  if (INTEGER_TEXT.test(text)) return !Number.isSafeInteger(Number(text));
+  return DECIMAL_TEXT.test(text) && significantDigits(text) > DOUBLE_DIGITS;
+}
+
+/**
+ * A number's exact text as a cell: a number where a double holds it, else its text as it is.
+ * The one rule for every way a number reaches a cell (the service's JSON, the cache).
+ */
+export function numberCell(text: string): number | string {
+  return beyondDouble(text) ? text : Number(text);
+}
+
+// A number whose text a double cannot hold digit for digit is kept as that text.
+const exactNumbers: SourceReviver = (_key, value, context) => {
+  if (typeof value !== 'number' || Number.isSafeInteger(value)) return value;
+  const source = context.source!;
+  return beyondDouble(source) ? rawJson.rawJSON!(source) : value;
+};
+
+// Whether this engine hands revivers the source text of values.
 const SOURCE_TEXT = (() => {
   let seen = false;
   JSON.parse('1', ((_key: string, value: unknown, context?: { source?: string }) => {
     seen = context?.source === '1';
     return value;
   }) as Parameters<typeof JSON.parse>[1]);
-  return seen;
+  return seen && typeof rawJson.rawJSON === 'function';
 })();
 
 /**
- * JSON.parse that never rounds a value through a double: an integer past 2^53, or a decimal
- * with more digits than a double holds, comes back as a string of its digits as written.
- * Throws on an engine that cannot say how a number was written, rather than round it.
+ * JSON.parse that never rounds a value through a double: an integer past 2^53, or a decimal with
+ * more digits than a double holds, comes back as a RawJsonNumber of its text as written (see
+ * `numberText`), which JSON.stringify writes back unchanged inside a nested value. Throws on an
+ * engine that cannot say how a number was written, rather than round it.
  */
 export function parseJsonExact(text: string): unknown {
   if (!SOURCE_TEXT) throw new Error('this JavaScript engine cannot read JSON numbers exactly (it gives revivers no source text)');
   return JSON.parse(text, exactNumbers as Parameters<typeof JSON.parse>[1]);
+}
+
+/** The text of a number parseJsonExact kept as written; null for any other value. */
+export function numberText(value: unknown): string | null {
+  return rawJson.isRawJSON?.(value) ? value.rawJSON : null;
 }

@@ -17,9 +17,10 @@ const PAGE_ROW = '"__querydesk_row"';
 // DuckDB refuses a filter value its column cannot hold (`id = 'abc'`): the request's mistake.
 const VALUE_ERROR = /^(Conversion|Invalid Input) Error: /;
 
-export function compileView(entry: CacheEntry, view: ResultView): CompiledRequest | FilterLanguageError {
+/** The view compiled against the entry's columns; with `source`, its sort names them as that table's. */
+export function compileView(entry: CacheEntry, view: ResultView, source?: string): CompiledRequest | FilterLanguageError {
   try {
-    return compileResultRequest(view, entry.columns);
+    return compileResultRequest(view, entry.columns, source);
   } catch (error) {
     if (error instanceof FilterLanguageError) return error;
     throw error;

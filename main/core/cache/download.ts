@@ -78,7 +78,7 @@ export function stagingTableName(): string {
 export async function downloadResult(options: DownloadOptions, tableName: string, resume: KeptRows | null = null): Promise<DownloadOutcome> {
   const { db, shape, workDir } = options;
   const table = resume?.tableName ?? tableName;
-  const columns: Column[] = shape.columnNames.map((name, i) => ({ name, type: shape.storageTypes[i] ?? 'VARCHAR' }));
+  const columns: Column[] = shape.columnNames.map((name, i) => ({ name, type: shape.storageTypes[i] ?? 'VARCHAR', duneType: shape.wireTypes[i] }));
   mkdirSync(workDir, { recursive: true });
   let kept: number | null = null;
   try {

@@ -29,12 +29,13 @@ const SELECT_ENTRY = `SELECT account_id, execution_id, table_name, column_names,
 function toEntry(row: unknown[]): CacheEntry {
   const names = listOf(row[3]);
   const storage = listOf(row[5]);
+  const wireTypes = listOf(row[4]);
   return {
     accountId: String(row[0]),
     executionId: String(row[1]),
     tableName: String(row[2]),
-    columns: names.map((name, i) => ({ name, type: storage[i] ?? 'VARCHAR' })),
-    wireTypes: listOf(row[4]),
+    columns: names.map((name, i) => ({ name, type: storage[i] ?? 'VARCHAR', duneType: wireTypes[i] })),
+    wireTypes,
     rowCount: Number(row[6]),
     bytes: Number(row[7]),
     isPartial: row[8] === true,

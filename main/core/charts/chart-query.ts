@@ -56,6 +56,14 @@ function inputOf(entry: CacheEntry, spec: ChartSpec): Result<ChartInput> {
   return ok({ x, ys, group, aggregation: spec.aggregation, base, params: where?.params ?? [] });
 }
 
+/**
+ * The y columns with a value no double holds exactly: a uint256's sum is drawn as a double, and
+ * past 2^53 that is an estimate. Rows are [x, group, ...one value per y column].
+ */
+function inexactColumns(ys: Column[], rows: ChartData['rows']): string[] {
+  return ys.filter((_, i) => rows.some((row) => typeof row[i + 2] === 'number' && Math.abs(row[i + 2] as number) > Number.MAX_SAFE_INTEGER)).map((y) => y.name);
+}
+
 export async function chartFromCache(db: CacheDb, entry: CacheEntry, spec: ChartSpec): Promise<Result<ChartData>> {
   const input = inputOf(entry, spec);
   if (!input.ok) return input;
@@ -74,6 +82,7 @@ export async function chartFromCache(db: CacheDb, entry: CacheEntry, spec: Chart
         groupBy: group?.name ?? null,
         aggregation: spec.kind === 'scatter' ? null : spec.aggregation,
         ...part,
+        inexact: inexactColumns(ys, [...part.rows, ...(part.other?.rows ?? [])]),
         fromCache: { fetchedAt: entry.fetchedAt },
       });
     }),

@@ -1,7 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ExportFormat } from '../../contract/index.ts';
 import { quoteName, type Column } from '../../filter-language/index.ts';
-import { csvValueExpression } from '../cache/storage-types.ts';
+import { isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
+import { csvValueExpression, hexText } from '../cache/storage-types.ts';
 
 // What DuckDB's COPY writes for each format, from a cached table. CSV reads as the service's CSV;
 // Parquet and JSON lines keep the cached types, so exact values stay exact.
@@ -18,7 +19,7 @@ const HUGE = /^U?HUGEINT$/;
 /** The SELECT list of a COPY in `format`; reads `table` when Parquet has to choose how a 128-bit integer is kept. */
 export async function copySelectList(connection: DuckDBConnection, format: ExportFormat, table: string, columns: Column[]): Promise<string> {
   if (format === 'csv') return columns.map((c) => `${csvValueExpression(c)} AS ${quoteName(c.name)}`).join(', ');
-  if (format === 'jsonl') return columns.map((c) => quoteName(c.name)).join(', ');
+  if (format === 'jsonl') return columns.map(jsonValueExpression).join(', ');
   const huge = columns.filter((c) => HUGE.test(c.type));
   const fits = huge.length === 0 ? [] : await fitDecimal(connection, table, huge);
   return columns
@@ -30,6 +31,14 @@ export async function copySelectList(connection: DuckDBConnection, format: Expor
       return `CAST(${name} AS ${fits[huge.indexOf(c)] ? 'DECIMAL(38,0)' : 'VARCHAR'}) AS ${name}`;
     })
     .join(', ');
+}
+
+/** A column for a JSON line: bytes as `0x` hex, nested values and JSON as JSON rather than text of it. */
+function jsonValueExpression(column: Column): string {
+  const name = quoteName(column.name);
+  if (column.type === 'BLOB') return `${hexText(name)} AS ${name}`;
+  const kind = kindOf(parseType(column.duneType ?? column.type));
+  return isStructured(kind) && column.type === 'VARCHAR' ? `json(${name}) AS ${name}` : name;
 }
 
 /** For each column, whether every value has at most 38 digits. */

@@ -41,11 +41,18 @@ export class ExportAborted extends Error {}
 
 const PROGRESS_POLL_MS = 200;
 
+/**
+ * The name the cached table goes by in an export's COPY: its columns are written shaped (a
+ * timestamp as text, a wide decimal as text) under their own names, and the sort, compiled with
+ * this name, orders by the stored values rather than by that text.
+ */
+export const EXPORT_SOURCE = 'export_source';
+
 export async function cacheSource(db: CacheDb, entry: CacheEntry, compiled: CompiledRequest, format: ExportFormat): Promise<FileSource> {
   const table = quoteName(entry.tableName);
   const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
   const params = compiled.where?.params ?? [];
-  const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, rowid` : '';
+  const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, ${quoteName(EXPORT_SOURCE)}.rowid` : '';
   const totalRowCount = compiled.where ? await db.withConnection((c) => countRows(c, table, where, params)) : entry.rowCount;
   return {
     kind: 'file',
@@ -62,7 +69,7 @@ export async function cacheSource(db: CacheDb, entry: CacheEntry, compiled: Comp
         }, PROGRESS_POLL_MS);
         try {
           const select = await copySelectList(connection, format, table, compiled.columns);
-          await connection.run(`COPY (SELECT ${select} FROM ${table}${where}${orderBy}) TO ${sqlString(path)} (${COPY_OPTIONS[format]})`, params);
+          await connection.run(`COPY (SELECT ${select} FROM ${table} AS ${quoteName(EXPORT_SOURCE)}${where}${orderBy}) TO ${sqlString(path)} (${COPY_OPTIONS[format]})`, params);
         } catch (error) {
           throw signal.aborted ? new ExportAborted() : error;
         } finally {

@@ -11,7 +11,7 @@ import { profileFromCache } from '../profile/column-profile.ts';
 import { profileFromSample } from '../profile/sampled-profile.ts';
 import { compareCached } from '../compare/compare-runs.ts';
 import { cacheFirstSource } from '../export/cache-first.ts';
-import { cacheSource, serviceSource, type ExportSource } from '../export/export-sources.ts';
+import { cacheSource, EXPORT_SOURCE, serviceSource, type ExportSource } from '../export/export-sources.ts';
 import type { ExportDestinations } from '../export/destination.ts';
 import type { ExportRuns } from '../export/exports.ts';
 import { findAccount, isFailure, serviceFailure, type Failure } from '../failures.ts';
@@ -89,7 +89,7 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
     const bad = checkSyntax(view);
     if (bad) return bad;
     const fromEntry = async (entry: CacheEntry) => {
-      const compiled = compileView(entry, view);
+      const compiled = compileView(entry, view, EXPORT_SOURCE);
       if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
       return ok(await cacheSource(cache.db, entry, compiled, format));
     };

@@ -1,6 +1,7 @@
 import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
 import { failure, kindForStatus, success, type ClientResult } from './errors.ts';
 import { backoffDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy.ts';
+import { parseJsonExact } from '../../common/dune-types/index.ts';
 import { isObject } from './wire-read.ts';
 
 // The one place that speaks HTTP to the service: base URL, key header, timeout, abort, retries,
@@ -201,9 +202,10 @@ function httpFailure(response: RawResponse, refusedWaitMs: number | null) {
   return failure(kindForStatus(response.status), message + waitNote, response.status);
 }
 
+// Dune sends uint256 amounts as JSON numbers: none may be rounded through a double on the way in.
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonExact(text);
   } catch {
     return undefined;
   }

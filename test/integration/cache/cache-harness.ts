@@ -30,11 +30,15 @@ export interface CacheHarness {
   close(): Promise<void>;
 }
 
-export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'dataDir'> = {}, coreOptions: Partial<CoreOptions> = {}): Promise<CacheHarness> {
+/** A server in front of the service that the core talks to instead (the Dune-shapes stand-in). */
+export type Front = (serviceBaseUrl: string) => Promise<{ baseUrl: string; close(): Promise<void> }>;
+
+export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'dataDir'> = {}, coreOptions: Partial<CoreOptions> = {}, front?: Front): Promise<CacheHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'querydesk-cache-'));
   const service = await startService({ ...serviceOptions, dataDir: join(dir, 'service'), port: 0 });
   const events: { event: EventName; payload: unknown }[] = [];
-  const localService = { baseUrl: service.baseUrl, apiKey: service.demoApiKey };
+  const fronted = await front?.(service.baseUrl);
+  const localService = { baseUrl: fronted?.baseUrl ?? service.baseUrl, apiKey: service.demoApiKey };
   const keyVault = new KeyVault(memoryKeychain());
   const makeCore = (options: Partial<CoreOptions>) =>
     createCore({
@@ -107,6 +111,7 @@ export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'da
     },
     async close() {
       await harness.core.dispose();
+      await fronted?.close();
       await harness.service?.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -3,7 +3,7 @@ import { storageType, toCacheCell } from '../../../main/core/cache/storage-types
 import { positionOf } from '../../../main/core/results/view.ts';
 
 describe('cache storage types', () => {
-  it('keep the types DuckDB and Trino name alike, and anything else as text', () => {
+  it('keep each type exactly as the shared type module says, and anything unreadable as text', () => {
     const cases: [string | undefined, string][] = [
       ['bigint', 'BIGINT'],
       ['decimal(10,2)', 'DECIMAL(10,2)'],
@@ -13,8 +13,10 @@ describe('cache storage types', () => {
       ['timestamp with time zone', 'TIMESTAMP WITH TIME ZONE'],
       ['double', 'DOUBLE'],
       ['boolean', 'BOOLEAN'],
-      ['varbinary', 'VARCHAR'],
-      ['uint256', 'VARCHAR'],
+      ['varbinary', 'BLOB'],
+      ['BLOB', 'BLOB'],
+      ['uint256', 'BIGNUM'],
+      ['int256', 'BIGNUM'],
       ['array(varchar)', 'VARCHAR'],
       ['integer[]', 'VARCHAR'],
       ['decimal(10,2)); DROP TABLE cache_entries; --', 'VARCHAR'],

@@ -7,6 +7,7 @@ import {
   hexToBytes,
   keptAsText,
   kindOf,
+  numberText,
   parseJsonExact,
   parseType,
   readDecimal,
@@ -129,10 +130,20 @@ describe('value text', () => {
   });
 
   it('parses JSON without rounding a number through a double', () => {
-    const page = parseJsonExact(
-      `{"rows":[{"amount":${UINT256_MAX},"small":42,"neg":${INT256_MIN},"price":1.5,"wide":12345678901234567.123456789,"big":1e300}]}`,
-    ) as { rows: Record<string, unknown>[] };
-    expect(page.rows[0]).toEqual({ amount: UINT256_MAX, small: 42, neg: INT256_MIN, price: 1.5, wide: '12345678901234567.123456789', big: 1e300 });
+    const text = `{"rows":[{"amount":${UINT256_MAX},"small":42,"neg":${INT256_MIN},"price":1.5,"wide":12345678901234567.123456789,"big":1e+300,"legs":[{"v":${UINT256_MAX}}]}]}`;
+    const page = parseJsonExact(text) as { rows: Record<string, unknown>[] };
+    const row = page.rows[0]!;
+    expect(Object.fromEntries(Object.entries(row).map(([key, value]) => [key, numberText(value) ?? value]))).toMatchObject({
+      amount: UINT256_MAX,
+      small: 42,
+      neg: INT256_MIN,
+      price: 1.5,
+      wide: '12345678901234567.123456789',
+      big: 1e300,
+    });
+    // a nested value is written back with its numbers as they came
+    expect(JSON.stringify(row.legs)).toBe(`[{"v":${UINT256_MAX}}]`);
+    expect(JSON.stringify(page)).toBe(text);
   });
 });
 

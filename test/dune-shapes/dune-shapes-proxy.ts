@@ -1,0 +1,128 @@
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { kindOf, parseJsonExact, parseType } from '../../main/common/dune-types/index.ts';
+
+// A stand-in for the hosted service's result shapes, in front of the embedded service: what the
+// tests cannot get from Dune itself. A column named `"amount::uint256"` in the SQL reaches the
+// client as `amount` of type `uint256`, its values as Dune sends them: integers as bare JSON
+// numbers (past 2^128 too), decimals as numbers, arrays and rows as JSON values, varbinary as the
+// `0x` text the SQL wrote. Results come as JSON or CSV pages with `next_uri` paging, never as
+// Parquet (the hosted service offers none). Everything else passes through as it is.
+// Filters and sorts sent to the service name the columns as the service knows them (with their
+// `::type`): a test filters such a result from the cache, where the app answers them itself.
+
+export interface DuneShapes {
+  baseUrl: string;
+  /** Each results request as it came: method, path and query, and what it accepted. */
+  requests: { path: string; accept: string | undefined }[];
+  close(): Promise<void>;
+}
+
+const RESULT_JSON = /^\/api\/v1\/(execution\/[^/]+\/(status|results)|query\/[^/]+\/results)$/;
+const RESULT_CSV = /^\/api\/v1\/(execution|query)\/[^/]+\/results\/csv$/;
+const TYPED_NAME = /^(.*)::(.+)$/s;
+
+/** A column's name and Dune type from a `name::type` column of the SQL; others as the service had them. */
+function relabel(name: string, type: string): { name: string; type: string } {
+  const typed = TYPED_NAME.exec(name);
+  return typed ? { name: typed[1]!, type: typed[2]! } : { name, type };
+}
+
+/** A value of a relabelled column as Dune writes it in JSON. */
+function duneValue(type: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const kind = kindOf(parseType(type));
+  const raw = JSON as unknown as { rawJSON(text: string): unknown };
+  if ((kind === 'integer' || kind === 'big-integer' || kind === 'decimal') && /^-?\d+(\.\d+)?$/.test(value)) return raw.rawJSON(value);
+  if (kind === 'nested' || kind === 'json') return parseJsonExact(value);
+  return value;
+}
+
+interface Metadata {
+  column_names?: string[];
+  column_types?: string[];
+}
+
+function relabelMetadata(metadata: Metadata | undefined): Map<string, { name: string; type: string }> {
+  const columns = new Map<string, { name: string; type: string }>();
+  if (!metadata?.column_names) return columns;
+  metadata.column_names.forEach((name, i) => columns.set(name, relabel(name, metadata.column_types?.[i] ?? 'varchar')));
+  metadata.column_names = [...columns.values()].map((c) => c.name);
+  metadata.column_types = [...columns.values()].map((c) => c.type);
+  return columns;
+}
+
+function rewriteJson(text: string): string {
+  const body = JSON.parse(text) as { result?: { metadata?: Metadata; rows?: Record<string, unknown>[] }; result_metadata?: Metadata };
+  relabelMetadata(body.result_metadata);
+  const columns = relabelMetadata(body.result?.metadata);
+  if (body.result?.rows) {
+    body.result.rows = body.result.rows.map((row) =>
+      Object.fromEntries(
+        Object.entries(row).map(([name, value]) => {
+          const column = columns.get(name) ?? relabel(name, 'varchar');
+          return [column.name, duneValue(column.type, value)];
+        }),
+      ),
+    );
+  }
+  return JSON.stringify(body);
+}
+
+/** The CSV's header with each `name::type` named `name`; the rows as the service wrote them. */
+function rewriteCsvHeader(text: string): string {
+  const end = text.indexOf('\n');
+  const header = end < 0 ? text : text.slice(0, end);
+  const names = [...header.matchAll(/"((?:[^"]|"")*)"|([^,]+)|(?<=,|^)(?=,|$)/g)].map((m) => (m[1] !== undefined ? m[1].replaceAll('""', '"') : (m[2] ?? '')));
+  const renamed = names.map((name) => relabel(name, '').name).map((name) => (/[",\n]/.test(name) ? `"${name.replaceAll('"', '""')}"` : name));
+  return renamed.join(',') + (end < 0 ? '' : text.slice(end));
+}
+
+async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Starts the stand-in on loopback in front of the service at `target`. */
+export async function startDuneShapes(target: string): Promise<DuneShapes> {
+  const upstream = new URL(target);
+  const requests: DuneShapes['requests'] = [];
+  const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const path = new URL(incoming.url ?? '/', 'http://stand-in').pathname;
+    const json = RESULT_JSON.test(path);
+    const csv = RESULT_CSV.test(path);
+    if (json || csv) requests.push({ path: incoming.url ?? '', accept: incoming.headers.accept });
+    const headers = { ...incoming.headers };
+    // answers are read and rewritten here: never compressed on the way, never Parquet
+    delete headers['accept-encoding'];
+    if (csv) headers.accept = 'text/csv';
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers }, async (answer) => {
+      const answerHeaders = { ...answer.headers };
+      if (!(json || csv) || (answer.statusCode ?? 500) >= 300) {
+        outgoing.writeHead(answer.statusCode ?? 502, answerHeaders);
+        answer.pipe(outgoing);
+        return;
+      }
+      const text = (await bodyOf(answer)).toString('utf8');
+      const rewritten = Buffer.from(json ? rewriteJson(text) : rewriteCsvHeader(text));
+      delete answerHeaders['content-length'];
+      delete answerHeaders['transfer-encoding'];
+      outgoing.writeHead(answer.statusCode!, { ...answerHeaders, 'content-length': rewritten.length });
+      outgoing.end(rewritten);
+    });
+    forward.on('error', () => outgoing.destroy());
+    incoming.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
