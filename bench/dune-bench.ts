@@ -1,0 +1,130 @@
+// `npm run bench:dune` (and the end of `npm run bench`): a million-row result of Dune's types (a
+// varbinary, a uint256 and a timestamp(3) with time zone among 8 columns) through the app's result
+// path, beside the demo's million rows through the same path in the same run. Both come through
+// the Dune-shapes stand-in, as the hosted service sends them: CSV pages only, Dune's type names,
+// integers as bare numbers. Goal: each Dune figure within 1.5x of the demo's.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CacheStatus } from '../main/contract/index.ts';
+import { readCachedPage } from '../main/core/cache/cached-reads.ts';
+import { openResultCache, type ResultCache } from '../main/core/cache/result-cache.ts';
+import { profileFromCache } from '../main/core/profile/column-profile.ts';
+import { createServiceClient, type ServiceClient } from '../main/core/service-client/index.ts';
+import { startDuneShapes } from '../test/dune-shapes/dune-shapes-proxy.ts';
+import { startServiceChild } from './service-child.ts';
+
+const DEMO_QUERY_ID = 4;
+const ROWS = 1_000_000;
+const RUNS = 5;
+const GOAL = 1.5;
+
+const DUNE_SQL = `SELECT
+  i AS "id::bigint",
+  '0x' || lpad(printf('%x', i), 40, '0') AS "holder::varbinary",
+  '0x' || md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS "tx_hash::varbinary",
+  CAST(hash(i) AS VARCHAR) || lpad(CAST(i AS VARCHAR), 22, '0') AS "amount::uint256",
+  strftime(TIMESTAMP '2023-01-01 00:00:00' + to_seconds(i * 13), '%Y-%m-%d %H:%M:%S.%g UTC') AS "block_time::timestamp(3) with time zone",
+  ['ethereum', 'arbitrum', 'optimism', 'base', 'polygon'][1 + i % 5] AS "blockchain::varchar",
+  (hash(i * 31) % 1000000) / 100 AS "amount_usd::double",
+  i % 2 = 0 AS "is_inbound::boolean"
+FROM range(${ROWS}) AS t(i)
+ORDER BY i`;
+
+interface Case {
+  label: string;
+  executionId: string;
+  view: { filters: string; sortBy: string };
+  profiled: string;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'querydesk-dune-bench-'));
+const service = await startServiceChild(dir);
+const shapes = await startDuneShapes(service.baseUrl);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await work();
+  return { ms: performance.now() - start, value };
+}
+
+async function finished(client: ServiceClient, executionId: string): Promise<void> {
+  for (;;) {
+    const status = await client.executions.status(executionId);
+    if (status.ok && status.value.isExecutionFinished) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function download(client: ServiceClient, executionId: string, cacheDir: string): Promise<{ ms: number; cache: ResultCache }> {
+  let ended: (status: CacheStatus) => void = () => undefined;
+  const cache = await openResultCache({ dir: cacheDir, knownRowCount: () => ROWS, onStatus: (s) => s.state !== 'downloading' && ended(s) });
+  const run = await timed(async () => {
+    const done = new Promise<CacheStatus>((resolve) => (ended = resolve));
+    const started = await cache.start('bench', client, executionId, false);
+    if (!started.ok) throw new Error(started.error.message);
+    return done;
+  });
+  if (run.value.state !== 'cached') throw new Error(`download ended ${run.value.state}: ${run.value.error}`);
+  return { ms: run.ms, cache };
+}
+
+/** The median download, grid page and profile of one result, each into or from a new cache. */
+async function measure(client: ServiceClient, subject: Case) {
+  const downloads: number[] = [];
+  let kept: ResultCache | null = null;
+  for (let run = 0; run < 3; run++) {
+    const { ms, cache } = await download(client, subject.executionId, join(dir, `${subject.label}-${run}`));
+    downloads.push(ms);
+    if (kept) await cache.close();
+    else kept = cache;
+  }
+  const entry = (await kept!.use('bench', subject.executionId))!;
+  const pages: number[] = [];
+  const profiles: number[] = [];
+  for (let run = -1; run < RUNS; run++) {
+    const page = await timed(() => readCachedPage(kept!.db, entry, subject.view, 5_000, 5_100));
+    if (!page.value.ok || page.value.data.rows.length !== 100) throw new Error(`${subject.label}: the page was not read`);
+    const profile = await timed(() => profileFromCache(kept!.db, entry, subject.profiled, undefined));
+    if (!profile.value.ok || profile.value.data.rowCount !== ROWS) throw new Error(`${subject.label}: the profile was not made`);
+    if (run < 0) continue;
+    pages.push(page.ms);
+    profiles.push(profile.ms);
+  }
+  await kept!.close();
+  return { download: median(downloads), page: median(pages), profile: median(profiles) };
+}
+
+try {
+  const client = createServiceClient({ baseUrl: shapes.baseUrl, apiKey: service.key, serviceName: 'DUNE' });
+  const demo = await client.executions.execute({ queryId: DEMO_QUERY_ID });
+  const dune = await client.executions.executeSql({ sql: DUNE_SQL });
+  if (!demo.ok || !dune.ok) throw new Error('the results could not be made');
+  await finished(client, demo.value.executionId);
+  await finished(client, dune.value.executionId);
+  console.log(`Two results of ${ROWS.toLocaleString('en')} rows x 8 columns, through the Dune-shapes stand-in (CSV pages only); 2 cores shared.\n`);
+  const reference = await measure(client, {
+    label: 'demo',
+    executionId: demo.value.executionId,
+    view: { filters: "chain = 'base' AND amount_usd > 5000", sortBy: 'amount_usd desc' },
+    profiled: 'amount_usd',
+  });
+  const typed = await measure(client, {
+    label: 'dune',
+    executionId: dune.value.executionId,
+    view: { filters: "blockchain = 'base' AND amount > 5000000000000000000000", sortBy: 'amount desc' },
+    profiled: 'amount',
+  });
+  const row = (label: string, ours: number, theirs: number) => {
+    const ratio = ours / theirs;
+    console.log(`${label.padEnd(58)} ${`${ours.toFixed(1)} ms`.padStart(12)}   demo ${theirs.toFixed(1)} ms: ${ratio.toFixed(2)}x (goal ${GOAL}x)${ratio > GOAL ? '  OVER' : ''}`);
+  };
+  row('Download into the cache, CSV pages (median of 3)', typed.download, reference.download);
+  row(`Filtered, sorted 100-row page on uint256 (median of ${RUNS})`, typed.page, reference.page);
+  row(`Profile of the uint256 column (median of ${RUNS})`, typed.profile, reference.profile);
+} finally {
+  await shapes.close();
+  await service.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
