@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { finished } from 'node:stream';
+import { finished, type Duplex } from 'node:stream';
 import { chooseEncoding, compress, compressesFor, MIN_COMPRESSED_BYTES, type CompressionMode } from './compression.ts';
 import { badRequest, HttpError } from './http-error.ts';
 import type { Reply, Router } from './router.ts';
@@ -102,7 +102,8 @@ export function requestOrigin(request: IncomingMessage): string {
 
 async function handle<Caller>(setup: ServerSetup<Caller>, request: IncomingMessage): Promise<Reply> {
   const origin = requestOrigin(request);
-  const url = new URL(request.url ?? '/', origin);
+  const url = URL.parse(request.url ?? '/', origin);
+  if (url === null) throw badRequest(`malformed request target ${JSON.stringify((request.url ?? '').slice(0, 100))}`);
   const match = setup.router.match(request.method ?? 'GET', url.pathname);
   if (match.kind === 'none') throw new HttpError(404, `no such endpoint: ${request.method} ${url.pathname}`);
   const caller = await setup.identify(request, url);
@@ -124,7 +125,12 @@ export interface HttpServer {
 
 export function createHttpServer<Caller>(setup: ServerSetup<Caller>): HttpServer {
   const inFlight = new Set<Promise<void>>();
+  /** Requests being answered on each connection: a refusal of the parser's must not cut into an answer. */
+  const answering = new WeakMap<Duplex, number>();
   const server = createServer((request, response) => {
+    const { socket } = request;
+    answering.set(socket, (answering.get(socket) ?? 0) + 1);
+    response.once('close', () => answering.set(socket, answering.get(socket)! - 1));
     const answered = handle(setup, request)
       .catch(errorReply)
       .then((reply) => send(request, response, reply, setup.compression ?? 'auto').finally(() => whenSent(response, reply)))
@@ -135,5 +141,29 @@ export function createHttpServer<Caller>(setup: ServerSetup<Caller>): HttpServer
       .finally(() => inFlight.delete(answered));
     inFlight.add(answered);
   });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (socket.writable && !answering.get(socket) && error.code !== 'ECONNRESET') socket.end(parserRefusal(error));
+    socket.destroy();
+  });
+  // once listening, a failed accept (out of file descriptors) is the machine's state, not a reason to stop
+  server.once('listening', () => server.on('error', (error) => console.error('[service] could not accept a connection:', error)));
   return { server, idle: async () => void (await Promise.all(inFlight)) };
+}
+
+/**
+ * The answer to a request Node's parser refused (a malformed request line or header, headers too
+ * large or too slow), in the service's form.
+ */
+function parserRefusal(error: NodeJS.ErrnoException): string {
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'the request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'the request was not sent in time']
+        : [400, 'Bad Request', `malformed request (${error.code ?? 'unreadable'})`];
+  const body = JSON.stringify({ error: message });
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }
