@@ -8,7 +8,8 @@ export async function readBody(request: IncomingMessage, maxBytes: number): Prom
   if (declared > maxBytes) throw new HttpError(413, `the request body is larger than ${maxBytes} bytes`);
   const parts: Buffer[] = [];
   let size = 0;
-  for await (const part of request as AsyncIterable<Buffer>) {
+  // not destroyed when refused: the rest is then read and dropped while the refusal is sent
+  for await (const part of request.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += part.length;
     if (size > maxBytes) throw new HttpError(413, `the request body is larger than ${maxBytes} bytes`);
     parts.push(part);

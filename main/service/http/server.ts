@@ -59,11 +59,14 @@ const LINGER_MILLIS = 5_000;
 /**
  * Answered before its body was read (refused on its declared size, or at a limit): closing at once
  * would reset a client still sending, which then never reads the answer. So the rest is read and
- * dropped, never kept, for a few seconds at most; then the connection is closed.
+ * dropped, never kept, for a few seconds at most; then the connection is closed, unless the body
+ * ended meanwhile and the connection may already carry the client's next request.
  */
 function lingerOn(request: IncomingMessage, response: ServerResponse): void {
+  // the request lets go of its socket when it is destroyed (its client gone): kept here
+  const { socket } = request;
   response.once('finish', () => {
-    const timer = setTimeout(() => request.socket.destroy(), LINGER_MILLIS).unref();
+    const timer = setTimeout(() => request.complete || socket.destroy(), LINGER_MILLIS).unref();
     request.once('end', () => clearTimeout(timer));
     request.resume();
   });
