@@ -15,6 +15,7 @@ import {
   CreateTableBody,
   MAX_INSERT_BYTES,
   MAX_UPLOAD_BYTES,
+  repeatedColumnName,
   STORAGE_BY_PLAN,
   UploadCsvFields,
 } from '../tables/table-input.ts';
@@ -143,6 +144,8 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     }
     const bad = badColumnName(body.schema.map((c) => c.name));
     if (bad !== null) throw badRequest(`column name '${bad}' is not allowed: a column name must start with a letter`);
+    const repeated = repeatedColumnName(body.schema.map((c) => c.name));
+    if (repeated !== null) throw badRequest(`column name '${repeated}' is given twice in schema (names are compared without case)`);
     if (await tables.get(body.namespace, body.table_name)) {
       throw new HttpError(409, `table ${body.namespace}.${body.table_name} already exists`);
     }
