@@ -39,6 +39,11 @@ function targetCases(): RawCase[] {
       run: (baseUrl: string) => exchange(baseUrl, head(baseUrl, `GET ${target} HTTP/1.1`, key ? { 'x-dune-api-key': key, connection: 'close' } : { connection: 'close' })),
     })),
   ).concat(
+    {
+      name: 'a WebSocket upgrade to a malformed target',
+      expect: [400],
+      run: (baseUrl: string) => exchange(baseUrl, head(baseUrl, 'GET //[/ HTTP/1.1', { 'x-dune-api-key': KEY, connection: 'Upgrade', upgrade: 'websocket' })),
+    },
     MALFORMED_HEADS.map((line) => ({
       name: `malformed head ${JSON.stringify(line)}`,
       expect: [400],
@@ -125,15 +130,20 @@ function slowCases(): RawCase[] {
         let ticks = 0;
         const timer = setInterval(() => {
           if (++ticks === 301) sockets.forEach((socket) => socket.end(chunk('"}') + '0\r\n\r\n'));
-          else if (ticks < 301) for (const socket of sockets) if (socket.writable) socket.write(chunk('1,2\n'.repeat(512)));
+          else if (ticks < 301) for (const socket of sockets) if (socket.writable) socket.write(chunk('1,2\\n'.repeat(512)));
         }, 200);
+        const early: (number | null)[] = [];
+        for (const socket of sockets) void readAnswer(socket).then((answer) => early.push(answer.status));
         try {
           for (const socket of sockets) {
             socket.on('error', () => undefined);
             socket.write(head(baseUrl, 'POST /api/v1/uploads/csv HTTP/1.1', { 'x-dune-api-key': FREE_KEY, 'transfer-encoding': 'chunked' }) + chunk('{"table_name": "slow", "data": "a,b\\n'));
           }
+          // once a request of the same key sent after them is answered, they hold their slots or wait
+          await exchange(baseUrl, head(baseUrl, 'GET /api/v1/tables HTTP/1.1', { 'x-dune-api-key': FREE_KEY, connection: 'close' }));
           const body = JSON.stringify({ table_name: 'beside_slow', data: 'a,b\n1,2\n' });
           const answer = await exchange(baseUrl, head(baseUrl, 'POST /api/v1/uploads/csv HTTP/1.1', { 'x-dune-api-key': KEY, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }) + body);
+          if (early.length > 0) return { status: null, headers: {}, body: `the slow uploads were answered first (${early.join(', ')}): they held nothing` };
           return ticks > 300 ? { status: null, headers: {}, body: 'answered only once the other context stopped its slow uploads' } : answer;
         } finally {
           clearInterval(timer);
