@@ -185,7 +185,18 @@ function repeatedColumnCase(): RawCase {
   };
 }
 
-export const RAW_CASES: RawCase[] = [...targetCases(), ...overLimitCases(), ...slowCases(), ...goneCases(), repeatedColumnCase()];
+/** An upload whose chunks cut its data where decoding it writes more bytes than the chunk brings. */
+function cutEscapeCase(): RawCase {
+  const chunks = ['{"table_name": "cut_escape", "data": "a\\n\\ud800\\u20a', 'c', '\\n"}'];
+  return {
+    name: 'an upload whose chunk ends an escape after a lone surrogate',
+    expect: [200],
+    run: (baseUrl) =>
+      exchange(baseUrl, head(baseUrl, 'POST /api/v1/uploads/csv HTTP/1.1', { 'x-dune-api-key': KEY, 'transfer-encoding': 'chunked', connection: 'close' }) + chunks.map(chunk).join('') + '0\r\n\r\n'),
+  };
+}
+
+export const RAW_CASES: RawCase[] = [...targetCases(), ...overLimitCases(), ...slowCases(), ...goneCases(), repeatedColumnCase(), cutEscapeCase()];
 
 /** Runs every case, at once, then asks the service for its queries: it must still answer. */
 export async function rawRound(baseUrl: string, world: World): Promise<RawOutcome[]> {
