@@ -32,6 +32,7 @@ const report = await fuzzService({
   maxPeakGrowthBytes: 1536 * MB,
   onProgress: (sent, rss) => console.log(`${sent} requests sent in ${((performance.now() - started) / 1000).toFixed(0)} s; service memory ${mb(rss)}`),
 });
+console.log(`raw requests (fuzz-raw.ts): ${report.raw.length}, ${report.raw.filter((r) => r.ok).length} answered as they must`);
 console.log(`requests sent: ${report.sent} in ${report.seconds.toFixed(1)} s (${(report.sent / report.seconds).toFixed(0)}/s), seed ${values.seed}`);
 console.log(`statuses: ${Object.entries(report.statuses).sort().map(([status, n]) => `${status}: ${n}`).join(', ')}`);
 console.log(`5xx: ${report.serverErrors}; crashed: ${report.crashed ? 'yes' : 'no'}`);

@@ -109,7 +109,7 @@ function jsonBody(random: Random, world: World, kind: string): string | undefine
       body = {
         namespace: random.pick(world.handles),
         table_name: oddly(random, `made_${random.int(0, 5)}`),
-        schema: random.pick([[{ name: 'a', type: 'integer' }], [{ name: 'b', type: 'uint256' }, { name: 'c', type: 'varchar', nullable: false }], [], [{ name: '1x', type: 'blob' }]]),
+        schema: random.pick([[{ name: 'a', type: 'integer' }], [{ name: 'b', type: 'uint256' }, { name: 'c', type: 'varchar', nullable: false }], [], [{ name: '1x', type: 'blob' }], [{ name: 'a', type: 'integer' }, { name: 'A', type: 'varchar' }]]),
         is_private: random.chance(0.2),
       };
       break;

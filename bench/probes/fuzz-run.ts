@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rawRound, type RawOutcome } from './fuzz-raw.ts';
 import { fuzzRequest, type FuzzRequest } from './fuzz-requests.ts';
 import { buildWorld, FUZZ_ACCOUNTS } from './fuzz-world.ts';
 import { seeded } from './random.ts';
@@ -52,11 +53,15 @@ export interface FuzzReport {
   floorRssAtHalf: number;
   rssAtEnd: number;
   problems: FuzzProblem[];
-  /** The service's last stderr lines, kept when a request got a 5xx. */
+  /** The service's last stderr lines, kept when a request got a 5xx or the service logged an internal error. */
   serviceErrors: string;
+  /** The fixed requests written on sockets (fuzz-raw.ts), sent before the random ones; the failed ones are problems too. */
+  raw: RawOutcome[];
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
+// Short, so that the raw requests' slow and refused bodies are done with in a few seconds
+const BODY_IDLE_TIMEOUT = '1s';
 const MEMORY_SAMPLE_EVERY = 200;
 export const FLOOR_WINDOW = 5000;
 
@@ -72,14 +77,24 @@ async function send(baseUrl: string, request: FuzzRequest): Promise<{ status: nu
 
 export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
   const folder = mkdtempSync(join(tmpdir(), 'querydesk-fuzz-'));
-  const service = await startServiceProcess({ folder, dataDir: join(folder, 'data'), accounts: FUZZ_ACCOUNTS, extraArgs: ['--rate-limit', 'off'] });
-  const report: FuzzReport = { sent: 0, statuses: {}, serverErrors: 0, crashed: false, seconds: 0, rssAfterSetup: 0, peakRss: 0, floorRss: 0, floorRssAtHalf: 0, rssAtEnd: 0, problems: [], serviceErrors: '' };
+  const service = await startServiceProcess({ folder, dataDir: join(folder, 'data'), accounts: FUZZ_ACCOUNTS, extraArgs: ['--rate-limit', 'off', '--body-idle-timeout', BODY_IDLE_TIMEOUT] });
+  const report: FuzzReport = { sent: 0, statuses: {}, serverErrors: 0, crashed: false, seconds: 0, rssAfterSetup: 0, peakRss: 0, floorRss: 0, floorRssAtHalf: 0, rssAtEnd: 0, problems: [], serviceErrors: '', raw: [] };
   let crashed = false;
   void service.exited.then(() => (crashed = true));
   const started = performance.now();
   try {
     const world = await buildWorld(service.baseUrl);
     report.rssAfterSetup = service.memory().rss;
+    report.raw = await rawRound(service.baseUrl, world);
+    for (const [index, outcome] of report.raw.entries()) {
+      if (outcome.status !== null && outcome.status >= 500) report.serverErrors++;
+      if (!outcome.ok) report.problems.push({ index, request: { method: 'RAW', path: outcome.name, headers: {} }, status: outcome.status, answer: outcome.answer });
+    }
+    // a client gone halfway, or a malformed request, is no internal error of the service's
+    if (/internal error|could not answer/.test(service.errors())) {
+      report.problems.push({ index: -1, request: { method: 'RAW', path: 'the raw requests', headers: {} }, status: null, answer: 'the service logged an internal error' });
+      report.serviceErrors = service.errors();
+    }
     const deadline = started + options.maxSeconds * 1000;
     let next = 0;
     let windowFloor = Number.POSITIVE_INFINITY;
@@ -134,7 +149,7 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
       report.peakRss = Math.max(report.peakRss, memory.peak);
     }
   } finally {
-    if (report.serverErrors > 0) report.serviceErrors = service.errors();
+    if (report.serverErrors > 0 || crashed) report.serviceErrors ||= service.errors();
     report.seconds = (performance.now() - started) / 1000;
     if (!crashed) await service.kill();
     rmSync(folder, { recursive: true, force: true });

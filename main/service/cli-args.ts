@@ -8,7 +8,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run service -- [--host 127.0.0.1] [--port N] [--data-dir DIR] [--accounts FILE]
   [--service-name DUNE] [--max-page-rows 30000] [--result-cap-bytes 8GB] [--retention 90d]
-  [--execution-slots 3] [--rate-limit off|on] [--compression auto|always|never]`;
+  [--execution-slots 3] [--rate-limit off|on] [--compression auto|always|never] [--body-idle-timeout 10s]`;
 
 type Apply = (options: ServiceOptions, value: string, flag: string) => void;
 
@@ -67,6 +67,7 @@ const FLAGS: Record<string, Apply> = {
   '--execution-slots': (o, v, f) => (o.executionSlots = wholeNumber(f, v, 1, 64)),
   '--result-cap-bytes': (o, v, f) => (o.resultCapBytes = parseSize(f, v)),
   '--retention': (o, v, f) => (o.retentionMillis = parseDuration(f, v)),
+  '--body-idle-timeout': (o, v, f) => (o.bodyIdleMillis = parseDuration(f, v)),
   '--accounts': (o, v, f) => (o.accounts = readAccountsFile(f, v)),
   '--rate-limit': (o, v, f) => {
     if (v !== 'on' && v !== 'off') throw new UsageError(`${f} must be on or off, got '${v}'`);

@@ -46,6 +46,12 @@ export interface ServiceOptions {
   rateLimit?: boolean;
   /** Whether answers are compressed for clients that ask: `auto` (not to one on this machine) by default. */
   compression?: CompressionMode;
+  /**
+   * A request body that sends nothing for this long, or less than 1 KB in a period this long, is
+   * answered 408 (and gives back its upload slot); the rest of a body refused before it was read
+   * is read and dropped for this long before the connection is closed. 10 s by default.
+   */
+  bodyIdleMillis?: number;
 }
 
 export interface RunningService {
@@ -73,6 +79,7 @@ function configOf(options: ServiceOptions): ServiceConfig {
     retentionMillis: options.retentionMillis ?? 90 * DAY_MILLIS,
     resultCapBytes: options.resultCapBytes ?? 8 * 1024 ** 3,
     rateLimit: options.rateLimit ?? false,
+    bodyIdleMillis: options.bodyIdleMillis ?? 10_000,
     tempDir: join(options.dataDir, 'tmp'),
   };
 }
@@ -128,6 +135,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       identify: (request, url) => authenticate(accounts, request, url, config.serviceName),
       admit: config.rateLimit ? admitter(new RateLimiter()) : undefined,
       compression: options.compression ?? 'auto',
+      lingerMillis: config.bodyIdleMillis,
     });
     const { server } = http;
     const host = options.host ?? '127.0.0.1';

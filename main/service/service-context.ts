@@ -14,6 +14,8 @@ export interface ServiceConfig {
   retentionMillis: number;
   resultCapBytes: number;
   rateLimit: boolean;
+  /** How long a request body may send nothing, or a trickle, before it is refused (see body-chunks.ts). */
+  bodyIdleMillis: number;
   /** Where uploads wait while DuckDB reads them. */
   tempDir: string;
 }

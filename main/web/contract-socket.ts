@@ -4,6 +4,7 @@ import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { fail, WS_PATH, type ClientMessage, type ServerMessage } from '../contract/index.ts';
 import { createDispatcher, type Handlers } from '../core/ipc/dispatcher.ts';
 import { tokenMatches } from './access-token.ts';
+import { requestUrl } from './request-url.ts';
 
 // The contract over one WebSocket per page. A connection is accepted only with the host's token
 // and from the host's own origin (a page elsewhere cannot open it, even if it learnt the port);
@@ -34,9 +35,12 @@ export function attachContractSocket(options: {
   });
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(request.url ?? '/', 'http://host');
+    // Node hands the socket over without its error listener: a client that resets it must not end the host
+    socket.on('error', () => socket.destroy());
     // As for plain requests: a page of another site that rebinds its name to 127.0.0.1 has its own Host.
     if (request.headers.host !== new URL(origin()).host) return refuse(socket, 421, 'Misdirected Request');
+    const url = requestUrl(request);
+    if (url === null) return refuse(socket, 400, 'Bad Request');
     if (url.pathname !== WS_PATH) return refuse(socket, 404, 'Not Found');
     if (request.headers.origin !== origin() || !tokenMatches(token, url.searchParams.get('token'))) {
       return refuse(socket, 401, 'Unauthorized');

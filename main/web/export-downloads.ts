@@ -21,7 +21,7 @@ interface Pending {
 export interface ExportDownloads {
   destinations: ExportDestinations;
   /** Answers the request when it is for an export; false when it is not one. */
-  handle(request: IncomingMessage, response: ServerResponse): boolean;
+  handle(request: IncomingMessage, url: URL, response: ServerResponse): boolean;
 }
 
 export function createExportDownloads(token: string): ExportDownloads {
@@ -62,17 +62,17 @@ export function createExportDownloads(token: string): ExportDownloads {
 
   return {
     destinations: { choose: async (exportId, fileName, format) => target(exportId, fileName, format) },
-    handle(request, response) {
-      const url = new URL(request.url ?? '/', 'http://host');
+    handle(request, url, response) {
       if (!url.pathname.startsWith(EXPORT_PATH)) return false;
       const reply = (status: number, text: string) =>
         response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(text);
       if (request.method !== 'GET') reply(405, 'Method not allowed');
       else if (!tokenMatches(token, url.searchParams.get('token'))) reply(401, 'Unauthorized');
       else {
-        const exportId = decodeURIComponent(url.pathname.slice(EXPORT_PATH.length));
-        const waiting = pending.get(exportId);
-        if (waiting === undefined) reply(404, 'No such export, or it was already downloaded');
+        const exportId = decodedOrNull(url.pathname.slice(EXPORT_PATH.length));
+        const waiting = exportId === null ? undefined : pending.get(exportId);
+        if (exportId === null) reply(400, 'Malformed export id');
+        else if (waiting === undefined) reply(404, 'No such export, or it was already downloaded');
         else {
           response.writeHead(200, {
             ...SECURITY_HEADERS,
@@ -86,6 +86,14 @@ export function createExportDownloads(token: string): ExportDownloads {
       return true;
     },
   };
+}
+
+function decodedOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
 
 /** An ASCII fallback name and the exact name in RFC 5987 form, so any browser saves it sensibly. */

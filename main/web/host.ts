@@ -9,6 +9,7 @@ import { createAccessToken } from './access-token.ts';
 import { attachContractSocket } from './contract-socket.ts';
 import { createExportDownloads } from './export-downloads.ts';
 import { createProxyFetch } from './proxy-fetch.ts';
+import { requestUrl } from './request-url.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 import { createStaticHandler } from './static-files.ts';
 
@@ -42,17 +43,20 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const serveStatic = createStaticHandler(options.rendererDir);
   const downloads = createExportDownloads(token);
   const server = createServer((request, response) => {
+    const plain = (status: number, text: string) =>
+      response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
     // A page of another site that rebinds its name to 127.0.0.1 arrives with its own Host.
-    if (!isOwnHost(request.headers.host, port)) {
-      response.writeHead(421, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end('Misdirected request');
-      return;
-    }
-    if (downloads.handle(request, response)) return;
-    serveStatic(request, response).catch(() => {
+    if (!isOwnHost(request.headers.host, port)) return plain(421, 'Misdirected request');
+    const url = requestUrl(request);
+    if (url === null) return plain(400, 'Malformed request target');
+    if (downloads.handle(request, url, response)) return;
+    serveStatic(request, url, response).catch(() => {
       if (!response.headersSent) response.writeHead(500, SECURITY_HEADERS);
       response.end();
     });
   });
+  // once listening, a failed accept (out of file descriptors) is the machine's state, not a reason to stop
+  server.once('listening', () => server.on('error', (error) => console.error(`Querydesk: could not accept a connection: ${error.message}`)));
 
   let socket: ReturnType<typeof attachContractSocket> | null = null;
   const coreDir = join(options.dataDir, 'core');

@@ -7,14 +7,14 @@ import { SECURITY_HEADERS } from './security-headers.ts';
 // Serves the built renderer. A path without a file extension that names no file gets
 // index.html, so a reload on an app route still opens the app.
 
-export function createStaticHandler(rendererDir: string): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+export function createStaticHandler(rendererDir: string): (request: IncomingMessage, url: URL, response: ServerResponse) => Promise<void> {
   const root = resolve(rendererDir);
 
-  return async (request, response) => {
+  return async (request, url, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return send(response, request, 405, 'text/plain; charset=utf-8', 'Method not allowed', { Allow: 'GET, HEAD' });
     }
-    const path = filePathFor(root, request.url ?? '/');
+    const path = filePathFor(root, url.pathname);
     if (path === null) return send(response, request, 400, 'text/plain; charset=utf-8', 'Bad path');
     const file = (await readFileIfAny(path)) ?? (extname(path) === '' ? await readFileIfAny(resolve(root, 'index.html')) : null);
     if (file === null) return send(response, request, 404, 'text/plain; charset=utf-8', 'Not found');
@@ -22,10 +22,10 @@ export function createStaticHandler(rendererDir: string): (request: IncomingMess
   };
 }
 
-/** The file a URL names inside the root, or null when it would leave the root or is malformed. */
-function filePathFor(root: string, url: string): string | null {
+/** The file a URL's path names inside the root, or null when it would leave the root or is malformed. */
+function filePathFor(root: string, pathname: string): string | null {
   try {
-    return resolveRendererFile(root, new URL(url, 'http://host').pathname);
+    return resolveRendererFile(root, pathname);
   } catch {
     return null;
   }

@@ -12,3 +12,10 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
+
+/** The client closed the connection before its request was read: nobody is left to answer. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client closed the connection before its request was read');
+  }
+}

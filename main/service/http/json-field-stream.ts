@@ -43,7 +43,11 @@ export class JsonFieldStream {
   #escape = '';
   #highSurrogate: number | null = null;
   #streamed = false;
-  /** The decoded bytes of the chunk being pushed: never more than its length, plus a surrogate held from before. */
+  /**
+   * The decoded bytes of the chunk being pushed. An escape takes more bytes than it writes, except
+   * one begun in the chunk before: its last byte may write three, after a surrogate held from
+   * before is written as U+FFFD (three more). So never more than the chunk's length and six.
+   */
   #out = Buffer.alloc(0);
   #outLength = 0;
 
@@ -58,7 +62,7 @@ export class JsonFieldStream {
   }
 
   push(chunk: Buffer): Buffer {
-    this.#out = Buffer.allocUnsafe(chunk.length + REPLACEMENT.length);
+    this.#out = Buffer.allocUnsafe(chunk.length + 2 * REPLACEMENT.length);
     this.#outLength = 0;
     let i = 0;
     while (i < chunk.length) {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { badRequest } from './http-error.ts';
 
 export interface Reply {
   status?: number;
@@ -50,8 +51,15 @@ export class Router<Caller> {
     return this;
   }
 
+  /** Throws a 400 for a path whose percent-encoding does not decode. */
   match(method: string, path: string): Match<Caller> {
-    const segments = segmentsOf(path);
+    const segments = segmentsOf(path).map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw badRequest(`malformed percent-encoding in the path: ${JSON.stringify(segment.slice(0, 100))}`);
+      }
+    });
     const allowed: string[] = [];
     for (const route of this.#routes) {
       const params = matchSegments(route.segments, segments);
@@ -68,12 +76,7 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
     const expected = pattern[i]!;
-    let segment: string;
-    try {
-      segment = decodeURIComponent(actual[i]!);
-    } catch {
-      return null;
-    }
+    const segment = actual[i]!;
     if (expected.startsWith(':')) params[expected.slice(1)] = segment;
     else if (expected !== segment) return null;
   }

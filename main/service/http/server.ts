@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { finished } from 'node:stream';
+import { finished, type Duplex } from 'node:stream';
 import { chooseEncoding, compress, compressesFor, MIN_COMPRESSED_BYTES, type CompressionMode } from './compression.ts';
-import { badRequest, HttpError } from './http-error.ts';
+import { badRequest, ClientGone, HttpError } from './http-error.ts';
 import type { Reply, Router } from './router.ts';
 
 export interface ServerSetup<Caller> {
@@ -12,11 +12,19 @@ export interface ServerSetup<Caller> {
   admit?(caller: Caller, method: string, path: string): void;
   /** When an answer is compressed for a client that asks: `auto` unless told (see compression.ts). */
   compression?: CompressionMode;
+  /** How long the rest of a body answered before it was read is read and dropped (see lingerOn). */
+  lingerMillis: number;
 }
 
-async function send(request: IncomingMessage, response: ServerResponse, reply: Reply, compression: CompressionMode): Promise<void> {
+async function send(
+  request: IncomingMessage,
+  response: ServerResponse,
+  reply: Reply,
+  compression: CompressionMode,
+  lingerMillis: number,
+): Promise<void> {
   const headers: Record<string, string> = { ...reply.headers };
-  if (!request.complete) lingerOn(request, response);
+  if (!request.complete) lingerOn(request, response, lingerMillis);
   let parts: Buffer[];
   if (reply.body !== undefined || reply.text !== undefined) {
     parts = (reply.body ?? [reply.text!]).map((part) => (typeof part === 'string' ? Buffer.from(part) : part));
@@ -53,17 +61,17 @@ function whenSent(response: ServerResponse, reply: Reply): void {
   if (sent) finished(response, () => sent());
 }
 
-// How long the rest of a refused body is read and dropped before the connection is closed.
-const LINGER_MILLIS = 5_000;
-
 /**
- * Answered before its body was read (refused on its declared size, or at a limit): closing at once
- * would reset a client still sending, which then never reads the answer. So the rest is read and
- * dropped, never kept, for a few seconds at most; then the connection is closed.
+ * Answered before its body was read (refused on its declared size, at a limit, or too slow):
+ * closing at once would reset a client still sending, which then never reads the answer. So the
+ * rest is read and dropped, never kept, for a few seconds at most; then the connection is closed,
+ * unless the body ended meanwhile and the connection may already carry the client's next request.
  */
-function lingerOn(request: IncomingMessage, response: ServerResponse): void {
+function lingerOn(request: IncomingMessage, response: ServerResponse, lingerMillis: number): void {
+  // the request lets go of its socket when it is destroyed (its client gone): kept here
+  const { socket } = request;
   response.once('finish', () => {
-    const timer = setTimeout(() => request.socket.destroy(), LINGER_MILLIS).unref();
+    const timer = setTimeout(() => request.complete || socket.destroy(), lingerMillis).unref();
     request.once('end', () => clearTimeout(timer));
     request.resume();
   });
@@ -71,6 +79,8 @@ function lingerOn(request: IncomingMessage, response: ServerResponse): void {
 
 function errorReply(error: unknown): Reply {
   if (error instanceof HttpError) return { status: error.status, json: { error: error.message }, headers: error.headers };
+  // nobody is left to read the answer: not the service's fault, nothing to log
+  if (error instanceof ClientGone) return { status: 400, json: { error: error.message } };
   console.error('[service] internal error:', error);
   return { status: 500, json: { error: 'Internal error' } };
 }
@@ -102,7 +112,8 @@ export function requestOrigin(request: IncomingMessage): string {
 
 async function handle<Caller>(setup: ServerSetup<Caller>, request: IncomingMessage): Promise<Reply> {
   const origin = requestOrigin(request);
-  const url = new URL(request.url ?? '/', origin);
+  const url = URL.parse(request.url ?? '/', origin);
+  if (url === null) throw badRequest(`malformed request target ${JSON.stringify((request.url ?? '').slice(0, 100))}`);
   const match = setup.router.match(request.method ?? 'GET', url.pathname);
   if (match.kind === 'none') throw new HttpError(404, `no such endpoint: ${request.method} ${url.pathname}`);
   const caller = await setup.identify(request, url);
@@ -124,16 +135,46 @@ export interface HttpServer {
 
 export function createHttpServer<Caller>(setup: ServerSetup<Caller>): HttpServer {
   const inFlight = new Set<Promise<void>>();
+  /** Requests being answered on each connection: a refusal of the parser's must not cut into an answer. */
+  const answering = new WeakMap<Duplex, number>();
   const server = createServer((request, response) => {
+    const { socket } = request;
+    answering.set(socket, (answering.get(socket) ?? 0) + 1);
+    response.once('close', () => answering.set(socket, answering.get(socket)! - 1));
     const answered = handle(setup, request)
       .catch(errorReply)
-      .then((reply) => send(request, response, reply, setup.compression ?? 'auto').finally(() => whenSent(response, reply)))
+      .then((reply) => send(request, response, reply, setup.compression ?? 'auto', setup.lingerMillis).finally(() => whenSent(response, reply)))
       .catch((error: unknown) => {
-        console.error('[service] could not answer:', error);
+        // a client gone mid-answer is not a failure of the service's
+        if (!socket.destroyed) console.error('[service] could not answer:', error);
         response.destroy();
       })
       .finally(() => inFlight.delete(answered));
     inFlight.add(answered);
   });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (socket.writable && !answering.get(socket) && error.code !== 'ECONNRESET') socket.end(parserRefusal(error));
+    socket.destroy();
+  });
+  // once listening, a failed accept (out of file descriptors) is the machine's state, not a reason to stop
+  server.once('listening', () => server.on('error', (error) => console.error('[service] could not accept a connection:', error)));
   return { server, idle: async () => void (await Promise.all(inFlight)) };
+}
+
+/**
+ * The answer to a request Node's parser refused (a malformed request line or header, headers too
+ * large or too slow), in the service's form.
+ */
+function parserRefusal(error: NodeJS.ErrnoException): string {
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'the request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'the request was not sent in time']
+        : [400, 'Bad Request', `malformed request (${error.code ?? 'unreadable'})`];
+  const body = JSON.stringify({ error: message });
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }

@@ -45,7 +45,7 @@ export function addExecutionRoutes(router: Router<Account>, context: ServiceCont
     if (query.isArchived) {
       throw new HttpError(403, 'Not allowed to execute query. Query is archived, unsaved or not enough permissions');
     }
-    const { given, performance } = executeRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY)));
+    const { given, performance } = executeRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY, config.bodyIdleMillis)));
     let values: Record<string, string>;
     try {
       values = resolveParameters(query.sql, query.parameters, given);
@@ -71,7 +71,7 @@ export function addExecutionRoutes(router: Router<Account>, context: ServiceCont
 
   // Runs with the caller's own tables, as a query of its own does; its results are the caller's only.
   router.add('POST', '/api/v1/sql/execute', async ({ request, caller }) => {
-    const { sql, performance } = sqlRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY)));
+    const { sql, performance } = sqlRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY, config.bodyIdleMillis)));
     const id = newExecutionId();
     await executions.insert({ id, queryId: null, accountId: caller.id, parameters: {}, performance, submittedAt: nowIso() });
     executor.submit({ executionId: id, accountId: caller.id, privateTablesOf: caller.id, sql });

@@ -25,11 +25,11 @@ const FLAGS = {
 } as const;
 
 export function addQueryWriteRoutes(router: Router<Account>, context: ServiceContext): void {
-  const { queries } = context;
+  const { queries, config } = context;
 
   router.add('POST', '/api/v1/query', async ({ request, caller }) => {
     requireQueryPlan(caller);
-    const body = validateBody(CreateQueryBody, parseJsonObject(await readBody(request, MAX_QUERY_BODY)));
+    const body = validateBody(CreateQueryBody, parseJsonObject(await readBody(request, MAX_QUERY_BODY, config.bodyIdleMillis)));
     const id = await queries.create({
       ownerId: caller.id,
       name: body.name,
@@ -46,7 +46,7 @@ export function addQueryWriteRoutes(router: Router<Account>, context: ServiceCon
     requireQueryPlan(caller);
     const query = await readableQuery(queries, caller, params.id!);
     requireOwner(caller, query);
-    const body = validateBody(UpdateQueryBody, parseJsonObject(await readBody(request, MAX_QUERY_BODY)));
+    const body = validateBody(UpdateQueryBody, parseJsonObject(await readBody(request, MAX_QUERY_BODY, config.bodyIdleMillis)));
     if (query.isArchived && body.is_archived !== false) {
       throw new HttpError(403, `query ${query.id} is archived and cannot be edited; unarchive it first`);
     }

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Account } from '../accounts/account-store.ts';
 import { badRequest, HttpError, notFound } from '../http/http-error.ts';
 import { parseJsonObject, readBody, saveBody, saveJsonField } from '../http/request-body.ts';
-import { Slots } from '../http/slots.ts';
-import type { Handler, Router } from '../http/router.ts';
+import { Slots, SlotsByKey } from '../http/slots.ts';
+import type { Handler, Reply, Router } from '../http/router.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { pageWindow } from '../results/paging.ts';
 import type { ServiceContext } from '../service-context.ts';
@@ -15,6 +15,7 @@ import {
   CreateTableBody,
   MAX_INSERT_BYTES,
   MAX_UPLOAD_BYTES,
+  repeatedColumnName,
   STORAGE_BY_PLAN,
   UploadCsvFields,
 } from '../tables/table-input.ts';
@@ -24,9 +25,14 @@ const MB = 1024 * 1024;
 // JSON escapes take at most six bytes a character (`\u0000`), and the fields besides `data` are small
 const MAX_JSON_BYTES_PER_BYTE = 6;
 const SMALL_FIELDS_BYTES = 64 * 1024;
-// Uploads read at once, and waiting, across all contexts (see Slots)
+// Upload bodies read at once, and waiting, in each context: a client sets the pace of its body, so a
+// context's slow uploads hold up its own only (see Slots)
 const UPLOAD_SLOTS = 2;
 const UPLOADS_WAITING = 32;
+// Uploads read into tables by DuckDB at once, and waiting, across all contexts: each holds a file of
+// the disk and memory every context shares, at the service's pace (the body is in by then)
+const STORING_SLOTS = 2;
+const STORING_WAITING = 64;
 const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
 
 /** DuckDB's refusal of the data itself (bad CSV, a value its column cannot hold): the client's to fix. */
@@ -43,7 +49,8 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
   const fullName = (namespace: string, table: string) => `${catalog}.${namespace}.${table}`;
   const tempFile = (extension: string) => join(config.tempDir, `upload-${randomBytes(8).toString('hex')}.${extension}`);
 
-  const uploads = new Slots(UPLOAD_SLOTS, UPLOADS_WAITING, 'uploads');
+  const reading = new SlotsByKey(() => new Slots(UPLOAD_SLOTS, UPLOADS_WAITING, "uploads of this key's context"));
+  const storing = new Slots(STORING_SLOTS, STORING_WAITING, 'uploads being stored');
 
   const storageRefusal = (caller: Account, used: number, adding: number) =>
     new HttpError(
@@ -93,11 +100,12 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
       Math.floor((body - SMALL_FIELDS_BYTES) / MAX_JSON_BYTES_PER_BYTE),
     );
     const file = tempFile('csv');
-    const staged = await uploads.run(async () => {
+    const staged = await reading.run(caller.id, async () => {
       try {
         // the table it replaces is named in the body, maybe after the data: until the body is in,
         // the plan's whole storage bounds the data, and the exact check follows
-        const { fields, bytes } = await saveJsonField(request, file, 'data', streamLimit(caller, MAX_UPLOAD_BYTES - 1, tooLarge, 0));
+        const limit = streamLimit(caller, MAX_UPLOAD_BYTES - 1, tooLarge, 0);
+        const { fields, bytes } = await saveJsonField(request, file, 'data', config.bodyIdleMillis, limit);
         const body = validateBody(UploadCsvFields, fields);
         if (bytes === null || bytes === 0) throw badRequest('Invalid request body payload: data: data must hold the CSV text');
         if (body.is_private && caller.plan !== 'premium') {
@@ -106,7 +114,7 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
         const target = `dataset_${body.table_name}`;
         await checkStorage(caller, bytes, { namespace: caller.handle, tableName: target });
         try {
-          return { body, bytes, target, ...(await tableData.stage(file, 'csv', false)) };
+          return { body, bytes, target, ...(await storing.run(() => tableData.stage(file, 'csv', false))) };
         } catch (error) {
           throw dataError(error, 'could not read the CSV');
         }
@@ -134,7 +142,7 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
   });
 
   both('POST', 'table/create', 'uploads', async ({ request, caller }) => {
-    const body = validateBody(CreateTableBody, parseJsonObject(await readBody(request, MB)));
+    const body = validateBody(CreateTableBody, parseJsonObject(await readBody(request, MB, config.bodyIdleMillis)));
     if (body.namespace !== caller.handle) {
       throw new HttpError(403, `namespace must be the handle of the key's context ('${caller.handle}')`);
     }
@@ -143,6 +151,8 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     }
     const bad = badColumnName(body.schema.map((c) => c.name));
     if (bad !== null) throw badRequest(`column name '${bad}' is not allowed: a column name must start with a letter`);
+    const repeated = repeatedColumnName(body.schema.map((c) => c.name));
+    if (repeated !== null) throw badRequest(`column name '${repeated}' is given twice in schema (names are compared without case)`);
     if (await tables.get(body.namespace, body.table_name)) {
       throw new HttpError(409, `table ${body.namespace}.${body.table_name} already exists`);
     }
@@ -178,39 +188,44 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     if (!format) throw badRequest(`Content-Type must be text/csv or application/x-ndjson, got '${contentType}'`);
     checkDeclared(caller, request, MAX_INSERT_BYTES, (body) => body);
     const file = tempFile(format);
-    return uploads.run(async () => {
+    return reading.run(caller.id, async () => {
       try {
         const used = await tables.storageUsed(caller.id, null);
         const tooLarge = `the request body is larger than ${MAX_INSERT_BYTES} bytes`;
-        const bytes = await saveBody(request, file, streamLimit(caller, MAX_INSERT_BYTES, tooLarge, used));
+        const bytes = await saveBody(request, file, config.bodyIdleMillis, streamLimit(caller, MAX_INSERT_BYTES, tooLarge, used));
         await checkStorage(caller, bytes, null);
-        let staged;
-        try {
-          staged = await tableData.stage(file, format, format === 'csv');
-        } catch (error) {
-          throw dataError(error, `could not read the ${format === 'csv' ? 'CSV' : 'NDJSON'}`);
-        }
-        const expected = (await tableData.columns(record)).map((c) => c.name);
-        const unknown = staged.columns.filter((c) => !expected.includes(c));
-        const missing = expected.filter((c) => !staged.columns.includes(c));
-        if (unknown.length > 0 || missing.length > 0) {
-          await tableData.discard(staged.file);
-          throw badRequest(
-            `the columns must match the table's (${expected.join(', ')}): ` +
-              `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
-          );
-        }
-        try {
-          await tableData.insert(record, staged.file, bytes);
-        } catch (error) {
-          throw dataError(error, 'nothing was inserted');
-        }
-        return { json: { rows_written: staged.rows, bytes_written: bytes, name: fullName(record.namespace, record.tableName) } };
+        return await storing.run(() => insertStaged(record, file, format, bytes));
       } finally {
         await removeQuietly(file);
       }
     });
   });
+
+  /** Reads an insert's body, saved to `file`, into its table: all its rows, or none. */
+  async function insertStaged(record: TableRecord, file: string, format: SourceFormat, bytes: number): Promise<Reply> {
+    let staged;
+    try {
+      staged = await tableData.stage(file, format, format === 'csv');
+    } catch (error) {
+      throw dataError(error, `could not read the ${format === 'csv' ? 'CSV' : 'NDJSON'}`);
+    }
+    const expected = (await tableData.columns(record)).map((c) => c.name);
+    const unknown = staged.columns.filter((c) => !expected.includes(c));
+    const missing = expected.filter((c) => !staged.columns.includes(c));
+    if (unknown.length > 0 || missing.length > 0) {
+      await tableData.discard(staged.file);
+      throw badRequest(
+        `the columns must match the table's (${expected.join(', ')}): ` +
+          `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
+      );
+    }
+    try {
+      await tableData.insert(record, staged.file, bytes);
+    } catch (error) {
+      throw dataError(error, 'nothing was inserted');
+    }
+    return { json: { rows_written: staged.rows, bytes_written: bytes, name: fullName(record.namespace, record.tableName) } };
+  }
 
   both('GET', 'tables', 'uploads', async ({ caller, url }) => {
     const window = pageWindow(url, 10_000, 50);

@@ -56,3 +56,14 @@ export const CreateTableBody = z.object({
 export function badColumnName(names: string[]): string | null {
   return names.find((name) => !/^\p{L}/u.test(name)) ?? null;
 }
+
+/** The first column name given twice; DuckDB's names are the same whatever their case. */
+export function repeatedColumnName(names: string[]): string | null {
+  const seen = new Set<string>();
+  for (const name of names) {
+    const folded = name.toLowerCase();
+    if (seen.has(folded)) return name;
+    seen.add(folded);
+  }
+  return null;
+}

@@ -10,6 +10,9 @@ describe('the service under random requests', () => {
     expect(report.problems, JSON.stringify(report.problems.slice(0, 3), null, 1)).toEqual([]);
     expect(report.crashed).toBe(false);
     expect(report.sent).toBe(1500);
+    // and the raw requests (fuzz-raw.ts) before them, each answered as it must be
+    expect(report.raw.filter((outcome) => !outcome.ok)).toEqual([]);
+    expect(report.raw.length).toBeGreaterThan(20);
     // most of them reached the handlers rather than being turned away at the door
     expect((report.statuses['200'] ?? 0) + (report.statuses['400'] ?? 0)).toBeGreaterThan(report.sent / 3);
   }, 300_000);

@@ -18,7 +18,7 @@ afterEach(async () => {
 
 async function serve(reply: () => Reply, compression: CompressionMode = 'auto'): Promise<number> {
   const router = new Router<null>().add('GET', '/page', async () => reply());
-  server = createHttpServer({ router, identify: async () => null, compression });
+  server = createHttpServer({ router, identify: async () => null, compression, lingerMillis: 5000 });
   await new Promise<void>((resolve) => server!.server.listen(0, '127.0.0.1', resolve));
   return (server.server.address() as AddressInfo).port;
 }

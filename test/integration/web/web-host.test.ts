@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { WS_PATH, type ServerMessage } from '../../../main/contract/index.ts';
 import { startWebHost, type WebHost } from '../../../main/web/host.ts';
+import { exchange, head, openSocket, readAnswer } from '../../../bench/probes/raw-http.ts';
 import { startFakeService, type FakeService } from '../core/fake-service.ts';
 
 const REMOTE_KEY = 'remote-key-7777-8888';
@@ -179,5 +180,41 @@ describe('the browser host: accounts', () => {
     const profiles = readFileSync(join(dir, 'core', 'accounts.json'), 'utf8');
     expect(profiles).toContain('"label": "Remote"');
     expect(profiles).not.toContain(REMOTE_KEY);
+  });
+});
+
+describe('the browser host: malformed requests', () => {
+  // Anyone who can reach the port can send these (a page of another origin on this machine, with
+  // fetch in no-cors mode), and one of them once ended the host.
+  const TARGETS = ['//[/', 'http://[zz]/', 'http://[::1/export/x', '/export/%ZZ'];
+
+  it('answers a malformed request target 400, with the token and without, and stays up', async () => {
+    for (const target of TARGETS) {
+      for (const query of ['', `?token=${host.token}`]) {
+        const answer = await exchange(host.origin, head(host.origin, `GET ${target}${query} HTTP/1.1`, { connection: 'close' }));
+        // without the token, the one well-formed target among them is an export refused for it
+        expect([target, query, answer.status]).toEqual([target, query, target === '/export/%ZZ' && query === '' ? 401 : 400]);
+      }
+    }
+    expect((await get('/')).status).toBe(200);
+  });
+
+  it('answers a malformed WebSocket upgrade 400, and one whose client resets it mid-answer ends nothing', async () => {
+    const upgrade = (target: string) =>
+      head(host.origin, `GET ${target} HTTP/1.1`, { connection: 'Upgrade', upgrade: 'websocket', origin: host.origin, 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+    for (const target of ['//[/', `http://[zz]${WS_PATH}?token=${host.token}`]) {
+      expect((await exchange(host.origin, upgrade(target))).status).toBe(400);
+    }
+    for (let i = 0; i < 5; i++) {
+      const socket = await openSocket(host.origin);
+      socket.on('error', () => undefined);
+      const answer = readAnswer(socket);
+      // more than the refusal reads: the reset then reaches a socket Node no longer watches for errors
+      socket.write(upgrade('/elsewhere') + 'x'.repeat(100_000));
+      expect((await answer).status).toBe(404);
+      socket.resetAndDestroy();
+    }
+    const socket = await open();
+    socket.close();
   });
 });

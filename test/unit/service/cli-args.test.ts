@@ -21,4 +21,9 @@ describe('service flags', () => {
     expect(parseServiceArgs(['--compression=never']).compression).toBe('never');
     expect(parseServiceArgs([]).compression).toBeUndefined();
   });
+
+  it('takes the body idle time as a duration', () => {
+    expect(parseServiceArgs(['--body-idle-timeout', '3s']).bodyIdleMillis).toBe(3000);
+    expect(() => parseServiceArgs(['--body-idle-timeout', '3'])).toThrow(/^--body-idle-timeout must be a duration/);
+  });
 });

@@ -63,6 +63,16 @@ describe('JsonFieldStream', () => {
     }
   });
 
+  it('decodes a lone surrogate before an escaped character cut after any byte, even one byte at a time', () => {
+    // a chunk can then end an escape begun before it and write a held surrogate as U+FFFD: more
+    // bytes out than it brought in
+    const text = '{"data": "\\ud800\\u20ac\\ud800\\n\\udbff\\ud83d\\ude00x"}';
+    const body = Buffer.from(text);
+    const expected = Buffer.from((JSON.parse(text) as { data: string }).data);
+    for (let cut = 1; cut < body.length; cut++) expect(feed(body, [cut]).data.equals(expected), `cut at ${cut}`).toBe(true);
+    expect(feed(body, Array.from({ length: body.length - 1 }, (_, i) => i + 1)).data.equals(expected)).toBe(true);
+  });
+
   it('refuses with a 400 naming the byte whatever JSON.parse refuses, and nothing it accepts', () => {
     const next = random(11);
     const base = '{"table_name":"t","data":"a\\nb\\u00e9\\ud83d\\ude00","is_private":false,"description":"d"}';
