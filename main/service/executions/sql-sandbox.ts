@@ -53,6 +53,7 @@ export class Sandboxes {
   #store: TableStore;
   #files: TableFiles;
   #options: SandboxOptions;
+  #hidden: RegExp | null;
   #spilled = 0;
   #contexts = new Map<number, ContextDb>();
   // Starting a DuckDB takes tens of milliseconds, about what a small query takes: the next
@@ -62,13 +63,18 @@ export class Sandboxes {
   constructor(store: TableStore, files: TableFiles, options: SandboxOptions) {
     this.#store = store;
     this.#files = files;
-    // longest first, so that a folder inside another is hidden whole
-    this.#options = { ...options, hiddenPaths: options.hiddenPaths.filter((path) => path !== parse(path).root).sort((a, b) => b.length - a.length) };
+    this.#options = options;
+    // longest first, so that a folder inside another is hidden whole; only where a path starts, so
+    // that a folder's name inside another (`/tmp` in `<data folder>/tmp/…`, or in `<hidden>/tmp/…`
+    // when hidden twice) is not hidden again
+    const folders = options.hiddenPaths.filter((path) => path !== parse(path).root).sort((a, b) => b.length - a.length);
+    const escaped = folders.map((path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    this.#hidden = folders.length === 0 ? null : new RegExp(`(?<![\\w.\\-/\\\\>])(?:${escaped.join('|')})`, 'g');
   }
 
-  /** `text` (an error of user SQL) with every host folder replaced by `<hidden>`. */
+  /** `text` (an error or a plan a client is answered) with every host folder replaced by `<hidden>`. */
   hidePaths(text: string): string {
-    return this.#options.hiddenPaths.reduce((hidden, path) => hidden.replaceAll(path, '<hidden>'), text);
+    return this.#hidden === null ? text : text.replace(this.#hidden, '<hidden>');
   }
 
   /** A connection that sees every public table, and the private ones of `privateOf` (none when null). */

@@ -88,6 +88,15 @@ describe('host paths and user SQL', () => {
     expectNoHostPath(await sql('select sql from duckdb_views() where not internal'), 'duckdb_views()');
   });
 
+  it('an NDJSON insert that DuckDB cannot read names no host path', async () => {
+    const created = await h.post('/api/v1/table/create', { namespace: 'demo', table_name: 'events', schema: [{ name: 'n', type: 'integer' }] });
+    expect(created.status).toBe(200);
+    const insert = await h.post('/api/v1/table/demo/events/insert', undefined, { headers: { 'content-type': 'application/x-ndjson' }, body: '{"n": 1}\n{"n": ' });
+    expect(insert.status).toBe(400);
+    expect(insert.body.error).toMatch(/^could not read the NDJSON: .*Malformed JSON in file "<hidden>/);
+    expectNoHostPath(insert.body, 'the error');
+  });
+
   it('reading and settings stay as they were for plain queries', async () => {
     expect(await sql('select sum(a) as s from dune.demo.dataset_mine')).toEqual([{ s: 1 }]);
     expect(await sql("select 'current_setting' as word, 'query' as other")).toEqual([{ word: 'current_setting', other: 'query' }]);
