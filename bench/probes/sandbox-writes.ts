@@ -99,8 +99,8 @@ export function tableFiles(dataDir: string): string[] {
 export interface SandboxProbe {
   /** Statements sent. */
   sent: number;
-  /** Those that got a 5xx or did not end refused, and the files that changed. */
-  problems: string[];
+  /** Statements that got a 5xx or were not refused, and files that changed (with no statement). */
+  problems: { sql: string | null; answer: string }[];
 }
 
 const AT_ONCE = 4;
@@ -112,7 +112,7 @@ const AT_ONCE = 4;
 export async function probeSandbox(baseUrl: string, dataDir: string, key: string): Promise<SandboxProbe> {
   const statements = sandboxWrites(tableFiles(dataDir), spillFolders(dataDir, 12));
   const before = tableAndTempFiles(dataDir);
-  const problems: string[] = [];
+  const problems: SandboxProbe['problems'] = [];
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${baseUrl}/api/v1${path}`, { method, headers: { 'x-dune-api-key': key }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as Record<string, any> };
@@ -120,14 +120,14 @@ export async function probeSandbox(baseUrl: string, dataDir: string, key: string
   const send = async (sql: string) => {
     const run = await call('POST', '/sql/execute', { sql });
     if (run.status !== 200) {
-      if (run.status >= 500) problems.push(`${sql}: ${run.status} ${JSON.stringify(run.body)}`);
+      if (run.status >= 500) problems.push({ sql, answer: `${run.status} ${JSON.stringify(run.body)}` });
       return;
     }
     for (;;) {
       const status = await call('GET', `/execution/${run.body.execution_id}/status`);
-      if (status.status >= 500) problems.push(`${sql}: status ${status.status}`);
+      if (status.status >= 500) problems.push({ sql, answer: `status: ${status.status}` });
       if (status.status !== 200 || status.body.is_execution_finished) {
-        if (status.body.state !== 'QUERY_STATE_FAILED') problems.push(`${sql}: ended ${status.body.state}, not refused`);
+        if (status.body.state !== 'QUERY_STATE_FAILED') problems.push({ sql, answer: `ended ${status.body.state}, not refused` });
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -136,7 +136,7 @@ export async function probeSandbox(baseUrl: string, dataDir: string, key: string
   for (let i = 0; i < statements.length; i += AT_ONCE) await Promise.all(statements.slice(i, i + AT_ONCE).map(send));
   const after = new Set(tableAndTempFiles(dataDir));
   const was = new Set(before);
-  for (const file of before) if (!after.has(file)) problems.push(`changed or deleted by user SQL: ${file}`);
-  for (const file of after) if (!was.has(file)) problems.push(`written by user SQL: ${file}`);
+  for (const file of before) if (!after.has(file)) problems.push({ sql: null, answer: `changed or deleted by user SQL: ${file}` });
+  for (const file of after) if (!was.has(file)) problems.push({ sql: null, answer: `written by user SQL: ${file}` });
   return { sent: statements.length, problems };
 }
