@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { link, mkdir, rm } from 'node:fs/promises';
 import { join, parse } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -69,7 +70,9 @@ export class Sandboxes {
     // longest first, so that a folder inside another is hidden whole; only where a path starts, so
     // that a folder's name inside another (`/tmp` in `<data folder>/tmp/…`, or in `<hidden>/tmp/…`
     // when hidden twice) is not hidden again
-    const folders = options.hiddenPaths.filter((path) => path !== parse(path).root).sort((a, b) => b.length - a.length);
+    // each also as the file system resolves it (`/var/…` is `/private/var/…` on macOS), as DuckDB may name it
+    const named = options.hiddenPaths.flatMap((path) => [path, resolvedPath(path)]);
+    const folders = [...new Set(named)].filter((path) => path !== parse(path).root).sort((a, b) => b.length - a.length);
     const escaped = folders.map((path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     this.#hidden = folders.length === 0 ? null : new RegExp(`(?<![\\w.\\-/\\\\>])(?:${escaped.join('|')})`, 'g');
   }
@@ -224,6 +227,14 @@ export class Sandboxes {
   #create(): Promise<DuckDBInstance> {
     const temp_directory = join(this.#options.tempDir, `sql-${++this.#spilled}`);
     return DuckDBInstance.create(':memory:', { memory_limit: MEMORY_LIMIT, temp_directory });
+  }
+}
+
+function resolvedPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }
 

@@ -1,4 +1,6 @@
-import { homedir } from 'node:os';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandboxes } from '../../../main/service/executions/sql-sandbox.ts';
 import { runSql } from './run-sql.ts';
@@ -101,6 +103,21 @@ describe('host paths and user SQL', () => {
     expect(await sql('select sum(a) as s from dune.demo.dataset_mine')).toEqual([{ s: 1 }]);
     expect(await sql("select 'current_setting' as word, 'query' as other")).toEqual([{ word: 'current_setting', other: 'query' }]);
     expect(await sql('select count(*)::int as n from range(3) where exists (select * from duckdb_tables())')).toEqual([{ n: 3 }]);
+  });
+});
+
+describe('hiding host folders', () => {
+  it('hides a folder by the path given and by the path the file system resolves it to, each once', () => {
+    const real = mkdtempSync(join(tmpdir(), 'querydesk-real-'));
+    const linked = `${real}-link`;
+    symlinkSync(real, linked);
+    try {
+      const sandboxes = new Sandboxes({} as never, {} as never, { catalog: 'dune', tempDir: real, hiddenPaths: [linked, '/'] });
+      expect(sandboxes.hidePaths(`"${linked}/tmp/a" and '${realpathSync(real)}/tmp/b', /`)).toBe(`"<hidden>/tmp/a" and '<hidden>/tmp/b', /`);
+    } finally {
+      unlinkSync(linked);
+      rmSync(real, { recursive: true });
+    }
   });
 });
 
