@@ -17,7 +17,11 @@ function writesTo(target: string): string[] {
     `EXPLAIN ${copy}`,
     `EXPLAIN ANALYZE ${copy}`,
     `/* a comment */ explain -- and another\n analyse ${copy}`,
+    `EXPLAIN/**/ANALYZE ${copy}`,
+    `EXPLAIN ANALYZE /* nested /* comment */ */ ${copy}`,
+    `EXPLAIN\u00a0ANALYZE ${copy}`,
     `EXPLAIN (FORMAT json) ${copy}`,
+    `EXPLAIN (ANALYZE) ${copy}`,
     `EXPLAIN ANALYZE PREPARE w AS ${copy}`,
     `PREPARE w AS ${copy}`,
     `COPY (WITH x AS (SELECT 1 AS a) SELECT * FROM x) TO ${to} (FORMAT csv)`,
@@ -53,6 +57,12 @@ const FIXED = [
   "EXPLAIN ANALYZE SELECT * FROM duckdb_settings() WHERE name = 'temp_directory' AND value LIKE '/%'",
   "SELECT json_serialize_plan('SELECT current_setting(''temp_directory'')', optimize := true)",
   "SELECT write_log('x')",
+  'SET enable_external_access = true',
+  'RESET enable_external_access',
+  'SET lock_configuration = false',
+  'SELECT * FROM truncate_duckdb_logs()',
+  "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT 1'))",
+  "SELECT * FROM sql_auto_complete('SELECT * FROM ''/')",
 ];
 
 // The ways of writing that reach a spill folder as much as a table file: a few of each kind, for
