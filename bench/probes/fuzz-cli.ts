@@ -1,6 +1,7 @@
-// `npm run fuzz:service -- --requests N --seed S [--max-seconds T] [--concurrency C]`: random and
-// mutated requests over every endpoint of the embedded service, on loopback; exits 1 on any 5xx,
-// a crash, or resident memory growing past the bound, printing the request that did it.
+// `npm run fuzz:service -- --requests N --seed S [--max-seconds T] [--concurrency C]`: the
+// sandbox's writing statements, then random and mutated requests over every endpoint of the
+// embedded service, on loopback; exits 1 on any 5xx, a crash, a file written by user SQL, or
+// resident memory growing past the bound, printing the request that did it.
 import { parseArgs } from 'node:util';
 import { FLOOR_WINDOW, fuzzService } from './fuzz-run.ts';
 
