@@ -67,10 +67,10 @@ export class Sandboxes {
     this.#store = store;
     this.#files = files;
     this.#options = options;
-    // longest first, so that a folder inside another is hidden whole; only where a path starts, so
-    // that a folder's name inside another (`/tmp` in `<data folder>/tmp/…`, or in `<hidden>/tmp/…`
-    // when hidden twice) is not hidden again
-    // each also as the file system resolves it (`/var/…` is `/private/var/…` on macOS), as DuckDB may name it
+    // Each folder also as the file system resolves it (`/var/…` is `/private/var/…` on macOS), as
+    // DuckDB may name it so; longest first, so that a folder inside another is hidden whole; only
+    // where a path starts, so that a folder's name inside another (`/tmp` in `<data folder>/tmp/…`,
+    // or in `<hidden>/tmp/…` when hidden twice) is not hidden again.
     const named = options.hiddenPaths.flatMap((path) => [path, resolvedPath(path)]);
     const folders = [...new Set(named)].filter((path) => path !== parse(path).root).sort((a, b) => b.length - a.length);
     const escaped = folders.map((path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
