@@ -1,6 +1,7 @@
-// `npm run fuzz:service -- --requests N --seed S [--max-seconds T] [--concurrency C]`: random and
-// mutated requests over every endpoint of the embedded service, on loopback; exits 1 on any 5xx,
-// a crash, or resident memory growing past the bound, printing the request that did it.
+// `npm run fuzz:service -- --requests N --seed S [--max-seconds T] [--concurrency C]`: the
+// sandbox's writing statements, then random and mutated requests over every endpoint of the
+// embedded service, on loopback; exits 1 on any 5xx, a crash, a file written by user SQL, or
+// resident memory growing past the bound, printing the request that did it.
 import { parseArgs } from 'node:util';
 import { FLOOR_WINDOW, fuzzService } from './fuzz-run.ts';
 
@@ -30,12 +31,14 @@ const report = await fuzzService({
   maxGrowthBytes: 1024 * MB,
   maxLateGrowthBytes: 256 * MB,
   maxPeakGrowthBytes: 1536 * MB,
+  sandboxProbe: true,
   onProgress: (sent, rss) => console.log(`${sent} requests sent in ${((performance.now() - started) / 1000).toFixed(0)} s; service memory ${mb(rss)}`),
 });
 console.log(`raw requests (fuzz-raw.ts): ${report.raw.length}, ${report.raw.filter((r) => r.ok).length} answered as they must`);
 console.log(`requests sent: ${report.sent} in ${report.seconds.toFixed(1)} s (${(report.sent / report.seconds).toFixed(0)}/s), seed ${values.seed}`);
 console.log(`statuses: ${Object.entries(report.statuses).sort().map(([status, n]) => `${status}: ${n}`).join(', ')}`);
 console.log(`5xx: ${report.serverErrors}; crashed: ${report.crashed ? 'yes' : 'no'}`);
+console.log(`sandbox: ${report.sandboxStatements} statements that once wrote files or read the host; files they changed: ${report.filesWritten}`);
 console.log(
   `service memory: ${mb(report.rssAfterSetup)} after setup, peak ${mb(report.peakRss)}, ` +
     `lowest of the last ${FLOOR_WINDOW} requests ${mb(report.floorRss)} (${mb(report.floorRssAtHalf)} at the middle of the run), ${mb(report.rssAtEnd)} at the end`,

@@ -24,6 +24,12 @@ const SQL = [
   'select 1::VARIANT as v, 2 as v, 3 as V',
   'select * from duckdb_settings()',
   'explain analyze select 1',
+  // once wrote files, read the host or ended the process (see sandbox-writes.ts for the ones with paths)
+  "explain analyze copy (select 'x' as a) to 'written.csv' (format csv, use_tmp_file false)",
+  "select * from enable_logging(storage := 'file', storage_path := 'logs')",
+  "select name, setting from pg_settings where name like '%directory%'",
+  'select * from pragma_database_list',
+  "explain analyze select 1 from duckdb_settings() where name = 'temp_directory' and value like '/%'",
   'create table t as select 1',
   'select 1; select 2',
   "select * from read_csv('/etc/passwd')",

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rawRound, type RawOutcome } from './fuzz-raw.ts';
 import { fuzzRequest, type FuzzRequest } from './fuzz-requests.ts';
-import { buildWorld, FUZZ_ACCOUNTS } from './fuzz-world.ts';
+import { buildWorld, FREE_KEY, FUZZ_ACCOUNTS } from './fuzz-world.ts';
 import { seeded } from './random.ts';
+import { probeSandbox } from './sandbox-writes.ts';
 import { startServiceProcess } from './service-process.ts';
 
 // Sends random requests to the service, a few at a time, and stops at the first answer that says
@@ -30,6 +31,8 @@ export interface FuzzOptions {
   maxPeakGrowthBytes: number;
   /** Told every 1000 requests how many were sent and the service's resident memory then. */
   onProgress?: (sent: number, rss: number) => void;
+  /** First sends, from a free key, the statements that once wrote files or read the host (see sandbox-writes.ts). */
+  sandboxProbe: boolean;
 }
 
 export interface FuzzProblem {
@@ -53,6 +56,9 @@ export interface FuzzReport {
   floorRssAtHalf: number;
   rssAtEnd: number;
   problems: FuzzProblem[];
+  /** The sandbox probe's statements sent, and the files they changed. */
+  sandboxStatements: number;
+  filesWritten: number;
   /** The service's last stderr lines, kept when a request got a 5xx or the service logged an internal error. */
   serviceErrors: string;
   /** The fixed requests written on sockets (fuzz-raw.ts), sent before the random ones; the failed ones are problems too. */
@@ -78,12 +84,37 @@ async function send(baseUrl: string, request: FuzzRequest): Promise<{ status: nu
 export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
   const folder = mkdtempSync(join(tmpdir(), 'querydesk-fuzz-'));
   const service = await startServiceProcess({ folder, dataDir: join(folder, 'data'), accounts: FUZZ_ACCOUNTS, extraArgs: ['--rate-limit', 'off', '--body-idle-timeout', BODY_IDLE_TIMEOUT] });
-  const report: FuzzReport = { sent: 0, statuses: {}, serverErrors: 0, crashed: false, seconds: 0, rssAfterSetup: 0, peakRss: 0, floorRss: 0, floorRssAtHalf: 0, rssAtEnd: 0, problems: [], serviceErrors: '', raw: [] };
+  const report: FuzzReport = {
+    sent: 0,
+    statuses: {},
+    serverErrors: 0,
+    crashed: false,
+    seconds: 0,
+    rssAfterSetup: 0,
+    peakRss: 0,
+    floorRss: 0,
+    floorRssAtHalf: 0,
+    rssAtEnd: 0,
+    problems: [],
+    sandboxStatements: 0,
+    filesWritten: 0,
+    serviceErrors: '',
+    raw: [],
+  };
   let crashed = false;
   void service.exited.then(() => (crashed = true));
   const started = performance.now();
   try {
     const world = await buildWorld(service.baseUrl);
+    if (options.sandboxProbe) {
+      const probe = await probeSandbox(service.baseUrl, join(folder, 'data'), FREE_KEY);
+      report.sandboxStatements = probe.sent;
+      report.filesWritten = probe.problems.filter((p) => p.sql === null).length;
+      for (const { sql, answer } of probe.problems) {
+        const request = { method: 'POST', path: '/api/v1/sql/execute', headers: { 'x-dune-api-key': FREE_KEY }, body: JSON.stringify({ sql }) };
+        report.problems.push({ index: -1, request, status: null, answer });
+      }
+    }
     report.rssAfterSetup = service.memory().rss;
     report.raw = await rawRound(service.baseUrl, world);
     for (const [index, outcome] of report.raw.entries()) {

@@ -10,6 +10,9 @@ export const FUZZ_ACCOUNTS: ServiceAccount[] = [
   { handle: 'acme', type: 'team', plan: 'premium', members: ['alice'], api_keys: ['key-acme'] },
 ];
 
+/** The key of the free plan's user. */
+export const FREE_KEY = 'key-fran';
+
 export interface World {
   keys: string[];
   handles: string[];

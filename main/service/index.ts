@@ -122,7 +122,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       retentionMillis: config.retentionMillis,
       resultCapBytes: config.resultCapBytes,
     });
-    const context: ServiceContext = { config, accounts, queries, executions, results, executor, tables, tableData };
+    const context: ServiceContext = {
+      config,
+      accounts,
+      queries,
+      executions,
+      results,
+      executor,
+      tables,
+      tableData,
+      hidePaths: (text) => sandboxes.hidePaths(text),
+    };
 
     const router = new Router<Account>();
     addQueryRoutes(router, context);

@@ -30,4 +30,6 @@ export interface ServiceContext {
   executor: Executor;
   tables: TableStore;
   tableData: TableData;
+  /** `text` with every host folder shown as `<hidden>`: for errors that quote a file of the service. */
+  hidePaths(text: string): string;
 }

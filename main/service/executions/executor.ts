@@ -5,7 +5,8 @@ import { addMillis, millisBetween, nowIso } from '../time.ts';
 import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
 import { EXECUTION_FAILED, sqlError } from './sql-error.ts';
 import type { Sandbox, Sandboxes } from './sql-sandbox.ts';
-import { prepareReadOnly, StatementRefused } from './statement-check.ts';
+import { prepareReadOnly } from './statement-check.ts';
+import { StatementRefused } from './statement-refused.ts';
 import { uniqueColumnNames } from '../results/column-names.ts';
 
 export interface Job {
@@ -166,7 +167,8 @@ export class Executor {
 
   async #read(running: Running, connection: DuckDBConnection) {
     const { executionId, sql } = running.job;
-    const statement = await prepareReadOnly(connection, sql);
+    const { sandboxes } = this.#options;
+    const statement = await prepareReadOnly(connection, sql, (text) => sandboxes.hidePaths(text));
     if (running.cancelled) return null;
     const result = await statement.stream();
     if (running.cancelled) return null;

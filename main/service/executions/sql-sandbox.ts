@@ -1,6 +1,8 @@
+import { realpathSync } from 'node:fs';
+import { link, mkdir, rm } from 'node:fs/promises';
 import { join, parse } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { quoteIdentifier as q } from '../storage/duckdb.ts';
+import { quoteIdentifier as q, quoteLiteral } from '../storage/duckdb.ts';
 import { DATA, type TableFiles } from '../tables/table-files.ts';
 import type { TableRecord, TableStore } from '../tables/table-store.ts';
 
@@ -25,8 +27,8 @@ export interface Sandbox {
 
 /** One context's DuckDB, for as long as the tables it may read stay the same. */
 interface ContextDb {
-  /** The readable tables it was built with, as names and files. */
-  tables: string;
+  /** The readable tables it was built with, as names and files; null when one could not be attached, so it is built again. */
+  tables: string | null;
   instance: DuckDBInstance;
   held: string[];
   users: number;
@@ -53,7 +55,9 @@ export class Sandboxes {
   #store: TableStore;
   #files: TableFiles;
   #options: SandboxOptions;
+  #hidden: RegExp | null;
   #spilled = 0;
+  #linked = 0;
   #contexts = new Map<number, ContextDb>();
   // Starting a DuckDB takes tens of milliseconds, about what a small query takes: the next
   // one is started ahead, bare, and gets its tables when taken.
@@ -62,13 +66,20 @@ export class Sandboxes {
   constructor(store: TableStore, files: TableFiles, options: SandboxOptions) {
     this.#store = store;
     this.#files = files;
-    // longest first, so that a folder inside another is hidden whole
-    this.#options = { ...options, hiddenPaths: options.hiddenPaths.filter((path) => path !== parse(path).root).sort((a, b) => b.length - a.length) };
+    this.#options = options;
+    // Each folder also as the file system resolves it (`/var/…` is `/private/var/…` on macOS), as
+    // DuckDB may name it so; longest first, so that a folder inside another is hidden whole; only
+    // where a path starts, so that a folder's name inside another (`/tmp` in `<data folder>/tmp/…`,
+    // or in `<hidden>/tmp/…` when hidden twice) is not hidden again.
+    const named = options.hiddenPaths.flatMap((path) => [path, resolvedPath(path)]);
+    const folders = [...new Set(named)].filter((path) => path !== parse(path).root).sort((a, b) => b.length - a.length);
+    const escaped = folders.map((path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    this.#hidden = folders.length === 0 ? null : new RegExp(`(?<![\\w.\\-/\\\\>])(?:${escaped.join('|')})`, 'g');
   }
 
-  /** `text` (an error of user SQL) with every host folder replaced by `<hidden>`. */
+  /** `text` (an error or a plan a client is answered) with every host folder replaced by `<hidden>`. */
   hidePaths(text: string): string {
-    return this.#options.hiddenPaths.reduce((hidden, path) => hidden.replaceAll(path, '<hidden>'), text);
+    return this.#hidden === null ? text : text.replace(this.#hidden, '<hidden>');
   }
 
   /** A connection that sees every public table, and the private ones of `privateOf` (none when null). */
@@ -113,15 +124,16 @@ export class Sandboxes {
     while (!this.#files.acquire(tables.map((t) => t.file))) tables = await this.#store.readable(accountId);
     const held = tables.map((t) => t.file);
     let instance: DuckDBInstance | null = null;
+    let attachedAll: boolean;
     try {
       instance = await this.#takeSpare();
-      await this.#furnish(instance, tables);
+      attachedAll = await this.#furnish(instance, tables);
     } catch (error) {
       instance?.closeSync();
       this.#files.release(held);
       throw error;
     }
-    const db: ContextDb = { tables: describe(tables), instance, held, users: 1, retired: false };
+    const db: ContextDb = { tables: attachedAll ? describe(tables) : null, instance, held, users: 1, retired: false };
     const replaced = this.#contexts.get(accountId);
     if (replaced) this.#retire(replaced);
     this.#contexts.delete(accountId);
@@ -134,24 +146,58 @@ export class Sandboxes {
     return db;
   }
 
-  /** Attaches the tables under their SQL names, then takes away file access and settings. */
-  async #furnish(instance: DuckDBInstance, tables: TableRecord[]): Promise<void> {
+  /**
+   * Attaches the tables under their SQL names, then takes away file access and settings. DuckDB
+   * keeps every attached file (and its `.wal` siblings) writable by path when file access goes:
+   * each is attached through a hard link in a folder removed right after, so the paths user SQL
+   * could write to lead nowhere, and it cannot make the folder again. (The folder it spills into
+   * stays writable by path, as DuckDB needs it: there the statement check keeps every write out.)
+   * A file that cannot be attached fails only the executions that read its table; false then, so
+   * that the next execution tries it again.
+   */
+  async #furnish(instance: DuckDBInstance, tables: TableRecord[]): Promise<boolean> {
     const connection = await instance.connect();
+    let attachedAll = true;
+    const links = join(this.#options.tempDir, `attach-${++this.#linked}`);
     try {
       const catalog = q(this.#options.catalog);
-      const setup = [`ATTACH ':memory:' AS ${catalog}`];
-      for (const namespace of new Set(tables.map((t) => t.namespace))) setup.push(`CREATE SCHEMA ${catalog}.${q(namespace)}`);
-      tables.forEach((table, i) => {
-        const path = this.#files.path(table.file).replaceAll("'", "''");
+      await connection.run(`ATTACH ':memory:' AS ${catalog}`);
+      for (const namespace of new Set(tables.map((t) => t.namespace))) await connection.run(`CREATE SCHEMA ${catalog}.${q(namespace)}`);
+      await mkdir(links, { recursive: true });
+      for (const [i, table] of tables.entries()) {
+        const view = `${catalog}.${q(table.namespace)}.${q(table.tableName)}`;
         // a name no handle can take (handles have no spaces), so `<handle>.<table>` stays unambiguous
         const attached = q(`table file ${i}`);
-        setup.push(`ATTACH '${path}' AS ${attached} (READ_ONLY)`);
-        setup.push(`CREATE VIEW ${catalog}.${q(table.namespace)}.${q(table.tableName)} AS SELECT * FROM ${attached}.main.${DATA}`);
-      });
-      setup.push(`SET enable_external_access = false`, `SET lock_configuration = true`);
-      await connection.run(setup.join(';\n'));
+        try {
+          await connection.run(`ATTACH ${quoteLiteral(await this.#link(table.file, links))} AS ${attached} (READ_ONLY)`);
+          await connection.run(`CREATE VIEW ${view} AS SELECT * FROM ${attached}.main.${DATA}`);
+        } catch (error) {
+          attachedAll = false;
+          const reason = this.hidePaths((error instanceof Error ? error.message : String(error)).split('\n')[0]!);
+          const message = `table ${this.#options.catalog}.${table.namespace}.${table.tableName} cannot be read: its file could not be opened (${reason}); its owner can upload it again`;
+          await connection.run(`CREATE VIEW ${view} AS SELECT * FROM range(1) WHERE error(${quoteLiteral(message)})`);
+        }
+      }
+      await connection.run(`SET enable_external_access = false; SET lock_configuration = true`);
+      return attachedAll;
     } finally {
       connection.closeSync();
+      // Where a system keeps an open file's name until it is closed (Windows before POSIX deletes),
+      // the links stay until the next start empties the temporary folder: the statement check still
+      // keeps every write out, and no execution fails for it.
+      await rm(links, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  /** A hard link to the table file in `links`; the file itself where the file system has no hard links. */
+  async #link(file: string, links: string): Promise<string> {
+    const linked = join(links, file);
+    try {
+      await link(this.#files.path(file), linked);
+      return linked;
+    } catch {
+      // still read-only to user SQL: the statement check lets no write run
+      return this.#files.path(file);
     }
   }
 
@@ -184,6 +230,14 @@ export class Sandboxes {
   #create(): Promise<DuckDBInstance> {
     const temp_directory = join(this.#options.tempDir, `sql-${++this.#spilled}`);
     return DuckDBInstance.create(':memory:', { memory_limit: MEMORY_LIMIT, temp_directory });
+  }
+}
+
+function resolvedPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }
 

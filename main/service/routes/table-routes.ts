@@ -35,16 +35,19 @@ const STORING_SLOTS = 2;
 const STORING_WAITING = 64;
 const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
 
-/** DuckDB's refusal of the data itself (bad CSV, a value its column cannot hold): the client's to fix. */
-function dataError(error: unknown, what: string): HttpError {
+/**
+ * DuckDB's refusal of the data itself (bad CSV, a value its column cannot hold): the client's to
+ * fix. It names the file the body was saved to, a host path, which it shows hidden.
+ */
+function dataError(error: unknown, what: string, hidePaths: (text: string) => string): HttpError {
   // A refusal already in words (the table went meanwhile) stays as it is.
   if (error instanceof HttpError) return error;
-  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return badRequest(`${what}: ${message}`);
+  const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  return badRequest(`${what}: ${hidePaths(message)}`);
 }
 
 export function addTableRoutes(router: Router<Account>, context: ServiceContext): void {
-  const { tables, tableData, config } = context;
+  const { tables, tableData, config, hidePaths } = context;
   const catalog = config.serviceName.toLowerCase();
   const fullName = (namespace: string, table: string) => `${catalog}.${namespace}.${table}`;
   const tempFile = (extension: string) => join(config.tempDir, `upload-${randomBytes(8).toString('hex')}.${extension}`);
@@ -116,7 +119,7 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
         try {
           return { body, bytes, target, ...(await storing.run(() => tableData.stage(file, 'csv', false))) };
         } catch (error) {
-          throw dataError(error, 'could not read the CSV');
+          throw dataError(error, 'could not read the CSV', hidePaths);
         }
       } finally {
         await removeQuietly(file);
@@ -207,7 +210,7 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     try {
       staged = await tableData.stage(file, format, format === 'csv');
     } catch (error) {
-      throw dataError(error, `could not read the ${format === 'csv' ? 'CSV' : 'NDJSON'}`);
+      throw dataError(error, `could not read the ${format === 'csv' ? 'CSV' : 'NDJSON'}`, hidePaths);
     }
     const expected = (await tableData.columns(record)).map((c) => c.name);
     const unknown = staged.columns.filter((c) => !expected.includes(c));
@@ -222,7 +225,7 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     try {
       await tableData.insert(record, staged.file, bytes);
     } catch (error) {
-      throw dataError(error, 'nothing was inserted');
+      throw dataError(error, 'nothing was inserted', hidePaths);
     }
     return { json: { rows_written: staged.rows, bytes_written: bytes, name: fullName(record.namespace, record.tableName) } };
   }

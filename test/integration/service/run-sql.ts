@@ -7,7 +7,18 @@ export const withApiKey = (key: string, extra: Record<string, string> = {}) => (
 export async function runSql(h: Harness, key: string, text: string): Promise<Json> {
   const created = await h.post('/api/v1/query', { name: 'probe', query_sql: text }, withApiKey(key));
   const run = await h.post(`/api/v1/query/${created.body.query_id}/execute`, undefined, withApiKey(key));
-  const status = await h.waitUntilFinishedAs(run.body.execution_id, key);
+  return outcome(h, key, run.body.execution_id);
+}
+
+/** Runs SQL with `key` through `/sql/execute`, saving no query: as `runSql` answers. */
+export async function executeSql(h: Harness, key: string, text: string): Promise<Json> {
+  const run = await h.post('/api/v1/sql/execute', { sql: text }, withApiKey(key));
+  if (run.status !== 200) throw new Error(`/sql/execute answered ${run.status}: ${JSON.stringify(run.body)}`);
+  return outcome(h, key, run.body.execution_id);
+}
+
+async function outcome(h: Harness, key: string, executionId: string): Promise<Json> {
+  const status = await h.waitUntilFinishedAs(executionId, key);
   if (status.state !== 'QUERY_STATE_COMPLETED') return status;
-  return (await h.get(`/api/v1/execution/${run.body.execution_id}/results`, withApiKey(key))).body.result.rows;
+  return (await h.get(`/api/v1/execution/${executionId}/results`, withApiKey(key))).body.result.rows;
 }
