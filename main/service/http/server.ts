@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { finished } from 'node:stream';
 import { chooseEncoding, compress, compressesFor, MIN_COMPRESSED_BYTES, type CompressionMode } from './compression.ts';
 import { badRequest, HttpError } from './http-error.ts';
+import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
 import type { Reply, Router } from './router.ts';
 
 export interface ServerSetup<Caller> {
@@ -71,6 +72,8 @@ function lingerOn(request: IncomingMessage, response: ServerResponse): void {
 
 function errorReply(error: unknown): Reply {
   if (error instanceof HttpError) return { status: error.status, json: { error: error.message }, headers: error.headers };
+  // nothing of the request was kept (see storage/disk-full.ts), and it may be sent again once there is space
+  if (isDiskFull(error)) return { status: 507, json: { error: diskFullMessage('the request could not be stored') } };
   console.error('[service] internal error:', error);
   return { status: 500, json: { error: 'Internal error' } };
 }
