@@ -73,7 +73,7 @@ async function killWhen(service: ServiceProcess, random: Random, ready: () => Pr
 }
 
 /** What the folder holds once the service stopped: files nothing points to. */
-async function leftoversIn(dataDir: string): Promise<string[]> {
+export async function leftoversIn(dataDir: string): Promise<string[]> {
   const found = readdirSync(join(dataDir, 'tmp')).map((name) => `tmp/${name}`);
   const instance = await DuckDBInstance.create(join(dataDir, 'service.duckdb'));
   const connection = await instance.connect();
