@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { TableFiles } from '../tables/table-files.ts';
 import { Database } from './duckdb.ts';
 import { assertRoom, RECORDS_FLOOR_BYTES } from './disk-full.ts';
+import { hashStoredKeys } from './hash-stored-keys.ts';
 import { META_SCHEMA } from './meta-schema.ts';
 import type { ResultFiles } from '../results/result-files.ts';
 import { openResults } from './results-file.ts';
@@ -33,6 +34,7 @@ const ALLOCATOR = { allocator_background_threads: 'true', allocator_flush_thresh
 
 export async function openStorage(dataDir: string): Promise<Storage> {
   mkdirSync(join(dataDir, 'tmp'), { recursive: true });
+  await hashStoredKeys(join(dataDir, 'service.duckdb'));
   const meta = await Database.open(join(dataDir, 'service.duckdb'), META_SCHEMA, [], { memory_limit: MEMORY.meta, ...ALLOCATOR }, () =>
     assertRoom(dataDir, RECORDS_FLOOR_BYTES),
   );
