@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
+import { filesHolding } from '../../../bench/probes/crash-run.ts';
 import { startService, type RunningService } from '../../../main/service/index.ts';
 
 // The service stores API keys as hashes: a copy of its data folder gives no key away, a data
@@ -18,16 +19,6 @@ function newFolder(): string {
   const folder = mkdtempSync(join(tmpdir(), 'querydesk-key-hashes-'));
   folders.push(folder);
   return folder;
-}
-
-/** The files of the folder, whole, that hold the key's bytes. */
-function filesHolding(dir: string, key: string): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const path = join(dir, name);
-    if (statSync(path).isFile() && readFileSync(path).includes(Buffer.from(key))) found.push(name);
-  }
-  return found;
 }
 
 async function status(service: RunningService, key: string): Promise<number> {
