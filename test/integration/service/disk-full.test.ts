@@ -1,9 +1,13 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diskFullService, fill } from '../../../bench/probes/diskfull-run.ts';
 import { makeSmallDisk } from '../../../bench/probes/small-disk.ts';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { ResultStore } from '../../../main/service/results/result-store.ts';
+import { isDiskFull } from '../../../main/service/storage/disk-full.ts';
 import { Database } from '../../../main/service/storage/duckdb.ts';
+import { openResults } from '../../../main/service/storage/results-file.ts';
 
 // On a small filesystem of its own (tmpfs, else a loop device: root on Linux); skipped, saying
 // why, where none can be mounted. `npm run diskfull:service` runs the same probe and prints it.
@@ -25,6 +29,41 @@ describe('the service on a full disk', () => {
     expect(report.leftovers).toEqual([]);
     expect(report.problems).toEqual([]);
   }, 120_000);
+
+  it('deletes a result whose last write met the full disk, and writes the next once there is space', async (context) => {
+    const disk = makeSmallDisk(48);
+    if ('reason' in disk) {
+      console.log(`disk-full result test skipped: ${disk.reason}`);
+      return context.skip();
+    }
+    const source = await (await DuckDBInstance.create(':memory:')).connect();
+    const files = await openResults(disk.dir, '64MB');
+    try {
+      const store = new ResultStore(files, join(disk.dir, 'tmp'));
+      const columns = [
+        { name: 'i', type: 'BIGINT' },
+        { name: 'h', type: 'VARCHAR' },
+      ];
+      const write = async (id: string, rows: number, before: () => void = () => undefined) => {
+        const writer = await store.createWriter(id, columns);
+        const result = await source.stream(`SELECT i, md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS h FROM range(${rows}) t(i)`);
+        for await (const chunk of result) writer.append(chunk);
+        before();
+        return writer.finish(Number.MAX_SAFE_INTEGER);
+      };
+      // the rows are in the writer's memory (under a row group) when the disk fills: its last write fails
+      const failed = await write('full', 100_000, () => fill(join(disk.dir, 'filler'))).catch((error: unknown) => error);
+      expect(isDiskFull(failed)).toBe(true);
+      expect(readdirSync(join(disk.dir, 'results'))).toEqual([]);
+      rmSync(join(disk.dir, 'filler'));
+      expect(await write('after', 1000)).toMatchObject({ rowCount: 1000, truncated: false });
+      expect(readdirSync(join(disk.dir, 'results'))).toEqual(['after.duckdb']);
+    } finally {
+      source.closeSync();
+      await Promise.all([files.db.close(), files.writer.close()]);
+      disk.remove();
+    }
+  });
 
   it('opens a database again that DuckDB gave up on when a checkpoint met the full disk, losing nothing', async (context) => {
     const disk = makeSmallDisk(16);
