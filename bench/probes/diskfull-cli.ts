@@ -1,7 +1,8 @@
 // `npm run diskfull:service -- [--megabytes 64]`: the embedded service on a small filesystem of
 // its own (tmpfs, else a loop device; skipped with the reason where neither can be mounted), filled
-// by a result, then kept full while uploads, inserts, new queries and executions are sent, then
-// freed; exits 1 when a full disk was not said so, left files behind or outlasted its space.
+// by a result, then by another file under a result being written, then kept full while uploads,
+// inserts, new queries, new tables and executions are sent, then freed; exits 1 when a full disk
+// was not said so, left files behind or outlasted its space.
 import { parseArgs } from 'node:util';
 import { diskFullService, type Answer } from './diskfull-run.ts';
 
@@ -20,6 +21,8 @@ const show = (answers: Answer[]) => answers.map((a) => `  ${a.request}: ${a.stat
 console.log(`disk: ${report.disk}; ${((performance.now() - began) / 1000).toFixed(1)} s`);
 console.log(`the result larger than the disk: ${report.resultError}`);
 console.log(`free before it: ${(report.freeBefore / MB).toFixed(1)} MB, after it failed: ${(report.freeAfter / MB).toFixed(1)} MB`);
+const filled = report.filledWhileWriting!;
+console.log(`a result written as the disk filled: ${filled.stateWhileFull} while full, then ${filled.ended} ${filled.recordedMillis.toFixed(0)} ms after space was freed (${filled.error})`);
 console.log(`while the disk was full:\n${show(report.whileFull)}`);
 console.log(`once space was freed (first round):\n${show(report.afterFreed)}`);
 console.log(`recovered: after ${report.roundsToRecover} round(s), ${report.recoverMillis.toFixed(0)} ms from freeing space`);

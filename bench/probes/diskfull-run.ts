@@ -4,9 +4,9 @@ import { leftoversIn } from './crash-run.ts';
 import { startServiceProcess, type ServiceAccount, type ServiceProcess } from './service-process.ts';
 import { makeSmallDisk } from './small-disk.ts';
 
-// The service on a small filesystem of its own: a result larger than the disk fills it, then the
-// disk is kept full by another file while the writing requests are sent, then that file goes and
-// the same requests are sent again. A full disk must fail with words saying so (an execution's
+// The service on a small filesystem of its own: a result larger than the disk fills it; another
+// file fills it under a result being written; then that file keeps it full while the writing
+// requests are sent, and goes, and the same requests are sent again. A full disk must fail with words saying so (an execution's
 // error, or 507 for a request), leave no file behind, and be forgotten as soon as there is space.
 
 export interface Answer {
@@ -26,6 +26,8 @@ export interface DiskFullReport {
   freeBefore: number;
   freeAfter: number;
   whileFull: Answer[];
+  /** A result written while another file fills the disk: its state while the disk is full, how it ended, and when after space was freed. */
+  filledWhileWriting: { stateWhileFull: string; ended: string; error: string | null; recordedMillis: number } | null;
   /** The first round of requests once space was freed. */
   afterFreed: Answer[];
   /** Rounds of requests until all of them succeeded, and the time from freeing space to then. */
@@ -124,6 +126,34 @@ export function fill(path: string): void {
   }
 }
 
+// Rows that come slowly (a hash of a long text each), so that the disk fills while the result's file is still small.
+const SLOW_ROWS_SQL = `select i, md5(repeat(i::varchar, 2000)) as h from range(100000000) t(i)`;
+// How long the disk stays full under the failed result, for its end to be seen waiting for space.
+const HELD_FULL_MILLIS = 2500;
+
+/**
+ * Another file fills the disk while a result is written: the result fails, and since its own file
+ * freed too little, the disk stays full and the execution's end waits for space, written as soon
+ * as the file goes.
+ */
+async function fillWhileWriting(service: ServiceProcess, dataDir: string, filler: string): Promise<NonNullable<DiskFullReport['filledWhileWriting']>> {
+  const { json } = await call(service, 'POST', '/sql/execute', { sql: SLOW_ROWS_SQL });
+  const id = json.execution_id as string;
+  for (;;) {
+    const { json: status } = await call(service, 'GET', `/execution/${id}/status`);
+    if (status.state === 'QUERY_STATE_EXECUTING' && readdirSync(join(dataDir, 'results')).includes(`${id}.duckdb`)) break;
+    if (status.is_execution_finished) throw new Error(`the slow result ended before the disk was filled: ${JSON.stringify(status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  fill(filler);
+  await new Promise((resolve) => setTimeout(resolve, HELD_FULL_MILLIS));
+  const stateWhileFull = (await call(service, 'GET', `/execution/${id}/status`)).json.state as string;
+  rmSync(filler);
+  const freed = performance.now();
+  const ended = await finished(service, id);
+  return { stateWhileFull, ended: ended.state, error: ended.error?.message ?? null, recordedMillis: performance.now() - freed };
+}
+
 function judge(answers: Answer[], phase: string, problems: string[]): void {
   for (const a of answers) {
     if (a.status >= 500 && a.status !== 507) problems.push(`${phase}: ${a.request} answered ${a.status}: ${a.error}`);
@@ -133,7 +163,7 @@ function judge(answers: Answer[], phase: string, problems: string[]): void {
 
 export async function diskFullService(options: { megabytes: number }): Promise<DiskFullReport> {
   const report: DiskFullReport = {
-    skipped: null, disk: '', resultError: null, freeBefore: 0, freeAfter: 0, whileFull: [], afterFreed: [],
+    skipped: null, disk: '', resultError: null, freeBefore: 0, freeAfter: 0, filledWhileWriting: null, whileFull: [], afterFreed: [],
     roundsToRecover: 0, recoverMillis: 0, leftovers: [], problems: [],
   };
   const disk = makeSmallDisk(options.megabytes);
@@ -158,6 +188,13 @@ export async function diskFullService(options: { megabytes: number }): Promise<D
     }
     report.freeAfter = freeBytes(disk.dir);
     report.leftovers.push(...(await liveLeftovers(service, dataDir, completed)).map((l) => `after the result: ${l}`));
+
+    report.filledWhileWriting = await fillWhileWriting(service, dataDir, filler);
+    const filled = report.filledWhileWriting;
+    if (filled.ended !== 'QUERY_STATE_FAILED' || !String(filled.error).includes(DISK_FULL_WORDS)) {
+      report.problems.push(`the result written while the disk filled ended ${filled.ended}: ${filled.error}`);
+    }
+    report.leftovers.push(...(await liveLeftovers(service, dataDir, completed)).map((l) => `after the disk filled under a result: ${l}`));
 
     fill(filler);
     report.whileFull = await writingRequests(service, 'full', completed);

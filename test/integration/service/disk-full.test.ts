@@ -22,6 +22,8 @@ describe('the service on a full disk', () => {
     expect(report.resultError).toMatch(/^the service's disk is full: /);
     // the failed result gave its space back
     expect(report.freeBefore - report.freeAfter).toBeLessThan(1024 * 1024);
+    // filled by another file while a result was written: it failed, and said so once its end could be written
+    expect(report.filledWhileWriting).toMatchObject({ ended: 'QUERY_STATE_FAILED', error: expect.stringMatching(/^the service's disk is full: /) });
     expect(report.whileFull.map((a) => `${a.request}: ${a.status}`)).toEqual(
       ['upload', 'insert', 'create query', 'create table', '/sql/execute'].map((request) => `${request}: 507`),
     );
