@@ -109,9 +109,10 @@ export class Executor {
       this.#waiting.splice(this.#waiting.indexOf(job), 1);
       const running: Running = { job, connection: null, cancelled: false, done: null };
       this.#running.set(job.executionId, running);
-      const done = this.#run(running)
-        .catch((error: unknown) => console.error(`[service] execution ${job.executionId} could not be recorded:`, error))
-        .finally(() => {
+      const run = this.#run(running).catch((error: unknown) => {
+        console.error(`[service] execution ${job.executionId} could not be recorded:`, error);
+      });
+      const done = run.finally(() => {
         this.#running.delete(job.executionId);
         this.#finished.delete(done);
         this.#pump();
@@ -144,8 +145,10 @@ export class Executor {
       if (!finished) await this.#options.results.drop(executionId);
     } catch (error) {
       if (running.cancelled) return;
-      // a result stored before its record failed (a full disk) is no one's
-      await this.#options.results.drop(executionId);
+      // a result stored before its record failed (a full disk) is no one's; gone first, its space frees the record's
+      await this.#options.results.drop(executionId).catch((dropError: unknown) => {
+        console.error(`[service] the result of execution ${executionId} could not be dropped:`, dropError);
+      });
       const endedAt = nowIso();
       const message = sandboxes.hidePaths(error instanceof Error ? error.message : String(error));
       const detail = isDiskFull(error)
