@@ -86,7 +86,8 @@ export class Database {
    * one gives up on the attached file alone, which DETACH then removes.
    */
   #noteFailure(error: unknown, instance: DuckDBInstance): void {
-    if (error instanceof Error && INVALIDATED.test(error.message) && instance === this.#instance) this.#invalid = true;
+    if (this.#opening.path === ':memory:' || instance !== this.#instance) return;
+    if (error instanceof Error && INVALIDATED.test(error.message)) this.#invalid = true;
   }
 
   async #reopen(): Promise<void> {
@@ -214,8 +215,9 @@ interface Opening {
 // Statements that only read (what `read` runs, and `rows` often does).
 const READS = /^\s*(SELECT|WITH|PRAGMA|SHOW|DESCRIBE)\b/i;
 
-// DuckDB's words for a database it gave up on after a write it could not make.
-const INVALIDATED = /database has been invalidated/;
+// DuckDB's words for a database it gave up on whole after a write it could not make (an attached
+// file given up on says "The database has been invalidated" alone, and its DETACH is the cure).
+const INVALIDATED = /database has been invalidated because of a previous fatal error/;
 
 async function openInstance({ path, setup, session, config }: Opening): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
   const instance = await DuckDBInstance.create(path, config);
