@@ -20,7 +20,7 @@ function run(command: string, args: string[]): void {
 
 function failure(error: unknown): string {
   const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-  return stderr || (error instanceof Error ? error.message : String(error));
+  return (stderr || (error instanceof Error ? error.message : String(error))).replace(/\s+/g, ' ');
 }
 
 /** A mounted filesystem of `megabytes`, or why none could be made here. */
