@@ -1,7 +1,7 @@
 // `npm run crash:service -- --rounds N [--seed S]`: the embedded service killed with SIGKILL N
 // times each during an execution, an upload and an insert, restarted on the same folder each
-// time; exits 1 when committed data changed, interrupted work did not read as failed, or files
-// were left over.
+// time; exits 1 when committed data changed, interrupted work did not read as failed, files
+// were left over, or a file of the folder holds the API key as it is.
 import { parseArgs } from 'node:util';
 import { crashService } from './crash-run.ts';
 

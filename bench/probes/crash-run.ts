@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +73,16 @@ async function killWhen(service: ServiceProcess, random: Random, ready: () => Pr
 }
 
 /** What the folder holds once the service stopped: files nothing points to. */
-async function leftoversIn(dataDir: string): Promise<string[]> {
+/** The files of the folder that hold `text` as it is: a copy of the folder must give no API key away. */
+export function filesHolding(dir: string, text: string): string[] {
+  const bytes = Buffer.from(text);
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((name) => {
+    const path = join(dir, name);
+    return statSync(path).isFile() && readFileSync(path).includes(bytes);
+  });
+}
+
+export async function leftoversIn(dataDir: string): Promise<string[]> {
   const found = readdirSync(join(dataDir, 'tmp')).map((name) => `tmp/${name}`);
   const instance = await DuckDBInstance.create(join(dataDir, 'service.duckdb'));
   const connection = await instance.connect();
@@ -144,6 +153,7 @@ export async function crashService(options: { rounds: number; seed: number; kind
         grows = count;
         await service.kill('SIGTERM');
         report.leftovers.push(...(await leftoversIn(dataDir)).map((l) => `round ${round} (${kind}): ${l}`));
+        report.leftovers.push(...filesHolding(dataDir, KEY['x-dune-api-key']).map((f) => `round ${round} (${kind}): ${f} holds the API key as it is`));
         service = await start();
       }
       report.rounds++;

@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import { AccountSettings, defaultAccountSettings } from '../core/accounts/profiles.ts';
 import { CacheSettings, defaultCacheSettings } from '../core/cache/cache-settings.ts';
 import type { ExportDestinations } from '../core/export/destination.ts';
-import { createCore, type Core, type FinishedExecution } from '../core/index.ts';
+import { createCore, KEYCHAIN_SERVICE, type Core, type FinishedExecution } from '../core/index.ts';
+import { KeyVault } from '../core/secrets/key-vault.ts';
+import { keepLocalKey, keptLocalKey } from '../core/secrets/local-key.ts';
+import { osKeychain } from '../core/secrets/os-keychain.ts';
 import { startServiceThread } from '../service/thread/start-thread.ts';
 import type { Logger } from '../core/logging/logger.ts';
 import type { AppSettingsState } from '../core/settings/app-settings.ts';
@@ -29,8 +32,10 @@ export async function startBackend(options: {
   exportDestinations: ExportDestinations;
 }): Promise<Core> {
   const { settingsFile, appSettings } = options;
+  const keyVault = new KeyVault(osKeychain(KEYCHAIN_SERVICE));
+  const keptKey = await keptLocalKey(keyVault);
   const service = await startServiceThread(
-    { dataDir: join(options.dataDir, 'service'), port: 0 },
+    { dataDir: join(options.dataDir, 'service'), port: 0, demoApiKey: keptKey ?? undefined },
     {
       // the window goes on, its local account offline, as for a service that cannot be reached
       onCrash: (error) => options.logger.error('The embedded service stopped', error),
@@ -39,8 +44,10 @@ export async function startBackend(options: {
   );
   let core: Core;
   try {
+    await keepLocalKey(keyVault, keptKey, service.demoApiKey);
     core = await createCore({
       host: 'electron',
+      keyVault,
       version: options.version,
       localService: { baseUrl: service.baseUrl, apiKey: service.demoApiKey },
       emit: options.emit,

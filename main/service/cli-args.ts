@@ -8,7 +8,9 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run service -- [--host 127.0.0.1] [--port N] [--data-dir DIR] [--accounts FILE]
   [--service-name DUNE] [--max-page-rows 30000] [--result-cap-bytes 8GB] [--retention 90d]
-  [--execution-slots 3] [--rate-limit off|on] [--compression auto|always|never] [--body-idle-timeout 10s]`;
+  [--execution-slots 3] [--rate-limit off|on] [--compression auto|always|never] [--body-idle-timeout 10s]
+  [--demo-api-key KEY] (the service keeps only hashes of keys: the demo key printed at start is a
+  fresh one unless --demo-api-key gives the one to keep)`;
 
 type Apply = (options: ServiceOptions, value: string, flag: string) => void;
 
@@ -69,6 +71,7 @@ const FLAGS: Record<string, Apply> = {
   '--retention': (o, v, f) => (o.retentionMillis = parseDuration(f, v)),
   '--body-idle-timeout': (o, v, f) => (o.bodyIdleMillis = parseDuration(f, v)),
   '--accounts': (o, v, f) => (o.accounts = readAccountsFile(f, v)),
+  '--demo-api-key': (o, v) => (o.demoApiKey = v),
   '--rate-limit': (o, v, f) => {
     if (v !== 'on' && v !== 'off') throw new UsageError(`${f} must be on or off, got '${v}'`);
     o.rateLimit = v === 'on';

@@ -19,7 +19,7 @@ import { addQueryRoutes } from './routes/query-routes.ts';
 import { addQueryWriteRoutes } from './routes/query-write-routes.ts';
 import { addResultRoutes } from './routes/result-routes.ts';
 import { addTableRoutes } from './routes/table-routes.ts';
-import { demoApiKey, seedDemo } from './seed/seed-demo.ts';
+import { DEMO_HANDLE, demoKeyForRun, seedDemo } from './seed/seed-demo.ts';
 import type { ServiceConfig, ServiceContext } from './service-context.ts';
 import { openStorage } from './storage/open-storage.ts';
 import { TableData } from './tables/table-data.ts';
@@ -52,11 +52,16 @@ export interface ServiceOptions {
    * is read and dropped for this long before the connection is closed. 10 s by default.
    */
   bodyIdleMillis?: number;
+  /**
+   * The demo account's key as the host kept it from an earlier start (the service keeps only its
+   * hash): it stays the key. Without it, a fresh key is made (see demoKeyForRun).
+   */
+  demoApiKey?: string;
 }
 
 export interface RunningService {
   baseUrl: string;
-  /** The demo account's key; the same across restarts on one data directory. */
+  /** The demo account's key for this run: `options.demoApiKey` when given, else a fresh one; null without a demo account. */
   demoApiKey: string | null;
   close(): Promise<void>;
 }
@@ -103,8 +108,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       'The service stopped while this execution was pending or running; run the query again.',
     );
     await sweepLeftovers(config.tempDir, executions, results);
-    if (options.accounts !== undefined) await applyAccountsConfig(accounts, options.accounts);
+    const configured = options.accounts !== undefined ? await applyAccountsConfig(accounts, options.accounts) : [];
     await seedDemo(accounts, queries);
+    // a demo account the accounts file names keeps the keys it gives
+    const demoInConfig = configured.find((spec) => spec.handle === DEMO_HANDLE);
+    const key = demoInConfig ? (demoInConfig.api_keys[0] ?? null) : await demoKeyForRun(accounts, options.demoApiKey);
     await expireDue(executions, results);
     const tables = new TableStore(storage.meta);
     const tableData = new TableData(storage.files, tables, storage.tableFiles);
@@ -154,7 +162,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       server.listen(options.port ?? 0, host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;
-    const key = await demoApiKey(accounts);
     let closing: Promise<void> | undefined;
     let sweeping = Promise.resolve();
     const sweeper = setInterval(() => {

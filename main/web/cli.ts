@@ -3,6 +3,10 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { KEYCHAIN_SERVICE } from '../core/index.ts';
+import { KeyVault } from '../core/secrets/key-vault.ts';
+import { keepLocalKey, keptLocalKey } from '../core/secrets/local-key.ts';
+import { osKeychain } from '../core/secrets/os-keychain.ts';
 import { startServiceThread } from '../service/thread/start-thread.ts';
 import { startWebHost } from './host.ts';
 import { buildApp, rendererBuildIsStale } from './renderer-build.ts';
@@ -44,13 +48,16 @@ async function main(): Promise<void> {
   }
 
   const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+  const vault = new KeyVault(osKeychain(KEYCHAIN_SERVICE));
+  const keptKey = await keptLocalKey(vault);
   const service = await startServiceThread(
-    { dataDir: join(dataDir, 'service'), port: 0 },
+    { dataDir: join(dataDir, 'service'), port: 0, demoApiKey: keptKey ?? undefined },
     {
       onCrash: (error) => fatal(`the embedded service stopped: ${error.message}`),
       onFallback: (error) => console.error(`Querydesk: the embedded service runs in the app's thread (${error.message}).`),
     },
   );
+  await keepLocalKey(vault, keptKey, service.demoApiKey);
   let host;
   try {
     host = await startWebHost({

@@ -152,7 +152,8 @@ test('after a restart without the network, queries, SQL, results and views are t
     await expect(page.getByRole('textbox', { name: 'SQL of Daily volume by chain' })).toHaveText("SELECT 'saved offline' AS note");
     await expect(page.getByRole('status').filter({ hasText: 'Saved on this computer' })).toBeVisible();
 
-    remote = await service(join(dir, 'remote'), 'The remote service, back', [], Number(new URL(url).port));
+    // with the key it had: the service keeps only its hash, so it is told it again
+    remote = await service(join(dir, 'remote'), 'The remote service, back', ['--demo-api-key', key], Number(new URL(url).port));
     // The OS says the network is back: main tries at once, without waiting for its next retry.
     await page.evaluate("window.dispatchEvent(new Event('online'))");
     await expect(serviceState(page)).toHaveText('Online');

@@ -1,5 +1,6 @@
 import type { Database } from '../storage/duckdb.ts';
 import { nowIso } from '../time.ts';
+import { hashApiKey } from './key-hash.ts';
 
 export const PLANS = ['free', 'plus', 'premium'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -38,9 +39,9 @@ export class AccountStore {
     const known = this.#byKey.get(apiKey);
     if (known) return { ...known };
     const rows = await this.#db.rows<AccountRow>(
-      `SELECT a.id, a.handle, a.kind, a.plan FROM api_keys k JOIN accounts a ON a.id = k.account_id
-       WHERE k.api_key = ?`,
-      [apiKey],
+      `SELECT a.id, a.handle, a.kind, a.plan FROM api_key_hashes k JOIN accounts a ON a.id = k.account_id
+       WHERE k.key_hash = ?`,
+      [hashApiKey(apiKey)],
     );
     if (!rows[0]) return null;
     const account = toAccount(rows[0]);
@@ -76,10 +77,24 @@ export class AccountStore {
   /** Gives the key to the account; a key already held by another account moves to this one. */
   async addApiKey(accountId: number, apiKey: string): Promise<void> {
     await this.#db.run(
-      `INSERT INTO api_keys (api_key, account_id, created_at) VALUES (?, ?, ?)
-       ON CONFLICT (api_key) DO UPDATE SET account_id = excluded.account_id`,
-      [apiKey, accountId, nowIso()],
+      `INSERT INTO api_key_hashes (key_hash, account_id, created_at) VALUES (?, ?, ?)
+       ON CONFLICT (key_hash) DO UPDATE SET account_id = excluded.account_id`,
+      [hashApiKey(apiKey), accountId, nowIso()],
     );
+    this.#byKey.clear();
+  }
+
+  /** Makes the key the account's only one: the keys it had before are refused from now on. */
+  async replaceApiKeys(accountId: number, apiKey: string): Promise<void> {
+    const hash = hashApiKey(apiKey);
+    await this.#db.transaction(async (connection) => {
+      await connection.run(`DELETE FROM api_key_hashes WHERE account_id = ? AND key_hash <> ?`, [accountId, hash]);
+      await connection.run(
+        `INSERT INTO api_key_hashes (key_hash, account_id, created_at) VALUES (?, ?, ?)
+         ON CONFLICT (key_hash) DO UPDATE SET account_id = excluded.account_id`,
+        [hash, accountId, nowIso()],
+      );
+    });
     this.#byKey.clear();
   }
 
@@ -90,13 +105,5 @@ export class AccountStore {
         await connection.run(`INSERT INTO team_members (team_id, user_id) VALUES (?, ?)`, [teamId, userId]);
       }
     });
-  }
-
-  async firstApiKey(accountId: number): Promise<string | null> {
-    const rows = await this.#db.rows<{ api_key: string }>(
-      `SELECT api_key FROM api_keys WHERE account_id = ? ORDER BY created_at LIMIT 1`,
-      [accountId],
-    );
-    return rows[0]?.api_key ?? null;
   }
 }

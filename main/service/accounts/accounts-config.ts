@@ -27,8 +27,13 @@ export type AccountsConfig = z.input<typeof AccountsConfig>;
 
 export class AccountsConfigError extends Error {}
 
-/** Checks the whole config first, then creates or updates its accounts, their keys and team members. */
-export async function applyAccountsConfig(accounts: AccountStore, config: unknown): Promise<void> {
+export type AccountSpec = z.output<typeof AccountSpec>;
+
+/**
+ * Checks the whole config first, then creates or updates its accounts, their keys (stored as
+ * hashes, as every key) and team members; answers the accounts as given.
+ */
+export async function applyAccountsConfig(accounts: AccountStore, config: unknown): Promise<AccountSpec[]> {
   const parsed = AccountsConfig.safeParse(config);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(top)'}: ${i.message}`);
@@ -54,4 +59,5 @@ export async function applyAccountsConfig(accounts: AccountStore, config: unknow
     for (const member of spec.members) memberIds.push(ids.get(member) ?? (await accounts.byHandle(member))!.id);
     await accounts.setMembers(ids.get(spec.handle)!, memberIds);
   }
+  return parsed.data.accounts;
 }

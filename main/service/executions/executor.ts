@@ -8,6 +8,7 @@ import type { Sandbox, Sandboxes } from './sql-sandbox.ts';
 import { prepareReadOnly } from './statement-check.ts';
 import { StatementRefused } from './statement-refused.ts';
 import { uniqueColumnNames } from '../results/column-names.ts';
+import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
 
 export interface Job {
   executionId: string;
@@ -39,6 +40,8 @@ export interface ExecutorOptions {
   resultCapBytes: number;
 }
 
+// How often an execution's end is written again while the disk is full.
+const RECORD_RETRY_MILLIS = 1000;
 // How often a running result's size is checked against the cap: every this many chunks of 2,048 rows.
 const CAP_CHECK_CHUNKS = 64;
 
@@ -107,7 +110,10 @@ export class Executor {
       this.#waiting.splice(this.#waiting.indexOf(job), 1);
       const running: Running = { job, connection: null, cancelled: false, done: null };
       this.#running.set(job.executionId, running);
-      const done = this.#run(running).finally(() => {
+      const run = this.#run(running).catch((error: unknown) => {
+        console.error(`[service] execution ${job.executionId} could not be recorded:`, error);
+      });
+      const done = run.finally(() => {
         this.#running.delete(job.executionId);
         this.#finished.delete(done);
         this.#pump();
@@ -121,10 +127,10 @@ export class Executor {
     const { executions, sandboxes, retentionMillis } = this.#options;
     const { executionId, sql } = running.job;
     const startedAt = nowIso();
-    if (!(await executions.markExecuting(executionId, startedAt))) return;
-    const submittedAt = (await executions.get(executionId))?.submittedAt ?? startedAt;
     let sandbox: Sandbox | null = null;
     try {
+      if (!(await executions.markExecuting(executionId, startedAt))) return;
+      const submittedAt = (await executions.get(executionId))?.submittedAt ?? startedAt;
       sandbox = await sandboxes.open(running.job.privateTablesOf);
       running.connection = sandbox.connection;
       if (running.cancelled) return;
@@ -140,15 +146,39 @@ export class Executor {
       if (!finished) await this.#options.results.drop(executionId);
     } catch (error) {
       if (running.cancelled) return;
+      // a result stored before its record failed (a full disk) is no one's; gone first, its space frees the record's
+      await this.#options.results.drop(executionId).catch((dropError: unknown) => {
+        console.error(`[service] the result of execution ${executionId} could not be dropped:`, dropError);
+      });
       const endedAt = nowIso();
       const message = sandboxes.hidePaths(error instanceof Error ? error.message : String(error));
-      const detail =
-        error instanceof StatementRefused ? { type: EXECUTION_FAILED, message } : sqlError(message, sql);
-      await executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), detail);
+      const detail = isDiskFull(error)
+        ? { type: EXECUTION_FAILED, message: diskFullMessage('the execution could not write its rows') }
+        : error instanceof StatementRefused
+          ? { type: EXECUTION_FAILED, message }
+          : sqlError(message, sql);
+      await this.#record(() => executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), detail));
     } finally {
       // no interrupt may reach a closed connection
       running.connection = null;
       sandbox?.close();
+    }
+  }
+
+  /**
+   * Writes an execution's end, tried again while the disk is full (the record is a few bytes, and
+   * the failed result's file is gone by then); until the service stops, when the next start reads
+   * the execution as failed.
+   */
+  async #record(write: () => Promise<unknown>): Promise<void> {
+    for (;;) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        if (!isDiskFull(error) || this.#closed) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MILLIS));
+      }
     }
   }
 

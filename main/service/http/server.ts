@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { finished, type Duplex } from 'node:stream';
 import { chooseEncoding, compress, compressesFor, MIN_COMPRESSED_BYTES, type CompressionMode } from './compression.ts';
 import { badRequest, ClientGone, HttpError } from './http-error.ts';
+import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
 import type { Reply, Router } from './router.ts';
 
 export interface ServerSetup<Caller> {
@@ -81,6 +82,8 @@ function errorReply(error: unknown): Reply {
   if (error instanceof HttpError) return { status: error.status, json: { error: error.message }, headers: error.headers };
   // nobody is left to read the answer: not the service's fault, nothing to log
   if (error instanceof ClientGone) return { status: 400, json: { error: error.message } };
+  // nothing of the request was kept (see storage/disk-full.ts), and it may be sent again once there is space
+  if (isDiskFull(error)) return { status: 507, json: { error: diskFullMessage('the request could not be stored') } };
   console.error('[service] internal error:', error);
   return { status: 500, json: { error: 'Internal error' } };
 }

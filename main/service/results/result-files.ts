@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import { checkpoint, quoteIdentifier as q, quoteLiteral as literal, type Database } from '../storage/duckdb.ts';
 
 // Results attached at once, beyond those in use: the ones paged through lately stay ready. DuckDB
@@ -58,6 +59,11 @@ export class ResultFiles {
     return join(this.#dir, `${executionId}${SUFFIX}`);
   }
 
+  /** Refuses (a disk-full error) to write more of a result once the disk is down to the space the service keeps. */
+  assertRoom(): void {
+    assertRoom(this.#dir, DATA_FLOOR_BYTES);
+  }
+
   /** The executions with a result file, complete or not. */
   ids(): string[] {
     return readdirSync(this.#dir)
@@ -110,9 +116,19 @@ export class ResultFiles {
     await this.writer.exclusive((connection) => checkpoint(connection, q(aliasOf(executionId))));
   }
 
-  /** Done writing (or giving up on) a new result: its file is attached for reading when asked. */
+  /** Done writing a new result: its file is attached for reading when asked. */
   async written(executionId: string): Promise<void> {
     await this.writer.run(`DETACH ${q(aliasOf(executionId))}`);
+  }
+
+  /**
+   * Gives up on a new result: detached from `writer` and deleted. After a failed write (a full
+   * disk) DuckDB's DETACH reports that its last write failed too, yet detaches: the file goes all
+   * the same, so that a failed result gives its space back at once.
+   */
+  async discard(executionId: string): Promise<void> {
+    await this.written(executionId).catch(() => undefined);
+    await this.drop(executionId);
   }
 
   async release(executionId: string): Promise<void> {

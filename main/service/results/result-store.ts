@@ -96,19 +96,17 @@ export class ResultStore {
       appender = await connection.createAppender('r', 'main', created.catalog);
     } catch (error) {
       if (connection) files.writer.release(connection);
-      await files.written(executionId);
-      await files.drop(executionId);
+      await files.discard(executionId);
       throw error;
     }
     const open = appender;
     const writing = connection;
-    const done = async () => {
-      files.writer.release(writing);
-      await files.written(executionId);
-    };
     let measured = { rows: 0, bytes: 0 };
     return {
-      append: (chunk) => open.appendDataChunk(chunk),
+      append: (chunk) => {
+        files.assertRoom();
+        open.appendDataChunk(chunk);
+      },
       bytesSoFar: async () => {
         open.flushSync();
         const added = await measure(writing, table, columns, { sql: 'rowid >= CAST(? AS BIGINT)', params: [String(measured.rows)] });
@@ -124,9 +122,13 @@ export class ResultStore {
             size = { ...(await measure(writing, table, columns)), truncated: true };
           }
           await files.checkpoint(executionId);
+          files.writer.release(writing);
+          await files.written(executionId);
           return size;
-        } finally {
-          await done();
+        } catch (error) {
+          files.writer.release(writing);
+          await files.discard(executionId);
+          throw error;
         }
       },
       abort: async () => {
@@ -135,8 +137,8 @@ export class ResultStore {
         } catch {
           // the table goes anyway
         }
-        await done();
-        await files.drop(executionId);
+        files.writer.release(writing);
+        await files.discard(executionId);
       },
     };
   }

@@ -8,6 +8,7 @@ import type { Handler, Reply, Router } from '../http/router.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { pageWindow } from '../results/paging.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { assertRoom, DATA_FLOOR_BYTES, isDiskFull } from '../storage/disk-full.ts';
 import { removeQuietly, type SourceFormat } from '../tables/table-data.ts';
 import {
   badColumnName,
@@ -39,9 +40,9 @@ const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/
  * DuckDB's refusal of the data itself (bad CSV, a value its column cannot hold): the client's to
  * fix. It names the file the body was saved to, a host path, which it shows hidden.
  */
-function dataError(error: unknown, what: string, hidePaths: (text: string) => string): HttpError {
-  // A refusal already in words (the table went meanwhile) stays as it is.
-  if (error instanceof HttpError) return error;
+function dataError(error: unknown, what: string, hidePaths: (text: string) => string): unknown {
+  // A refusal already in words (the table went meanwhile), or a full disk (not the data's fault), stays as it is.
+  if (error instanceof HttpError || isDiskFull(error)) return error;
   const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
   return badRequest(`${what}: ${hidePaths(message)}`);
 }
@@ -77,10 +78,11 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
     if (minData(declared) > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, 0, minData(declared));
   }
 
-  /** Checks data as it streams in: over the size limit (413), or over the storage still free (402). */
+  /** Checks data as it streams in: over the size limit (413), over the storage still free (402), or the disk (507). */
   const streamLimit = (caller: Account, maxBytes: number, tooLarge: string, used: number) => (bytes: number) => {
     if (bytes > maxBytes) throw new HttpError(413, tooLarge);
     if (used + bytes > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, used, bytes);
+    assertRoom(config.tempDir, DATA_FLOOR_BYTES);
   };
 
   /** The caller's own table; another context's is 404 when private, 403 otherwise. */

@@ -1,4 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+import { isDiskFull } from './disk-full.ts';
 
 export type SqlParams = DuckDBValue[];
 export type Row = Record<string, unknown>;
@@ -14,8 +15,13 @@ const KEPT_STATEMENTS = 64;
  * takes its own connection.
  */
 export class Database {
-  readonly instance: DuckDBInstance;
+  #instance: DuckDBInstance;
   #connection: DuckDBConnection;
+  readonly #opening: Opening;
+  /** DuckDB gave up on the database (see INVALIDATED): it is opened again before its next use. */
+  #invalid = false;
+  /** Connections of an instance given up on, closed as their users release them. */
+  #stale = new Set<DuckDBConnection>();
   #tail: Promise<unknown> = Promise.resolve();
   #others = new Set<DuckDBConnection>();
   /** Released connections, kept for the next `connect`: a new one costs a round trip and the session's statements. */
@@ -28,31 +34,78 @@ export class Database {
    */
   #prepared = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
 
-  private constructor(instance: DuckDBInstance, connection: DuckDBConnection, session: string[]) {
-    this.instance = instance;
-    this.#connection = connection;
-    this.#session = session;
+  private constructor(opened: { instance: DuckDBInstance; connection: DuckDBConnection }, opening: Opening) {
+    this.#instance = opened.instance;
+    this.#connection = opened.connection;
+    this.#opening = opening;
+    this.#session = opening.session;
   }
 
   /**
-   * `setup` runs once; `session` (such as `USE`) on every connection, since each starts afresh;
-   * `config` is DuckDB's configuration when the instance starts.
+   * `setup` runs once per instance (so again, and must do no harm, when it is opened again);
+   * `session` (such as `USE`) on every connection, since each starts afresh; `config` is DuckDB's
+   * configuration when the instance starts; `beforeWrite` may refuse (throw) a statement of `run`,
+   * `rows` or `transaction` that writes.
    */
-  static async open(path: string, setup: string[] = [], session: string[] = [], config: Record<string, string> = {}): Promise<Database> {
-    const instance = await DuckDBInstance.create(path, config);
-    const connection = await instance.connect();
-    for (const sql of [...session, ...setup]) await connection.run(sql);
-    return new Database(instance, connection, session);
+  static async open(
+    path: string,
+    setup: string[] = [],
+    session: string[] = [],
+    config: Record<string, string> = {},
+    beforeWrite: () => void = () => undefined,
+  ): Promise<Database> {
+    const opening = { path, setup, session, config, beforeWrite };
+    return new Database(await openInstance(opening), opening);
+  }
+
+  get instance(): DuckDBInstance {
+    return this.#instance;
   }
 
   /** Runs `work` with the shared connection, after every earlier call has finished. */
   exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const result = this.#tail.then(() => work(this.#connection));
+    const result = this.#tail.then(async () => {
+      if (this.#invalid) await this.#reopen();
+      const instance = this.#instance;
+      try {
+        return await work(this.#connection);
+      } catch (error) {
+        this.#noteFailure(error, instance);
+        throw error;
+      }
+    });
     this.#tail = result.catch(() => undefined);
     return result;
   }
 
+  /**
+   * A database file DuckDB could not write at a checkpoint (a full disk) is given up on: every
+   * statement after fails, until it is opened again. What was committed is in its file and its
+   * write-ahead log, so it is opened again (at its next use, in turn with the shared connection's
+   * work), which loses nothing. Only a database kept in a file is given up on whole: an in-memory
+   * one gives up on the attached file alone, which DETACH then removes.
+   */
+  #noteFailure(error: unknown, instance: DuckDBInstance): void {
+    if (this.#opening.path === ':memory:' || instance !== this.#instance) return;
+    if (error instanceof Error && INVALIDATED.test(error.message)) this.#invalid = true;
+  }
+
+  async #reopen(): Promise<void> {
+    for (const connection of [...this.#idle, this.#connection]) closeQuietly(connection);
+    for (const connection of this.#others) this.#stale.add(connection);
+    this.#idle = [];
+    this.#others.clear();
+    closeQuietly(this.#instance);
+    // when this fails (the disk still full), the next use tries again
+    const opened = await openInstance(this.#opening);
+    this.#instance = opened.instance;
+    this.#connection = opened.connection;
+    this.#invalid = false;
+    console.warn(`[service] ${this.#opening.path}: opened again after DuckDB gave up on it`);
+  }
+
   async rows<T extends Row = Row>(sql: string, params: SqlParams = []): Promise<T[]> {
+    if (!READS.test(sql)) this.#opening.beforeWrite();
     return this.exclusive(async (connection) => (await this.#readAll(connection, sql, params)).getRowObjectsJS() as T[]);
   }
 
@@ -63,14 +116,19 @@ export class Database {
    */
   async read<T extends Row = Row>(sql: string, params: SqlParams = []): Promise<T[]> {
     const connection = await this.connect();
+    const instance = this.#instance;
     try {
       return (await this.#readAll(connection, sql, params)).getRowObjectsJS() as T[];
+    } catch (error) {
+      this.#noteFailure(error, instance);
+      throw error;
     } finally {
       this.release(connection);
     }
   }
 
   async run(sql: string, params: SqlParams = []): Promise<void> {
+    if (!READS.test(sql)) this.#opening.beforeWrite();
     await this.exclusive((connection) => this.#readAll(connection, sql, params));
   }
 
@@ -96,6 +154,7 @@ export class Database {
   }
 
   async transaction<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.#opening.beforeWrite();
     return this.exclusive(async (connection) => {
       await connection.run('BEGIN TRANSACTION');
       try {
@@ -111,18 +170,20 @@ export class Database {
 
   /** A connection of its own until `release`; connections are reused, so one must not change its session. */
   async connect(): Promise<DuckDBConnection> {
+    if (this.#invalid) await this.exclusive(async () => undefined);
     const kept = this.#idle.pop();
     if (kept) {
       this.#others.add(kept);
       return kept;
     }
-    const connection = await this.instance.connect();
+    const connection = await this.#instance.connect();
     this.#others.add(connection);
     for (const sql of this.#session) await connection.run(sql);
     return connection;
   }
 
   release(connection: DuckDBConnection): void {
+    if (this.#stale.delete(connection)) return closeQuietly(connection);
     if (!this.#others.delete(connection)) return;
     if (this.#idle.length < IDLE_CONNECTIONS) this.#idle.push(connection);
     else connection.closeSync();
@@ -134,9 +195,43 @@ export class Database {
     for (const connection of [...this.#others, ...this.#idle]) connection.closeSync();
     this.#others.clear();
     this.#idle = [];
-    await this.#connection.run('CHECKPOINT');
+    // what a full disk kept from the file stays in the write-ahead log, as durable
+    await this.#connection.run('CHECKPOINT').catch((error: unknown) => {
+      if (!isDiskFull(error)) throw error;
+    });
     this.#connection.closeSync();
-    this.instance.closeSync();
+    this.#instance.closeSync();
+  }
+}
+
+interface Opening {
+  path: string;
+  setup: string[];
+  session: string[];
+  config: Record<string, string>;
+  beforeWrite: () => void;
+}
+
+// Statements that only read (what `read` runs, and `rows` often does).
+const READS = /^\s*(SELECT|WITH|PRAGMA|SHOW|DESCRIBE)\b/i;
+
+// DuckDB's words for a database it gave up on whole after a write it could not make (an attached
+// file given up on says "The database has been invalidated" alone, and its DETACH is the cure).
+const INVALIDATED = /database has been invalidated because of a previous fatal error/;
+
+async function openInstance({ path, setup, session, config }: Opening): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+  const instance = await DuckDBInstance.create(path, config);
+  const connection = await instance.connect();
+  for (const sql of [...session, ...setup]) await connection.run(sql);
+  return { instance, connection };
+}
+
+/** Closes what belonged to an instance given up on, which may refuse even that. */
+function closeQuietly(closable: { closeSync(): void }): void {
+  try {
+    closable.closeSync();
+  } catch {
+    // nothing of it is used again
   }
 }
 

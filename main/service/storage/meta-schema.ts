@@ -1,3 +1,9 @@
+// API keys as their SHA-256 (hex), never as they are (see accounts/key-hash.ts).
+export const API_KEY_HASHES = `CREATE TABLE IF NOT EXISTS api_key_hashes (
+    key_hash VARCHAR PRIMARY KEY,
+    account_id INTEGER NOT NULL,
+    created_at VARCHAR NOT NULL)`;
+
 // The service's own records. Timestamps are ISO strings as the API sends them; JSON columns hold
 // small lists (tags, parameter definitions, column names) that are always read whole.
 export const META_SCHEMA = [
@@ -8,10 +14,7 @@ export const META_SCHEMA = [
     kind VARCHAR NOT NULL,
     plan VARCHAR NOT NULL,
     created_at VARCHAR NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS api_keys (
-    api_key VARCHAR PRIMARY KEY,
-    account_id INTEGER NOT NULL,
-    created_at VARCHAR NOT NULL)`,
+  API_KEY_HASHES,
   `CREATE TABLE IF NOT EXISTS team_members (
     team_id INTEGER NOT NULL,
     user_id INTEGER NOT NULL,

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TableFiles } from '../tables/table-files.ts';
 import { Database } from './duckdb.ts';
+import { assertRoom, RECORDS_FLOOR_BYTES } from './disk-full.ts';
+import { hashStoredKeys } from './hash-stored-keys.ts';
 import { META_SCHEMA } from './meta-schema.ts';
 import type { ResultFiles } from '../results/result-files.ts';
 import { openResults } from './results-file.ts';
@@ -32,7 +34,10 @@ const ALLOCATOR = { allocator_background_threads: 'true', allocator_flush_thresh
 
 export async function openStorage(dataDir: string): Promise<Storage> {
   mkdirSync(join(dataDir, 'tmp'), { recursive: true });
-  const meta = await Database.open(join(dataDir, 'service.duckdb'), META_SCHEMA, [], { memory_limit: MEMORY.meta, ...ALLOCATOR });
+  await hashStoredKeys(join(dataDir, 'service.duckdb'));
+  const meta = await Database.open(join(dataDir, 'service.duckdb'), META_SCHEMA, [], { memory_limit: MEMORY.meta, ...ALLOCATOR }, () =>
+    assertRoom(dataDir, RECORDS_FLOOR_BYTES),
+  );
   const results = await openResults(dataDir, MEMORY.results);
   // in memory, it would spill large uploads into the process's working folder
   const spill = join(dataDir, 'tmp', 'files').replaceAll("'", "''");

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFile, rm, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { checkpoint, quoteIdentifier as q, type Database } from '../storage/duckdb.ts';
+import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import { DATA, type TableFiles } from './table-files.ts';
 import type { NewTableRecord, TableRecord, TableStore } from './table-store.ts';
 import { notFound } from '../http/http-error.ts';
@@ -43,6 +44,8 @@ export class TableData {
    * `discard` it. `allText` keeps CSV values as text, for an insert to convert them to the target's types.
    */
   async stage(path: string, format: SourceFormat, allText: boolean): Promise<{ file: string; columns: string[]; rows: number }> {
+    // a table's file takes about what its text did, or less
+    assertRoom(this.#tableFiles.dir, DATA_FLOOR_BYTES, (await stat(path)).size);
     const file = this.#tableFiles.newName();
     const source = path.replaceAll("'", "''");
     const read =
@@ -80,9 +83,19 @@ export class TableData {
   async publish(record: NewTableRecord): Promise<void> {
     await this.#inTurn(record, async () => {
       const old = await this.#store.get(record.namespace, record.tableName);
-      await this.#store.put(record);
+      await this.#point(record, old?.file === record.file ? null : record.file);
       if (old && old.file !== record.file) this.#tableFiles.retire(old.file);
     });
+  }
+
+  /** Records the table; a new file the record could not be pointed at (a full disk) is no one's, and goes. */
+  async #point(record: NewTableRecord, newFile: string | null): Promise<void> {
+    try {
+      await this.#store.put(record);
+    } catch (error) {
+      if (newFile !== null) await this.discard(newFile);
+      throw error;
+    }
   }
 
   /** Adds the staged rows by column name, converting to the table's types, into a copy that then replaces it. */
@@ -92,6 +105,8 @@ export class TableData {
         const current = await this.#current(table);
         const file = this.#tableFiles.newName();
         try {
+          const sizes = await Promise.all([current.file, staged].map(async (name) => (await stat(this.#tableFiles.path(name))).size));
+          assertRoom(this.#tableFiles.dir, DATA_FLOOR_BYTES, sizes[0]! + sizes[1]!);
           await copyFile(this.#tableFiles.path(current.file), this.#tableFiles.path(file));
           await this.#withFiles([{ file, readOnly: false }, { file: staged, readOnly: true }], (c, [target, source]) =>
             c.run(`INSERT INTO ${target}.${DATA} BY NAME SELECT * FROM ${source}.${DATA}`),
@@ -100,7 +115,7 @@ export class TableData {
           await this.discard(file);
           throw error;
         }
-        await this.#store.put({ ...current, sizeBytes: current.sizeBytes + bytes, file });
+        await this.#point({ ...current, sizeBytes: current.sizeBytes + bytes, file }, file);
         this.#tableFiles.retire(current.file);
       });
     } finally {
@@ -113,7 +128,7 @@ export class TableData {
     await this.#inTurn(table, async () => {
       const current = await this.#current(table);
       const file = await this.create(await this.#columnsOf(current.file));
-      await this.#store.put({ ...current, sizeBytes: 0, file });
+      await this.#point({ ...current, sizeBytes: 0, file }, file);
       this.#tableFiles.retire(current.file);
     });
   }

@@ -6,6 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../../main/core/hosting/renderer-files.ts';
 import { startService } from '../../../main/service/index.ts';
 import { appBuildIsStale, buildApp } from '../../../main/web/renderer-build.ts';
+import { KEYCHAIN_SERVICE } from '../../../main/core/index.ts';
+import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
+import { keptLocalKey } from '../../../main/core/secrets/local-key.ts';
+import { osKeychain } from '../../../main/core/secrets/os-keychain.ts';
 
 // The app as built (out/main, out/preload, out/renderer), booted in a Node process of its own with
 // a stand-in `electron` (see stand-in/). That process reports what it saw; this file judges it.
@@ -135,8 +139,9 @@ describe('the built app, booted with a stand-in electron', () => {
     const listed = report.queries.data?.queries.map((query) => ({ id: query.id, name: query.name })) ?? [];
     expect(listed.length).toBeGreaterThan(0);
 
-    // The same data folder, opened again by the service alone, holds exactly those queries.
-    const service = await startService({ dataDir: join(userData, 'service'), port: 0 });
+    // The same data folder, opened again by the service alone with the Local key the app kept, holds exactly those queries.
+    const kept = await keptLocalKey(new KeyVault(osKeychain(KEYCHAIN_SERVICE)));
+    const service = await startService({ dataDir: join(userData, 'service'), port: 0, demoApiKey: kept ?? undefined });
     try {
       // and the day's log says the app started and stopped, without that account's key
       const log = readdirSync(join(userData, 'logs')).map((name) => readFileSync(join(userData, 'logs', name), 'utf8')).join('');

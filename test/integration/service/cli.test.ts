@@ -36,6 +36,15 @@ describe('npm run service', () => {
     expect(response.status).toBe(200);
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
+
+    // started again with the key it printed, it keeps that key (it stores only the key's hash)
+    const again = run(['--port', '0', '--data-dir', dataDir, '--demo-api-key', key]);
+    const next = await again.firstLine;
+    expect(/demo API key: (\S+)\)/.exec(next)![1]).toBe(key);
+    const nextUrl = /(http:\/\/127\.0\.0\.1:\d+)/.exec(next)![1]!;
+    expect((await fetch(`${nextUrl}/api/v1/queries`, { headers: { 'x-dune-api-key': key } })).status).toBe(200);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
   });
 
   it('takes accounts from a file and the other flags of the issue', async () => {

@@ -85,7 +85,8 @@ export async function startHarness(options: Partial<ServiceOptions> = {}): Promi
     },
     async restart(more = {}) {
       await harness.service.close();
-      service = await startService({ ...options, ...more, dataDir, port: 0 });
+      // as a host does: the demo key it kept stays the key (the service keeps only its hash)
+      service = await startService({ ...options, demoApiKey: harness.key || undefined, ...more, dataDir, port: 0 });
       harness.service = service;
     },
     async stop() {
