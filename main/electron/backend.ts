@@ -24,6 +24,7 @@ export async function startBackend(options: {
   appSettings: AppSettingsState;
   logger: Logger;
   openFolder: (path: string) => Promise<string | null>;
+  openUrl: (url: string) => void;
   emit: (event: EventName, payload: unknown) => void;
   onExecutionFinished: (finished: FinishedExecution) => void;
   exportDestinations: ExportDestinations;
@@ -54,6 +55,7 @@ export async function startBackend(options: {
       paths: { dataDir: options.dataDir, logsDir: options.logsDir, settingsFile: settingsFile.path },
       logger: options.logger,
       openFolder: options.openFolder,
+      openUrl: options.openUrl,
     });
   } catch (error) {
     await service.close();
