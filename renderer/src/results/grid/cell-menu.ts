@@ -1,6 +1,6 @@
 import { FIRST_CHAIN } from '../../../../main/common/explorers/index.ts';
 import type { Explorers } from '../../../../main/contract/index.ts';
-import type { MenuItem } from '../../ui/MenuList.svelte';
+import type { MenuItem } from '../../ui/menu-item.ts';
 import type { ResultView } from '../result-view.svelte.ts';
 import { columnKind, isScalable } from './cell-format.ts';
 import { explorerAction, isViewable, type CellTarget } from './cell-links.ts';
