@@ -80,6 +80,17 @@ test('bytes show as 0x hex, whole on hover and in every copy, cut in the middle 
     await pick(page, wallet, 'Cell actions', item);
     await expect.poll(() => clipboard(page)).toBe(text);
   }
+  // the sample's own copy writes bytes as the cells show them too
+  await page.getByRole('button', { name: 'Sample', exact: true }).click();
+  await page.getByRole('button', { name: 'Draw sample' }).click();
+  const sample = page.getByRole('grid').locator('visible=true');
+  await expect(sample).toHaveAttribute('aria-rowcount', '3');
+  await (await cellOf(sample, 'wallet', 0)).click();
+  await page.keyboard.press('ControlOrMeta+C');
+  // a click picks the whole row there
+  await expect.poll(async () => (await clipboard(page)).split('\n')[1]?.split('\t')[1]).toMatch(/^0x[0-9a-f]{40}$/);
+  await page.getByRole('button', { name: 'All rows' }).click();
+
   // a column of a type the app cannot read is named in the footer
   await expect(page.getByLabel('Result summary')).toContainText('1 column of an unknown type, kept as text');
   expect(problems).toEqual([]);

@@ -25,6 +25,11 @@ export function isTemporalType(type: string): boolean {
   return kind === 'date' || kind === 'timestamp';
 }
 
+/** What a grid's own copy (the sample's) writes for a non-null cell: as shown, without separators. */
+export interface ColumnContext {
+  copyText: (value: CellValue) => string;
+}
+
 /** What the grid shows of a column besides its type: an integer column scaled by its decimals. */
 export interface ColumnDisplay {
   /** The decimals a column's values are divided by (10^n), 0 when not scaled. */
@@ -113,6 +118,7 @@ export function columnDefs(
       headerTooltip: `${name} (${type})`,
       valueGetter: (params) => (params.data ? params.data[position] : undefined),
       valueFormatter: (params) => format(params.value),
+      context: { copyText: (value) => cellFormat(type, { grouping: false }, decimals())(value) } satisfies ColumnContext,
       tooltipValueGetter: (params) => tooltipOf(params.value, format(params.value), kind, decimals() > 0),
       initialWidth: initialWidth(name, type, kind),
       type: isNumeric(kind) ? 'rightAligned' : undefined,
