@@ -194,6 +194,8 @@ test('nested values open in a cell viewer: formatted, foldable, searchable, copy
   await expect(page.getByRole('dialog', { name: 'ids, row 1' }).getByRole('region', { name: 'Value' })).toContainText('0: 1');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  // the focus goes back to the cell it was opened from
+  await expect(await cellOf(grid, 'ids', 0)).toBeFocused();
   expect(problems).toEqual([]);
 });
 
