@@ -3,6 +3,7 @@
 
 export const CHANNEL_NAMES = [
   'app:info',
+  'app:openUrl',
   'accounts:list',
   'accounts:add',
   'accounts:update',

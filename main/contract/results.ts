@@ -33,6 +33,12 @@ export const CacheStatus = z.object({
   isPartial: z.boolean(),
   budgetBytes: z.number(),
   error: z.string().nullable(),
+  /**
+   * For each column, in the result's order, how many values do not fit its declared type (text
+   * in a uint256 column): kept and shown as received, and counted in the result's footer. Absent
+   * until the cache has counted them.
+   */
+  valuesNotFitting: z.array(z.number().int().nonnegative()).optional(),
 });
 export type CacheStatus = z.infer<typeof CacheStatus>;
 

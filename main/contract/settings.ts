@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { externalUrl } from '../common/external-url.ts';
 import { CacheUsage } from './results.ts';
 
 // The app's own settings (not the accounts', not the cache budget's, which have their channels):
@@ -34,6 +35,25 @@ export const PollBounds = z
   .refine((bounds) => bounds.minMs <= bounds.maxMs, { message: 'poll.minMs must not be more than poll.maxMs', path: ['minMs'] });
 export type PollBounds = z.infer<typeof PollBounds>;
 
+/** A link to a block explorer's page, `{value}` standing for the address, hash or block; empty: that explorer has no such page. */
+const explorerTemplate = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((template) => template === '' || (template.includes('{value}') && externalUrl(template.replaceAll('{value}', '0')) !== null), {
+    message: 'an explorer link must be an https address with {value} where the value goes, such as https://etherscan.io/address/{value}',
+  });
+
+export const ExplorerTemplates = z.object({ address: explorerTemplate, transaction: explorerTemplate, block: explorerTemplate }).strict();
+
+/** Chains by the name Dune's `blockchain` columns give them. */
+export const chainName = z.string().regex(/^[a-z0-9_]{1,40}$/, 'a chain is named in lower-case letters, digits and underscores, as Dune names it');
+
+export const Explorers = z.record(chainName, ExplorerTemplates).refine((explorers) => Object.keys(explorers).length <= 200, {
+  message: 'up to 200 chains have an explorer',
+});
+export type Explorers = z.infer<typeof Explorers>;
+
 export const AppSettings = z
   .object({
     theme: z.enum(THEMES),
@@ -49,6 +69,8 @@ export const AppSettings = z
       .max(4096)
       .refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\'), { message: 'exportFolder must be an absolute path' })
       .nullable(),
+    /** The block explorer of each chain, for the grid's "Open in explorer". */
+    explorers: Explorers,
   })
   .strict();
 export type AppSettings = z.infer<typeof AppSettings>;
@@ -81,6 +103,7 @@ export const settingsChannels = {
         poll: PollBounds.optional(),
         thousandsSeparators: z.boolean().optional(),
         exportFolder: AppSettings.shape.exportFolder.optional(),
+        explorers: Explorers.optional(),
       })
       .strict(),
     response: SettingsView,

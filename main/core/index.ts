@@ -74,6 +74,8 @@ export interface CoreOptions {
   logger?: Logger;
   /** Opens a folder in the system's file manager (Electron); answers an error message or null. */
   openFolder?: (path: string) => Promise<string | null>;
+  /** Opens an https link in the system's browser (Electron); the browser host's page opens links itself. */
+  openUrl?: (url: string) => void;
 }
 
 /** Parts well below the service's 1.2 GB per insert, so a failed one costs little to send again. */
@@ -144,7 +146,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   return {
     handlers: {
-      ...appHandlers({ host: options.host, version: options.version }),
+      ...appHandlers({ host: options.host, version: options.version, openUrl: options.openUrl }),
       ...accountHandlers(accounts, vault, (accountId) => {
         history.forgetAccount(accountId);
         // an entry that cannot be dropped now is still evicted later, by age and budget

@@ -27,6 +27,7 @@ export async function startBackend(options: {
   appSettings: AppSettingsState;
   logger: Logger;
   openFolder: (path: string) => Promise<string | null>;
+  openUrl: (url: string) => void;
   emit: (event: EventName, payload: unknown) => void;
   onExecutionFinished: (finished: FinishedExecution) => void;
   exportDestinations: ExportDestinations;
@@ -61,6 +62,7 @@ export async function startBackend(options: {
       paths: { dataDir: options.dataDir, logsDir: options.logsDir, settingsFile: settingsFile.path },
       logger: options.logger,
       openFolder: options.openFolder,
+      openUrl: options.openUrl,
     });
   } catch (error) {
     await service.close();

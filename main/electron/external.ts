@@ -1,19 +1,13 @@
 import { shell } from 'electron';
+import { externalUrl } from '../common/external-url.ts';
 
-// The one door from the app to the outside world. Anything else (file:, javascript:,
-// custom handlers, plain http) could run or leak something on the user's machine.
-const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set(['https:']);
+// The one door from the app to the outside world: only the links externalUrl lets through.
 
 /** Opens `url` in the user's browser if it is an https link; returns whether it did. */
 export function openExternalSafely(url: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (!ALLOWED_PROTOCOLS.has(parsed.protocol) || parsed.username !== '' || parsed.password !== '') return false;
-  shell.openExternal(parsed.href).catch(() => {
+  const href = externalUrl(url);
+  if (href === null) return false;
+  shell.openExternal(href).catch(() => {
     // The OS has no handler or refused; nothing in the app depends on it.
   });
   return true;

@@ -11,6 +11,7 @@ import { saveDialogDestinations } from './export-dialog.ts';
 import { createEventSender, registerInvokeHandler } from './ipc.ts';
 import { installApplicationMenu } from './menu.ts';
 import { createFinishedNotifier } from './notifications.ts';
+import { openExternalSafely } from './external.ts';
 import { denyPermissions, guardWebContents } from './navigation.ts';
 import { handleAppProtocol, registerAppScheme } from './protocol.ts';
 import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
@@ -91,6 +92,7 @@ async function start(): Promise<void> {
     appSettings,
     logger: log,
     openFolder: async (path) => (await shell.openPath(path)) || null,
+    openUrl: (url) => void openExternalSafely(url),
     emit,
     onExecutionFinished: createFinishedNotifier({
       getWindow: () => mainWindow,

@@ -37,7 +37,7 @@ test('copies a block of cells as TSV, Markdown and SQL, and every cell of the vi
 
   // the right-click menu copies the same cells in other forms
   await (await cellOf(grid, 'quarter', 2)).click({ button: 'right' });
-  const menu = page.getByRole('menu', { name: 'Copy the cells' });
+  const menu = page.getByRole('menu', { name: 'Cell actions' });
   await menu.getByRole('menuitem', { name: 'Copy as a Markdown table' }).click();
   await expect(menu).toBeHidden();
   await expect.poll(() => clipboard(page)).toContain('| n | quarter | label | even |');

@@ -38,7 +38,7 @@ test('profiles a column of the whole result, then of the filtered view', async (
   await expect(page.getByLabel('Result summary').getByLabel('Rows shown')).toHaveText('1,000 of 5,000 rows');
   // so does a cell's, and the profile follows the filter
   await (await cellOf(page.getByRole('grid'), 'chain', 0)).click({ button: 'right' });
-  await page.getByRole('menu', { name: 'Copy the cells' }).getByRole('menuitem', { name: 'Profile of chain' }).click();
+  await page.getByRole('menu', { name: 'Cell actions' }).getByRole('menuitem', { name: 'Profile of chain' }).click();
   await expect(picker).toHaveValue('chain');
   const chain = page.getByRole('region', { name: 'Profile of chain' });
   await expect(chain).toContainText('1,000 rows of the filtered view');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_EXPLORERS } from '../../common/explorers/index.ts';
 import { AppSettings } from '../../contract/index.ts';
 import { DEFAULT_POLL_BOUNDS } from '../executions/watcher.ts';
 import type { SettingsStore } from './settings-store.ts';
@@ -14,6 +15,7 @@ export const defaultAppSettings = (): AppSettings => ({
   poll: { ...DEFAULT_POLL_BOUNDS },
   thousandsSeparators: false,
   exportFolder: null,
+  explorers: structuredClone(DEFAULT_EXPLORERS),
 });
 
 /**

@@ -16,6 +16,10 @@ export class ResultView {
   /** From the grid's column filters and headers, as last sent. */
   gridFilters = $state('');
   sortBy = $state('');
+  /** Integer columns shown divided by 10^n, by name. */
+  decimals = $state.raw<Readonly<Record<string, number>>>({});
+  /** The chain explorer links are for when a row names none; null: the first of Dune's. */
+  defaultChain = $state<string | null>(null);
   /** Positions of the hidden columns. */
   hidden = $state.raw<ReadonlySet<number>>(new Set());
   /** Rows in the current view (all of them unless filtered), from the last page read. */
@@ -35,13 +39,25 @@ export class ResultView {
   columnsParam = $derived(this.hidden.size === 0 ? undefined : columnsParam(this.visible.map((c) => c.name)));
 
   /** `saved`: how the query's result was last looked at; what no longer fits these columns is left out. */
-  constructor(result: ResultSummary, saved?: { typedFilters: string; hidden: string[] }) {
+  constructor(result: ResultSummary, saved?: { typedFilters: string; hidden: string[]; decimals?: Record<string, number>; defaultChain?: string | null }) {
     this.columns = result.columnNames.map((name, index) => ({ name, type: result.columnTypes[index] ?? '', index }));
     if (!saved) return;
+    this.decimals = saved.decimals ?? {};
+    this.defaultChain = saved.defaultChain ?? null;
     const hidden = this.columns.filter((c) => saved.hidden.includes(c.name)).map((c) => c.index);
     if (hidden.length < this.columns.length) this.hidden = new Set(hidden);
     this.draft = saved.typedFilters;
     if (!this.applyDraft()) this.draft = saved.typedFilters;
+  }
+
+  decimalsOf(name: string): number {
+    return this.decimals[name] ?? 0;
+  }
+
+  /** Shows the column's values divided by 10^decimals; 0 shows them as they are. */
+  scaleColumn(name: string, decimals: number): void {
+    const { [name]: _dropped, ...rest } = this.decimals;
+    this.decimals = decimals > 0 ? { ...rest, [name]: decimals } : rest;
   }
 
   /** Hidden columns by name, as kept between visits. */

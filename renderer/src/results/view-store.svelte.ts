@@ -21,9 +21,22 @@ export interface SavedView {
   editorHeight: number | null;
   /** The chart last drawn. */
   chart: ChartSettings | null;
+  /** Integer columns shown divided by 10^n (raw token amounts), by name. */
+  decimals: Record<string, number>;
+  /** The chain an explorer link is for when a row names none; null: the first of Dune's. */
+  defaultChain: string | null;
 }
 
-const EMPTY: SavedView = { typedFilters: '', hidden: [], grid: null, editorHeight: null, chart: null };
+const EMPTY: SavedView = { typedFilters: '', hidden: [], grid: null, editorHeight: null, chart: null, decimals: {}, defaultChain: null };
+/** Past 10^77 no uint256 has a digit left before the point. */
+export const MAX_DECIMALS = 77;
+
+function readDecimals(value: unknown): Record<string, number> {
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, number] => Number.isInteger(entry[1]) && entry[1] > 0 && entry[1] <= MAX_DECIMALS),
+  );
+}
 const SAVE_DELAY_MS = 400;
 
 /** What main answered, checked field by field: a value from an older version is read as far as it fits. */
@@ -38,6 +51,8 @@ function readSavedView(value: unknown): SavedView {
     grid,
     editorHeight: typeof v.editorHeight === 'number' && v.editorHeight > 0 ? v.editorHeight : null,
     chart: ChartSettings.safeParse(v.chart).data ?? null,
+    decimals: readDecimals(v.decimals),
+    defaultChain: typeof v.defaultChain === 'string' && /^[a-z0-9_]{1,40}$/.test(v.defaultChain) ? v.defaultChain : null,
   };
 }
 

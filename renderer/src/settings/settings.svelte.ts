@@ -1,5 +1,6 @@
 import type { AboutInfo, AppSettings, ChannelRequest, ContractError } from '../../../main/contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
+import { explorerSettings } from '../results/grid/explorers.svelte.ts';
 import { numberStyle } from '../results/grid/number-style.svelte.ts';
 import { applyTheme } from './theme.ts';
 
@@ -42,10 +43,11 @@ export class Settings {
     return null;
   }
 
-  /** What the renderer applies itself: the theme, and how the grids write numbers. */
+  /** What the renderer applies itself: the theme, how the grids write numbers, where their links go. */
   #apply(settings: AppSettings): void {
     applyTheme(settings.theme);
     numberStyle.grouping = settings.thousandsSeparators;
+    explorerSettings.explorers = settings.explorers;
   }
 
   async setCacheBudget(budgetBytes: number): Promise<ContractError | null> {

@@ -62,6 +62,35 @@ describe('the app settings', () => {
   });
 });
 
+describe('block explorers and links', () => {
+  it('starts with an explorer for each main chain, and keeps a changed list across a restart', async () => {
+    const call = caller(await startCore());
+    const got = await call('settings:get', {});
+    expect(got.ok && got.data.settings.explorers.ethereum).toEqual({
+      address: 'https://etherscan.io/address/{value}',
+      transaction: 'https://etherscan.io/tx/{value}',
+      block: 'https://etherscan.io/block/{value}',
+    });
+    const mine = { mychain: { address: 'https://scan.example/a/{value}', transaction: '', block: '' } };
+    const bad = await call('settings:set', { explorers: { mychain: { ...mine.mychain, transaction: 'file:///{value}' } } });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.message).toContain('explorers.mychain.transaction');
+    expect((await call('settings:set', { explorers: mine })).ok).toBe(true);
+    const again = caller(await startCore());
+    expect(await again('settings:get', {})).toMatchObject({ ok: true, data: { settings: { explorers: mine } } });
+  });
+
+  it('hands an https link to the host, and tells a page without one to open it itself', async () => {
+    const opened: string[] = [];
+    const desktop = caller(await harness.startCore({ keyVault: new KeyVault(memoryKeychain()), openUrl: (url) => opened.push(url) }));
+    expect(await desktop('app:openUrl', { url: 'https://etherscan.io/tx/0xab' })).toEqual({ ok: true, data: { opened: true } });
+    const refused = await desktop('app:openUrl', { url: 'javascript:alert(1)' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(opened).toEqual(['https://etherscan.io/tx/0xab']);
+    expect(await caller(await startCore())('app:openUrl', { url: 'https://etherscan.io/' })).toEqual({ ok: true, data: { opened: false } });
+  });
+});
+
 describe('polling within the bounds', () => {
   it('never polls faster than the lower bound or slower than the upper one, backing off past it only after failures', () => {
     const bounds = { minMs: 1000, maxMs: 5000 };

@@ -40,3 +40,38 @@ describe('cells as their type says', () => {
     expect(cellFormat('BOOLEAN', english)(true)).toBe('true');
   });
 });
+
+describe("Dune's types in cells", () => {
+  const UINT_MAX = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
+
+  it('keeps every digit of uint256 and int256, whatever the service calls them', () => {
+    expect(cellFormat('uint256', plain)(UINT_MAX)).toBe(UINT_MAX);
+    expect(cellFormat('int256', english)('-1000000')).toBe('-1,000,000');
+    expect(cellFormat('BIGNUM', plain)(42)).toBe('42');
+  });
+
+  it('shows bytes as 0x hex, from the hosted service or from DuckDB\'s escaped text', () => {
+    expect(cellFormat('varbinary', plain)('0xD8DA6BF26964AF9D7EED9E03E53415D37AA96045')).toBe('0xd8da6bf26964af9d7eed9e03e53415d37aa96045');
+    expect(cellFormat('BLOB', plain)('\\xDE\\xAD\\xBE\\xEFab')).toBe('0xdeadbeef6162');
+    // a value that is not bytes is shown as received
+    expect(cellFormat('varbinary', plain)('not bytes é')).toBe('not bytes é');
+  });
+
+  it('scales an integer column by its decimals exactly, and nothing else', () => {
+    const tokens = cellFormat('uint256', plain, 18);
+    expect(tokens('1500000000000000000')).toBe('1.5');
+    expect(tokens('1')).toBe('0.000000000000000001');
+    expect(tokens(UINT_MAX)).toBe('115792089237316195423570985008687907853269984665640564039457.584007913129639935');
+    expect(cellFormat('int256', english, 6)('-1234567890000')).toBe('-1,234,567.89');
+    expect(cellFormat('bigint', plain, 2)(12345)).toBe('123.45');
+    expect(cellFormat('double', plain, 2)(12345)).toBe('12345');
+    expect(cellFormat('varchar', plain, 2)('12345')).toBe('12345');
+  });
+
+  it('leaves nested values and JSON as their text', () => {
+    expect(cellFormat('array(varchar)', plain)('["a","b"]')).toBe('["a","b"]');
+    expect(cellFormat('STRUCT(a INTEGER)', plain)('{"a":1}')).toBe('{"a":1}');
+    expect(cellFormat('json', plain)('{"x": 12345678901234567890}')).toBe('{"x": 12345678901234567890}');
+    expect(cellFormat('geometry', plain)('POINT(1 2)')).toBe('POINT(1 2)');
+  });
+});

@@ -24,7 +24,8 @@ export async function blockText(source: ResultSource, view: ResultView, bounds: 
   const positions = bounds.colIds.map((colId) => view.visible.findIndex((c) => columnId(c.index) === colId));
   if (positions.some((p) => p < 0)) return { ok: false, message: 'The columns changed since the cells were picked: pick them again.' };
   const columns = positions.map((p) => view.visible[p]!);
-  const formats = columns.map((c) => cellFormat(c.type, { grouping: false }));
+  // as shown: bytes as 0x hex, a column scaled by its decimals scaled
+  const formats = columns.map((c) => cellFormat(c.type, { grouping: false }, view.decimalsOf(c.name)));
   const values: CellValue[][] = [];
   for (let start = bounds.top; start <= bounds.bottom; start += CHUNK_ROWS) {
     const end = Math.min(bounds.bottom + 1, start + CHUNK_ROWS);

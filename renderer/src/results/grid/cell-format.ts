@@ -1,8 +1,10 @@
+import { binaryText, isNumeric, kindOf, parseType, readDecimal, writeDecimal, type TypeKind } from '../../../../main/common/dune-types/index.ts';
 import type { CellValue } from '../../../../main/contract/index.ts';
 
-// Cells as their column's type says. Numbers are written from their text (a DECIMAL's digits, an
+// Cells as their column's kind says. Numbers are written from their text (a DECIMAL's digits, an
 // integer past 2^53 that the service sends as a string), never through arithmetic that would round
-// them; separators are put between the digits of that text.
+// them; separators are put between the digits of that text. Bytes read as 0x hex, whichever
+// service sent them (DuckDB's escaped text of a blob included).
 
 export interface NumberStyle {
   /** Thousands separators and the decimal sign of the OS's locale; off: digits and a point only. */
@@ -10,32 +12,49 @@ export interface NumberStyle {
   locale?: string;
 }
 
-const DECIMAL = /^(decimal|numeric)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i;
-const INTEGER = /^(u?(tiny|small|big|huge)?int(eger)?\d*|u?int\d+)\b/i;
-const FLOAT = /^(double|real|float\d*)\b/i;
 // what toFixed and String give a finite number: digits, maybe a point, maybe an exponent
 const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 export type CellFormat = (value: CellValue | undefined) => string;
 
-/** The scale of a DECIMAL(p, s) type; null for any other type. */
-export function decimalScale(type: string): number | null {
-  const match = DECIMAL.exec(type.trim());
-  return match ? Number(match[2]) : null;
+/** What a column of this type holds, as the shared type system reads the service's name for it. */
+export function columnKind(type: string): TypeKind {
+  return kindOf(parseType(type));
 }
 
-export function cellFormat(type: string, style: NumberStyle): CellFormat {
+/** Integer columns hold raw token amounts: those may be scaled by a number of decimals. */
+export function isScalable(kind: TypeKind): boolean {
+  return kind === 'integer' || kind === 'big-integer';
+}
+
+/** The scale of a DECIMAL(p, s) type; null for any other type. */
+export function decimalScale(type: string): number | null {
+  const parsed = parseType(type);
+  return kindOf(parsed) === 'decimal' ? (parsed.params[1] ?? 0) : null;
+}
+
+/** `decimals`: an integer column's values divided by 10^decimals, exactly (a token amount in whole tokens). */
+export function cellFormat(type: string, style: NumberStyle, decimals = 0): CellFormat {
+  const kind = columnKind(type);
   const scale = decimalScale(type);
-  const numeric = scale !== null || INTEGER.test(type.trim()) || FLOAT.test(type.trim());
+  const shift = isScalable(kind) ? decimals : 0;
   const separators = style.grouping ? localeSeparators(style.locale) : null;
   return (value) => {
     if (value === null) return 'null';
     if (value === undefined) return '';
-    if (!numeric || typeof value === 'boolean') return String(value);
+    if (typeof value === 'boolean') return String(value);
+    if (kind === 'binary') return typeof value === 'string' ? (binaryText(value) ?? value) : String(value);
+    if (!isNumeric(kind)) return String(value);
     let text = typeof value === 'number' ? (scale !== null && Math.abs(value) < 1e21 ? value.toFixed(scale) : String(value)) : value;
     if (scale !== null) text = padScale(text, scale);
+    if (shift > 0) text = shifted(text, shift);
     return separators ? group(text, separators) : text;
   };
+}
+
+function shifted(text: string, decimals: number): string {
+  const read = readDecimal(text, -decimals);
+  return read ? writeDecimal(read) : text;
 }
 
 function padScale(text: string, scale: number): string {

@@ -1,7 +1,9 @@
-import type { ColDef } from 'ag-grid-community';
+import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { isNumeric, type TypeKind } from '../../../../main/common/dune-types/index.ts';
 import type { CellValue } from '../../../../main/contract/index.ts';
 import { localTimeOf } from '../dates.ts';
-import { cellFormat, type CellFormat } from './cell-format.ts';
+import { cellFormat, columnKind, isScalable, type CellFormat } from './cell-format.ts';
+import { LONG_TEXT } from './cell-links.ts';
 import { numberStyle } from './number-style.svelte.ts';
 import { TypedHeader } from './typed-header.ts';
 import type { ViewColumn } from './view-language.ts';
@@ -9,83 +11,123 @@ import type { ViewColumn } from './view-language.ts';
 /** A row as it arrives: cells in column order. */
 export type Row = CellValue[];
 
-const NUMERIC = /^(u?(tiny|small|big|huge)?int(eger)?\d*|u?int\d+|double|real|float\d*|decimal|numeric|number)\b/i;
-const TEMPORAL = /^(timestamp|date|time)/i;
-
 /** Column ids are positions: names may repeat or contain anything. */
 export function columnId(index: number): string {
   return `c${index}`;
 }
 
 export function isNumericType(type: string): boolean {
-  return NUMERIC.test(type.trim());
+  return isNumeric(columnKind(type));
 }
 
-/** A column's formatter for the number style of the moment: a change of the setting redraws the cells. */
-function formatterFor(type: string): (value: CellValue | undefined) => string {
-  const made = new Map<boolean, CellFormat>();
+export function isTemporalType(type: string): boolean {
+  const kind = columnKind(type);
+  return kind === 'date' || kind === 'timestamp';
+}
+
+/** What a grid's own copy (the sample's) writes for a non-null cell: as shown, without separators. */
+export interface ColumnContext {
+  copyText: (value: CellValue) => string;
+}
+
+/** What the grid shows of a column besides its type: an integer column scaled by its decimals. */
+export interface ColumnDisplay {
+  /** The decimals a column's values are divided by (10^n), 0 when not scaled. */
+  decimalsOf(name: string): number;
+}
+
+const UNSCALED: ColumnDisplay = { decimalsOf: () => 0 };
+
+/** A column's formatter for the number style and scale of the moment: a change of either redraws the cells. */
+function formatterFor(type: string, decimals: () => number): (value: CellValue | undefined) => string {
+  const made = new Map<string, CellFormat>();
   return (value) => {
     const grouping = numberStyle.grouping;
-    let format = made.get(grouping);
-    if (!format) made.set(grouping, (format = cellFormat(type, { grouping })));
+    const scale = decimals();
+    const key = `${grouping}/${scale}`;
+    let format = made.get(key);
+    if (!format) made.set(key, (format = cellFormat(type, { grouping }, scale)));
     return format(value);
   };
 }
 
-export function isTemporalType(type: string): boolean {
-  return TEMPORAL.test(type.trim());
-}
-
-/** Past this many characters a cell is likely cut off: hovering shows all of it. */
-const LONG_TEXT = 24;
+/** The end of a binary value kept in sight when the column is too narrow for all of it. */
+const KEPT_TAIL = 4;
 
 const TEXT_OPTIONS = { filterOptions: ['contains', 'equals', 'startsWith'], maxNumConditions: 1 };
 const SCALAR_OPTIONS = { filterOptions: ['equals', 'lessThan', 'greaterThan', 'inRange'], maxNumConditions: 1 };
 
-/** Filters the language can express for the type; the grid only collects them, main applies them. */
-function filterFor(type: string): Pick<ColDef, 'filter' | 'filterParams'> {
-  if (isNumericType(type)) return { filter: 'agNumberColumnFilter', filterParams: SCALAR_OPTIONS };
-  if (isTemporalType(type)) return { filter: 'agDateColumnFilter', filterParams: SCALAR_OPTIONS };
+/** Filters the language can express for the kind; the grid only collects them, main applies them. */
+function filterFor(kind: TypeKind): Pick<ColDef, 'filter' | 'filterParams'> {
+  if (isNumeric(kind)) return { filter: 'agNumberColumnFilter', filterParams: SCALAR_OPTIONS };
+  if (kind === 'date' || kind === 'timestamp') return { filter: 'agDateColumnFilter', filterParams: SCALAR_OPTIONS };
   return { filter: 'agTextColumnFilter', filterParams: TEXT_OPTIONS };
 }
 
-function initialWidth(name: string, type: string): number {
+function initialWidth(name: string, type: string, kind: TypeKind): number {
   const header = Math.max(name.length, type.length) * 7.5 + 44;
-  const content = isNumericType(type) ? 110 : TEMPORAL.test(type) ? 190 : 170;
+  const content = kind === 'binary' ? 200 : isNumeric(kind) ? 110 : kind === 'date' || kind === 'timestamp' ? 190 : 170;
   return Math.round(Math.min(360, Math.max(90, header, content)));
 }
 
-/** A timestamp's moment on the user's clock (cells show UTC, as the service gives them); else long text whole. */
-function tooltipOf(value: CellValue | undefined, temporal: boolean): string | undefined {
+/**
+ * What hovering shows: a timestamp's moment on the user's clock (cells show UTC, as the service
+ * gives them), the whole of a binary value or of long text, and the raw value under a scaled one.
+ */
+function tooltipOf(value: CellValue | undefined, shown: string, kind: TypeKind, scaled: boolean): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (scaled) return `${shown} (raw ${value})`;
   if (typeof value !== 'string') return undefined;
-  if (temporal) return localTimeOf(value) ?? undefined;
+  if (kind === 'date' || kind === 'timestamp') return localTimeOf(value) ?? undefined;
+  if (kind === 'binary') return shown;
   return value.length > LONG_TEXT ? value : undefined;
+}
+
+/** Bytes in two parts, so a narrow column cuts the middle and keeps both ends in sight (`0x1f98…f984`). */
+function middleCut(params: ICellRendererParams<Row, CellValue>): HTMLElement | string {
+  const text = params.valueFormatted ?? '';
+  if (params.value === null || text.length <= KEPT_TAIL * 3) return text;
+  const root = document.createElement('span');
+  root.className = 'qd-middle';
+  const head = document.createElement('span');
+  head.className = 'qd-middle-head';
+  head.textContent = text.slice(0, -KEPT_TAIL);
+  const tail = document.createElement('span');
+  tail.textContent = text.slice(-KEPT_TAIL);
+  root.append(head, tail);
+  return root;
 }
 
 /**
  * Rows are arrays in the order of the columns asked for, so each column reads its position;
  * its id stays its place in the whole result, so sorts and filters survive hiding others.
  */
-export function columnDefs(columns: ViewColumn[], inBlock?: (row: number | null, colId: string) => boolean): ColDef<Row, CellValue>[] {
+export function columnDefs(
+  columns: ViewColumn[],
+  inBlock?: (row: number | null, colId: string) => boolean,
+  display: ColumnDisplay = UNSCALED,
+): ColDef<Row, CellValue>[] {
   return columns.map(({ name, type, index }, position) => {
-    const numeric = isNumericType(type);
-    const temporal = isTemporalType(type);
-    const format = formatterFor(type);
+    const kind = columnKind(type);
+    const decimals = () => (isScalable(kind) ? display.decimalsOf(name) : 0);
+    const format = formatterFor(type, decimals);
     return {
       colId: columnId(index),
       headerName: name,
-      headerComponentParams: { innerHeaderComponent: TypedHeader, innerHeaderComponentParams: { type } },
+      headerComponentParams: { innerHeaderComponent: TypedHeader, innerHeaderComponentParams: { type, decimals } },
       headerTooltip: `${name} (${type})`,
       valueGetter: (params) => (params.data ? params.data[position] : undefined),
       valueFormatter: (params) => format(params.value),
-      tooltipValueGetter: (params) => tooltipOf(params.value, temporal),
-      initialWidth: initialWidth(name, type),
-      type: numeric ? 'rightAligned' : undefined,
+      context: { copyText: (value) => cellFormat(type, { grouping: false }, decimals())(value) } satisfies ColumnContext,
+      tooltipValueGetter: (params) => tooltipOf(params.value, format(params.value), kind, decimals() > 0),
+      initialWidth: initialWidth(name, type, kind),
+      type: isNumeric(kind) ? 'rightAligned' : undefined,
+      ...(kind === 'binary' ? { cellRenderer: middleCut, cellClass: 'qd-mono' } : {}),
       cellClassRules: {
         'qd-null': (params) => params.value === null,
         ...(inBlock ? { 'qd-block': (params) => inBlock(params.node.rowIndex, params.colDef.colId!) } : {}),
       },
-      ...filterFor(type),
+      ...filterFor(kind),
     } satisfies ColDef<Row, CellValue>;
   });
 }

@@ -1,10 +1,12 @@
 import type { GridApi } from 'ag-grid-community';
 import type { CellValue } from '../../../../main/contract/index.ts';
+import { cellFormat, columnKind } from './cell-format.ts';
 import { columnId } from './columns.ts';
 import type { ViewColumn } from './view-language.ts';
 
 const CELL_FONT = '12.5px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const HEADER_FONT = '600 12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const MONO_FONT = "12px ui-monospace, 'SF Mono', 'Cascadia Mono', 'DejaVu Sans Mono', Menlo, Consolas, monospace";
 /** Cell padding plus room for later rows a little wider than the first ones. */
 const PADDING_PX = 40;
 const MIN_PX = 70;
@@ -28,10 +30,10 @@ function measure(text: string, font: string): number {
 function fitWidths(columns: ViewColumn[], rows: CellValue[][]): number[] {
   return columns.map(({ name, type }, index) => {
     let widest = Math.max(measure(name, HEADER_FONT), measure(type, HEADER_FONT)) + HEADER_ICONS_PX;
-    for (const row of rows) {
-      const value = row[index];
-      widest = Math.max(widest, measure(value === null || value === undefined ? 'null' : String(value), CELL_FONT));
-    }
+    // as the cells show them: bytes as 0x hex (not DuckDB's four characters a byte), in their face
+    const format = cellFormat(type, { grouping: false });
+    const font = columnKind(type) === 'binary' ? MONO_FONT : CELL_FONT;
+    for (const row of rows) widest = Math.max(widest, measure(format(row[index] ?? null), font));
     return Math.round(Math.min(MAX_PX, Math.max(MIN_PX, widest + PADDING_PX)));
   });
 }

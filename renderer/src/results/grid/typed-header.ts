@@ -1,8 +1,11 @@
 import type { IHeaderParams, IInnerHeaderComponent } from 'ag-grid-community';
 
-type Params = IHeaderParams & { type?: string };
+type Params = IHeaderParams & { type?: string; decimals?: () => number };
 
-/** The column name with its type beneath, inside the grid's own header (sorting, resizing stay its). */
+/**
+ * The column name with its type beneath, inside the grid's own header (sorting, resizing stay
+ * its); a column scaled by its decimals says so after its name (`amount ÷1e18`).
+ */
 export class TypedHeader implements IInnerHeaderComponent {
   #root = document.createElement('span');
   #name = document.createElement('span');
@@ -21,7 +24,8 @@ export class TypedHeader implements IInnerHeaderComponent {
   }
 
   refresh(params: Params): boolean {
-    this.#name.textContent = params.displayName;
+    const decimals = params.decimals?.() ?? 0;
+    this.#name.textContent = decimals > 0 ? `${params.displayName} ÷1e${decimals}` : params.displayName;
     this.#type.textContent = params.type ?? '';
     return true;
   }

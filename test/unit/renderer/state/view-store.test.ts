@@ -46,4 +46,14 @@ describe('saved views', () => {
     expect(saved).toEqual([expect.objectContaining({ editorHeight: 200 })]);
     expect(views.get('a1', 4)?.editorHeight).toBe(200);
   });
+
+  it("read a query's decimals and chain back, leaving out what no longer fits", async () => {
+    const stored = { decimals: { amount: 18, fee: 0, odd: 2.5, huge: 400, usdc: 6 }, defaultChain: 'base' };
+    const api = { invoke: () => Promise.resolve({ ok: true, data: { value: stored } }), on: () => () => {} } as unknown as Api;
+    const view = await new ViewStore(api).load('a1', 4);
+    expect(view.decimals).toEqual({ amount: 18, usdc: 6 });
+    expect(view.defaultChain).toBe('base');
+    const odd = { invoke: () => Promise.resolve({ ok: true, data: { value: { decimals: 'x', defaultChain: 'Not A Chain' } } }), on: () => () => {} } as unknown as Api;
+    expect(await new ViewStore(odd).load('a1', 4)).toMatchObject({ decimals: {}, defaultChain: null });
+  });
 });
