@@ -37,8 +37,10 @@ function seriesOf(data: ChartData): Series[] {
   const series: Series[] = [];
   for (const [group, rows] of byGroup) {
     yNames.forEach((y, k) => {
+      // a series whose values pass 2^53 is drawn from doubles that only estimate them
+      const estimate = data.inexact.includes(y) ? '≈ ' : '';
       const name = data.groupBy === null ? y : yNames.length > 1 ? `${group} · ${y}` : group;
-      series.push({ label: name, points: rows.map((row) => [row[0] ?? null, row[2 + k] ?? null]) });
+      series.push({ label: `${estimate}${name}`, points: rows.map((row) => [row[0] ?? null, row[2 + k] ?? null]) });
     });
   }
   return series;
