@@ -33,7 +33,7 @@ const SPILL_LIMIT = 'max_temp_directory_size';
 export function overBudgetMessage(message: string, plan: Plan, limits: PlanLimits): string | null {
   const match = OUT_OF_MEMORY.exec(message);
   if (!match) return null;
-  const detail = `(DuckDB: ${match[1]!.trim()})`;
+  const detail = `(DuckDB: ${match[1]!.trim().replace(/\.$/, "")})`;
   const shared = `shared by the context's running executions`;
   if (message.includes(SPILL_LIMIT)) {
     return `the execution went past the ${plan} plan's spill budget: ${formatBytes(limits.spillBytes)} of disk for data that does not fit in its ${formatBytes(limits.memoryBytes)} of memory, ${shared} ${detail}`;

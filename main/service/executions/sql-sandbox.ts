@@ -30,6 +30,8 @@ export interface Reservation {
   budget: ServiceBudget;
   /** Whether the budget was taken for it (then owned by the DuckDB it opens, or given back). */
   taken: boolean;
+  /** The kept DuckDB it counts as a user of, so that no other reservation closes it to make room. */
+  kept: ContextDb | null;
 }
 
 /** A connection of one execution's own; `close` when done with it. */
@@ -100,20 +102,32 @@ export class Sandboxes {
    */
   reserve(privateOf: number | null, budget: ServiceBudget): Reservation | null {
     const key = keyOf(privateOf, budget);
-    if (this.#contexts.has(key)) return { key, privateOf, budget, taken: false };
+    const kept = this.#contexts.get(key) ?? null;
+    if (kept) {
+      kept.users++;
+      return { key, privateOf, budget, taken: false, kept };
+    }
     if (!this.#takeBudget(budget)) return null;
-    return { key, privateOf, budget, taken: true };
+    return { key, privateOf, budget, taken: true, kept: null };
   }
 
-  /** Gives back what a reservation that is not going to be opened took. */
+  /** Gives back what a reservation that is not going to be opened holds. */
   forgo(reservation: Reservation): void {
     if (reservation.taken) this.#options.budget.give(reservation.budget);
     reservation.taken = false;
+    if (reservation.kept) this.#leave(reservation.kept);
+    reservation.kept = null;
   }
 
   /** The reserved place's connection. */
   async open(reservation: Reservation): Promise<Sandbox> {
-    const db = await this.#contextDb(reservation);
+    let db: ContextDb;
+    try {
+      db = await this.#contextDb(reservation);
+    } catch (error) {
+      this.forgo(reservation);
+      throw error;
+    }
     try {
       const connection = await db.instance.connect();
       await connection.run(`USE ${q(this.#options.catalog)}`);
@@ -151,19 +165,23 @@ export class Sandboxes {
     return service.take(budget);
   }
 
-  /** The context's DuckDB, counting one more user (counted here, so that no one retires it unseen). */
+  /** The context's DuckDB, with one more user (counted before any wait, so that no one shuts it unseen). */
   async #contextDb(reservation: Reservation): Promise<ContextDb> {
-    const { key, budget } = reservation;
+    const { key, budget, kept } = reservation;
     let tables = await this.#store.readable(reservation.privateOf ?? PUBLIC_ONLY);
-    const kept = this.#contexts.get(key);
     if (kept && kept.tables === describe(tables)) {
-      this.forgo(reservation);
-      this.#contexts.delete(key);
-      this.#contexts.set(key, kept); // now the most recently used
-      kept.users++;
+      reservation.kept = null; // its user, counted when reserved, is this execution
+      if (!kept.retired) {
+        this.#contexts.delete(key);
+        this.#contexts.set(key, kept); // now the most recently used
+      }
       return kept;
     }
-    // the DuckDB kept when it was reserved has other tables now, while in use: a second one needs its own budget
+    if (kept) {
+      reservation.kept = null;
+      this.#leave(kept);
+    }
+    // the DuckDB kept when it was reserved has other tables now: a new one needs its own budget
     while (!reservation.taken) {
       if (this.#takeBudget(budget)) reservation.taken = true;
       else await this.#options.budget.released();
@@ -179,7 +197,6 @@ export class Sandboxes {
     } catch (error) {
       instance?.closeSync();
       this.#files.release(held);
-      this.forgo(reservation);
       throw error;
     }
     reservation.taken = false; // the DuckDB's own now, given back when it is shut
