@@ -10,9 +10,10 @@ export function formatBytes(bytes: number): string {
   return `${Number((bytes / size).toFixed(1))} ${unit}`;
 }
 
-/** `10 minutes`, `2 hours`, `45 seconds`: for messages. */
+/** `10 minutes`, `2 hours`, `3 days`, `45 seconds`: for messages. */
 export function formatDuration(millis: number): string {
-  const [unit, size] = millis % 3_600_000 === 0 ? ['hour', 3_600_000] : millis % 60_000 === 0 ? ['minute', 60_000] : ['second', 1000];
+  const [unit, size] =
+    millis % 86_400_000 === 0 ? ['day', 86_400_000] : millis % 3_600_000 === 0 ? ['hour', 3_600_000] : millis % 60_000 === 0 ? ['minute', 60_000] : ['second', 1000];
   const n = Number((millis / size).toFixed(1));
   return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }

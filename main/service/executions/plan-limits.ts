@@ -1,5 +1,5 @@
 import { PLANS, type Plan } from '../accounts/account-store.ts';
-import { formatBytes } from './budget-messages.ts';
+import { formatBytes, formatDuration } from './budget-messages.ts';
 
 /** What one execution of a plan may use. */
 export interface PlanLimits {
@@ -25,6 +25,10 @@ export interface ServiceBudget {
 const MB = 1024 ** 2;
 const GB = 1024 ** 3;
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+// A timer of Node's fires at once past 2^31 - 1 ms (24.8 days).
+const LONGEST_TIMER_MILLIS = 2 ** 31 - 1;
+const LONGEST_TIMER_DAYS = 24;
 
 // Sized for a desktop of a few GB and two cores, where the service shares the machine with the
 // app and everything else the user runs.
@@ -70,6 +74,9 @@ export function resolveLimits(options: LimitOptions): { plans: Record<Plan, Plan
         spillBytes: valueFor(options.executionSpillBytes, plan, Math.min(fallback.spillBytes, total.spillBytes)),
         resultBytes: valueFor(options.resultCapBytes, plan, fallback.resultBytes),
       };
+      if (limits.timeLimitMillis > LONGEST_TIMER_MILLIS) {
+        throw new Error(`the ${plan} plan's time limit (${formatDuration(limits.timeLimitMillis)}) is more than the longest the service can time (${formatDuration(LONGEST_TIMER_DAYS * DAY)})`);
+      }
       if (limits.memoryBytes > total.memoryBytes) {
         throw new Error(`the ${plan} plan's execution memory (${formatBytes(limits.memoryBytes)}) is more than the service's total for executions (${formatBytes(total.memoryBytes)})`);
       }

@@ -34,6 +34,9 @@ describe('service flags', () => {
     });
     expect(() => parseServiceArgs(['--execution-memory', 'gold=1GB'])).toThrow(new UsageError("--execution-memory: 'gold' is not a plan (free, plus, premium), in 'gold=1GB'"));
     expect(() => parseServiceArgs(['--execution-time-limit', 'plus=soon'])).toThrow(/^--execution-time-limit plus must be a duration/);
+    expect(() => parseServiceArgs(['--execution-time-limit', 'free=30d'])).toThrow(
+      new UsageError("the free plan's time limit (30 days) is more than the longest the service can time (24 days)"),
+    );
     expect(() => parseServiceArgs(['--execution-spill', 'premium=20GB'])).toThrow(
       new UsageError("the premium plan's execution spill (20 GB) is more than the service's total for executions (10 GB)"),
     );
