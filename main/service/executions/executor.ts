@@ -139,10 +139,13 @@ export class Executor {
     const { executions, sandboxes, retentionMillis } = this.#options;
     const { executionId, plan } = running.job;
     const startedAt = nowIso();
-    if (!(await executions.markExecuting(executionId, startedAt))) {
-      sandboxes.forgo(running.reservation);
-      return;
+    let marked = false;
+    try {
+      marked = await executions.markExecuting(executionId, startedAt);
+    } finally {
+      if (!marked) sandboxes.forgo(running.reservation);
     }
+    if (!marked) return;
     const limit = this.#options.limits[plan].timeLimitMillis;
     const timer = setTimeout(() => {
       running.timedOut = true;
