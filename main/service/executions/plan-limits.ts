@@ -34,10 +34,11 @@ const LONGEST_TIMER_DAYS = 24;
 // app and everything else the user runs.
 export const DEFAULT_PLAN_LIMITS: Record<Plan, PlanLimits> = {
   free: { timeLimitMillis: 10 * MINUTE, memoryBytes: 256 * MB, spillBytes: 1 * GB, resultBytes: 1 * GB },
-  plus: { timeLimitMillis: 30 * MINUTE, memoryBytes: 512 * MB, spillBytes: 4 * GB, resultBytes: 4 * GB },
-  premium: { timeLimitMillis: 120 * MINUTE, memoryBytes: 1 * GB, spillBytes: 8 * GB, resultBytes: 8 * GB },
+  plus: { timeLimitMillis: 30 * MINUTE, memoryBytes: 512 * MB, spillBytes: 2 * GB, resultBytes: 4 * GB },
+  premium: { timeLimitMillis: 120 * MINUTE, memoryBytes: 768 * MB, spillBytes: 4 * GB, resultBytes: 8 * GB },
 };
-export const DEFAULT_SERVICE_BUDGET: ServiceBudget = { memoryBytes: 1536 * MB, spillBytes: 10 * GB };
+// Two premium contexts at once, or three plus, or six free.
+export const DEFAULT_SERVICE_BUDGET: ServiceBudget = { memoryBytes: 1536 * MB, spillBytes: 8 * GB };
 
 function valueFor<T>(given: PerPlan<T> | undefined, plan: Plan, fallback: T): T {
   if (given === undefined) return fallback;

@@ -38,7 +38,7 @@ describe('service flags', () => {
       new UsageError("the free plan's time limit (30 days) is more than the longest the service can time (24 days)"),
     );
     expect(() => parseServiceArgs(['--execution-spill', 'premium=20GB'])).toThrow(
-      new UsageError("the premium plan's execution spill (20 GB) is more than the service's total for executions (10 GB)"),
+      new UsageError("the premium plan's execution spill (20 GB) is more than the service's total for executions (8 GB)"),
     );
   });
 
