@@ -120,7 +120,8 @@ export async function starveService(options: { long: number; rounds: number; rea
   const service = await startServiceProcess({
     folder,
     dataDir: join(folder, 'data'),
-    accounts: accounts([READER, ...others], 'plus'),
+    // the reader lists queries (a plus plan's endpoint); the others run on the smallest budget
+    accounts: [...accounts([READER], 'plus'), ...accounts(others, 'free')],
     extraArgs: ['--rate-limit', 'off', ...(options.extraArgs ?? [])],
   });
   try {
