@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { starveService } from '../../../bench/probes/starve-run.ts';
+import { loadService, starveService } from '../../../bench/probes/starve-run.ts';
 
 // `npm run service` (as the hosts run it) with more long executions than libuv's default pool has
 // threads; `npm run starve:service` runs longer and prints the latencies.
@@ -20,5 +20,17 @@ describe('long executions of other contexts', () => {
     ]);
     expect(report.longAfter).toEqual(report.longBefore);
     expect(report.longEnded).toEqual(Array(6).fill('QUERY_STATE_CANCELLED'));
+  }, 120_000);
+});
+
+describe('memory-heavy executions of several contexts at once', () => {
+  it("stay within their plan's memory and spill, and fail past them saying so", async () => {
+    const MB = 1024 * 1024;
+    const contexts = 3;
+    const report = await loadService({ contexts, plan: 'free', extraArgs: ['--execution-memory', '64MB', '--execution-spill', '16MB'] });
+    for (const outcome of report.outcomes) expect(outcome).toMatch(/^QUERY_STATE_FAILED: the execution went past the free plan's (spill|memory) budget/);
+    expect(report.peakSpillBytes).toBeLessThanOrEqual(contexts * 16 * MB);
+    // far below what the same sorts took with 2 GB a context and no spill limit
+    expect(report.peakRssBytes).toBeLessThan(1024 * MB);
   }, 120_000);
 });
