@@ -5,7 +5,11 @@
 // four long executions left no thread for a status read or a cancel. The service's thread shares
 // this pool, and reads its size from its copy of this environment (executions/running-limit.ts).
 // A size set outside the process is kept.
+//
+// Not on Windows: there libuv reads the C runtime's copy of the environment, which an assignment
+// to process.env does not reach (libuv/libuv#4887, fixed after the libuv of Node 24 and Electron
+// 45). Left unset, the service sees libuv's default and runs fewer executions at once to match.
 
 const THREAD_POOL_SIZE = 16;
 
-process.env.UV_THREADPOOL_SIZE ??= String(THREAD_POOL_SIZE);
+if (process.platform !== 'win32') process.env.UV_THREADPOOL_SIZE ??= String(THREAD_POOL_SIZE);
