@@ -1,6 +1,6 @@
-// `npm run starve:service -- [--long 4] [--rounds 30] [--read-timeout 15s] [--heavy 5] [--plan free]`:
+// `npm run starve:service -- [--long 4] [--rounds 30] [--read-timeout 15] [--heavy 5] [--plan free] [--running N]`:
 // one context's reads timed with nothing running, then while `--long` other contexts each run a
-// long execution; then `--heavy` contexts run memory-heavy queries at once while the service's
+// long execution (`--running` of them at once, the service's default when not given); then `--heavy` contexts run memory-heavy queries at once while the service's
 // peak memory and spill are followed (`--heavy 0` skips that). Exits 1 when a read or a cancel
 // went unanswered, or a long execution did not end when cancelled.
 import { parseArgs } from 'node:util';
@@ -13,9 +13,10 @@ const { values } = parseArgs({
     'read-timeout': { type: 'string', default: '15' },
     heavy: { type: 'string', default: '5' },
     plan: { type: 'string', default: 'free' },
+    running: { type: 'string' },
   },
 });
-const number = (name: 'long' | 'rounds' | 'read-timeout' | 'heavy') => {
+const number = (name: 'long' | 'rounds' | 'read-timeout' | 'heavy' | 'running') => {
   const n = Number(values[name]);
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number, got '${values[name]}'`);
   return n;
@@ -27,7 +28,8 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 const line = (what: string, l: Latencies) =>
   `${what}: ${l.count} reads, median ${ms(l.median)}, p99 ${ms(l.p99)}, max ${ms(l.max)}, unanswered ${l.unanswered}`;
 
-const report = await starveService({ long: number('long'), rounds: number('rounds'), readTimeoutMs: number('read-timeout') * 1000 });
+const running = values.running === undefined ? [] : ['--running-executions', String(number('running'))];
+const report = await starveService({ long: number('long'), rounds: number('rounds'), readTimeoutMs: number('read-timeout') * 1000, extraArgs: running });
 console.log(line('reads, nothing running', report.idle));
 console.log(line(`reads, ${number('long')} long executions of other contexts`, report.busy));
 console.log(`cancel of the reader's own long execution: ${report.cancelMillis === null ? 'no answer' : ms(report.cancelMillis)}, then ${report.cancelledState ?? 'unknown'}`);
