@@ -8,8 +8,17 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // the embedded service's thread is a file of its own, beside index.js (see start-thread.ts)
-      lib: { entry: { index: resolve('main/electron/main.ts'), 'service-thread': resolve('main/service/thread/service-thread.ts') }, formats: ['es'] },
+      // the embedded service's thread is a file of its own, beside index.js (see start-thread.ts);
+      // so is the setting of libuv's pool, which index.js then imports first, before any other
+      // code is run (inlined, it would run after the chunks and packages index.js imports)
+      lib: {
+        entry: {
+          index: resolve('main/electron/main.ts'),
+          'service-thread': resolve('main/service/thread/service-thread.ts'),
+          'size-thread-pool': resolve('main/service/thread/size-thread-pool.ts'),
+        },
+        formats: ['es'],
+      },
     },
   },
   preload: {

@@ -1,3 +1,4 @@
+import '../service/thread/size-thread-pool.ts';
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, screen, session, shell } from 'electron';
 import type { SettingsStore } from '../core/settings/settings-store.ts';

@@ -2,13 +2,18 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceOptions } from './index.ts';
+import { PLANS, type Plan } from './accounts/account-store.ts';
 import { COMPRESSION_MODES } from './http/compression.ts';
+import { resolveLimits, type PerPlan } from './executions/plan-limits.ts';
 
 export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run service -- [--host 127.0.0.1] [--port N] [--data-dir DIR] [--accounts FILE]
-  [--service-name DUNE] [--max-page-rows 30000] [--result-cap-bytes 8GB] [--retention 90d]
-  [--execution-slots 3] [--rate-limit off|on] [--compression auto|always|never] [--body-idle-timeout 10s]
+  [--service-name DUNE] [--max-page-rows 30000] [--retention 90d] [--execution-slots 3]
+  [--running-executions N] [--rate-limit off|on] [--compression auto|always|never] [--body-idle-timeout 10s]
+  per plan, one value or e.g. free=256MB,premium=1GB:
+  [--result-cap-bytes SIZE] [--execution-time-limit DURATION] [--execution-memory SIZE] [--execution-spill SIZE]
+  for all executions together: [--service-execution-memory SIZE] [--service-execution-spill SIZE]
   [--demo-api-key KEY] (the service keeps only hashes of keys: the demo key printed at start is a
   fresh one unless --demo-api-key gives the one to keep)`;
 
@@ -41,6 +46,19 @@ function parseDuration(flag: string, value: string): number {
   return millis;
 }
 
+/** `256MB` for every plan, or `free=256MB,plus=512MB` for some of them. */
+function perPlan(flag: string, value: string, parse: (flag: string, value: string) => number): PerPlan<number> {
+  if (!value.includes('=')) return parse(flag, value);
+  const values: Partial<Record<Plan, number>> = {};
+  for (const part of value.split(',')) {
+    const [name = '', given = ''] = part.split('=');
+    const plan = PLANS.find((p) => p === name);
+    if (!plan) throw new UsageError(`${flag}: '${name}' is not a plan (${PLANS.join(', ')}), in '${value}'`);
+    values[plan] = parse(`${flag} ${plan}`, given);
+  }
+  return values;
+}
+
 function readAccountsFile(flag: string, path: string): unknown {
   let text: string;
   try {
@@ -67,7 +85,13 @@ const FLAGS: Record<string, Apply> = {
   },
   '--max-page-rows': (o, v, f) => (o.maxPageRows = wholeNumber(f, v, 1, 10_000_000)),
   '--execution-slots': (o, v, f) => (o.executionSlots = wholeNumber(f, v, 1, 64)),
-  '--result-cap-bytes': (o, v, f) => (o.resultCapBytes = parseSize(f, v)),
+  '--running-executions': (o, v, f) => (o.runningExecutions = wholeNumber(f, v, 1, 64)),
+  '--result-cap-bytes': (o, v, f) => (o.resultCapBytes = perPlan(f, v, parseSize)),
+  '--execution-time-limit': (o, v, f) => (o.executionTimeLimitMillis = perPlan(f, v, parseDuration)),
+  '--execution-memory': (o, v, f) => (o.executionMemoryBytes = perPlan(f, v, parseSize)),
+  '--execution-spill': (o, v, f) => (o.executionSpillBytes = perPlan(f, v, parseSize)),
+  '--service-execution-memory': (o, v, f) => (o.serviceExecutionMemoryBytes = parseSize(f, v)),
+  '--service-execution-spill': (o, v, f) => (o.serviceExecutionSpillBytes = parseSize(f, v)),
   '--retention': (o, v, f) => (o.retentionMillis = parseDuration(f, v)),
   '--body-idle-timeout': (o, v, f) => (o.bodyIdleMillis = parseDuration(f, v)),
   '--accounts': (o, v, f) => (o.accounts = readAccountsFile(f, v)),
@@ -95,6 +119,11 @@ export function parseServiceArgs(args: string[]): ServiceOptions {
     const value = equals > 0 ? arg.slice(equals + 1) : args[++i];
     if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
     apply(options, value, flag);
+  }
+  try {
+    resolveLimits(options);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
   return options;
 }

@@ -5,8 +5,11 @@ import { AccountStore, type Account } from './accounts/account-store.ts';
 import { applyAccountsConfig } from './accounts/accounts-config.ts';
 import { authenticate } from './accounts/authenticate.ts';
 import { ExecutionStore } from './executions/execution-store.ts';
+import { ExecutionBudget } from './executions/execution-budget.ts';
 import { Executor } from './executions/executor.ts';
 import { expireDue } from './executions/expiry.ts';
+import { resolveLimits, type LimitOptions } from './executions/plan-limits.ts';
+import { runningLimit, threadPoolSize } from './executions/running-limit.ts';
 import { Sandboxes } from './executions/sql-sandbox.ts';
 import { bucketOf, RateLimiter } from './http/rate-limiter.ts';
 import { Router } from './http/router.ts';
@@ -28,7 +31,12 @@ import { sweepLeftovers } from './storage/leftovers.ts';
 import { TableStore } from './tables/table-store.ts';
 import { addMillis, nowIso } from './time.ts';
 
-export interface ServiceOptions {
+/**
+ * The limits (see LimitOptions) are per plan: one value for all plans, or `{free, plus, premium}`
+ * with a value for some of them; `resultCapBytes` bounds a result, stored truncated
+ * (QUERY_STATE_COMPLETED_PARTIAL) past it.
+ */
+export interface ServiceOptions extends LimitOptions {
   /** Loopback by default; the service is meant for this machine. */
   host?: string;
   /** 0 (the default) picks a free port. */
@@ -36,10 +44,11 @@ export interface ServiceOptions {
   dataDir: string;
   serviceName?: string;
   maxPageRows?: number;
+  /** Executions each context may run at once. */
   executionSlots?: number;
+  /** Executions the whole service runs at once; kept below libuv's thread pool (see running-limit.ts). */
+  runningExecutions?: number;
   retentionMillis?: number;
-  /** Results above this size are stored truncated (QUERY_STATE_COMPLETED_PARTIAL). */
-  resultCapBytes?: number;
   /** Accounts to create or update at start (the `--accounts` file's content); without it a fresh data directory gets the demo account. */
   accounts?: unknown;
   /** The real service's per-plan requests-per-minute limits; off for embedded use. */
@@ -81,8 +90,9 @@ function configOf(options: ServiceOptions): ServiceConfig {
     serviceName,
     maxPageRows: options.maxPageRows ?? 30_000,
     executionSlots: options.executionSlots ?? 3,
+    runningExecutions: runningLimit(options.runningExecutions, threadPoolSize()),
     retentionMillis: options.retentionMillis ?? 90 * DAY_MILLIS,
-    resultCapBytes: options.resultCapBytes ?? 8 * 1024 ** 3,
+    ...resolveLimits(options),
     rateLimit: options.rateLimit ?? false,
     bodyIdleMillis: options.bodyIdleMillis ?? 10_000,
     tempDir: join(options.dataDir, 'tmp'),
@@ -121,14 +131,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       catalog: config.serviceName.toLowerCase(),
       tempDir: config.tempDir,
       hiddenPaths: [resolve(options.dataDir), process.cwd(), homedir(), tmpdir()],
+      budget: new ExecutionBudget(config.total),
     });
     const executor = new Executor({
       executions,
       results,
       sandboxes,
       slotsPerAccount: config.executionSlots,
+      runningLimit: config.runningExecutions,
       retentionMillis: config.retentionMillis,
-      resultCapBytes: config.resultCapBytes,
+      limits: config.plans,
     });
     const context: ServiceContext = {
       config,

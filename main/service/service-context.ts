@@ -1,6 +1,7 @@
-import type { AccountStore } from './accounts/account-store.ts';
+import type { AccountStore, Plan } from './accounts/account-store.ts';
 import type { ExecutionStore } from './executions/execution-store.ts';
 import type { Executor } from './executions/executor.ts';
+import type { PlanLimits, ServiceBudget } from './executions/plan-limits.ts';
 import type { QueryStore } from './queries/query-store.ts';
 import type { ResultStore } from './results/result-store.ts';
 import type { TableData } from './tables/table-data.ts';
@@ -11,8 +12,11 @@ export interface ServiceConfig {
   serviceName: string;
   maxPageRows: number;
   executionSlots: number;
+  runningExecutions: number;
   retentionMillis: number;
-  resultCapBytes: number;
+  plans: Record<Plan, PlanLimits>;
+  /** What the executions of all contexts may take together. */
+  total: ServiceBudget;
   rateLimit: boolean;
   /** How long a request body may send nothing, or a trickle, before it is refused (see body-chunks.ts). */
   bodyIdleMillis: number;

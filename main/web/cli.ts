@@ -1,3 +1,4 @@
+import '../service/thread/size-thread-pool.ts';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

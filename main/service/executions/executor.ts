@@ -1,10 +1,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Plan } from '../accounts/account-store.ts';
 import type { ResultStore } from '../results/result-store.ts';
 import type { ResultColumn } from '../results/row-bytes.ts';
 import { addMillis, millisBetween, nowIso } from '../time.ts';
 import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
 import { EXECUTION_FAILED, sqlError } from './sql-error.ts';
-import type { Sandbox, Sandboxes } from './sql-sandbox.ts';
+import { overBudgetMessage, timeLimitMessage } from './budget-messages.ts';
+import type { PlanLimits } from './plan-limits.ts';
+import type { Reservation, Sandbox, Sandboxes } from './sql-sandbox.ts';
 import { prepareReadOnly } from './statement-check.ts';
 import { StatementRefused } from './statement-refused.ts';
 import { uniqueColumnNames } from '../results/column-names.ts';
@@ -14,6 +17,8 @@ export interface Job {
   executionId: string;
   /** Who started it: its slots and queue. */
   accountId: number;
+  /** The starter's plan: its limits bound the execution. */
+  plan: Plan;
   /**
    * Whose private tables the SQL may read besides every public one: the starter's own when it
    * runs its own query, none when it runs another context's (whose results others may read).
@@ -24,8 +29,11 @@ export interface Job {
 
 interface Running {
   job: Job;
+  reservation: Reservation;
   connection: DuckDBConnection | null;
   cancelled: boolean;
+  /** Stopped for running past its plan's time limit rather than cancelled by its context. */
+  timedOut: boolean;
   done: Promise<void> | null;
 }
 
@@ -35,9 +43,14 @@ export interface ExecutorOptions {
   /** Where user SQL runs: a DuckDB per execution with the tables its context may read, no file access. */
   sandboxes: Sandboxes;
   slotsPerAccount: number;
+  /**
+   * How many executions run at once in the whole service. Each holds a thread of libuv's pool
+   * while DuckDB works (and a long query holds it for as long as it runs); kept below the pool's
+   * size, so that every other request, a cancel included, still finds a thread.
+   */
+  runningLimit: number;
   retentionMillis: number;
-  /** A result larger than this is stored truncated, as COMPLETED_PARTIAL. */
-  resultCapBytes: number;
+  limits: Record<Plan, PlanLimits>;
 }
 
 // How often an execution's end is written again while the disk is full.
@@ -46,8 +59,10 @@ const RECORD_RETRY_MILLIS = 1000;
 const CAP_CHECK_CHUNKS = 64;
 
 /**
- * Runs executions in DuckDB, each account using at most `slotsPerAccount` at once; the others
- * wait in submission order. A result is streamed from the SQL database into its own table.
+ * Runs executions in DuckDB, at most `runningLimit` at once and each account at most
+ * `slotsPerAccount`; the others wait in submission order, as does every one behind an execution
+ * whose memory and spill the service's budget cannot give yet. A result is streamed from the SQL
+ * database into its own table.
  */
 export class Executor {
   #options: ExecutorOptions;
@@ -67,11 +82,10 @@ export class Executor {
     this.#pump();
   }
 
-  /** 1 for the next to start among the account's waiting executions; null when not waiting. */
+  /** Its place among the executions waiting in the service, 1 for the first; null when not waiting. */
   queuePosition(executionId: string): number | null {
-    const job = this.#waiting.find((j) => j.executionId === executionId);
-    if (!job) return null;
-    return this.#waiting.filter((j) => j.accountId === job.accountId).indexOf(job) + 1;
+    const index = this.#waiting.findIndex((j) => j.executionId === executionId);
+    return index < 0 ? null : index + 1;
   }
 
   busySlots(accountId: number): number {
@@ -105,10 +119,15 @@ export class Executor {
   }
 
   #pump(): void {
+    const { sandboxes, slotsPerAccount, runningLimit, limits } = this.#options;
     for (const job of [...this.#waiting]) {
-      if (this.busySlots(job.accountId) >= this.#options.slotsPerAccount) continue;
+      if (this.#running.size >= runningLimit) return;
+      if (this.busySlots(job.accountId) >= slotsPerAccount) continue;
+      const reservation = sandboxes.reserve(job.privateTablesOf, limits[job.plan]);
+      // the service's memory or spill is taken: no one overtakes the first that waits for it
+      if (!reservation) return;
       this.#waiting.splice(this.#waiting.indexOf(job), 1);
-      const running: Running = { job, connection: null, cancelled: false, done: null };
+      const running: Running = { job, reservation, connection: null, cancelled: false, timedOut: false, done: null };
       this.#running.set(job.executionId, running);
       const run = this.#run(running).catch((error: unknown) => {
         console.error(`[service] execution ${job.executionId} could not be recorded:`, error);
@@ -125,13 +144,38 @@ export class Executor {
 
   async #run(running: Running): Promise<void> {
     const { executions, sandboxes, retentionMillis } = this.#options;
-    const { executionId, sql } = running.job;
+    const { executionId, plan } = running.job;
     const startedAt = nowIso();
+    let marked = false;
+    try {
+      marked = await executions.markExecuting(executionId, startedAt);
+    } finally {
+      if (!marked) sandboxes.forgo(running.reservation);
+    }
+    if (!marked) return;
+    const limit = this.#options.limits[plan].timeLimitMillis;
+    const timer = setTimeout(() => {
+      running.timedOut = true;
+      stop(running);
+    }, limit);
+    try {
+      await this.#execute(running, startedAt);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (running.timedOut) {
+      const endedAt = nowIso();
+      await this.#record(() => executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), { type: EXECUTION_FAILED, message: timeLimitMessage(plan, limit) }));
+    }
+  }
+
+  async #execute(running: Running, startedAt: string): Promise<void> {
+    const { executions, sandboxes, retentionMillis } = this.#options;
+    const { executionId, sql, plan } = running.job;
+    const submittedAt = (await executions.get(executionId))?.submittedAt ?? startedAt;
     let sandbox: Sandbox | null = null;
     try {
-      if (!(await executions.markExecuting(executionId, startedAt))) return;
-      const submittedAt = (await executions.get(executionId))?.submittedAt ?? startedAt;
-      sandbox = await sandboxes.open(running.job.privateTablesOf);
+      sandbox = await sandboxes.open(running.reservation);
       running.connection = sandbox.connection;
       if (running.cancelled) return;
       const stored = await this.#store(running, running.connection);
@@ -152,10 +196,11 @@ export class Executor {
       });
       const endedAt = nowIso();
       const message = sandboxes.hidePaths(error instanceof Error ? error.message : String(error));
+      const overBudget = overBudgetMessage(message, plan, this.#options.limits[plan]);
       const detail = isDiskFull(error)
         ? { type: EXECUTION_FAILED, message: diskFullMessage('the execution could not write its rows') }
-        : error instanceof StatementRefused
-          ? { type: EXECUTION_FAILED, message }
+        : error instanceof StatementRefused || overBudget
+          ? { type: EXECUTION_FAILED, message: overBudget ?? message }
           : sqlError(message, sql);
       await this.#record(() => executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), detail));
     } finally {
@@ -206,7 +251,7 @@ export class Executor {
     const types = result.columnTypes();
     const columns: ResultColumn[] = names.map((name, i) => ({ name, type: types[i]!.toString() }));
     const writer = await this.#options.results.createWriter(executionId, columns);
-    const cap = this.#options.resultCapBytes;
+    const cap = this.#options.limits[running.job.plan].resultBytes;
     try {
       let chunks = 0;
       for await (const chunk of result) {

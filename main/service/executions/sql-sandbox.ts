@@ -5,10 +5,11 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier as q, quoteLiteral } from '../storage/duckdb.ts';
 import { DATA, type TableFiles } from '../tables/table-files.ts';
 import type { TableRecord, TableStore } from '../tables/table-store.ts';
+import type { ExecutionBudget } from './execution-budget.ts';
+import type { ServiceBudget } from './plan-limits.ts';
 
-// Several contexts' DuckDBs live side by side; left at DuckDB's default (most of the machine's
-// memory each) they could together take more than the machine has.
-const MEMORY_LIMIT = '2GB';
+// A spare DuckDB waits with this much memory; it gets its context's budget when taken.
+const SPARE_MEMORY_LIMIT = '64MB';
 
 export interface SandboxOptions {
   /** The catalog name tables are seen under (`dune`). */
@@ -17,6 +18,22 @@ export interface SandboxOptions {
   tempDir: string;
   /** Folders of the host that no answer to user SQL may name (the data folder, home, working folder). */
   hiddenPaths: string[];
+  /** The service's memory and spill for executions, which every context's DuckDB takes its budget from. */
+  budget: ExecutionBudget;
+}
+
+/**
+ * A place for one execution in a context's DuckDB, given before it starts (see `reserve`): the
+ * DuckDB's budget is taken from the service's unless a DuckDB with that budget is kept already.
+ */
+export interface Reservation {
+  key: string;
+  privateOf: number | null;
+  budget: ServiceBudget;
+  /** Whether the budget was taken for it (then owned by the DuckDB it opens, or given back). */
+  taken: boolean;
+  /** The kept DuckDB it counts as a user of, so that no other reservation closes it to make room. */
+  kept: ContextDb | null;
 }
 
 /** A connection of one execution's own; `close` when done with it. */
@@ -29,6 +46,8 @@ export interface Sandbox {
 interface ContextDb {
   /** The readable tables it was built with, as names and files; null when one could not be attached, so it is built again. */
   tables: string | null;
+  /** Its memory and spill limits, taken from the service's budget until it is shut. */
+  budget: ServiceBudget;
   instance: DuckDBInstance;
   held: string[];
   users: number;
@@ -37,6 +56,11 @@ interface ContextDb {
 
 /** The key of the DuckDB that holds public tables only (no account has this id). */
 const PUBLIC_ONLY = -1;
+
+// One DuckDB per context and budget: a context's executions share its memory and spill limits,
+// and another context's query (public tables only) runs within the starter's plan's.
+const keyOf = (privateOf: number | null, budget: ServiceBudget) =>
+  `${privateOf ?? PUBLIC_ONLY}:${budget.memoryBytes}:${budget.spillBytes}`;
 
 // Contexts whose DuckDB is kept between executions; the least recently used beyond them is closed.
 const KEPT_CONTEXTS = 8;
@@ -58,7 +82,7 @@ export class Sandboxes {
   #hidden: RegExp | null;
   #spilled = 0;
   #linked = 0;
-  #contexts = new Map<number, ContextDb>();
+  #contexts = new Map<string, ContextDb>();
   // Starting a DuckDB takes tens of milliseconds, about what a small query takes: the next
   // one is started ahead, bare, and gets its tables when taken.
   #spare: Promise<DuckDBInstance> | null = null;
@@ -82,9 +106,39 @@ export class Sandboxes {
     return this.#hidden === null ? text : text.replace(this.#hidden, '<hidden>');
   }
 
-  /** A connection that sees every public table, and the private ones of `privateOf` (none when null). */
-  async open(privateOf: number | null): Promise<Sandbox> {
-    const db = await this.#contextDb(privateOf ?? PUBLIC_ONLY);
+  /**
+   * A place for an execution that sees every public table, and the private ones of `privateOf`
+   * (none when null), within `budget`; null while the service's budget is taken by DuckDBs in
+   * use. Idle DuckDBs are closed, least recently used first, to make room.
+   */
+  reserve(privateOf: number | null, budget: ServiceBudget): Reservation | null {
+    const key = keyOf(privateOf, budget);
+    const kept = this.#contexts.get(key) ?? null;
+    if (kept) {
+      kept.users++;
+      return { key, privateOf, budget, taken: false, kept };
+    }
+    if (!this.#takeBudget(budget)) return null;
+    return { key, privateOf, budget, taken: true, kept: null };
+  }
+
+  /** Gives back what a reservation that is not going to be opened holds. */
+  forgo(reservation: Reservation): void {
+    if (reservation.taken) this.#options.budget.give(reservation.budget);
+    reservation.taken = false;
+    if (reservation.kept) this.#leave(reservation.kept);
+    reservation.kept = null;
+  }
+
+  /** The reserved place's connection. */
+  async open(reservation: Reservation): Promise<Sandbox> {
+    let db: ContextDb;
+    try {
+      db = await this.#contextDb(reservation);
+    } catch (error) {
+      this.forgo(reservation);
+      throw error;
+    }
     try {
       const connection = await db.instance.connect();
       await connection.run(`USE ${q(this.#options.catalog)}`);
@@ -110,40 +164,76 @@ export class Sandboxes {
     (await spare?.catch(() => null))?.closeSync();
   }
 
-  /** The context's DuckDB, counting one more user (counted here, so that no one retires it unseen). */
-  async #contextDb(accountId: number): Promise<ContextDb> {
-    let tables = await this.#store.readable(accountId);
-    const kept = this.#contexts.get(accountId);
+  /** Takes `budget` from the service's, closing idle DuckDBs (least recently used first) while it does not fit. */
+  #takeBudget(budget: ServiceBudget): boolean {
+    const { budget: service } = this.#options;
+    for (const [key, db] of this.#contexts) {
+      if (service.fits(budget)) break;
+      if (db.users > 0) continue;
+      this.#contexts.delete(key);
+      this.#retire(db);
+    }
+    return service.take(budget);
+  }
+
+  /** The context's DuckDB, with one more user (counted before any wait, so that no one shuts it unseen). */
+  async #contextDb(reservation: Reservation): Promise<ContextDb> {
+    const { key, budget, kept } = reservation;
+    let tables = await this.#store.readable(reservation.privateOf ?? PUBLIC_ONLY);
     if (kept && kept.tables === describe(tables)) {
-      this.#contexts.delete(accountId);
-      this.#contexts.set(accountId, kept); // now the most recently used
-      kept.users++;
+      reservation.kept = null; // its user, counted when reserved, is this execution
+      if (!kept.retired) {
+        this.#contexts.delete(key);
+        this.#contexts.set(key, kept); // now the most recently used
+      }
       return kept;
     }
+    if (kept) {
+      reservation.kept = null;
+      this.#leave(kept);
+    }
+    // the DuckDB kept when it was reserved has other tables now: a new one needs its own budget
+    while (!reservation.taken) {
+      if (this.#takeBudget(budget)) reservation.taken = true;
+      else await this.#options.budget.released();
+    }
     // a table replaced between listing and holding its file: list again
-    while (!this.#files.acquire(tables.map((t) => t.file))) tables = await this.#store.readable(accountId);
+    while (!this.#files.acquire(tables.map((t) => t.file))) tables = await this.#store.readable(reservation.privateOf ?? PUBLIC_ONLY);
     const held = tables.map((t) => t.file);
     let instance: DuckDBInstance | null = null;
     let attachedAll: boolean;
     try {
       instance = await this.#takeSpare();
+      await this.#limit(instance, budget);
       attachedAll = await this.#furnish(instance, tables);
     } catch (error) {
       instance?.closeSync();
       this.#files.release(held);
       throw error;
     }
-    const db: ContextDb = { tables: attachedAll ? describe(tables) : null, instance, held, users: 1, retired: false };
-    const replaced = this.#contexts.get(accountId);
+    reservation.taken = false; // the DuckDB's own now, given back when it is shut
+    const db: ContextDb = { tables: attachedAll ? describe(tables) : null, budget, instance, held, users: 1, retired: false };
+    const replaced = this.#contexts.get(key);
     if (replaced) this.#retire(replaced);
-    this.#contexts.delete(accountId);
-    this.#contexts.set(accountId, db);
+    this.#contexts.delete(key);
+    this.#contexts.set(key, db);
     for (const [id, old] of this.#contexts) {
       if (this.#contexts.size <= KEPT_CONTEXTS) break;
       this.#contexts.delete(id);
       this.#retire(old);
     }
     return db;
+  }
+
+  // Set here rather than when the DuckDB is created: DuckDB 1.5 shows a max_temp_directory_size
+  // given at creation as its setting, but spills on past it; one set afterwards holds.
+  async #limit(instance: DuckDBInstance, budget: ServiceBudget): Promise<void> {
+    const connection = await instance.connect();
+    try {
+      await connection.run(`SET memory_limit = '${budget.memoryBytes}B'; SET max_temp_directory_size = '${budget.spillBytes}B'`);
+    } finally {
+      connection.closeSync();
+    }
   }
 
   /**
@@ -215,6 +305,7 @@ export class Sandboxes {
   #shut(db: ContextDb): void {
     db.instance.closeSync();
     this.#files.release(db.held);
+    this.#options.budget.give(db.budget);
   }
 
   #takeSpare(): Promise<DuckDBInstance> {
@@ -229,7 +320,7 @@ export class Sandboxes {
   // a folder of its own, as DuckDB names its spill files alike in every instance.
   #create(): Promise<DuckDBInstance> {
     const temp_directory = join(this.#options.tempDir, `sql-${++this.#spilled}`);
-    return DuckDBInstance.create(':memory:', { memory_limit: MEMORY_LIMIT, temp_directory });
+    return DuckDBInstance.create(':memory:', { memory_limit: SPARE_MEMORY_LIMIT, temp_directory });
   }
 }
 

@@ -65,7 +65,7 @@ export function addExecutionRoutes(router: Router<Account>, context: ServiceCont
     // Another context's query runs on public tables only: its results are readable by whoever may
     // read the query, so the starter's private tables must not reach them.
     const privateTablesOf = query.ownerId === caller.id ? caller.id : null;
-    executor.submit({ executionId: id, accountId: caller.id, privateTablesOf, sql: substitute(query.sql, values) });
+    executor.submit({ executionId: id, accountId: caller.id, plan: caller.plan, privateTablesOf, sql: substitute(query.sql, values) });
     return { json: { execution_id: id, state: STATE.pending } };
   });
 
@@ -74,7 +74,7 @@ export function addExecutionRoutes(router: Router<Account>, context: ServiceCont
     const { sql, performance } = sqlRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY, config.bodyIdleMillis)));
     const id = newExecutionId();
     await executions.insert({ id, queryId: null, accountId: caller.id, parameters: {}, performance, submittedAt: nowIso() });
-    executor.submit({ executionId: id, accountId: caller.id, privateTablesOf: caller.id, sql });
+    executor.submit({ executionId: id, accountId: caller.id, plan: caller.plan, privateTablesOf: caller.id, sql });
     return { json: { execution_id: id, state: STATE.pending } };
   });
 

@@ -3,6 +3,8 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandboxes } from '../../../main/service/executions/sql-sandbox.ts';
+import { ExecutionBudget } from '../../../main/service/executions/execution-budget.ts';
+import { DEFAULT_PLAN_LIMITS, DEFAULT_SERVICE_BUDGET } from '../../../main/service/executions/plan-limits.ts';
 import { runSql } from './run-sql.ts';
 import { startHarness, type Harness, type Json } from './service-harness.ts';
 
@@ -112,7 +114,7 @@ describe('hiding host folders', () => {
     const linked = `${real}-link`;
     symlinkSync(real, linked);
     try {
-      const sandboxes = new Sandboxes({} as never, {} as never, { catalog: 'dune', tempDir: real, hiddenPaths: [linked, '/'] });
+      const sandboxes = new Sandboxes({} as never, {} as never, { catalog: 'dune', tempDir: real, hiddenPaths: [linked, '/'], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET) });
       expect(sandboxes.hidePaths(`"${linked}/tmp/a" and '${realpathSync(real)}/tmp/b', /`)).toBe(`"<hidden>/tmp/a" and '<hidden>/tmp/b', /`);
     } finally {
       unlinkSync(linked);
@@ -126,12 +128,12 @@ describe('where user SQL spills', () => {
     const sandboxes = new Sandboxes(
       { readable: async () => [] } as never,
       { acquire: () => true, release: () => undefined } as never,
-      { catalog: 'dune', tempDir: `${h.dataDir}/tmp`, hiddenPaths: [] },
+      { catalog: 'dune', tempDir: `${h.dataDir}/tmp`, hiddenPaths: [], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET) },
     );
     try {
       const folders = [];
       for (const owner of [1, 2]) {
-        const sandbox = await sandboxes.open(owner);
+        const sandbox = await sandboxes.open(sandboxes.reserve(owner, DEFAULT_PLAN_LIMITS.free)!);
         const reader = await sandbox.connection.runAndReadAll("select current_setting('temp_directory')");
         folders.push(String(reader.getRows()[0]![0]));
         sandbox.close();

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExecutionBudget } from '../../../main/service/executions/execution-budget.ts';
+import { DEFAULT_PLAN_LIMITS, DEFAULT_SERVICE_BUDGET } from '../../../main/service/executions/plan-limits.ts';
 import { Sandboxes } from '../../../main/service/executions/sql-sandbox.ts';
 import { TableFiles } from '../../../main/service/tables/table-files.ts';
 import { probeSandbox, tableAndTempFiles, tableFiles } from '../../../bench/probes/sandbox-writes.ts';
@@ -41,10 +43,10 @@ describe('user SQL and files', () => {
     const files = new TableFiles(join(h.dataDir, 'tables'));
     const file = basename(carolFiles[0]!);
     const record = { namespace: 'carol', tableName: 'dataset_shared', file };
-    const sandboxes = new Sandboxes({ readable: async () => [record] } as never, files, { catalog: 'dune', tempDir: join(h.dataDir, 'tmp', 'direct'), hiddenPaths: [] });
+    const sandboxes = new Sandboxes({ readable: async () => [record] } as never, files, { catalog: 'dune', tempDir: join(h.dataDir, 'tmp', 'direct'), hiddenPaths: [], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET) });
     const before = tableAndTempFiles(h.dataDir);
     try {
-      const sandbox = await sandboxes.open(null);
+      const sandbox = await sandboxes.open(sandboxes.reserve(null, DEFAULT_PLAN_LIMITS.free)!);
       try {
         for (const target of [files.path(file), `${files.path(file)}.wal`, `${files.path(file)}.wal.recovery`]) {
           // past the statement check: DuckDB's own refusal
