@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { openCompacted } from './cache-compaction.ts';
 
 // The cache's DuckDB file. Short statements on the manifest go through one connection, one at a
 // time, so a swap never interleaves with an eviction; reads and loads take connections of their
@@ -74,14 +75,17 @@ const SESSION = ["SET TimeZone = 'UTC'"];
 export async function openCacheDb(dir: string): Promise<CacheDb> {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'results.duckdb');
-  const instance = await DuckDBInstance.create(file, { storage_compatibility_version: STORAGE_VERSION });
+  const { instance, connection: shared } = await openCompacted(file, STORAGE_VERSION, async () => {
+    const opened = await DuckDBInstance.create(file, { storage_compatibility_version: STORAGE_VERSION });
+    const connection = await opened.connect();
+    for (const sql of [...SESSION, ...SCHEMA]) await connection.run(sql);
+    return { instance: opened, connection };
+  });
   // kept open until DuckDB has closed the file: on POSIX, closing any descriptor of a file drops
   // the locks the process holds on it, DuckDB's among them. Where the file cannot be opened beside
   // DuckDB (Windows may refuse), there is no write-back.
   const writer: FileHandle | null = await open(file, 'r+').catch(() => null);
   let writingBack: Promise<void> | null = null;
-  const shared = await instance.connect();
-  for (const sql of [...SESSION, ...SCHEMA]) await shared.run(sql);
   const others = new Set<DuckDBConnection>();
   // a grid reads page after page: idle connections are kept for the next read instead of reopened
   const idle: DuckDBConnection[] = [];
