@@ -18,7 +18,10 @@ import type { RowRange } from './page-ranges.ts';
 // fill, and a load of one page costs about what it costs in a larger statement. For the million-row
 // demo result in CSV (one thread), a page to a statement took 0.63 s of CPU in one transaction and
 // 0.83 s committed each; all pages at once 0.61 s. Each commit makes the rows before it, and the
-// record of where they end, outlast a crash or a kill of the app.
+// record of where they end, outlast a crash or a kill of the app; so with `durable`, the pages
+// waiting once the last has come go in statements of the usual size too, each committed: on a busy
+// machine every page of a result can arrive before the second load, and one statement for them all
+// would leave nothing committed until the end.
 
 export interface PageLoader {
   /** A page file that holds the rows of `range`: a CSV text with its header row, or a Parquet file. */
@@ -26,8 +29,8 @@ export interface PageLoader {
   /** Resolves once fewer than `count` pages wait, or none of them can be loaded yet; throws when a load failed. */
   drained(count: number): Promise<void>;
   /**
-   * Loads every page that follows on from the rows loaded (no more will come: those waiting go in
-   * one statement, however many rows they hold), commits, and answers the rows in the
+   * Loads every page that follows on from the rows loaded (no more will come: without `durable`,
+   * those waiting go in one statement, however many rows they hold), commits, and answers the rows in the
    * table. After a failed load, rolls back and throws (FaultyPages when the service sent the pages
    * wrong, see page-inserts.ts): the table then holds the rows of the last commit.
    */
@@ -74,7 +77,8 @@ export function createPageLoader(options: LoaderOptions): PageLoader {
     if (first === undefined) return null;
     const pages: PageFile[] = [];
     let end = next;
-    for (let page = arrived.get(end); page?.format === first.format && (pages.length === 0 || finishing || page.end - next <= options.batchRows); page = arrived.get(end)) {
+    const unbounded = finishing && options.durable === undefined;
+    for (let page = arrived.get(end); page?.format === first.format && (pages.length === 0 || unbounded || page.end - next <= options.batchRows); page = arrived.get(end)) {
       pages.push({ offset: end, end: page.end, file: page.file });
       end = page.end;
     }
