@@ -1,42 +1,38 @@
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from './cache-db.ts';
 
 // DuckDB reuses the blocks that dropped tables and rewritten row groups free, but gives a file's
 // space back only when those blocks are at its end, and never the blocks a transaction killed
 // before its commit had written past the end: evicted entries, dropped downloads and kills leave
-// the file at its largest. So when the cache opens and enough of its file holds no live block,
-// the live tables are copied into a fresh file, which then takes the old one's name. Until that
-// rename the old file is untouched, and a fresh file left by a crash before it is removed at the
-// next open; the rename itself is atomic.
+// the file at its largest. So when the cache opens, or is idle after entries went, and enough of
+// its file holds no live block, the live tables are copied into a fresh file, which then takes the
+// old one's name. Until that rename the old file is untouched, and a fresh file left by a crash
+// before it is removed at the next open; the rename itself is atomic.
 
 /** A file is compacted once this share of it, and at least MIN_WASTE_BYTES, holds no live block. */
 const WASTE_SHARE = 0.25;
 const MIN_WASTE_BYTES = 8 * 1024 ** 2;
 
-/** The cache file open in DuckDB, with a connection that has its settings. */
-export interface OpenedFile {
-  instance: DuckDBInstance;
-  connection: DuckDBConnection;
-}
-
-/** Opens `file` through `open`, once compacted when enough of it holds no live block. */
-export async function openCompacted(file: string, storageVersion: string, open: () => Promise<OpenedFile>): Promise<OpenedFile> {
-  dropUnfinishedCompaction(file);
-  const opened = await open();
-  if (!(await isWasteful(opened.connection, file))) return opened;
-  const written = await writeCompacted(opened.connection, file, storageVersion).then(
+/**
+ * Compacts the file open in the connection's database when enough of it holds no live block:
+ * writes the fresh copy, closes the database through `close` (which writes out its log), and puts
+ * the copy in its place. Answers whether it closed the database, to be opened again.
+ */
+export async function compactIfWasteful(connection: DuckDBConnection, file: string, storageVersion: string, close: () => Promise<void>): Promise<boolean> {
+  // the blocks of tables dropped since the last checkpoint are free only once it has run (and those at the end given back)
+  await connection.run('CHECKPOINT');
+  if (!(await isWasteful(connection, file))) return false;
+  const written = await writeCompacted(connection, file, storageVersion).then(
     () => true,
     // the disk may be too full for a second copy: the cache goes on with the file as it is
     () => false,
   );
-  // closing DuckDB's database writes out its log
-  opened.connection.closeSync();
-  opened.instance.closeSync();
+  await close();
   if (written) swapCompacted(file);
   dropUnfinishedCompaction(file);
-  return open();
+  return true;
 }
 
 function freshPath(file: string): string {
@@ -44,7 +40,7 @@ function freshPath(file: string): string {
 }
 
 /** Removes a fresh file (and its log) that a compaction cut short left beside `file`. */
-function dropUnfinishedCompaction(file: string): void {
+export function dropUnfinishedCompaction(file: string): void {
   for (const leftover of [freshPath(file), `${freshPath(file)}.wal`]) rmSync(leftover, { force: true });
 }
 

@@ -96,6 +96,21 @@ describe('the cache file', () => {
   }, 180_000);
 });
 
+describe('the cache file, while the app runs', () => {
+  it('gives the space of cleared entries back at once, and goes on caching and reading', async () => {
+    const sql = (seed: number) => `SELECT i, md5((i + ${seed})::VARCHAR) AS h, md5((i * ${seed})::VARCHAR) AS g FROM range(${ROWS}) AS t(i)`;
+    for (const seed of [11, 12]) expect(await harness.cacheWhole(await harness.runSql(sql(seed)))).toMatchObject({ state: 'cached' });
+    const full = statSync(file).size;
+    expect(await harness.call('settings:clearCache', {})).toMatchObject({ ok: true, data: { entryCount: 0 } });
+    // the manifest's tables, a block or two
+    expect(statSync(file).size).toBeLessThan(full / 10);
+    const next = await harness.runSql(sql(13));
+    expect(await harness.cacheWhole(next)).toMatchObject({ state: 'cached', rowsLoaded: ROWS });
+    const page = await harness.call('results:getRows', { accountId: 'local', executionId: next, startRow: 0, endRow: 2, columns: 'i' });
+    expect(page).toMatchObject({ ok: true, data: { fromCache: { fetchedAt: expect.any(String) }, rows: [[0], [1]] } });
+  }, 120_000);
+});
+
 describe('a compaction cut short', () => {
   it('leaves the cache file as it was, and its fresh copy is removed at the next open', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'querydesk-compaction-'));
