@@ -179,6 +179,20 @@ describe('the page loader with Parquet pages', () => {
     expect(loads).toBe(3);
   });
 
+  it('with commits asked for, loads the pages waiting at the end in statements of the usual size, each committed', async () => {
+    const { spied, files } = notingInserts();
+    const recorded: number[] = [];
+    const durable = { rows: 4, millis: Number.MAX_SAFE_INTEGER, record: async (_: DuckDBConnection, at: number) => void recorded.push(at) };
+    const loader = createPageLoader({ connection: spied, tableName: 't', columns, from: 0, batchRows: 4, durable });
+    const names = [...'abcdefghijklmn'];
+    for (let first = 0; first < names.length; first += 2) loader.add({ offset: first, end: first + 2 }, page(first, names.slice(first, first + 2)), 'csv');
+    expect(await loader.finish()).toBe(names.length);
+    expect(await rows()).toEqual(names.map((name, id) => [id, name]));
+    // without commits, the six pages waiting once the first was in would go in one statement
+    expect(files).toEqual([1, 2, 2, 2]);
+    expect(recorded).toEqual([6, 10, 14]);
+  });
+
   it('loads a decimal of fractional digits only from the text a service writes of small values (3.1e-05)', async () => {
     // DuckDB reads no text in exponent form as a DECIMAL(p,p)
     await connection.run('CREATE TABLE f (x DECIMAL(10,10))');
