@@ -69,11 +69,21 @@ async function digest(cache: ResultCache, executionId: string): Promise<string |
 }
 
 /**
- * Runs a child that downloads the result into `dir`, and kills it once the cache file (with its
- * log) holds `killAt` bytes: a point in the writes, since the rows arrive well ahead of their loads
- * on a busy machine. Answers the rows arrived.
+ * A commit of rows has reached the log once it holds this much: the rows go to the file, the log
+ * names their blocks (about 4 KiB for the first commit), and the CREATE TABLE before takes a few
+ * hundred bytes.
  */
-async function killMidway(dir: string, service: RunningService, executionId: string, killAt: number): Promise<number> {
+const COMMITTED_LOG_BYTES = 2048;
+
+/**
+ * Runs a child that downloads the result into `dir`, and kills it once a commit of rows has
+ * reached the cache's log and the file (with its log) has grown by `further` bytes since: a point
+ * in the writes, since the rows arrive well ahead of their loads on a busy machine. A kill before
+ * any commit would rightly start again from row 0: there is nothing on disk to go on from. Answers
+ * the rows arrived.
+ */
+async function killMidway(dir: string, service: RunningService, executionId: string, further: number): Promise<number> {
+  const file = join(dir, 'results.duckdb');
   const child = spawn(process.execPath, [CHILD, dir, service.baseUrl, service.demoApiKey!, executionId], { stdio: ['ignore', 'pipe', 'inherit'] });
   let arrived = 0;
   let finished = false;
@@ -84,7 +94,11 @@ async function killMidway(dir: string, service: RunningService, executionId: str
     }
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  while (fileBytes(join(dir, 'results.duckdb')) < killAt && !finished && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 5));
+  let killAt = Infinity;
+  while (fileBytes(file) < killAt && !finished && child.exitCode === null) {
+    if (killAt === Infinity && existsSync(`${file}.wal`) && statSync(`${file}.wal`).size >= COMMITTED_LOG_BYTES) killAt = fileBytes(file) + further;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   child.kill('SIGKILL');
   await exited;
   if (finished) throw new Error('the download ended before it was killed: give it more rows');
@@ -112,7 +126,7 @@ export async function crashCache(options: { rounds: number; seed: number; rows: 
 
     const rounds: CacheCrashRound[] = [];
     for (let round = 0; round < options.rounds; round++) {
-      const arrived = await killMidway(dir, service, executionId, fileBytes(file) + Math.round(wholeBytes * (0.1 + 0.4 * random.next())));
+      const arrived = await killMidway(dir, service, executionId, Math.round(wholeBytes * 0.15 * random.next()));
       const bytesAtKill = fileBytes(file);
       const cache = await open();
       const bytesAfterOpen = fileBytes(file);
