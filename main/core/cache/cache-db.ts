@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { compactIfWasteful, dropUnfinishedCompaction } from './cache-compaction.ts';
 
 // The cache's DuckDB file. Short statements on the manifest go through one connection, one at a
 // time, so a swap never interleaves with an eviction; reads and loads take connections of their
@@ -16,6 +17,8 @@ export interface CacheDb {
   oneThread<T>(work: () => Promise<T>): Promise<T>;
   /** Starts writing what the file holds so far to disk, unless that is under way already (see below). */
   writeBack(): void;
+  /** Gives the file's space back when much of it holds no live data, unless a connection is in use (see cache-compaction.ts). */
+  compactWhenIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,53 +74,89 @@ const STORAGE_VERSION = 'v1.5.0';
 // Every connection reads and writes timestamps in UTC, whatever the machine's zone.
 const SESSION = ["SET TimeZone = 'UTC'"];
 
-export async function openCacheDb(dir: string): Promise<CacheDb> {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'results.duckdb');
-  const instance = await DuckDBInstance.create(file, { storage_compatibility_version: STORAGE_VERSION });
+interface OpenFile {
+  instance: DuckDBInstance;
+  shared: DuckDBConnection;
   // kept open until DuckDB has closed the file: on POSIX, closing any descriptor of a file drops
   // the locks the process holds on it, DuckDB's among them. Where the file cannot be opened beside
   // DuckDB (Windows may refuse), there is no write-back.
-  const writer: FileHandle | null = await open(file, 'r+').catch(() => null);
-  let writingBack: Promise<void> | null = null;
+  writer: FileHandle | null;
+}
+
+async function openFile(file: string): Promise<OpenFile> {
+  const instance = await DuckDBInstance.create(file, { storage_compatibility_version: STORAGE_VERSION });
   const shared = await instance.connect();
   for (const sql of [...SESSION, ...SCHEMA]) await shared.run(sql);
+  return { instance, shared, writer: await open(file, 'r+').catch(() => null) };
+}
+
+export async function openCacheDb(dir: string): Promise<CacheDb> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'results.duckdb');
+  dropUnfinishedCompaction(file);
+  let current = await openFile(file);
+  let writingBack: Promise<void> | null = null;
   const others = new Set<DuckDBConnection>();
   // a grid reads page after page: idle connections are kept for the next read instead of reopened
   const idle: DuckDBConnection[] = [];
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
   let oneThreadWork = 0;
+  /** Connections taken or being taken; while a compaction runs (`swapping`), none is. */
+  let users = 0;
+  let swapping: Promise<void> | null = null;
 
   async function take(): Promise<DuckDBConnection> {
     const reused = idle.pop();
     if (reused) return reused;
-    const connection = await instance.connect();
+    const connection = await current.instance.connect();
     for (const sql of SESSION) await connection.run(sql);
     return connection;
   }
 
   function exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const result = tail.then(() => work(shared));
+    const result = tail.then(() => work(current.shared));
     tail = result.catch(() => undefined);
     return result;
   }
 
+  /** Closes DuckDB's database (which writes out its log) and the write-back's handle. */
+  async function closeFile(): Promise<void> {
+    for (const connection of idle.splice(0)) connection.closeSync();
+    current.shared.closeSync();
+    current.instance.closeSync();
+    await writingBack;
+    await current.writer?.close();
+  }
+
+  /** Compacts the file when it is wasteful, and opens it again if it was closed for that. */
+  async function compact(): Promise<void> {
+    if (await compactIfWasteful(current.shared, file, STORAGE_VERSION, closeFile)) current = await openFile(file);
+  }
+
+  await compact();
+
   return {
     exclusive,
     async withConnection(work) {
-      const connection = await take();
-      others.add(connection);
+      while (swapping !== null) await swapping;
+      users++;
+      let connection: DuckDBConnection | null = null;
       let reusable = false;
       try {
+        connection = await take();
+        others.add(connection);
         const result = await work(connection);
         reusable = true;
         return result;
       } finally {
-        others.delete(connection);
-        // after a failure the connection may hold an open transaction or a half-read stream
-        if (reusable && !closed && idle.length < MAX_IDLE) idle.push(connection);
-        else connection.closeSync();
+        users--;
+        if (connection !== null) {
+          others.delete(connection);
+          // after a failure the connection may hold an open transaction or a half-read stream
+          if (reusable && !closed && idle.length < MAX_IDLE) idle.push(connection);
+          else connection.closeSync();
+        }
       }
     },
     // A download loads its pages one or two at a time as they arrive. On this 2-core machine a
@@ -136,22 +175,33 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
     // disk has them all: 14 ms for the million-row demo result, after the last page had come. The
     // disk is given what is written as the download goes, so the commit finds little left to sync.
     writeBack() {
-      if (writer === null || writingBack !== null || closed) return;
-      writingBack = writer
+      if (current.writer === null || writingBack !== null || closed) return;
+      writingBack = current.writer
         .datasync()
         .catch(() => undefined)
         .finally(() => (writingBack = null));
+    },
+    // The file is closed and opened again for a compaction, so it runs only while no connection
+    // but the shared one is in use: new ones wait until it is over.
+    compactWhenIdle() {
+      return exclusive(async () => {
+        if (closed || users > 0) return;
+        let done = () => undefined as void;
+        swapping = new Promise<void>((resolve) => (done = resolve));
+        try {
+          await compact();
+        } finally {
+          swapping = null;
+          done();
+        }
+      });
     },
     async close() {
       closed = true;
       for (const connection of others) connection.interrupt();
       await tail;
-      for (const connection of idle.splice(0)) connection.closeSync();
-      await shared.run('CHECKPOINT').catch(() => undefined);
-      shared.closeSync();
-      instance.closeSync();
-      await writingBack;
-      await writer?.close();
+      await current.shared.run('CHECKPOINT').catch(() => undefined);
+      await closeFile();
     },
   };
 }

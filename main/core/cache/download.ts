@@ -4,6 +4,7 @@ import { quoteName, type Column } from '../../filter-language/index.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import { createFetchWindow, type WindowOptions } from './fetch-window.ts';
+import { recordKept } from './kept-downloads.ts';
 import { dropTable, swapIn, type CacheEntry } from './manifest.ts';
 import { DownloadFailure, fetchPage, type EarlyPages, type PageFormats, type PageSource } from './page-fetch.ts';
 import { FaultyPages } from './page-inserts.ts';
@@ -14,16 +15,21 @@ import { PageRanges } from './page-ranges.ts';
 // asked for beside the result's status, see result-cache.ts), each asked for as Parquet and taken
 // as CSV when that is what the service sends (see page-fetch.ts), its body streamed to a file as
 // it arrives (never held as text), and loaded by DuckDB in result order into a staging table as
-// soon as it follows on from the rows loaded, all in one transaction (see page-loader.ts); the
-// table becomes the entry in one transaction at the end. Until then the previous entry (if any)
-// stays as it was, whatever happens to this download. A download the network, the service or the
-// app closing broke off keeps its staging table with the rows loaded, so that the next one goes
-// on from there (see kept-downloads.ts).
+// soon as it follows on from the rows loaded (see page-loader.ts); the table becomes the entry in
+// one transaction at the end. Until then the previous entry (if any) stays as it was, whatever
+// happens to this download. A download the network, the service, the app closing or a kill broke
+// off keeps its staging table with the rows loaded, so that the next one goes on from there (see
+// kept-downloads.ts): the loads are committed every so often with the record of where they end.
 
 /** Pages arrived and not loaded yet: a bound on the disk they take while the loads fall behind. */
 const WAITING_PAGES = 16;
 /** Rows at most to one load statement while pages come (see page-loader.ts), which loads what has arrived whenever it is free. */
 const LOAD_BATCH_ROWS = 150_000;
+/**
+ * The loads are committed once this many rows (a row group of DuckDB's) or this long have passed
+ * since the last commit: what a kill of the app can lose of a download.
+ */
+const COMMIT_EVERY = { rows: 122_880, millis: 2_000 };
 
 export interface ResultShape {
   accountId: string;
@@ -47,6 +53,8 @@ export interface DownloadOptions {
   pageRows: number;
   /** Rows at most to one load statement while pages come; 150,000 unless told. */
   loadBatchRows?: number;
+  /** How often the loads are committed, in rows or time; a row group or two seconds unless told. */
+  commitEvery?: { rows: number; millis: number };
   /** The first pages, asked for before the result's size was known, from the row the download starts at. */
   early?: EarlyPages;
   /** What the pages are asked for as; Parquet where the service can send it unless told. */
@@ -91,6 +99,10 @@ export async function downloadResult(options: DownloadOptions, tableName: string
         from: resume?.rows ?? 0,
         batchRows: options.loadBatchRows ?? LOAD_BATCH_ROWS,
         onLoaded: () => db.writeBack(),
+        durable: {
+          ...(options.commitEvery ?? COMMIT_EVERY),
+          record: (connection, rows) => recordKept(connection, shape.accountId, shape.executionId, { tableName: table, rows }, options.now()),
+        },
       });
       try {
         // while pages come, DuckDB loads on one thread (see cache-db.ts); the pages still waiting when

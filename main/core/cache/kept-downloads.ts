@@ -1,11 +1,13 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteName } from '../../filter-language/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import type { KeptRows } from './download.ts';
 
-// The rows of downloads broken off (by the network, the service, or the app closing), kept in the
-// cache file with where they end, so that the next start of the same result, in this session or a
-// later one, goes on from there. They are not counted in the cache's budget, so few are kept, and
-// not for long.
+// The rows of downloads broken off (by the network, the service, the app closing or its being
+// killed), kept in the cache file with where they end, so that the next start of the same result,
+// in this session or a later one, goes on from there. A download records where its rows end in
+// each of its commits (see download.ts), so that record holds after any kind of end. They are not
+// counted in the cache's budget, so few are kept, and not for long.
 
 /** Kept downloads at most: the oldest beyond this go as a new one is kept. */
 const MOST_KEPT = 4;
@@ -34,6 +36,8 @@ export class KeptDownloads {
       if ((row.kept_at as Date).getTime() < now.getTime() - KEPT_MILLIS) await kept.#forget(tableName, true);
       else kept.#kept.set(keyOf(String(row.account_id), String(row.execution_id)), { accountId: String(row.account_id), tableName, rows: Number(row.row_count) });
     }
+    // downloads killed while under way were never kept through `keep`, which bounds their number
+    await kept.#dropOldest();
     return kept;
   }
 
@@ -44,13 +48,14 @@ export class KeptDownloads {
 
   /** Keeps a download's rows, in place of any kept for the same result; the oldest beyond the most kept go. */
   async keep(accountId: string, executionId: string, rows: KeptRows, now: Date): Promise<void> {
-    await this.#db.exclusive(async (connection) => {
-      await connection.run('DELETE FROM kept_downloads WHERE account_id = ? AND execution_id = ?', [accountId, executionId]);
-      await connection.run('INSERT INTO kept_downloads VALUES (?, ?, ?, ?, CAST(? AS TIMESTAMP))', [accountId, executionId, rows.tableName, rows.rows, now.toISOString()]);
-    });
+    await this.#db.exclusive((connection) => recordKept(connection, accountId, executionId, rows, now.toISOString()));
     const key = keyOf(accountId, executionId);
     this.#kept.delete(key);
     this.#kept.set(key, { ...rows, accountId });
+    await this.#dropOldest();
+  }
+
+  async #dropOldest(): Promise<void> {
     for (const [other, { tableName }] of [...this.#kept].slice(0, Math.max(0, this.#kept.size - MOST_KEPT))) {
       this.#kept.delete(other);
       await this.#forget(tableName, true);
@@ -79,6 +84,12 @@ export class KeptDownloads {
       if (dropTable) await connection.run(`DROP TABLE IF EXISTS ${quoteName(tableName)}`);
     });
   }
+}
+
+/** Records, in the connection's transaction, the rows a result's download holds, in place of any recorded before for the result. */
+export async function recordKept(connection: DuckDBConnection, accountId: string, executionId: string, rows: KeptRows, at: string): Promise<void> {
+  await connection.run('DELETE FROM kept_downloads WHERE account_id = ? AND execution_id = ?', [accountId, executionId]);
+  await connection.run('INSERT INTO kept_downloads VALUES (?, ?, ?, ?, CAST(? AS TIMESTAMP))', [accountId, executionId, rows.tableName, rows.rows, at]);
 }
 
 function keyOf(accountId: string, executionId: string): string {

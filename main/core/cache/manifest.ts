@@ -92,6 +92,8 @@ export async function swapIn(db: CacheDb, entry: CacheEntry): Promise<void> {
       for (const [table] of previous.getRows()) {
         if (table !== entry.tableName) await connection.run(`DROP TABLE IF EXISTS ${quoteName(String(table))}`);
       }
+      // the download recorded its rows as it went, for a crash to leave them to the next (see kept-downloads.ts)
+      await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [entry.tableName]);
     });
   });
 }
@@ -109,9 +111,14 @@ export async function removeEntry(db: CacheDb, entry: CacheEntry): Promise<void>
   );
 }
 
-/** Drops a table no entry names (a download's staging table). */
+/** Drops a table no entry names (a download's staging table), with the record of the rows it holds. */
 export async function dropTable(db: CacheDb, tableName: string): Promise<void> {
-  await db.exclusive((connection) => connection.run(`DROP TABLE IF EXISTS ${quoteName(tableName)}`));
+  await db.exclusive((connection) =>
+    inTransaction(connection, async () => {
+      await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [tableName]);
+      await connection.run(`DROP TABLE IF EXISTS ${quoteName(tableName)}`);
+    }),
+  );
 }
 
 /** Drops every result table that neither the manifest nor a kept download names (a download's staging table). */

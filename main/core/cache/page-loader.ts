@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PageFormat } from '../service-client/index.ts';
 import { insertPages, type InsertTarget, type PageFile } from './page-inserts.ts';
 import type { RowRange } from './page-ranges.ts';
@@ -12,10 +13,15 @@ import type { RowRange } from './page-ranges.ts';
 // million-row demo result from a service beside the app: 0.59-0.63 s with 150,000 rows to a
 // statement and the rest in one, against 0.60-0.68 s with 500,000 to every statement (one run
 // left 16 pages to a single thread for 140 ms after the last had come).
-// All loads of a download are one transaction, committed at the end: DuckDB then writes whole
-// row groups of a load to the file as they fill, and a load of one page costs about what it costs
-// in a larger statement. For the million-row demo result in CSV (one thread), a page to a statement
-// took 0.63 s of CPU in one transaction and 0.83 s committed each; all pages at once 0.61 s.
+// Loads share a transaction, committed once enough rows have gone in since the last commit (see
+// `durable`) and at the end: DuckDB then writes whole row groups of a load to the file as they
+// fill, and a load of one page costs about what it costs in a larger statement. For the million-row
+// demo result in CSV (one thread), a page to a statement took 0.63 s of CPU in one transaction and
+// 0.83 s committed each; all pages at once 0.61 s. Each commit makes the rows before it, and the
+// record of where they end, outlast a crash or a kill of the app; so with `durable`, the pages
+// waiting once the last has come go in statements of the usual size too, each committed: on a busy
+// machine every page of a result can arrive before the second load, and one statement for them all
+// would leave nothing committed until the end.
 
 export interface PageLoader {
   /** A page file that holds the rows of `range`: a CSV text with its header row, or a Parquet file. */
@@ -23,13 +29,13 @@ export interface PageLoader {
   /** Resolves once fewer than `count` pages wait, or none of them can be loaded yet; throws when a load failed. */
   drained(count: number): Promise<void>;
   /**
-   * Loads every page that follows on from the rows loaded (no more will come: those waiting go in
-   * one statement, however many rows they hold), commits, and answers the rows in the
+   * Loads every page that follows on from the rows loaded (no more will come: without `durable`,
+   * those waiting go in one statement, however many rows they hold), commits, and answers the rows in the
    * table. After a failed load, rolls back and throws (FaultyPages when the service sent the pages
-   * wrong, see page-inserts.ts): the table then holds the rows it held before.
+   * wrong, see page-inserts.ts): the table then holds the rows of the last commit.
    */
   finish(): Promise<number>;
-  /** Stops loading and rolls back: the table holds the rows it held before. */
+  /** Stops loading and rolls back: the table holds the rows of the last commit. */
   abandon(): Promise<void>;
 }
 
@@ -40,15 +46,27 @@ export interface LoaderOptions extends InsertTarget {
   batchRows: number;
   /** After each load: rows have gone to the file (see CacheDb.writeBack). */
   onLoaded?: () => void;
+  /** Commits after a load once this many rows, or this long, have passed since the last; without it only at the end. */
+  durable?: Durable;
+}
+
+export interface Durable {
+  rows: number;
+  millis: number;
+  /** Writes, in the transaction about to commit, where the rows in the table end. */
+  record: (connection: DuckDBConnection, rows: number) => Promise<void>;
 }
 
 export function createPageLoader(options: LoaderOptions): PageLoader {
   const { connection } = options;
   const arrived = new Map<number, { end: number; file: string; format: PageFormat }>();
   let next = options.from;
+  /** The rows in the table as of the last commit: what a rollback or a crash leaves. */
+  let committed = options.from;
+  let committedAt = performance.now();
   let running: Promise<void> | null = null;
   let failure: unknown = null;
-  let begun: Promise<void> | null = null;
+  let inTransaction = false;
   let stopped = false;
   let finishing = false;
   const waiters: (() => void)[] = [];
@@ -59,7 +77,8 @@ export function createPageLoader(options: LoaderOptions): PageLoader {
     if (first === undefined) return null;
     const pages: PageFile[] = [];
     let end = next;
-    for (let page = arrived.get(end); page?.format === first.format && (pages.length === 0 || finishing || page.end - next <= options.batchRows); page = arrived.get(end)) {
+    const unbounded = finishing && options.durable === undefined;
+    for (let page = arrived.get(end); page?.format === first.format && (pages.length === 0 || unbounded || page.end - next <= options.batchRows); page = arrived.get(end)) {
       pages.push({ offset: end, end: page.end, file: page.file });
       end = page.end;
     }
@@ -73,11 +92,13 @@ export function createPageLoader(options: LoaderOptions): PageLoader {
     // the batch's pages no longer wait: the bound on waiting pages is for those not being loaded
     for (const page of batch.pages) arrived.delete(page.offset);
     running = (async () => {
-      begun ??= connection.run('BEGIN TRANSACTION').then(() => undefined);
-      await begun;
+      if (!inTransaction) await connection.run('BEGIN TRANSACTION');
+      inTransaction = true;
       await insertPages(options, batch.format, batch.pages);
-      options.onLoaded?.();
       next = batch.pages.at(-1)!.end;
+      const { durable } = options;
+      if (durable && (next - committed >= durable.rows || performance.now() - committedAt >= durable.millis)) await commit();
+      options.onLoaded?.();
       for (const page of batch.pages) rmSync(page.file, { force: true });
     })()
       .catch((error: unknown) => {
@@ -90,15 +111,24 @@ export function createPageLoader(options: LoaderOptions): PageLoader {
       });
   }
 
+  async function commit(): Promise<void> {
+    await options.durable?.record(connection, next);
+    await connection.run('COMMIT');
+    inTransaction = false;
+    committed = next;
+    committedAt = performance.now();
+  }
+
   /** Waits for the load under way (and those it starts), then ends the transaction. */
-  async function end(commit: boolean): Promise<void> {
+  async function end(keep: boolean): Promise<void> {
     while (running !== null) await running;
-    if (begun === null) return;
-    if (commit && failure === null) {
-      await connection.run('COMMIT');
+    if (!inTransaction) return;
+    if (keep && failure === null) {
+      await commit();
       return;
     }
-    next = options.from;
+    next = committed;
+    inTransaction = false;
     await connection.run('ROLLBACK').catch(() => undefined);
   }
 

@@ -105,6 +105,12 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     await Promise.all(stopping.map((d) => d.done));
     await kept.drop(isDropped);
     for (const entry of await listEntries(db)) if (isDropped(entry.accountId)) await removeEntry(db, entry);
+    await giveSpaceBack();
+  }
+
+  /** After entries went, the file gives their space back, unless a download is under way (see cache-db.ts). */
+  async function giveSpaceBack(): Promise<void> {
+    if (downloads.size === 0) await db.compactWhenIdle().catch(() => undefined);
   }
 
   function blank(accountId: string, executionId: string): CacheStatus {
@@ -282,6 +288,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     async setBudget(bytes) {
       budgetBytes = bytes;
       await evict(0);
+      await giveSpaceBack();
     },
 
     async usage() {

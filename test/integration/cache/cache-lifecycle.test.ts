@@ -1,8 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheStatus, ExecutionUpdate } from '../../../main/contract/index.ts';
 import { openCacheDb } from '../../../main/core/cache/cache-db.ts';
@@ -12,13 +12,13 @@ import { openResultCache, type ResultCache } from '../../../main/core/cache/resu
 import { storageType } from '../../../main/core/cache/storage-types.ts';
 import { createServiceClient } from '../../../main/core/service-client/index.ts';
 import { startCacheHarness, until, type CacheHarness } from './cache-harness.ts';
+import { downloadKilledMidway } from './killed-child.ts';
 import { downloadPageByPage } from './page-by-page.ts';
 
 // The cache's life: a write killed half-way leaves the previous entry as it was; entries are
 // evicted least recently used past the budget, and once they expire; a result above the budget
 // is read from the service; a download can be cancelled; a cached result works offline.
 
-const CHILD = fileURLToPath(new URL('./download-child.ts', import.meta.url));
 let harness: CacheHarness;
 
 beforeAll(async () => {
@@ -32,8 +32,15 @@ function tablesIn(cacheDir: string) {
       (await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE table_name NOT IN ('cache_entries', 'kept_downloads') ORDER BY 1")).getRows().map((r) => String(r[0])),
     );
     const entries = await listEntries(db);
+    const kept = await db.exclusive(async (c) =>
+      (await c.runAndReadAll('SELECT execution_id, table_name, row_count FROM kept_downloads')).getRows().map(([executionId, tableName, rows]) => ({
+        executionId: String(executionId),
+        tableName: String(tableName),
+        rows: Number(rows),
+      })),
+    );
     await db.close();
-    return { tables, entries };
+    return { tables, entries, kept };
   });
 }
 
@@ -65,12 +72,7 @@ describe('the result cache', () => {
     let output = '';
     await harness.restartCore({}, async () => {
       before = await tablesIn(cacheDir);
-      const child = spawn(process.execPath, [CHILD, cacheDir, harness.service!.baseUrl, harness.service!.demoApiKey!, JSON.stringify(shape)]);
-      child.stdout.on('data', (data: Buffer) => (output += data.toString()));
-      child.stderr.on('data', (data: Buffer) => (output += data.toString()));
-      await until(() => (output.match(/^rows \d+$/gm) ?? []).length >= 3 || child.exitCode !== null);
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
+      ({ output } = await downloadKilledMidway(cacheDir, harness.service!.baseUrl, harness.service!.demoApiKey!, shape));
     });
     expect(output).not.toContain('finished');
     expect(output).toMatch(/rows 1500/);
@@ -79,11 +81,14 @@ describe('the result cache', () => {
     expect(status).toMatchObject({ ok: true, data: { state: 'cached', rowsLoaded: 5000, fetchedAt: cached.fetchedAt } });
     const page = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 4990, endRow: 5000, columns: 'trade_id' });
     expect(page).toMatchObject({ ok: true, data: { totalRowCount: 5000, rows: Array.from({ length: 10 }, (_, i) => [4991 + i]) } });
-    // the half-loaded table of the killed download was dropped when the cache opened again
+    // the half-loaded table of the killed download is kept, with the rows on disk, for the next start to go on from
     await harness.restartCore({}, async () => {
       const after = await tablesIn(cacheDir);
-      expect(after.tables).toEqual(before!.tables);
       expect(after.entries).toEqual(before!.entries);
+      const added = after.tables.filter((table) => !before!.tables.includes(table));
+      expect(added).toEqual(after.kept.map((kept) => kept.tableName));
+      expect(after.kept).toEqual([{ executionId, tableName: added[0], rows: expect.any(Number) }]);
+      expect(after.kept[0]!.rows).toBeGreaterThan(0);
     });
     // and its page files with it
     expect(existsSync(join(cacheDir, 'downloads')) ? readdirSync(join(cacheDir, 'downloads')) : []).toEqual([]);
@@ -94,17 +99,27 @@ describe('the result cache', () => {
     const dir = mkdtempSync(join(tmpdir(), 'querydesk-writeback-'));
     const db = await openCacheDb(dir);
     let writeBacks = 0;
+    let loads = 0;
+    // the download's loads are its INSERT statements (up to ten for the 5,000 rows: pages that wait go in together)
+    const counted = (connection: DuckDBConnection) =>
+      new Proxy(connection, {
+        get(target, key) {
+          const value: unknown = Reflect.get(target, key);
+          if (key === 'run') return (sql: string, ...rest: unknown[]) => ((loads += Number(sql.startsWith('INSERT INTO "r_'))), target.run(sql, ...(rest as [])));
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
     try {
-      // one page to a load: ten loads for the 5,000 rows
       const outcome = await downloadPageByPage({
-        db: { ...db, writeBack: () => void writeBacks++ },
+        db: { ...db, writeBack: () => void writeBacks++, withConnection: (work) => db.withConnection((connection) => work(counted(connection))) },
         dir,
         baseUrl: harness.service!.baseUrl,
         apiKey: harness.service!.demoApiKey!,
         shape,
       });
       expect(outcome).toMatchObject({ ok: true, entry: { rowCount: 5000 } });
-      expect(writeBacks).toBe(10);
+      expect(loads).toBeGreaterThan(1);
+      expect(writeBacks).toBe(loads);
     } finally {
       await db.close();
       rmSync(dir, { recursive: true, force: true });

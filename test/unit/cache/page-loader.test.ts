@@ -125,6 +125,20 @@ describe('the page loader', () => {
     other.closeSync();
   });
 
+  it('commits every so many rows with the record of where they end, and a stop takes back only what followed the last commit', async () => {
+    const recorded: number[] = [];
+    const durable = { rows: 4, millis: Number.MAX_SAFE_INTEGER, record: async (_: DuckDBConnection, at: number) => void recorded.push(at) };
+    const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 2, durable });
+    for (let first = 0; first < 6; first += 2) {
+      loader.add({ offset: first, end: first + 2 }, page(first, [...'abcdef'.slice(first, first + 2)]), 'csv');
+      await loader.drained(1);
+    }
+    await loader.abandon();
+    // the third page came after the commit at four rows, and went with the stop
+    expect(recorded).toEqual([4]);
+    expect(await rows()).toEqual([0, 1, 2, 3].map((id) => [id, 'abcd'[id]]));
+  });
+
   it('takes back every page it loaded when a later one is refused, or when it is stopped', async () => {
     await connection.run("INSERT INTO t VALUES (0, 'a')");
     const refused = createPageLoader({ connection, tableName: 't', columns, from: 1, batchRows: 2 });
@@ -163,6 +177,20 @@ describe('the page loader with Parquet pages', () => {
     expect(files).toEqual([1, 2, 4]);
     // each load is told of, so that the file's new rows can go to disk while the next pages come
     expect(loads).toBe(3);
+  });
+
+  it('with commits asked for, loads the pages waiting at the end in statements of the usual size, each committed', async () => {
+    const { spied, files } = notingInserts();
+    const recorded: number[] = [];
+    const durable = { rows: 4, millis: Number.MAX_SAFE_INTEGER, record: async (_: DuckDBConnection, at: number) => void recorded.push(at) };
+    const loader = createPageLoader({ connection: spied, tableName: 't', columns, from: 0, batchRows: 4, durable });
+    const names = [...'abcdefghijklmn'];
+    for (let first = 0; first < names.length; first += 2) loader.add({ offset: first, end: first + 2 }, page(first, names.slice(first, first + 2)), 'csv');
+    expect(await loader.finish()).toBe(names.length);
+    expect(await rows()).toEqual(names.map((name, id) => [id, name]));
+    // without commits, the six pages waiting once the first was in would go in one statement
+    expect(files).toEqual([1, 2, 2, 2]);
+    expect(recorded).toEqual([6, 10, 14]);
   });
 
   it('loads a decimal of fractional digits only from the text a service writes of small values (3.1e-05)', async () => {
