@@ -15,6 +15,8 @@ export interface DuneShapes {
   baseUrl: string;
   /** Each results request as it came: method, path and query, and what it accepted. */
   requests: { path: string; accept: string | undefined }[];
+  /** The bytes of the result bodies sent so far (JSON and CSV pages, statuses). */
+  bytesSent(): number;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,7 @@ async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
 export async function startDuneShapes(target: string): Promise<DuneShapes> {
   const upstream = new URL(target);
   const requests: DuneShapes['requests'] = [];
+  let bytesSent = 0;
   const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
     const path = new URL(incoming.url ?? '/', 'http://stand-in').pathname;
     const json = RESULT_JSON.test(path);
@@ -106,6 +109,7 @@ export async function startDuneShapes(target: string): Promise<DuneShapes> {
       }
       const text = (await bodyOf(answer)).toString('utf8');
       const rewritten = Buffer.from(json ? rewriteJson(text) : rewriteCsvHeader(text));
+      bytesSent += rewritten.length;
       delete answerHeaders['content-length'];
       delete answerHeaders['transfer-encoding'];
       outgoing.writeHead(answer.statusCode!, { ...answerHeaders, 'content-length': rewritten.length });
@@ -119,6 +123,7 @@ export async function startDuneShapes(target: string): Promise<DuneShapes> {
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
+    bytesSent: () => bytesSent,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
