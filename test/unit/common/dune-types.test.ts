@@ -24,8 +24,8 @@ describe('a type name', () => {
     // DuneSQL's names, as the hosted service sends them
     ['varchar', 'varchar', 'text', 'VARCHAR'],
     ['varbinary', 'varbinary', 'binary', 'BLOB'],
-    ['uint256', 'uint256', 'big-integer', 'BIGNUM'],
-    ['int256', 'int256', 'big-integer', 'BIGNUM'],
+    ['uint256', 'uint256', 'big-integer', 'UHUGEINT'],
+    ['int256', 'int256', 'big-integer', 'HUGEINT'],
     ['bigint', 'bigint', 'integer', 'BIGINT'],
     ['real', 'real', 'float', 'FLOAT'],
     ['decimal(38,18)', 'decimal(38,18)', 'decimal', 'DECIMAL(38,18)'],
