@@ -7,6 +7,7 @@ import { createFetchWindow, type WindowOptions } from './fetch-window.ts';
 import { recordKept } from './kept-downloads.ts';
 import { dropTable, swapIn, type CacheEntry } from './manifest.ts';
 import { DownloadFailure, fetchPage, type EarlyPages, type PageFormats, type PageSource } from './page-fetch.ts';
+import { misfitOf, MisfitColumn, widerStorage } from './page-casts.ts';
 import { FaultyPages } from './page-inserts.ts';
 import { createPageLoader, type PageLoader } from './page-loader.ts';
 import { PageRanges } from './page-ranges.ts';
@@ -82,11 +83,31 @@ export function stagingTableName(): string {
   return `r_${Date.now().toString(36)}_${randomBytes(6).toString('hex')}`;
 }
 
-/** Downloads into `resume`'s table from its last row when given, else into a new table named `tableName`. */
+/**
+ * Downloads into `resume`'s table from its last row when given, else into a new table named
+ * `tableName`. A column with a value its storage type cannot hold is kept wider (see page-casts.ts),
+ * and the download starts again from the first row into a new table: so rarely needed (a uint256
+ * past 128 bits, a service's text in a number column) that it is not worth checking every page first.
+ */
 export async function downloadResult(options: DownloadOptions, tableName: string, resume: KeptRows | null = null): Promise<DownloadOutcome> {
+  let attempt: DownloadOptions = options;
+  let from = resume;
+  for (;;) {
+    const outcome = await downloadOnce(attempt, tableName, from);
+    if (!(outcome instanceof MisfitColumn)) return outcome;
+    const storageTypes = attempt.shape.storageTypes.map((type, i) => (i === outcome.column ? widerStorage(type) : type));
+    // the early pages were taken or discarded by the first attempt
+    attempt = { ...attempt, shape: { ...attempt.shape, storageTypes }, early: undefined };
+    from = null;
+  }
+}
+
+async function downloadOnce(options: DownloadOptions, tableName: string, resume: KeptRows | null): Promise<DownloadOutcome | MisfitColumn> {
   const { db, shape, workDir } = options;
   const table = resume?.tableName ?? tableName;
-  const columns: Column[] = shape.columnNames.map((name, i) => ({ name, type: shape.storageTypes[i] ?? 'VARCHAR', duneType: shape.wireTypes[i] }));
+  // a download that goes on keeps its table's types, which may be wider than a first choice
+  const storageTypes = resume === null ? shape.storageTypes : await tableTypes(db, table);
+  const columns: Column[] = shape.columnNames.map((name, i) => ({ name, type: storageTypes[i] ?? 'VARCHAR', duneType: shape.wireTypes[i] }));
   mkdirSync(workDir, { recursive: true });
   let kept: number | null = null;
   try {
@@ -144,6 +165,7 @@ export async function downloadResult(options: DownloadOptions, tableName: string
     if (failure !== null && kept !== null && kept > 0) return { ok: false, error: failure, kept: { tableName: table, rows: kept } };
     await dropTable(db, table).catch(() => undefined);
     if (failure !== null) return { ok: false, error: failure, kept: null };
+    if (error instanceof MisfitColumn) return error;
     throw error;
   } finally {
     await options.early?.discard();
@@ -151,9 +173,18 @@ export async function downloadResult(options: DownloadOptions, tableName: string
   }
 }
 
-/** Pages sent wrong are the service's fault, as values. */
+/** Pages sent wrong are the service's fault, as values; a value that does not fit its column, a reason to widen it. */
 function asFailure(error: unknown): unknown {
-  return error instanceof FaultyPages ? new DownloadFailure({ kind: 'server_error', status: null, message: error.message }) : error;
+  if (error instanceof FaultyPages) return new DownloadFailure({ kind: 'server_error', status: null, message: error.message });
+  return misfitOf(error) ?? error;
+}
+
+/** The DuckDB types of a staging table's columns, in order. */
+async function tableTypes(db: CacheDb, table: string): Promise<string[]> {
+  return db.withConnection(async (connection) => {
+    const reader = await connection.runAndReadAll(`SELECT data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index`, [table]);
+    return reader.getRows().map((row) => String(row[0]));
+  });
 }
 
 function cancelled(): DownloadFailure {

@@ -4,7 +4,7 @@ import { quoteName, type Column } from '../../filter-language/index.ts';
 import type { PageFormat } from '../service-client/index.ts';
 import { sqlString } from './cache-db.ts';
 import type { RowRange } from './page-ranges.ts';
-import { storageCast } from './storage-types.ts';
+import { storageCast } from './page-casts.ts';
 
 // The statements that put consecutive page files of one format into the staging table, each
 // column cast to its storage type. A CSV page is read as text. A Parquet page's columns, c0, c1, …
@@ -38,27 +38,27 @@ async function insertCsv(target: InsertTarget, pages: PageFile[]): Promise<void>
   // allow_quoted_nulls off: "" is an empty text, as a service writing CSV with DuckDB's COPY sends it
   const source = `read_csv([${pages.map((p) => sqlString(p.file)).join(', ')}], header = true, auto_detect = false,
       delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${raw}})`;
-  await insertRows(target, pages, source);
+  await insertRows(target, pages, source, null);
 }
 
 /** Parquet pages, a statement to each run of pages whose columns have the same types. */
 async function insertParquet(target: InsertTarget, pages: PageFile[]): Promise<void> {
   const types = await parquetColumnTypes(target, pages);
-  const runs: { types: string; pages: PageFile[] }[] = [];
+  const runs: { types: string[]; pages: PageFile[] }[] = [];
   pages.forEach((page, i) => {
     const last = runs.at(-1);
-    if (last !== undefined && last.types === types[i]) last.pages.push(page);
+    if (last !== undefined && last.types.join('\n') === types[i]!.join('\n')) last.pages.push(page);
     else runs.push({ types: types[i]!, pages: [page] });
   });
-  for (const run of runs) await insertRows(target, run.pages, `read_parquet([${run.pages.map((p) => sqlString(p.file)).join(', ')}])`);
+  for (const run of runs) await insertRows(target, run.pages, `read_parquet([${run.pages.map((p) => sqlString(p.file)).join(', ')}])`, run.types);
 }
 
 /**
- * The types of each Parquet page's columns, as one text a page, from one read of their schemas (a
+ * The types of each Parquet page's columns, as DuckDB reads them, from one read of their schemas (a
  * DESCRIBE of each page cost the load 5-10% more); throws FaultyPages unless each page holds the
  * columns c0 to c(n-1), none nested.
  */
-async function parquetColumnTypes(target: InsertTarget, pages: PageFile[]): Promise<string[]> {
+async function parquetColumnTypes(target: InsertTarget, pages: PageFile[]): Promise<string[][]> {
   // a failed read would end the download's transaction: a file that is plainly not Parquet is named first
   const notParquet = pages.find((page) => !framedAsParquet(page.file));
   if (notParquet) throw new FaultyPages(`${pageName(notParquet)} is not a Parquet file the cache can read (it does not begin and end with PAR1).`);
@@ -86,7 +86,7 @@ async function parquetColumnTypes(target: InsertTarget, pages: PageFile[]): Prom
     if (names.length !== target.columns.length || names.some((name, i) => name !== `c${i}`)) {
       throw new FaultyPages(`${pageName(page)} held the columns ${names.join(', ') || 'none'}, not c0 to c${target.columns.length - 1}.`);
     }
-    return described.map(({ type }) => type).join(', ');
+    return described.map(({ type }) => type);
   });
 }
 
@@ -109,9 +109,12 @@ function pageName(page: PageFile): string {
   return `The page of rows ${page.offset} to ${page.end}`;
 }
 
-/** Inserts the rows `source` reads, each column cast to its storage type, and checks they are the pages' rows. */
-async function insertRows({ connection, tableName, columns }: InsertTarget, pages: PageFile[], source: string): Promise<void> {
-  const casts = columns.map((c, i) => storageCast(`c${i}`, c.type)).join(', ');
+/**
+ * Inserts the rows `source` reads, each column cast to its storage type (from text, or from the
+ * Parquet pages' `sourceTypes`), and checks they are the pages' rows.
+ */
+async function insertRows({ connection, tableName, columns }: InsertTarget, pages: PageFile[], source: string, sourceTypes: string[] | null): Promise<void> {
+  const casts = columns.map((c, i) => storageCast(`c${i}`, c.type, i, sourceTypes?.[i])).join(', ');
   const result = await connection.run(`INSERT INTO ${quoteName(tableName)} SELECT ${casts} FROM ${source}`);
   const from = pages[0]!.offset;
   const end = pages.at(-1)!.end;

@@ -9,6 +9,7 @@ import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type Cach
 import { startEarlyPages, type EarlyPages, type PageFormats } from './page-fetch.ts';
 import { PageRanges, type RowRange } from './page-ranges.ts';
 import { readResultShape } from './result-shape.ts';
+import { valuesNotFitting } from './values-not-fitting.ts';
 
 // The result cache: which results are held whole, which are on their way, and the budget they
 // share. A result is downloaded only when the service says it fits the budget; older entries
@@ -147,8 +148,10 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     }
     const entry = await readEntry(db, accountId, executionId);
     if (entry && !isExpired(entry)) {
+      const notFitting = await valuesNotFitting(db, entry);
       return {
         ...blank(accountId, executionId),
+        ...(notFitting ? { valuesNotFitting: notFitting } : {}),
         state: 'cached',
         rowsLoaded: entry.rowCount,
         totalRowCount: entry.rowCount,

@@ -14,28 +14,6 @@ export function storageType(wireType: string | undefined): string {
   return duneStorageType(parseType(wireType ?? ''));
 }
 
-/**
- * A SELECT expression casting a page's column (`source`: text from a CSV page, or a Parquet
- * column) to its storage type. DuckDB reads no text in exponent form, such as its own text of a
- * small double (`3.1e-05`, which is how the service writes 0.000031 of a decimal column), as a
- * DECIMAL whose digits are all fractional, DECIMAL(p,p): such text goes through DOUBLE, and the
- * rest is read exactly as before.
- */
-export function storageCast(source: string, type: string): string {
-  if (/^DECIMAL\((\d+),\1\)$/.test(type)) return `coalesce(TRY_CAST(${source} AS ${type}), CAST(CAST(${source} AS DOUBLE) AS ${type}))`;
-  // Dune writes bytes as 0x hex; DuckDB (an older embedded service) as its escaped text of a blob
-  if (type === 'BLOB') {
-    const text = `CAST(${source} AS VARCHAR)`;
-    return `CASE WHEN starts_with(${text}, '0x') THEN unhex(substr(${text}, 3)) ELSE CAST(${text} AS BLOB) END`;
-  }
-  // BIGNUM's own cast would cut '1.5' to 1 without a word: only whole numbers are taken
-  if (type === 'BIGNUM') {
-    const text = `CAST(${source} AS VARCHAR)`;
-    return `CASE WHEN regexp_full_match(${text}, '[-+]?[0-9]+') THEN CAST(${text} AS BIGNUM) ELSE error('not a whole number: ' || ${text}) END`;
-  }
-  return `CAST(${source} AS ${type})`;
-}
-
 const NUMBER_TYPE = /^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|BIGNUM|FLOAT|DOUBLE|DECIMAL\(.*\))$/;
 
 /** Whether a storage type (see storageType) holds numbers. */

@@ -135,6 +135,13 @@ describe('a Dune-shaped result worked with', () => {
     const huge = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'bar', x: 'blockchain', y: ['amount'], aggregation: 'sum' });
     if (!huge.ok) throw new Error(huge.error.message);
     expect(huge.data.inexact).toEqual(['amount']);
+    // int256 values that each fit 128 bits, whose sum would not
+    const wide = await harness.runSql(`SELECT 'x' AS "k::varchar", '150000000000000000000000000000000000000' AS "v::int256" FROM range(3)`);
+    expect(await harness.cacheWhole(wide)).toMatchObject({ state: 'cached' });
+    const summed = await harness.call('results:chart', { accountId: 'local', executionId: wide, kind: 'bar', x: 'k', y: ['v'], aggregation: 'sum' });
+    expect(summed).toMatchObject({ ok: true, data: { inexact: ['v'] } });
+    const sum = summed.ok ? Number(summed.data.rows[0]![2]) : 0;
+    expect(Math.abs(sum / 4.5e38 - 1)).toBeLessThan(1e-12);
   });
 
   it('exports every digit and byte in CSV and JSON lines, as Dune writes them', async () => {
@@ -171,5 +178,24 @@ describe('a Dune-shaped result worked with', () => {
     } finally {
       reader.closeSync();
     }
+  });
+});
+
+describe('a value that does not fit its declared type', () => {
+  it('is kept as received, its column kept as text, and counted; nothing is dropped', async () => {
+    const misfit = await harness.runSql(
+      `SELECT i AS "id::bigint", CASE WHEN i = 2 THEN 'lots' WHEN i = 3 THEN '1.5' ELSE CAST(i * 10 AS VARCHAR) END AS "amount::uint256", '0x0a' AS "tag::varbinary"
+       FROM range(1, 6) t(i) ORDER BY i`,
+    );
+    expect(await harness.cacheWhole(misfit)).toMatchObject({ state: 'cached', rowsLoaded: 5, valuesNotFitting: [0, 2, 0] });
+    const page = await harness.call('results:getRows', { accountId: 'local', executionId: misfit, startRow: 0, endRow: 10 });
+    if (!page.ok) throw new Error(page.error.message);
+    expect(page.data.rows.map((row) => row[1])).toEqual(['10', 'lots', '1.5', '40', '50']);
+    expect(page.data.columns[1]).toEqual({ name: 'amount', type: 'uint256' });
+    const status = await harness.call('results:cacheStatus', { accountId: 'local', executionId: misfit });
+    expect(status).toMatchObject({ ok: true, data: { valuesNotFitting: [0, 2, 0] } });
+    // a result whose values all fit says nothing of the kind
+    const fitting = await harness.call('results:cacheStatus', { accountId: 'local', executionId });
+    expect(fitting.ok && fitting.data.valuesNotFitting).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storageCast, storageType } from '../../../main/core/cache/storage-types.ts';
+import { storageCast } from '../../../main/core/cache/page-casts.ts';
+import { storageType } from '../../../main/core/cache/storage-types.ts';
 import type { PageRows } from '../../../main/service/results/page-writer.ts';
 import { startHarness, type Harness } from './service-harness.ts';
 import { openTypedRows, ROWS, type TypedRows } from './typed-rows.ts';
@@ -37,12 +38,14 @@ const AWKWARD_SQL = `SELECT * FROM (VALUES
 
 /** Rows in one of the files and not in the other, both read and cast to `types` as a client would. */
 async function differences(types: string[], csvFile: string, parquetFile: string, rowCount: number): Promise<number> {
-  const cast = types.map((type, i) => storageCast(`c${i}`, type)).join(', ');
-  const text = types.map((_, i) => `'c${i}': 'VARCHAR'`).join(', ');
-  const csv = `SELECT ${cast} FROM read_csv('${csvFile}', header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${text}})`;
-  const parquet = `SELECT ${cast} FROM read_parquet('${parquetFile}')`;
   const client = await (await DuckDBInstance.create(':memory:')).connect();
   await client.run(`SET TimeZone = 'UTC'`);
+  // as the cache does: a Parquet column the service sent as a value is cast from its own type
+  const parquetTypes = (await client.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${parquetFile}')`)).getRows().map((row) => String(row[1]));
+  const castFrom = (sourceTypes?: string[]) => types.map((type, i) => storageCast(`c${i}`, type, i, sourceTypes?.[i])).join(', ');
+  const text = types.map((_, i) => `'c${i}': 'VARCHAR'`).join(', ');
+  const csv = `SELECT ${castFrom()} FROM read_csv('${csvFile}', header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${text}})`;
+  const parquet = `SELECT ${castFrom(parquetTypes)} FROM read_parquet('${parquetFile}')`;
   const [[missing, added, count]] = (
     await client.runAndReadAll(`SELECT (SELECT count(*) FROM (${csv} EXCEPT ALL ${parquet})), (SELECT count(*) FROM (${parquet} EXCEPT ALL ${csv})), (SELECT count(*) FROM (${parquet}))`)
   ).getRows() as [[bigint, bigint, bigint]];
