@@ -1,7 +1,8 @@
-import { floorDecimal, kindOf, parseType, readDecimal } from '../common/dune-types/index.ts';
+import { kindOf, parseType } from '../common/dune-types/index.ts';
 import type { ColumnRef, Comparison, Filter, Literal, SortTerm } from './ast.ts';
 import { FilterLanguageError, type LanguagePart } from './errors.ts';
 import { checkValue } from './value-types.ts';
+import { compareOutside, placeOf, type Place } from './whole-numbers.ts';
 
 /** A column of the table a request is answered from, with its DuckDB type name. */
 export interface Column {
@@ -42,10 +43,10 @@ function storedKind(column: Column) {
 /**
  * A value compared with a column is cast to the column's type, so strings compare with dates and
  * numbers as DuckDB would convert them; timestamps as the results show them (`… UTC`) are read
- * back, and bytes from their `0x` hex. Null for a fraction compared with whole numbers, which
- * DuckDB's cast would round (see compareSql).
+ * back, and bytes from their `0x` hex. A number that is no value of a whole-number column (a
+ * fraction, or past its type's range) is answered without a cast (see whole-numbers.ts).
  */
-function castValue(column: Column, value: Literal, params: string[]): string | null {
+function castValue(column: Column, value: Literal, params: string[]): string | Exclude<Place, { kind: 'value' }> {
   checkValue(column, value);
   const kind = storedKind(column);
   let text = value.text;
@@ -54,32 +55,23 @@ function castValue(column: Column, value: Literal, params: string[]): string | n
     return 'unhex(?)';
   }
   if (kind === 'integer' || kind === 'big-integer') {
-    const { floor, whole } = floorDecimal(readDecimal(text)!);
-    if (!whole) return null;
-    text = floor;
+    const place = placeOf(text, column.type);
+    if (place.kind !== 'value') return place;
+    text = place.text;
   }
   if (TIMESTAMP.test(column.type)) text = text.replace(/ UTC$/, '');
   params.push(text);
-  const type = TEXT_LIKE.test(column.type) ? 'VARCHAR' : column.type;
-  return `CAST(? AS ${type})`;
-}
-
-/**
- * A comparison of a whole-number column with a fraction, exactly: `n > 1.5` is `n > 1`, `n <= -1.5`
- * is `n <= -2`, `n = 1.5` holds for no row.
- */
-function compareWithFraction(column: Column, operator: Comparison, value: Literal, params: string[]): string {
-  const { floor } = floorDecimal(readDecimal(value.text)!);
-  const name = columnSql(column);
-  if (operator === '=') return 'FALSE';
-  if (operator === '!=' || operator === '<>') return `${name} IS NOT NULL`;
-  params.push(floor);
-  return `${name} ${operator.startsWith('>') ? '>' : '<='} CAST(? AS ${column.type})`;
+  return `CAST(? AS ${TEXT_LIKE.test(column.type) ? 'VARCHAR' : column.type})`;
 }
 
 function compareSql(column: Column, operator: Comparison, value: Literal, params: string[]): string {
   const cast = castValue(column, value, params);
-  if (cast === null) return compareWithFraction(column, operator, value, params);
+  if (typeof cast !== 'string') {
+    return compareOutside(columnSql(column), operator, cast, (text) => {
+      params.push(text);
+      return `CAST(? AS ${column.type})`;
+    });
+  }
   return `${columnSql(column)} ${operator === '!=' ? '<>' : operator} ${cast}`;
 }
 
@@ -109,8 +101,8 @@ function compileFilter(filter: Filter, columns: Column[], params: string[]): str
     }
     case 'in': {
       const column = resolveColumn(filter.column, columns, 'filters');
-      // a fraction is in no list of whole numbers
-      const values = filter.values.map((v) => castValue(column, v, params)).filter((v) => v !== null);
+      // a fraction, or a number past the column's type, is in no list of its values
+      const values = filter.values.map((v) => castValue(column, v, params)).filter((v) => typeof v === 'string');
       return values.length === 0 ? 'FALSE' : `${columnSql(column)} IN (${values.join(', ')})`;
     }
     case 'like': {

@@ -12,17 +12,18 @@ const columns: Column[] = [
   { name: 'delta', type: 'BIGNUM', duneType: 'int256' },
   { name: 'holder', type: 'BLOB', duneType: 'varbinary' },
   { name: 'legs', type: 'VARCHAR', duneType: 'array(varchar)' },
+  { name: 'small', type: 'UHUGEINT', duneType: 'uint256' },
 ];
 
 let connection: DuckDBConnection;
 beforeAll(async () => {
   connection = await (await DuckDBInstance.create(':memory:')).connect();
-  await connection.run(`CREATE TABLE t (id INTEGER, amount BIGNUM, delta BIGNUM, holder BLOB, legs VARCHAR)`);
+  await connection.run(`CREATE TABLE t (id INTEGER, amount BIGNUM, delta BIGNUM, holder BLOB, legs VARCHAR, small UHUGEINT)`);
   await connection.run(`INSERT INTO t VALUES
-    (1, '9', '-5', unhex('d8da6bf26964af9d7eed9e03e53415d37aa96045'), '["a"]'),
-    (2, '10', '3', unhex('1f9840a85d5af5bf1d1762f925bdaddc4201f984'), '["b"]'),
-    (3, '${BIG}', '-${BIG}', NULL, NULL),
-    (4, '1000', '0', unhex('00'), '[]')`);
+    (1, '9', '-5', unhex('d8da6bf26964af9d7eed9e03e53415d37aa96045'), '["a"]', 0),
+    (2, '10', '3', unhex('1f9840a85d5af5bf1d1762f925bdaddc4201f984'), '["b"]', 7),
+    (3, '${BIG}', '-${BIG}', NULL, NULL, NULL),
+    (4, '1000', '0', unhex('00'), '[]', '340282366920938463463374607431768211455')`);
 });
 afterAll(() => connection.closeSync());
 
@@ -53,6 +54,18 @@ describe('filters on Dune-typed columns', () => {
     expect(await ids('id != 2.5')).toEqual([1, 2, 3, 4]);
     expect(await ids('id in (2, 2.5)')).toEqual([2]);
     expect(await ids('id in (2.5)')).toEqual([]);
+  });
+
+  it('compares a number past a column type\'s range as past every value, never an error', async () => {
+    expect(await ids(`small < ${BIG}`)).toEqual([1, 2, 4]);
+    expect(await ids(`small >= ${BIG}`)).toEqual([]);
+    expect(await ids(`small = ${BIG}`)).toEqual([]);
+    expect(await ids(`small != ${BIG}`)).toEqual([1, 2, 4]);
+    expect(await ids('small > -1')).toEqual([1, 2, 4]);
+    expect(await ids('small <= -0.5')).toEqual([]);
+    expect(await ids(`small in (7, ${BIG}, -3)`)).toEqual([2]);
+    expect(await ids('id < 1e12')).toEqual([1, 2, 3, 4]);
+    expect(await ids('small > 340282366920938463463374607431768211454.5')).toEqual([4]);
   });
 
   it('matches bytes by their 0x hex in any case, and by a LIKE on it', async () => {
