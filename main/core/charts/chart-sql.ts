@@ -26,10 +26,16 @@ export function kindOf(column: Column): ChartData['x']['kind'] {
   return isNumberType(column.type) ? 'number' : 'text';
 }
 
+// Integers past 64 bits are summed as doubles: a 128-bit sum would overflow where a uint256
+// column's values are large, and a double's sum is exact up to 2^53 and an estimate past it,
+// which the chart marks (see chart-query.ts).
+const WIDE_INTEGER = /^(U?HUGEINT|BIGNUM)$/;
+
 /** One y column's value per x (and group); numbers as doubles, anything else (a min of text) as text. */
 export function aggregate(aggregation: Aggregation, y: Column): string {
   const column = quoteName(y.name);
   if (aggregation === 'count') return `count(${column})`;
+  if ((aggregation === 'sum' || aggregation === 'avg') && WIDE_INTEGER.test(y.type)) return `${aggregation}(CAST(${column} AS DOUBLE))`;
   const value = `${aggregation}(${column})`;
   return isNumberType(y.type) ? `CAST(${value} AS DOUBLE)` : `CAST(${value} AS VARCHAR)`;
 }
