@@ -1,0 +1,145 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { startDuneShapes, type DuneShapes } from '../dune-shapes/dune-shapes-proxy.ts';
+import { duneResultSql, PAST_128_BITS, UINT256_MAX } from '../dune-shapes/dune-result-sql.ts';
+import { cellOf, executionState, watchProblems } from './helpers.ts';
+import { test } from './own-host.ts';
+import { service, stop, type Started } from './processes.ts';
+
+// An account on a service that answers as the hosted one does (the Dune-shapes stand-in: Dune's
+// type names, integers as bare JSON numbers, CSV pages only), used as an analyst would: a result
+// of varbinary, uint256, int256, timestamp(3) with time zone, arrays, rows and decimal(38,18),
+// sorted, filtered, profiled, charted, copied, exported and linked to a block explorer.
+
+const ROWS = 200;
+let remote: Started;
+let shapes: DuneShapes;
+let dir: string;
+
+test.beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'querydesk-dune-account-'));
+  remote = await service(join(dir, 'service'), 'The service behind the Dune stand-in');
+  shapes = await startDuneShapes(remote.match[1]!);
+});
+test.afterAll(async () => {
+  await shapes?.close();
+  if (remote) await stop(remote.child);
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function addDuneAccount(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Account/ }).click();
+  await page.getByRole('menuitem', { name: 'Manage accounts…' }).click();
+  const accounts = page.getByRole('dialog', { name: 'Accounts' });
+  await accounts.getByRole('button', { name: 'Add account…' }).click();
+  const form = page.getByRole('dialog', { name: 'Add an account' });
+  await form.getByLabel('Name', { exact: true }).fill('Dune');
+  await form.getByLabel('Service address').fill(shapes.baseUrl);
+  await form.getByLabel('API key').fill(remote.match[2]!);
+  await form.getByRole('button', { name: 'Add account', exact: true }).click();
+  // this host finds no keychain: the key is kept for the session
+  await form.getByRole('button', { name: 'Keep this key for this session only' }).click();
+  await accounts.getByRole('listitem', { name: 'Dune' }).getByRole('button', { name: 'Use' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: /^Account/ })).toContainText('Dune');
+}
+
+async function columnTexts(grid: Locator, column: string, rows: number): Promise<string[]> {
+  const texts: string[] = [];
+  for (let row = 0; row < rows; row++) texts.push((await (await cellOf(grid, column, row)).textContent()) ?? '');
+  return texts;
+}
+
+test('a Dune result: sorted, filtered, profiled, charted, copied, exported and linked as its types say', async ({ page, context, ownHost }) => {
+  test.setTimeout(180_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await context.route(/^https:\/\//, (route) => route.fulfill({ contentType: 'text/html', body: '<title>explorer</title>' }));
+  const problems = watchProblems(page);
+  await page.goto(ownHost.url());
+  await addDuneAccount(page);
+
+  await page.keyboard.press('ControlOrMeta+N');
+  await expect(page.getByRole('textbox', { name: 'SQL of SQL 1' })).toBeFocused();
+  await page.keyboard.insertText(duneResultSql(ROWS));
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(executionState(page)).toHaveText('Completed');
+  await expect(page.getByLabel('Result summary')).toContainText('from cache, fetched', { timeout: 30_000 });
+  expect(shapes.requests.some((r) => r.path.includes('/results/csv'))).toBe(true);
+
+  // every digit and byte, as Dune sent them
+  const grid = page.getByRole('grid');
+  await expect(await cellOf(grid, 'holder', 0)).toHaveText('0x0000000000000000000000000000000000000001');
+  await expect(await cellOf(grid, 'amount', 2)).toHaveText(UINT256_MAX);
+  await expect(await cellOf(grid, 'delta', 0)).toHaveText(`-1${PAST_128_BITS}`);
+  await expect(await cellOf(grid, 'price', 0)).toHaveText('1.123456789012345678');
+
+  // sorted as numbers: ascending from 0, and 2^256 - 1 first when descending (as text, 9… would be)
+  const amountHeader = grid.getByRole('columnheader', { name: /^amount/ });
+  await amountHeader.locator('.ag-header-cell-label').click();
+  await expect(amountHeader).toHaveAttribute('aria-sort', 'ascending');
+  await expect(await cellOf(grid, 'amount', 0)).toHaveText('0');
+  const ascending = (await columnTexts(grid, 'amount', 12)).map((text) => BigInt(text));
+  expect(ascending).toEqual([...ascending].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  await amountHeader.locator('.ag-header-cell-label').click();
+  await expect(amountHeader).toHaveAttribute('aria-sort', 'descending');
+  await expect(await cellOf(grid, 'amount', 0)).toHaveText(UINT256_MAX);
+
+  // filtered as numbers, past 128 bits
+  const filter = page.getByRole('textbox', { name: 'Filter rows' });
+  await filter.fill(`amount > ${PAST_128_BITS}`);
+  await filter.press('Enter');
+  const past = Array.from({ length: ROWS }, (_, k) => k + 1).filter((i) => i % 10 !== 0 && (i % 4 === 2 || i % 4 === 3)).length;
+  await expect(page.getByLabel('Result summary').getByLabel('Rows shown')).toHaveText(`${past} of ${ROWS} rows`);
+  await filter.fill('');
+  await filter.press('Enter');
+
+  // profiled as numbers
+  await amountHeader.click({ button: 'right' });
+  await page.getByRole('menu', { name: 'Column amount' }).getByRole('menuitem', { name: 'Profile of amount' }).click();
+  const profile = page.getByRole('region', { name: 'Profile of amount' });
+  await expect(profile.getByRole('list', { name: 'Histogram of amount' }).getByRole('listitem')).toHaveCount(20);
+  await expect(profile).toContainText(UINT256_MAX);
+
+  // charted: the sum of uint256 amounts is a double's estimate, and says so
+  await page.getByRole('button', { name: 'Chart', exact: true }).click();
+  const settings = page.getByRole('form', { name: 'Chart settings' });
+  await settings.getByLabel('Type').selectOption('bar');
+  await settings.getByLabel('X axis').selectOption('blockchain');
+  for (const box of await settings.getByRole('checkbox').all()) await box.uncheck();
+  await settings.getByRole('checkbox', { name: 'amount', exact: true }).check();
+  await settings.getByLabel('Aggregation').selectOption('sum');
+  await settings.getByRole('button', { name: 'Draw' }).click();
+  await expect(page.locator('figure figcaption')).toContainText('≈ amount');
+  await expect(page.getByRole('status').filter({ hasText: 'values past 2^53' })).toBeVisible();
+  await page.getByRole('button', { name: 'All rows', exact: true }).click();
+
+  // copied whole, and linked to the row's chain's explorer
+  const holder = await cellOf(grid, 'holder', 0);
+  await holder.click();
+  await page.keyboard.press('ControlOrMeta+C');
+  // the column's name, then the whole value, never the cut one the narrow column shows
+  await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toMatch(/^holder\n0x[0-9a-f]{40}$/);
+  const address = String(await page.evaluate('navigator.clipboard.readText()')).split('\n')[1]!;
+  await holder.click({ button: 'right' });
+  const [tab] = await Promise.all([
+    page.context().waitForEvent('page'),
+    page.getByRole('menu', { name: 'Cell actions' }).getByRole('menuitem', { name: /^Open address in explorer/ }).click(),
+  ]);
+  await tab.waitForURL(/^https:/);
+  expect(tab.url()).toMatch(new RegExp(`^https://[a-z.]+/address/${address}$`));
+  await tab.close();
+
+  // exported with every digit and byte
+  const downloading = page.waitForEvent('download');
+  await page.getByText('Export CSV', { exact: true }).click();
+  await page.getByRole('button', { name: /^Whole result/ }).click();
+  const text = await readFile((await (await downloading).path())!, 'utf8');
+  expect(text.split('\n')[0]).toBe('id,holder,tx_hash,amount,delta,block_time,legs,token,price,blockchain');
+  expect(text).toContain(UINT256_MAX);
+  expect(text).toContain(`-3${PAST_128_BITS}`);
+  expect(text).toContain('0x0000000000000000000000000000000000000003');
+  expect(text).toContain('3.123456789012345678');
+  expect(problems).toEqual([]);
+});
