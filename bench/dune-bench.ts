@@ -119,7 +119,7 @@ try {
   const typed = await measure(client, {
     label: 'dune',
     executionId: dune.value.executionId,
-    view: { filters: "chain = 'base' AND fee > 5000000000000000000", sortBy: 'fee desc' },
+    view: { filters: "chain = 'base' AND fee > 50000000000000000000", sortBy: 'fee desc' },
     profiled: 'fee',
   });
   const row = (label: string, ours: number, theirs: number) => {
