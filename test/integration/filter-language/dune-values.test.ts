@@ -1,6 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileFilters, FilterLanguageError, parseFilters, type Column } from '../../../main/filter-language/index.ts';
+import { compileFilters, compileSort, FilterLanguageError, parseFilters, parseSort, type Column } from '../../../main/filter-language/index.ts';
 
 // The filter language on the columns a Dune result is kept in (uint256 and int256 as BIGNUM,
 // varbinary as BLOB), run by a real DuckDB: numbers compare as numbers, bytes as bytes.
@@ -66,6 +66,15 @@ describe('filters on Dune-typed columns', () => {
     expect(await ids(`small in (7, ${BIG}, -3)`)).toEqual([2]);
     expect(await ids('id < 1e12')).toEqual([1, 2, 3, 4]);
     expect(await ids('small > 340282366920938463463374607431768211454.5')).toEqual([4]);
+  });
+
+  it('sorts 128-bit values exactly, even those one double cannot tell apart', async () => {
+    const order = async (sort: string) => {
+      const sql = `SELECT v FROM (VALUES ('1267650600228229401496703205377'::UHUGEINT), ('1267650600228229401496703205376'::UHUGEINT), (NULL), (5::UHUGEINT)) t(v) ORDER BY ${compileSort(parseSort(sort), [{ name: 'v', type: 'UHUGEINT', duneType: 'uint256' }])}`;
+      return (await connection.runAndReadAll(sql)).getRows().map((row) => (row[0] === null ? null : String(row[0])));
+    };
+    expect(await order('v')).toEqual(['5', '1267650600228229401496703205376', '1267650600228229401496703205377', null]);
+    expect(await order('v desc')).toEqual(['1267650600228229401496703205377', '1267650600228229401496703205376', '5', null]);
   });
 
   it('matches bytes by their 0x hex in any case, and by a LIKE on it', async () => {
