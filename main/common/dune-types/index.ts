@@ -3,6 +3,6 @@
 // Pure: no Node, no DOM, no DuckDB.
 export { parseType, typeName, type DuneField, type DuneType } from './type-name.ts';
 export { integerRange, isNumeric, isStructured, kindOf, type TypeKind } from './type-kind.ts';
-export { keptAsText, storageType } from './storage-type.ts';
-export { binaryText, bytesToHex, DOUBLE_DIGITS, fitsType, hexToBytes, numberCell, numberText, parseJsonExact, type RawJsonNumber } from './value-text.ts';
+export { storageType } from './storage-type.ts';
+export { binaryText, DOUBLE_DIGITS, numberCell, numberText, parseJsonExact, type RawJsonNumber } from './value-text.ts';
 export { floorDecimal, readDecimal, writeDecimal, type DecimalText } from './decimal-text.ts';

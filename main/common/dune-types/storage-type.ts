@@ -1,4 +1,3 @@
-import { kindOf } from './type-kind.ts';
 import type { DuneType } from './type-name.ts';
 
 // How the app's cache keeps a column, in DuckDB: exactly, and so that it sorts and compares as
@@ -66,10 +65,4 @@ function timestampStorage(type: DuneType): string {
   if (type.withTimeZone) return precision <= MICROSECONDS ? 'TIMESTAMP WITH TIME ZONE' : 'VARCHAR';
   if (precision <= MICROSECONDS) return 'TIMESTAMP';
   return precision <= NANOSECONDS ? 'TIMESTAMP_NS' : 'VARCHAR';
-}
-
-/** Whether the stored column holds the type's values as text because no DuckDB type holds them exactly. */
-export function keptAsText(type: DuneType): boolean {
-  const kind = kindOf(type);
-  return storageType(type) === 'VARCHAR' && kind !== 'text' && kind !== 'nested' && kind !== 'json';
 }

@@ -1,62 +1,10 @@
+import { KINDS, own, type TypeKind } from './kinds.ts';
 import type { DuneType } from './type-name.ts';
 
-/**
- * What a column holds, which decides how every layer treats it: how the cache stores it, how a
- * filter's value is checked, how a cell is shown, sorted, summed and exported.
- * - `integer`: up to 64 bits (values past 2^53 travel as text);
- * - `big-integer`: exact integers past 64 bits (uint256, int256, DuckDB's hugeint and bignum);
- * - `nested`: arrays, maps and rows, kept and shown as their JSON text.
- */
-export type TypeKind =
-  | 'integer'
-  | 'big-integer'
-  | 'decimal'
-  | 'float'
-  | 'boolean'
-  | 'text'
-  | 'binary'
-  | 'date'
-  | 'timestamp'
-  | 'nested'
-  | 'json'
-  | 'unknown';
-
-const KINDS: Record<string, TypeKind> = {
-  tinyint: 'integer',
-  smallint: 'integer',
-  integer: 'integer',
-  bigint: 'integer',
-  utinyint: 'integer',
-  usmallint: 'integer',
-  uinteger: 'integer',
-  ubigint: 'integer',
-  hugeint: 'big-integer',
-  uhugeint: 'big-integer',
-  uint256: 'big-integer',
-  int256: 'big-integer',
-  bignum: 'big-integer',
-  decimal: 'decimal',
-  real: 'float',
-  double: 'float',
-  boolean: 'boolean',
-  varchar: 'text',
-  char: 'text',
-  uuid: 'text',
-  enum: 'text',
-  time: 'text',
-  interval: 'text',
-  varbinary: 'binary',
-  date: 'date',
-  timestamp: 'timestamp',
-  array: 'nested',
-  map: 'nested',
-  row: 'nested',
-  union: 'nested',
-  json: 'json',
-};
+export type { TypeKind } from './kinds.ts';
 
 export function kindOf(type: DuneType): TypeKind {
-  return KINDS[type.name] ?? 'unknown';
+  return own(KINDS, type.name) ?? 'unknown';
 }
 
 /** Kinds whose values are numbers: they sort, compare, sum and chart as numbers. */
@@ -87,5 +35,5 @@ const INTEGER_RANGES: Record<string, readonly [bigint, bigint]> = {
 
 /** The bounds of an integer type, or null for a type without fixed ones (bignum, non-integers). */
 export function integerRange(type: DuneType): readonly [bigint, bigint] | null {
-  return INTEGER_RANGES[type.name] ?? null;
+  return own(INTEGER_RANGES, type.name) ?? null;
 }

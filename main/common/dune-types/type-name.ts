@@ -1,3 +1,5 @@
+import { KINDS, own } from './kinds.ts';
+
 // A column type's name, as the hosted service (DuneSQL, Trino's spelling: `array(row(a varchar))`,
 // `timestamp(3) with time zone`) or the embedded one (DuckDB's: `STRUCT("a" VARCHAR)[]`,
 // `TIMESTAMP WITH TIME ZONE`) writes it, parsed into one small tree. Names with an exact twin in
@@ -58,37 +60,6 @@ const ALIASES: Record<string, string> = {
 
 // DuckDB's timestamps of a fixed unit are timestamps of that precision.
 const TIMESTAMP_UNITS: Record<string, number> = { timestamp_s: 0, timestamp_ms: 3, timestamp_us: 6, timestamp_ns: 9 };
-
-/** The simple types this module knows; any other name is `unknown` (kept as text). */
-export const KNOWN_SIMPLE = new Set([
-  'boolean',
-  'tinyint',
-  'smallint',
-  'integer',
-  'bigint',
-  'utinyint',
-  'usmallint',
-  'uinteger',
-  'ubigint',
-  'hugeint',
-  'uhugeint',
-  'uint256',
-  'int256',
-  'bignum',
-  'real',
-  'double',
-  'decimal',
-  'varchar',
-  'char',
-  'uuid',
-  'varbinary',
-  'date',
-  'time',
-  'timestamp',
-  'interval',
-  'json',
-  'enum',
-]);
 
 type TokenKind = 'word' | 'quoted' | 'string' | 'number' | '(' | ')' | ',' | '[' | ']';
 interface Token {
@@ -160,7 +131,7 @@ class Parser {
     while (this.#peek()?.kind === 'word') {
       words.push(this.#take('word').text.toLowerCase());
       if (this.#peek()?.kind !== '(') continue;
-      const head = ALIASES[words.join(' ')] ?? words.join(' ');
+      const head = own(ALIASES, words.join(' ')) ?? words.join(' ');
       if (head === 'array' || head === 'map' || head === 'row' || head === 'union') return this.#nested(head);
       if (head === 'enum') return this.#enum();
       this.#take('(');
@@ -213,14 +184,16 @@ function node(name: string, parts: Partial<DuneType> = {}): DuneType {
 }
 
 function simple(words: string, params: number[]): DuneType {
-  let name = ALIASES[words] ?? words;
+  let name = own(ALIASES, words) ?? words;
   let withTimeZone = false;
   const zoned = /^(timestamp|time) with time zone$/.exec(name);
   if (zoned) [name, withTimeZone] = [zoned[1]!, true];
   name = name.replace(/^(timestamp|time) without time zone$/, '$1');
-  if (name in TIMESTAMP_UNITS) return node('timestamp', { params: [TIMESTAMP_UNITS[name]!] });
+  const unit = own(TIMESTAMP_UNITS, name);
+  if (unit !== undefined) return node('timestamp', { params: [unit] });
   if (name.startsWith('interval')) name = 'interval';
-  if (!KNOWN_SIMPLE.has(name)) return node('unknown', { source: `${words}${params.length > 0 ? `(${params.join(',')})` : ''}` });
+  const kind = own(KINDS, name);
+  if (kind === undefined || kind === 'nested') return node('unknown', { source: `${words}${params.length > 0 ? `(${params.join(',')})` : ''}` });
   return node(name, { params, withTimeZone });
 }
 

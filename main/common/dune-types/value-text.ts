@@ -1,6 +1,3 @@
-import { integerRange, kindOf } from './type-kind.ts';
-import type { DuneType } from './type-name.ts';
-
 // How values of Dune's types read as text: the hosted service sends varbinary as `0x` + hex and
 // big integers with every digit (as JSON numbers or strings); DuckDB writes a blob as escaped
 // text (`\xDE\xAD` with printable bytes as they are). Both read to one form, never through a double.
@@ -8,13 +5,6 @@ import type { DuneType } from './type-name.ts';
 const HEX_TEXT = /^0x([0-9a-fA-F]{2})*$/;
 const INTEGER_TEXT = /^[-+]?\d+$/;
 const DECIMAL_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)$/;
-
-/** Bytes as Dune writes them: `0x` and two lower-case hex digits a byte. */
-export function bytesToHex(bytes: Uint8Array): string {
-  let text = '0x';
-  for (const byte of bytes) text += byte.toString(16).padStart(2, '0');
-  return text;
-}
 
 /**
  * Binary text in Dune's form (`0x` + lower-case hex) from either service's text of it: `0x...`
@@ -38,34 +28,6 @@ export function binaryText(text: string): string | null {
     i++;
   }
   return hex;
-}
-
-/** The bytes of `0x` hex text (of any case); null when it is not hex text. */
-export function hexToBytes(text: string): Uint8Array | null {
-  if (!HEX_TEXT.test(text)) return null;
-  const bytes = new Uint8Array((text.length - 2) / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(text.slice(2 + 2 * i, 4 + 2 * i), 16);
-  return bytes;
-}
-
-/** Whether `text` (as received, a number's digits or a string) is a value of `type`. */
-export function fitsType(type: DuneType, text: string): boolean {
-  const kind = kindOf(type);
-  if (kind === 'integer' || kind === 'big-integer') {
-    if (!INTEGER_TEXT.test(text)) return false;
-    const range = integerRange(type);
-    if (!range) return true;
-    const value = BigInt(text);
-    return value >= range[0] && value <= range[1];
-  }
-  if (kind === 'decimal') return DECIMAL_TEXT.test(text) && decimalFits(type.params, text);
-  if (kind === 'binary') return binaryText(text) !== null;
-  return true;
-}
-
-function decimalFits([precision = 38, scale = 0]: number[], text: string): boolean {
-  const [whole = '', fraction = ''] = text.replace(/^[-+]/, '').split('.');
-  return whole.replace(/^0+/, '').length <= precision - scale && fraction.replace(/0+$/, '').length <= scale;
 }
 
 type SourceReviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown;
