@@ -1,5 +1,5 @@
 import { DuckDBDecimalValue } from '@duckdb/node-api';
-import { DOUBLE_DIGITS, numberCell, parseType, storageType as duneStorageType } from '../../common/dune-types/index.ts';
+import { DOUBLE_DIGITS, isNumeric, kindOf, numberCell, parseType, storageType as duneStorageType } from '../../common/dune-types/index.ts';
 import type { CellValue } from '../../contract/index.ts';
 import { quoteName, type Column } from '../../filter-language/index.ts';
 
@@ -14,11 +14,9 @@ export function storageType(wireType: string | undefined): string {
   return duneStorageType(parseType(wireType ?? ''));
 }
 
-const NUMBER_TYPE = /^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|BIGNUM|FLOAT|DOUBLE|DECIMAL\(.*\))$/;
-
 /** Whether a storage type (see storageType) holds numbers. */
 export function isNumberType(type: string): boolean {
-  return NUMBER_TYPE.test(type);
+  return isNumeric(kindOf(parseType(type)));
 }
 
 /**
