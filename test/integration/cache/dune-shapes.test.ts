@@ -181,6 +181,19 @@ describe('a Dune-shaped result worked with', () => {
   });
 });
 
+describe('two Dune-shaped runs compared', () => {
+  it('matches rows by a key and shows each changed value as Dune writes it', async () => {
+    const other = await harness.runSql(duneResultSql(ROWS).replace(`WHEN 3 THEN '${UINT256_MAX}'`, "WHEN 3 THEN '7'"));
+    expect(await harness.cacheWhole(other)).toMatchObject({ state: 'cached' });
+    const compared = await harness.call('results:compare', { accountId: 'local', a: executionId, b: other, key: 'id' });
+    if (!compared.ok) throw new Error(compared.error.message);
+    const changedRows = Array.from({ length: ROWS }, (_, k) => k + 1).filter((i) => i % 4 === 3 && i % 10 !== 0).length;
+    expect(compared.data.columns.retyped).toEqual([]);
+    expect(compared.data.byKey).toMatchObject({ onlyInA: 0, onlyInB: 0, changed: changedRows, same: ROWS - changedRows });
+    expect(compared.data.byKey!.rows[0]).toEqual({ kind: 'changed', key: 3, differences: [{ column: 'amount', a: UINT256_MAX, b: 7 }] });
+  });
+});
+
 describe('a value that does not fit its declared type', () => {
   it('is kept as received, its column kept as text, and counted; nothing is dropped', async () => {
     const misfit = await harness.runSql(
