@@ -11,6 +11,7 @@ import { misfitOf, MisfitColumn, widerStorage } from './page-casts.ts';
 import { FaultyPages } from './page-inserts.ts';
 import { createPageLoader, type PageLoader } from './page-loader.ts';
 import { PageRanges } from './page-ranges.ts';
+import { columnDefinition } from './storage-types.ts';
 
 // A whole result into the cache, page by page: several pages in flight at once (the first ones
 // asked for beside the result's status, see result-cache.ts), each asked for as Parquet and taken
@@ -112,7 +113,7 @@ async function downloadOnce(options: DownloadOptions, tableName: string, resume:
   let kept: number | null = null;
   try {
     const rowCount = await db.withConnection(async (connection) => {
-      if (resume === null) await connection.run(`CREATE TABLE ${quoteName(table)} (${columns.map((c) => `${quoteName(c.name)} ${c.type}`).join(', ')})`);
+      if (resume === null) await connection.run(`CREATE TABLE ${quoteName(table)} (${columns.map(columnDefinition).join(', ')})`);
       const loader = createPageLoader({
         connection,
         tableName: table,
