@@ -9,7 +9,8 @@ import { kindOf, parseJsonExact, parseType } from '../../main/common/dune-types/
 // `0x` text the SQL wrote. Results come as JSON or CSV pages with `next_uri` paging, never as
 // Parquet (the hosted service offers none). Everything else passes through as it is.
 // Filters and sorts sent to the service name the columns as the service knows them (with their
-// `::type`): a test filters such a result from the cache, where the app answers them itself.
+// `::type`): a test filters such a result from the cache, where the app answers them itself. A
+// `columns` list (as a sample asks for) is put in the service's names.
 
 export interface DuneShapes {
   baseUrl: string;
@@ -80,6 +81,19 @@ function rewriteCsvHeader(text: string): string {
   return renamed.join(',') + (end < 0 ? '' : text.slice(end));
 }
 
+/** The request's target with each name of its `columns` list as the service at `upstream` names it. */
+async function withServiceColumns(target: string, upstream: URL, headers: IncomingMessage['headers']): Promise<string> {
+  const url = new URL(target, 'http://stand-in');
+  const execution = /^\/api\/v1\/execution\/([^/]+)\/results/.exec(url.pathname);
+  const wanted = url.searchParams.get('columns');
+  if (!execution || !wanted) return target;
+  const status = await fetch(new URL(`/api/v1/execution/${execution[1]}/status`, upstream), { headers: { 'x-dune-api-key': String(headers['x-dune-api-key'] ?? '') } });
+  const names = ((await status.json()) as { result_metadata?: Metadata }).result_metadata?.column_names ?? [];
+  const byBareName = new Map(names.map((name) => [relabel(name, '').name, name]));
+  url.searchParams.set('columns', wanted.split(',').map((name) => byBareName.get(name) ?? name).join(','));
+  return url.pathname + url.search;
+}
+
 async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -91,7 +105,7 @@ export async function startDuneShapes(target: string): Promise<DuneShapes> {
   const upstream = new URL(target);
   const requests: DuneShapes['requests'] = [];
   let bytesSent = 0;
-  const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+  const server = createServer(async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const path = new URL(incoming.url ?? '/', 'http://stand-in').pathname;
     const json = RESULT_JSON.test(path);
     const csv = RESULT_CSV.test(path);
@@ -100,7 +114,8 @@ export async function startDuneShapes(target: string): Promise<DuneShapes> {
     // answers are read and rewritten here: never compressed on the way, never Parquet
     delete headers['accept-encoding'];
     if (csv) headers.accept = 'text/csv';
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers }, async (answer) => {
+    const target = json ? await withServiceColumns(incoming.url ?? '/', upstream, incoming.headers) : incoming.url;
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: target, headers }, async (answer) => {
       const answerHeaders = { ...answer.headers };
       if (!(json || csv) || (answer.statusCode ?? 500) >= 300) {
         outgoing.writeHead(answer.statusCode ?? 502, answerHeaders);

@@ -3,6 +3,7 @@ import type { CacheDb } from '../cache/cache-db.ts';
 import { sqlString } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
 import { columnsParam } from '../../filter-language/index.ts';
+import { misfitOf, storageCast, widerStorage } from '../cache/page-casts.ts';
 import { storageType } from '../cache/storage-types.ts';
 import { readSample } from '../results/read-sample.ts';
 import type { ServiceClient } from '../service-client/index.ts';
@@ -10,7 +11,8 @@ import { describeColumn } from './column-profile.ts';
 
 // A result the cache does not hold (larger than its budget, or not downloaded yet) is profiled on
 // a random sample the service draws: its values go into a temporary table of the cache's DuckDB,
-// typed as the cache would type them, and are described as a cached result's column is.
+// typed as the cache would type them (bytes from their 0x hex, a uint256 past 128 bits widened),
+// and are described as a cached result's column is.
 
 export const PROFILE_SAMPLE_ROWS = 10_000;
 
@@ -23,15 +25,21 @@ export async function profileFromSample(db: CacheDb, client: ServiceClient, exec
   if (!sample.ok) return sample;
   const wire = sample.data.columns[0];
   if (!wire) return fail('bad_request', `The service's sample has no column "${name}".`);
-  const type = storageType(wire.type);
-  const time = type.startsWith('TIMESTAMP');
-  // each value as text, cast to the column's type in DuckDB; timestamps come as `… UTC`
-  const literal = (value: unknown) => (value === null ? 'NULL' : sqlString(time ? String(value).replace(/ UTC$/, '') : String(value)));
-  const rows = sample.data.rows.map((row) => `(${literal(row[0] ?? null)})`);
+  const rows = sample.data.rows.map((row) => `(${row[0] === null || row[0] === undefined ? 'NULL' : sqlString(String(row[0]))})`);
   return db.withConnection((connection) =>
     valueErrors(async () => {
-      const values = rows.length > 0 ? `SELECT CAST(x AS ${type}) AS v FROM (VALUES ${rows.join(', ')}) AS t(x)` : `SELECT CAST(NULL AS ${type}) AS v WHERE false`;
-      await connection.run(`CREATE OR REPLACE TEMP TABLE profile_sample AS ${values}`);
+      // typed as a download types them: a value its type cannot hold widens the type (see page-casts.ts)
+      let type = storageType(wire.type);
+      for (;;) {
+        const values = rows.length > 0 ? `SELECT ${storageCast('x', type, 0)} AS v FROM (VALUES ${rows.join(', ')}) AS t(x)` : `SELECT CAST(NULL AS ${type}) AS v WHERE false`;
+        try {
+          await connection.run(`CREATE OR REPLACE TEMP TABLE profile_sample AS ${values}`);
+          break;
+        } catch (error) {
+          if (!misfitOf(error) || type === 'VARCHAR') throw error;
+          type = widerStorage(type);
+        }
+      }
       try {
         const query = (sql: string) => connection.runAndReadAll(`WITH src AS (SELECT v FROM profile_sample) ${sql}`).then((reader) => reader.getRows());
         const described = await describeColumn(query, { name: wire.name, type }, wire.type);

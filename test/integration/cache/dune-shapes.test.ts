@@ -212,3 +212,40 @@ describe('a value that does not fit its declared type', () => {
     expect(fitting.ok && fitting.data.valuesNotFitting).toBeUndefined();
   });
 });
+
+describe('a Dune-shaped result the cache does not hold', () => {
+  // the row duneResultSql writes for id i (its nulls left out), as Dune sends it
+  const expectedRow = (i: number) => {
+    const amount = [String(i * 1000), String(i % 11), `${i}${PAST_128_BITS}`, UINT256_MAX][i % 4]!;
+    const time = new Date(Date.UTC(2024, 0, 1) + i * 60_000 + 7).toISOString().replace('T', ' ').replace('Z', ' UTC');
+    const row = [i, `0x${i.toString(16).padStart(40, '0')}`, /^\d{1,15}$/.test(amount) ? Number(amount) : amount, `-${i}${PAST_128_BITS}`, time];
+    return i % 10 === 0 ? [i, null, null, null, null] : row;
+  };
+
+  it("is sampled and profiled on the service's sample, every digit and byte as Dune sends them", async () => {
+    const uncached = await harness.runSql(duneResultSql(ROWS));
+    const sample = await harness.call('results:sample', { accountId: 'local', executionId: uncached, sampleCount: 500, columns: 'id,holder,amount,delta,block_time' });
+    if (!sample.ok) throw new Error(sample.error.message);
+    expect(sample.data.columns.map((c) => c.type)).toEqual(['bigint', 'varbinary', 'uint256', 'int256', 'timestamp(3) with time zone']);
+    // Dune's sample is approximate in size
+    expect(sample.data.rows.length).toBeGreaterThan(300);
+    for (const row of sample.data.rows) expect(row).toEqual(expectedRow(Number(row[0])));
+    const profile = async (column: string) => {
+      const answer = await harness.call('results:profile', { accountId: 'local', executionId: uncached, column });
+      if (!answer.ok) throw new Error(`${column}: ${answer.error.message}`);
+      expect(answer.data.sampled).toEqual({ rows: expect.any(Number), of: ROWS });
+      expect(answer.data.sampled!.rows).toBeGreaterThan(300);
+      return answer.data;
+    };
+    const amount = await profile('amount');
+    expect(amount).toMatchObject({ kind: 'number', type: 'uint256', max: UINT256_MAX });
+    expect(amount.quartiles).not.toBeNull();
+    const delta = await profile('delta');
+    expect(delta).toMatchObject({ kind: 'number', type: 'int256' });
+    expect(String(delta.max)).toMatch(new RegExp(`^-\\d+${PAST_128_BITS}$`));
+    const holder = await profile('holder');
+    expect(holder).toMatchObject({ kind: 'text', type: 'varbinary' });
+    expect(String(holder.min)).toMatch(/^0x0{30}[0-9a-f]{10}$/);
+    expect(await profile('block_time')).toMatchObject({ kind: 'time', min: expect.stringMatching(/^2024-01-0[12] \d\d:\d\d:00\.007 UTC$/) });
+  });
+});
