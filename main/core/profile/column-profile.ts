@@ -1,4 +1,5 @@
 import type { DuckDBValue } from '@duckdb/node-api';
+import { kindOf as typeKind, parseType } from '../../common/dune-types/index.ts';
 import { ok, type CellValue, type ColumnProfile, type Result } from '../../contract/index.ts';
 import { compileResultRequest, FilterLanguageError, quoteName, resolveColumn, type Column } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
@@ -6,14 +7,15 @@ import { valueErrors } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
 import { cellExpression, isNumberType, toCacheCell } from '../cache/storage-types.ts';
 import { languageFailure } from '../results/view.ts';
+import { estimateDistinct } from './distinct-count.ts';
 
 // One column of a result described in a few DuckDB scans: nulls, distinct values, range, mean and
 // quartiles, its most frequent values and an equal-width histogram; over the whole cached result or
 // the rows its filters let through (or a sample, see sampled-profile.ts). Values come out in the
 // service's JSON shapes, as grid cells.
 
-/** Counted exactly up to here; past it, DuckDB's HyperLogLog estimate is given, and said so. */
-const EXACT_DISTINCT = 100_000;
+/** Present values counted exactly (with the top values) up to here; past it, estimated (see distinct-count.ts). */
+const EXACT_DISTINCT = 1_000_000;
 const TOP_VALUES = 10;
 const EXACT_QUARTILES = 100_000;
 const BINS = 20;
@@ -56,14 +58,14 @@ export async function describeColumn(query: Query, column: Column, wireType: str
   const stats = await summary(query, column, kind);
   // the most frequent values of a text, or of a number or time with few values: counted in one
   // grouping, which also counts the distinct values exactly
-  const grouped = kind === 'text' || stats.approx <= EXACT_DISTINCT ? await frequencies(query, column) : null;
+  const grouped = kind === 'text' || stats.present <= EXACT_DISTINCT || stats.approx <= EXACT_DISTINCT ? await frequencies(query, column) : null;
   return {
     column: column.name,
     type: wireType,
     kind,
     rowCount: stats.rows,
     nullCount: stats.rows - stats.present,
-    distinct: grouped ? { count: grouped.distinct, exact: true } : { count: stats.approx, exact: false },
+    distinct: grouped ? { count: grouped.distinct, exact: true } : await estimateDistinct(query, stats.approx, stats.present),
     min: stats.min,
     max: stats.max,
     mean: stats.mean,
