@@ -1,4 +1,5 @@
 import type { CellValue, ColumnProfile } from '../../../../main/contract/index.ts';
+import { formatCount } from '../../lib/format.ts';
 import { cellFormat, type NumberStyle } from '../grid/cell-format.ts';
 
 // How a profile's figures read: values as the grid writes them, bin edges short enough for a label.
@@ -25,6 +26,23 @@ export function edgeText(kind: ColumnProfile['kind'], edge: number): string {
   if (kind !== 'time') return EDGE_NUMBER.format(edge);
   const iso = new Date(edge).toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+}
+
+/**
+ * An end of the histogram's axis: a number column's own min or max as its cells read (an edge
+ * rounded to four digits could pass the column's max), a time's edge to the minute.
+ */
+export function axisEnd(profile: ColumnProfile, end: 'min' | 'max', style: NumberStyle): string {
+  if (profile.kind === 'number') return valueText(profile, profile[end], style);
+  const bins = profile.histogram;
+  return edgeText(profile.kind, end === 'min' ? bins[0]!.from : bins.at(-1)!.to);
+}
+
+/** The distinct count: exact, or "≈" with its margin at 95%. */
+export function distinctText(distinct: ColumnProfile['distinct']): string {
+  if (distinct.exact) return formatCount(distinct.count);
+  const margin = distinct.error === undefined ? '' : ` (±${(distinct.error * 100).toFixed(1)}%)`;
+  return `≈ ${formatCount(distinct.count)}${margin}`;
 }
 
 /** "12.5%" of the rows profiled; "0%" of none. */
