@@ -73,7 +73,7 @@ test('bytes show as 0x hex, whole on hover and in every copy, cut in the middle 
     [/^Copy as CSV/, `wallet\n0x${WALLET}`],
     [/^Copy as a Markdown table/, `| wallet |\n| --- |\n| 0x${WALLET} |`],
     [/^Copy as JSON rows/, JSON.stringify([{ wallet: `0x${WALLET}` }], null, 2)],
-    [/^Copy as SQL VALUES/, `SELECT * FROM (VALUES\n  ('0x${WALLET}')\n) AS t("wallet")`],
+    [/^Copy as SQL VALUES/, `SELECT * FROM (VALUES\n  (0x${WALLET})\n) AS t("wallet")`],
   ];
   for (const [item, text] of expected) {
     await page.evaluate('navigator.clipboard.writeText("")');
