@@ -73,7 +73,7 @@ test('bytes show as 0x hex, whole on hover and in every copy, cut in the middle 
     [/^Copy as CSV/, `wallet\n0x${WALLET}`],
     [/^Copy as a Markdown table/, `| wallet |\n| --- |\n| 0x${WALLET} |`],
     [/^Copy as JSON rows/, JSON.stringify([{ wallet: `0x${WALLET}` }], null, 2)],
-    [/^Copy as SQL VALUES/, `SELECT * FROM (VALUES\n  ('0x${WALLET}')\n) AS t("wallet")`],
+    [/^Copy as SQL VALUES/, `SELECT * FROM (VALUES\n  (0x${WALLET})\n) AS t("wallet")`],
   ];
   for (const [item, text] of expected) {
     await page.evaluate('navigator.clipboard.writeText("")');
@@ -109,6 +109,19 @@ test("addresses and hashes open in their chain's explorer, in the system browser
   expect(await openedLink(page, async () => pick(page, await cellOf(grid, 'tx_hash', 0), 'Cell actions', 'Open transaction in explorer (base)'))).toBe(
     `https://basescan.org/tx/0x${TX}`,
   );
+  // the row's chain counts with its column hidden too
+  await page.getByText(/^Columns/).click();
+  await page.getByRole('group', { name: 'Columns to show' }).getByLabel('blockchain').uncheck();
+  await expect(grid.getByRole('columnheader', { name: /^blockchain/ })).toHaveCount(0);
+  await page.getByText(/^Columns/).click();
+  expect(await openedLink(page, async () => pick(page, await cellOf(grid, 'wallet', 0), 'Cell actions', 'Open address in explorer (base)'))).toBe(
+    `https://basescan.org/address/0x${WALLET}`,
+  );
+  await page.getByText(/^Columns/).click();
+  await page.getByRole('group', { name: 'Columns to show' }).getByRole('button', { name: 'Show all' }).click();
+  await expect(grid.getByRole('columnheader', { name: /^blockchain/ })).toHaveCount(1);
+  await page.getByText(/^Columns/).click();
+
   // a byte is neither an address nor a hash
   await (await cellOf(grid, 'tx_hash', 1)).click({ button: 'right' });
   await expect(page.getByRole('menu', { name: 'Cell actions' }).getByRole('menuitem', { name: /explorer \(/ })).toHaveCount(0);
@@ -137,6 +150,24 @@ test("addresses and hashes open in their chain's explorer, in the system browser
   await expect(await cellOf(page.getByRole('grid'), 'wallet', 1)).toHaveText(`0x${UNI}`);
   await (await cellOf(page.getByRole('grid'), 'wallet', 1)).click({ button: 'right' });
   await expect(page.getByRole('menuitem', { name: 'Open address in explorer (optimism)' })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test("a big integer column's own filter compares every digit", async ({ page, ownHost }) => {
+  const problems = watchProblems(page);
+  await runScratch(page, ownHost.url(), SQL);
+  const grid = page.getByRole('grid');
+  await grid.getByRole('columnheader', { name: /^amount/ }).locator('.ag-header-cell-filter-button').click();
+  const value = page.getByLabel('Filter Value', { exact: true });
+  // equal to the second row's amount, then to one more: a double reads both as 1.5e18
+  await value.fill('1500000000000000000');
+  await expect(grid).toHaveAttribute('aria-rowcount', '2');
+  await expect(await cellOf(grid, 'n', 0)).toHaveText('2');
+  await value.fill('1500000000000000001');
+  await expect(grid).toHaveAttribute('aria-rowcount', '1');
+  await value.fill('1234567890123456789012345678');
+  await expect(await cellOf(grid, 'n', 0)).toHaveText('1');
+  await expect(grid).toHaveAttribute('aria-rowcount', '2');
   expect(problems).toEqual([]);
 });
 

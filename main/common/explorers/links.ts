@@ -28,16 +28,21 @@ export function onchainKind(text: string, chain: string, columnName: string): On
   return HASH_HEX.test(text) ? 'transaction' : null;
 }
 
+/** The position of the column a row names its chain in (the first `blockchain` or `chain`); -1 when none. */
+export function chainColumn(columnNames: readonly string[]): number {
+  return columnNames.findIndex((name) => CHAIN_COLUMN.test(name));
+}
+
 /** The chain a row names in its `blockchain` or `chain` column (the first one), lower case; null when none. */
 export function rowChain(columnNames: readonly string[], row: readonly unknown[]): string | null {
-  const at = columnNames.findIndex((name) => CHAIN_COLUMN.test(name));
+  const at = chainColumn(columnNames);
   const value = at < 0 ? undefined : row[at];
   return typeof value === 'string' && value.trim() !== '' ? value.trim().toLowerCase() : null;
 }
 
 /** Whether any of the columns names a row's chain. */
 export function hasChainColumn(columnNames: readonly string[]): boolean {
-  return columnNames.some((name) => CHAIN_COLUMN.test(name));
+  return chainColumn(columnNames) >= 0;
 }
 
 /** The template with the value put in; null when the template is empty (that chain's explorer has no such page). */

@@ -1,3 +1,4 @@
+import { chainColumn } from '../../../main/common/explorers/index.ts';
 import type { ContractError, FromCache, ResultSummary } from '../../../main/contract/index.ts';
 import { checkFilters, refusedFilter, type FilterProblem } from './check-filters.ts';
 import { columnsParam, combineFilters, type ViewColumn } from './grid/view-language.ts';
@@ -37,6 +38,16 @@ export class ResultView {
   filters = $derived(combineFilters(this.typedFilters, this.gridFilters));
   /** Absent while every column is shown: the whole row is what the service sends by default. */
   columnsParam = $derived(this.hidden.size === 0 ? undefined : columnsParam(this.visible.map((c) => c.name)));
+  /**
+   * The columns of the grid's rows: the visible ones, then the row's chain column if it is hidden,
+   * so an explorer link still takes its chain from the row. The grid shows only the visible ones.
+   */
+  rowColumns = $derived.by(() => {
+    const chain = this.columns[chainColumn(this.columns.map((c) => c.name))];
+    return chain && this.hidden.has(chain.index) ? [...this.visible, chain] : this.visible;
+  });
+  /** The grid's `columns` request: absent while every column is shown. */
+  rowColumnsParam = $derived(this.hidden.size === 0 ? undefined : columnsParam(this.rowColumns.map((c) => c.name)));
 
   /** `saved`: how the query's result was last looked at; what no longer fits these columns is left out. */
   constructor(result: ResultSummary, saved?: { typedFilters: string; hidden: string[]; decimals?: Record<string, number>; defaultChain?: string | null }) {

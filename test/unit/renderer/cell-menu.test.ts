@@ -47,4 +47,21 @@ describe("the grid's context menus", () => {
     expect(block[0]).toBe('Copy (tab-separated, for spreadsheets)');
     expect(block.at(-1)).toBe('Profile of to');
   });
+
+  it("takes the chain from the row's chain column when that column is hidden", () => {
+    const view = new ResultView({ ...RESULT, columnNames: ['blockchain', 'amount', 'to'], columnTypes: ['varchar', 'uint256', 'varbinary'] });
+    view.toggleColumn(0);
+    expect(view.visible.map((c) => c.name)).toEqual(['amount', 'to']);
+    // the grid's rows still hold it, after the columns it shows
+    expect(view.rowColumns.map((c) => c.name)).toEqual(['amount', 'to', 'blockchain']);
+    expect(view.rowColumnsParam).toBe('amount,to,blockchain');
+    expect(view.request().columns).toBe('amount,to');
+    const cell = { columnName: 'to', kind: 'binary' as const, value: ADDRESS, shown: ADDRESS, rowColumns: view.rowColumns.map((c) => c.name), row: ['1', ADDRESS, 'base'] };
+    expect(cellMenu(cell, view.columns[2]!, view, DEFAULT_EXPLORERS, actions())[0]?.label).toBe('Open address in explorer (base)');
+    view.toggleColumn(1);
+    expect(view.rowColumns.map((c) => c.name)).toEqual(['to', 'blockchain']);
+    view.showAll();
+    expect(view.rowColumnsParam).toBeUndefined();
+    expect(view.rowColumns.map((c) => c.name)).toEqual(['blockchain', 'amount', 'to']);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { kindOf, parseType } from '../../../main/common/dune-types/index.ts';
 import { compileFilters, compileSort, parseColumns, parseFilters, parseSort, selectColumns } from '../../../main/filter-language/index.ts';
-import { columnRef, columnsParam, combineFilters, filtersParam, sortByParam, type ViewColumn } from '../../../renderer/src/results/grid/view-language.ts';
+import { columnRef, columnsParam, combineFilters, filterFor, filtersParam, sortByParam, type ViewColumn } from '../../../renderer/src/results/grid/view-language.ts';
 import { checkFilters } from '../../../renderer/src/results/check-filters.ts';
 import { toTsv } from '../../../renderer/src/results/grid/tsv.ts';
 
@@ -59,6 +60,36 @@ describe('filters from the column filters', () => {
     );
     expect(text).toBe('(id >= 10 AND id <= 20) AND ("desc" < -1.5 OR "desc" > 1e+21)');
     expect(compileFilters(parseFilters(text), columns).params).toEqual(['10', '20', '-1.5', '1e+21']);
+  });
+
+  it('keeps every digit of a whole-number filter, past 2^53 and past 64 bits', () => {
+    const wide: ViewColumn[] = [
+      { name: 'amount', type: 'uint256', index: 0 },
+      { name: 'delta', type: 'int256', index: 1 },
+      { name: 'id', type: 'bigint', index: 2 },
+      { name: 'big', type: 'HUGEINT', index: 3 },
+      { name: 'price', type: 'double', index: 4 },
+    ];
+    // whole numbers take the grid's BigInt filter, whose model holds the digits as typed
+    expect(wide.map((c) => filterFor(kindOf(parseType(c.type))).filter)).toEqual(['agBigIntColumnFilter', 'agBigIntColumnFilter', 'agBigIntColumnFilter', 'agBigIntColumnFilter', 'agNumberColumnFilter']);
+    const text = filtersParam(
+      {
+        c0: { filterType: 'bigint', type: 'greaterThan', filter: '9007199254740993' },
+        c1: { filterType: 'bigint', type: 'inRange', filter: '-57896044618658097711785492504343953926634992332820282019728792003956564819968', filterTo: '-1' },
+        c2: { filterType: 'bigint', type: 'equals', filter: '9223372036854775807' },
+        c3: { filterType: 'bigint', type: 'lessThan', filter: '1 OR 1=1' },
+      },
+      new Map(wide.map((c) => [`c${c.index}`, c])),
+    );
+    expect(text).toBe(
+      'amount > 9007199254740993 AND (delta >= -57896044618658097711785492504343953926634992332820282019728792003956564819968 AND delta <= -1) AND id = 9223372036854775807',
+    );
+    expect(compileFilters(parseFilters(text), wide).params).toEqual([
+      '9007199254740993',
+      '-57896044618658097711785492504343953926634992332820282019728792003956564819968',
+      '-1',
+      '9223372036854775807',
+    ]);
   });
 
   it('reads a date as its whole day', () => {

@@ -3,8 +3,8 @@ import { formatCount } from '../../lib/format.ts';
 import { resultIds, type ResultSource } from '../result-source.ts';
 import type { ResultView } from '../result-view.svelte.ts';
 import type { BlockBounds } from './cell-block.ts';
-import { cellFormat } from './cell-format.ts';
-import { columnId, isNumericType } from './columns.ts';
+import { cellFormat, columnKind } from './cell-format.ts';
+import { columnId } from './columns.ts';
 import { formatBlock, type CellText, type CopyFormat } from './copy-formats.ts';
 
 // A block's cells are read again from main in the grid's view (filters, sort, columns), a few
@@ -34,6 +34,6 @@ export async function blockText(source: ResultSource, view: ResultView, bounds: 
     for (const row of answer.data.rows) values.push(positions.map((p) => row[p] ?? null));
   }
   const texts: CellText[][] = values.map((row) => row.map((value, i) => (value === null ? null : formats[i]!(value))));
-  const described = columns.map((c) => ({ name: c.name, numeric: isNumericType(c.type) }));
+  const described = columns.map((c) => ({ name: c.name, kind: columnKind(c.type) }));
   return { ok: true, text: formatBlock(format, described, values, texts), cells };
 }

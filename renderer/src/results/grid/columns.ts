@@ -6,7 +6,7 @@ import { cellFormat, columnKind, isScalable, type CellFormat } from './cell-form
 import { LONG_TEXT } from './cell-links.ts';
 import { numberStyle } from './number-style.svelte.ts';
 import { TypedHeader } from './typed-header.ts';
-import type { ViewColumn } from './view-language.ts';
+import { filterFor, type ViewColumn } from './view-language.ts';
 
 /** A row as it arrives: cells in column order. */
 export type Row = CellValue[];
@@ -53,16 +53,6 @@ function formatterFor(type: string, decimals: () => number): (value: CellValue |
 
 /** The end of a binary value kept in sight when the column is too narrow for all of it. */
 const KEPT_TAIL = 4;
-
-const TEXT_OPTIONS = { filterOptions: ['contains', 'equals', 'startsWith'], maxNumConditions: 1 };
-const SCALAR_OPTIONS = { filterOptions: ['equals', 'lessThan', 'greaterThan', 'inRange'], maxNumConditions: 1 };
-
-/** Filters the language can express for the kind; the grid only collects them, main applies them. */
-function filterFor(kind: TypeKind): Pick<ColDef, 'filter' | 'filterParams'> {
-  if (isNumeric(kind)) return { filter: 'agNumberColumnFilter', filterParams: SCALAR_OPTIONS };
-  if (kind === 'date' || kind === 'timestamp') return { filter: 'agDateColumnFilter', filterParams: SCALAR_OPTIONS };
-  return { filter: 'agTextColumnFilter', filterParams: TEXT_OPTIONS };
-}
 
 function initialWidth(name: string, type: string, kind: TypeKind): number {
   const header = Math.max(name.length, type.length) * 7.5 + 44;

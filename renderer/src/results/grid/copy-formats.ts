@@ -1,9 +1,11 @@
+import { isNumeric, type TypeKind } from '../../../../main/common/dune-types/index.ts';
 import type { CellValue } from '../../../../main/contract/index.ts';
 import { toTsv } from './tsv.ts';
 
 // A block of cells written out for pasting elsewhere: into a spreadsheet (TSV), a file (CSV), a
 // document (Markdown), code (JSON), or SQL (VALUES). Cells arrive as the grid writes them without
-// separators, so a DECIMAL keeps its scale and a large integer its digits.
+// separators, so a DECIMAL keeps its scale and a large integer its digits. JSON and SQL write each
+// value as a literal of its kind (bytes, dates, nested values), not as the text the cell shows.
 
 export const COPY_FORMATS = ['tsv', 'csv', 'markdown', 'json', 'sql'] as const;
 export type CopyFormat = (typeof COPY_FORMATS)[number];
@@ -18,8 +20,8 @@ export const FORMAT_LABELS: Record<CopyFormat, string> = {
 
 export interface CopyColumn {
   name: string;
-  /** Numbers go unquoted in SQL and as numbers in JSON. */
-  numeric: boolean;
+  /** What the column holds, as the shared type module reads its type. */
+  kind: TypeKind;
 }
 
 /** A cell as text, null as null: what every format starts from. */
@@ -35,19 +37,67 @@ function markdownField(text: CellText): string {
   return text.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>');
 }
 
-/** A number that JSON keeps exact stays a number; other digits (past 2^53, a DECIMAL's scale) stay text. */
-function jsonValue(text: CellText, value: CellValue, numeric: boolean): unknown {
-  if (text === null) return null;
-  if (typeof value === 'boolean') return value;
-  if (numeric && typeof value === 'number' && String(value) === text) return value;
-  return text;
+/** Whether the text is JSON (a nested value or a json cell as the service sent it). */
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-function sqlLiteral(text: CellText, value: CellValue, numeric: boolean): string {
+/**
+ * A cell as a JSON value: a number JSON keeps exact stays a number, other digits (past 2^53, a
+ * DECIMAL's scale, NaN) stay text; a nested or json value is written as its JSON text itself
+ * (never parsed to a number that could round), not as a string of it.
+ */
+function jsonValue(text: CellText, value: CellValue, kind: TypeKind): string {
+  if (text === null) return 'null';
+  if (typeof value === 'boolean') return String(value);
+  if (isNumeric(kind) && typeof value === 'number' && Number.isFinite(value) && String(value) === text) return text;
+  if ((kind === 'nested' || kind === 'json') && isJsonText(text)) return text.trim();
+  return JSON.stringify(text);
+}
+
+/** Rows laid out as JSON.stringify(rows, null, 2) would, with each value's JSON written by `jsonValue`. */
+function jsonRows(columns: CopyColumn[], values: CellValue[][], texts: CellText[][]): string {
+  if (values.length === 0) return '[]';
+  const rows = values.map((row, r) => {
+    const fields = columns.map((c, i) => `    ${JSON.stringify(c.name)}: ${jsonValue(texts[r]![i]!, row[i]!, c.kind)}`);
+    return fields.length === 0 ? '  {}' : `  {\n${fields.join(',\n')}\n  }`;
+  });
+  return `[\n${rows.join(',\n')}\n]`;
+}
+
+const SQL_NUMBER = /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i;
+// DuneSQL (Trino) writes a double that is no number as a function
+const FLOAT_WORDS = new Map([
+  ['NaN', 'nan()'],
+  ['Infinity', 'infinity()'],
+  ['-Infinity', '-infinity()'],
+]);
+const BYTES = /^0x([0-9a-f]{2})*$/;
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}/;
+
+function quoted(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * A cell as a DuneSQL literal of its kind: numbers bare with every digit, bytes as a bare `0x…`
+ * (`X''` when empty), dates and timestamps typed, nested and json values as quoted JSON text.
+ * A value that does not read as its kind (kept as received) is quoted text.
+ */
+function sqlLiteral(text: CellText, value: CellValue, kind: TypeKind): string {
   if (text === null) return 'NULL';
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (numeric && /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(text)) return text;
-  return `'${text.replaceAll("'", "''")}'`;
+  if (isNumeric(kind) && SQL_NUMBER.test(text)) return text;
+  if (kind === 'float' && FLOAT_WORDS.has(text)) return FLOAT_WORDS.get(text)!;
+  if (kind === 'binary' && BYTES.test(text)) return text === '0x' ? "X''" : text;
+  if (kind === 'date' && DATE_TEXT.test(text)) return `DATE ${quoted(text)}`;
+  if (kind === 'timestamp' && DATE_TEXT.test(text)) return `TIMESTAMP ${quoted(text)}`;
+  return quoted(text);
 }
 
 function sqlName(name: string): string {
@@ -64,15 +114,13 @@ export function formatBlock(format: CopyFormat, columns: CopyColumn[], values: C
       return [names, ...texts].map((row) => row.map(csvField).join(',')).join('\n');
     case 'markdown': {
       const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-      const rule = columns.map((c) => (c.numeric ? '---:' : '---'));
+      const rule = columns.map((c) => (isNumeric(c.kind) ? '---:' : '---'));
       return [line(names.map(markdownField)), line(rule), ...texts.map((row) => line(row.map(markdownField)))].join('\n');
     }
-    case 'json': {
-      const rows = values.map((row, r) => Object.fromEntries(columns.map((c, i) => [c.name, jsonValue(texts[r]![i]!, row[i]!, c.numeric)])));
-      return JSON.stringify(rows, null, 2);
-    }
+    case 'json':
+      return jsonRows(columns, values, texts);
     case 'sql': {
-      const rows = values.map((row, r) => `  (${columns.map((c, i) => sqlLiteral(texts[r]![i]!, row[i]!, c.numeric)).join(', ')})`);
+      const rows = values.map((row, r) => `  (${columns.map((c, i) => sqlLiteral(texts[r]![i]!, row[i]!, c.kind)).join(', ')})`);
       return `SELECT * FROM (VALUES\n${rows.join(',\n')}\n) AS t(${names.map(sqlName).join(', ')})`;
     }
   }

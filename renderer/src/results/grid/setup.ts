@@ -1,4 +1,5 @@
 import {
+  BigIntFilterModule,
   CellApiModule,
   CellStyleModule,
   ClientSideRowModelModule,
@@ -35,6 +36,7 @@ ModuleRegistry.registerModules([
   RowApiModule,
   TextFilterModule,
   NumberFilterModule,
+  BigIntFilterModule,
   DateFilterModule,
   RowSelectionModule,
   ScrollApiModule,

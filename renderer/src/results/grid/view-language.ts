@@ -1,4 +1,5 @@
-import type { FilterModel, SortModelItem } from 'ag-grid-community';
+import type { ColDef, FilterModel, SortModelItem } from 'ag-grid-community';
+import { isNumeric, type TypeKind } from '../../../../main/common/dune-types/index.ts';
 
 // The grid's sort and filter models written in the service's `sort_by` / `filters` / `columns`
 // language, so the same request works against the service and the cache.
@@ -25,6 +26,21 @@ export function stringLiteral(value: string): string {
 
 export { columnsParam } from '../../../../main/filter-language/index.ts';
 
+const TEXT_OPTIONS = { filterOptions: ['contains', 'equals', 'startsWith'], maxNumConditions: 1 };
+const SCALAR_OPTIONS = { filterOptions: ['equals', 'lessThan', 'greaterThan', 'inRange'], maxNumConditions: 1 };
+
+/**
+ * Filters the language can express for the kind; the grid only collects them, main applies them.
+ * Whole numbers take the BigInt filter, whose model keeps the typed digits as text: the number
+ * filter reads them into a double, and `> 9007199254740993` became `> 9007199254740992`.
+ */
+export function filterFor(kind: TypeKind): Pick<ColDef, 'filter' | 'filterParams'> {
+  if (kind === 'integer' || kind === 'big-integer') return { filter: 'agBigIntColumnFilter', filterParams: SCALAR_OPTIONS };
+  if (isNumeric(kind)) return { filter: 'agNumberColumnFilter', filterParams: SCALAR_OPTIONS };
+  if (kind === 'date' || kind === 'timestamp') return { filter: 'agDateColumnFilter', filterParams: SCALAR_OPTIONS };
+  return { filter: 'agTextColumnFilter', filterParams: TEXT_OPTIONS };
+}
+
 export function sortByParam(model: SortModelItem[], byId: Map<string, ViewColumn>): string {
   return model
     .flatMap((item) => {
@@ -48,8 +64,15 @@ function textCondition(ref: string, type: string | null | undefined, value: stri
   }
 }
 
+const WHOLE_NUMBER = /^-?\d+$/;
+
+/**
+ * A number filter's value as the language reads it: a double as JS writes it, or a BigInt
+ * filter's digits as they were typed, so the comparison is as exact as the typed filter bar's.
+ */
 function numberLiteral(value: unknown): string | null {
-  return typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
+  return typeof value === 'string' && WHOLE_NUMBER.test(value) ? value : null;
 }
 
 function numberCondition(ref: string, type: string | null | undefined, from: unknown, to: unknown): string | null {
@@ -107,7 +130,7 @@ interface Condition {
 
 function condition(ref: string, model: Condition): string | null {
   if (model.filterType === 'text') return typeof model.filter === 'string' ? textCondition(ref, model.type, model.filter) : null;
-  if (model.filterType === 'number') return numberCondition(ref, model.type, model.filter, model.filterTo);
+  if (model.filterType === 'number' || model.filterType === 'bigint') return numberCondition(ref, model.type, model.filter, model.filterTo);
   if (model.filterType === 'date') return dateCondition(ref, model.type, model.dateFrom, model.dateTo);
   return null;
 }
