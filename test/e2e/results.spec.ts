@@ -107,13 +107,22 @@ test('samples, charts and copies a cached result', async ({ page, context }) => 
   expect(headers!.split('\t')[0]).toBe('trade_id');
   expect(row!.split('\t')[0]).toBe('3');
 
-  // A sample: random rows in a grid of its own, drawn again on request.
+  // A sample: random rows in a grid of its own, in the rows' sort, drawn again on request.
+  const tradeHeader = grid.getByRole('columnheader', { name: /^trade_id/ });
+  await tradeHeader.locator('.ag-header-cell-label').click();
+  await tradeHeader.locator('.ag-header-cell-label').click();
+  await expect(tradeHeader).toHaveAttribute('aria-sort', 'descending');
   await page.getByRole('button', { name: 'Sample', exact: true }).click();
   await page.getByLabel('Rows to draw').fill('50');
   await page.getByRole('button', { name: 'Draw sample' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'drawn at random' })).toContainText('50 rows drawn at random from 5,000 rows of the whole result');
+  await expect(page.getByRole('status').filter({ hasText: 'drawn at random' })).toContainText(
+    '50 rows drawn at random from 5,000 rows of the whole result (from the cache), sorted as the rows are',
+  );
   const sampleGrid = page.getByRole('grid').locator('visible=true');
   await expect(sampleGrid).toHaveAttribute('aria-rowcount', '51');
+  await expect(sampleGrid.getByRole('columnheader', { name: /^trade_id/ })).toHaveAttribute('aria-sort', 'descending');
+  const firstIds = await Promise.all([0, 1, 2, 3].map(async (row) => Number(await (await cellOf(sampleGrid, 'trade_id', row)).textContent())));
+  expect(firstIds).toEqual([...firstIds].sort((a, b) => b - a));
   await page.getByRole('button', { name: 'Resample' }).click();
   await expect(sampleGrid).toHaveAttribute('aria-rowcount', '51');
 

@@ -45,3 +45,14 @@ export function floorDecimal(value: DecimalText): { floor: string; whole: boolea
   const floor = value.negative ? `-${BigInt(value.whole) + 1n}` : value.whole;
   return { floor, whole: false };
 }
+
+/** -1, 0 or 1 as `a` is below, equal to or above `b`, digit by digit. */
+export function compareDecimal(a: DecimalText, b: DecimalText): number {
+  if (a.negative !== b.negative) return a.negative ? -1 : 1;
+  const sign = a.negative ? -1 : 1;
+  if (a.whole.length !== b.whole.length) return sign * (a.whole.length < b.whole.length ? -1 : 1);
+  const width = Math.max(a.fraction.length, b.fraction.length);
+  const left = a.whole + a.fraction.padEnd(width, '0');
+  const right = b.whole + b.fraction.padEnd(width, '0');
+  return left === right ? 0 : sign * (left < right ? -1 : 1);
+}

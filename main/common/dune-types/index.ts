@@ -5,4 +5,4 @@ export { parseType, typeName, type DuneField, type DuneType } from './type-name.
 export { integerRange, isNumeric, isStructured, kindOf, type TypeKind } from './type-kind.ts';
 export { storageType } from './storage-type.ts';
 export { binaryText, DOUBLE_DIGITS, numberCell, numberText, parseJsonExact, type RawJsonNumber } from './value-text.ts';
-export { floorDecimal, readDecimal, writeDecimal, type DecimalText } from './decimal-text.ts';
+export { compareDecimal, floorDecimal, readDecimal, writeDecimal, type DecimalText } from './decimal-text.ts';

@@ -1,4 +1,5 @@
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { cellComparator } from './cell-order.ts';
 import { isNumeric, type TypeKind } from '../../../../main/common/dune-types/index.ts';
 import type { CellValue } from '../../../../main/contract/index.ts';
 import { localTimeOf } from '../dates.ts';
@@ -117,6 +118,7 @@ export function columnDefs(
         'qd-null': (params) => params.value === null,
         ...(inBlock ? { 'qd-block': (params) => inBlock(params.node.rowIndex, params.colDef.colId!) } : {}),
       },
+      comparator: cellComparator(kind),
       ...filterFor(kind),
     } satisfies ColDef<Row, CellValue>;
   });
