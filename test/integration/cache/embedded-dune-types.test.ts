@@ -65,8 +65,9 @@ describe("a result of the embedded service's types in the cache", () => {
         `{"to":"0x01ab","amount":${U128_MAX},"a b":"x"}`,
         '{"k":["0xff"]}',
         '{"a":[1,2.5,"x"],"b":null}',
+        '[{"to":"0x01"},null]',
       ],
-      Array(13).fill(null),
+      Array(14).fill(null),
     ]);
   });
 });

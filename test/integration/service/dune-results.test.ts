@@ -38,18 +38,18 @@ describe("the embedded service's results, as Dune sends them", () => {
       '[{"b":"0xdeadbeef","printable":"0x616200",' +
         `"u":"${U128_MAX}","h":"${I128_MIN}","bn":"${PAST_128_BITS}","ub":"18446744073709551615",` +
         '"tz":"2024-01-02 01:04:05.678 UTC","ts":"2024-01-02 03:04:05.678 UTC","d":"12345678901234567890.123456789012345678",' +
-        `"l":[1,null,3],"s":{"to":"0x01ab","amount":${U128_MAX},"a b":"x"},"m":{"k":["0xff"]},"j":{"a":[1,2.5,"x"],"b":null}},` +
-        '{"b":null,"printable":null,"u":null,"h":null,"bn":null,"ub":null,"tz":null,"ts":null,"d":null,"l":null,"s":null,"m":null,"j":null}]',
+        `"l":[1,null,3],"s":{"to":"0x01ab","amount":${U128_MAX},"a b":"x"},"m":{"k":["0xff"]},"j":{"a":[1,2.5,"x"],"b":null},"ls":[{"to":"0x01"},null]},` +
+        '{"b":null,"printable":null,"u":null,"h":null,"bn":null,"ub":null,"tz":null,"ts":null,"d":null,"l":null,"s":null,"m":null,"j":null,"ls":null}]',
     );
   });
 
   it('writes the same text in CSV', async () => {
     expect(await (await fetchResult('results/csv')).text()).toBe(
-      'b,printable,u,h,bn,ub,tz,ts,d,l,s,m,j\n' +
+      'b,printable,u,h,bn,ub,tz,ts,d,l,s,m,j,ls\n' +
         `0xdeadbeef,0x616200,${U128_MAX},${I128_MIN},${PAST_128_BITS},18446744073709551615,` +
         '2024-01-02 01:04:05.678 UTC,2024-01-02 03:04:05.678 UTC,12345678901234567890.123456789012345678,' +
-        `"[1,null,3]","{""to"":""0x01ab"",""amount"":${U128_MAX},""a b"":""x""}","{""k"":[""0xff""]}","{""a"":[1,2.5,""x""],""b"":null}"\n` +
-        ',,,,,,,,,,,,\n',
+        `"[1,null,3]","{""to"":""0x01ab"",""amount"":${U128_MAX},""a b"":""x""}","{""k"":[""0xff""]}","{""a"":[1,2.5,""x""],""b"":null}","[{""to"":""0x01""},null]"\n` +
+        ',,,,,,,,,,,,,\n',
     );
   });
 

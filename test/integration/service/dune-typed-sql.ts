@@ -19,10 +19,12 @@ export const TYPES_SQL = `SELECT
   CASE WHEN i = 1 THEN [1, NULL, 3] END AS l,
   CASE WHEN i = 1 THEN {'to': '\\x01\\xAB'::BLOB, 'amount': '${U128_MAX}'::UHUGEINT, 'a b': 'x'} END AS s,
   CASE WHEN i = 1 THEN MAP {'k': ['\\xFF'::BLOB]} END AS m,
-  CASE WHEN i = 1 THEN '{"a": [1, 2.5, "x"], "b": null}'::JSON END AS j
+  CASE WHEN i = 1 THEN '{"a": [1, 2.5, "x"], "b": null}'::JSON END AS j,
+  CASE WHEN i = 1 THEN [{'to': '\\x01'::BLOB}, NULL] END AS ls
 FROM (VALUES (1), (2)) v(i) ORDER BY i`;
 
 export const DUNE_TYPES = [
   'varbinary', 'varbinary', 'uint256', 'int256', 'int256', 'decimal(20,0)', 'timestamp(3) with time zone', 'timestamp(3)',
   'decimal(38,18)', 'array(integer)', 'row(to varbinary, amount uint256, "a b" varchar)', 'map(varchar, array(varbinary))', 'json',
+  'array(row(to varbinary))',
 ];
