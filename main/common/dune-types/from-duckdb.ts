@@ -11,7 +11,8 @@ import { parseType, typeName, type DuneType } from './type-name.ts';
 // - TIME `time(6)` (DuckDB keeps microseconds);
 // - INTERVAL `varchar` (DuckDB's holds months, days and microseconds at once, which neither of
 //   Trino's interval types does), as are ENUM, BIT and any type this module cannot read;
-// - VARIANT and UNION `json`: each value is sent as the JSON of what it holds;
+// - VARIANT `json`, each value sent as the JSON of what it holds; UNION `json` too, each value
+//   sent as DuckDB writes one, `{"member": value}`;
 // - lists, fixed-size arrays, structs and maps `array`, `row` and `map` of their parts' names.
 
 const RENAMED: Record<string, string> = {

@@ -67,6 +67,20 @@ describe("the embedded service's results, as Dune sends them", () => {
     ]);
   });
 
+  it('writes bytes as hex in unions and under struct fields of any name, and keeps a null VARIANT empty in CSV', async () => {
+    const sql =
+      `select {'x"y': '\\x01'::BLOB, 'it''s': [NULL::BLOB]} as "s""q", map {'\\xAB'::BLOB: [{'b': ''::BLOB}]} as m, ` +
+      `union_value(b := '\\x02'::BLOB)::UNION(n INTEGER, b BLOB) as u, NULL::VARIANT as v`;
+    const id = (await h.post('/api/v1/sql/execute', { sql })).body.execution_id;
+    const status = await h.waitUntilFinished(id);
+    expect(status.state, JSON.stringify(status.error)).toBe('QUERY_STATE_COMPLETED');
+    expect(status.result_metadata.column_types).toEqual(['row("x""y" varbinary, "it\'s" array(varbinary))', 'map(varbinary, array(row(b varbinary)))', 'json', 'json']);
+    const { body } = await h.get(`/api/v1/execution/${id}/results`);
+    expect(body.result.rows).toEqual([{ 's"q': { 'x"y': '0x01', "it's": [null] }, m: { '0xab': [{ b: '0x' }] }, u: { b: '0x02' }, v: null }]);
+    const csv = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
+    expect(await csv.text()).toBe('"s""q",m,u,v\n"{""x\\""y"":""0x01"",""it\'s"":[null]}","{""0xab"":[{""b"":""0x""}]}","{""b"":""0x02""}",\n');
+  });
+
   it('lists a created table\'s columns by the upload types they were made with', async () => {
     const schema = [
       { name: 'holder', type: 'varbinary' },
