@@ -22,6 +22,8 @@ const SQL = [
   "select cast('x' as int)",
   'select * from range(200000)',
   'select 1::VARIANT as v, 2 as v, 3 as V',
+  // bytes made hex text at any depth, under names that need quotes
+  `select {'x"y': '\\x01'::BLOB, 'it''s': [NULL::BLOB]} as "s""q", map {'\\xAB'::BLOB: [''::BLOB]} as m, union_value(b := '\\x02'::BLOB) as u, NULL::VARIANT as v, '{}'::JSON as j`,
   'select * from duckdb_settings()',
   'explain analyze select 1',
   // once wrote files, read the host or ended the process (see sandbox-writes.ts for the ones with paths)

@@ -3,6 +3,7 @@
 // Pure: no Node, no DOM, no DuckDB.
 export { parseType, typeName, type DuneField, type DuneType } from './type-name.ts';
 export { integerRange, isNumeric, isStructured, kindOf, type TypeKind } from './type-kind.ts';
+export { duneTypeOfDuckdb } from './from-duckdb.ts';
 export { storageType } from './storage-type.ts';
 export { binaryText, DOUBLE_DIGITS, numberCell, numberText, parseJsonExact, type RawJsonNumber } from './value-text.ts';
 export { compareDecimal, floorDecimal, readDecimal, writeDecimal, type DecimalText } from './decimal-text.ts';

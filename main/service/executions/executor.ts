@@ -11,6 +11,7 @@ import type { Reservation, Sandbox, Sandboxes } from './sql-sandbox.ts';
 import { prepareReadOnly } from './statement-check.ts';
 import { StatementRefused } from './statement-refused.ts';
 import { uniqueColumnNames } from '../results/column-names.ts';
+import { columnTypeName } from '../results/column-type-name.ts';
 import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
 
 export interface Job {
@@ -249,7 +250,7 @@ export class Executor {
     if (running.cancelled) return null;
     const names = uniqueColumnNames(result.columnNames());
     const types = result.columnTypes();
-    const columns: ResultColumn[] = names.map((name, i) => ({ name, type: types[i]!.toString() }));
+    const columns: ResultColumn[] = names.map((name, i) => ({ name, type: columnTypeName(types[i]!) }));
     const writer = await this.#options.results.createWriter(executionId, columns);
     const cap = this.#options.limits[running.job.plan].resultBytes;
     try {

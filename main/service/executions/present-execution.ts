@@ -1,3 +1,4 @@
+import { duneTypeOfDuckdb } from '../../common/dune-types/index.ts';
 import type { Execution, ResultSummary } from './execution-store.ts';
 import { STATE } from './execution-store.ts';
 
@@ -45,11 +46,14 @@ export interface PageFigures {
   columnTypes: string[];
 }
 
-/** Result metadata; `page` is what this response carries, the summary what is stored. */
+/**
+ * Result metadata; `page` is what this response carries, the summary what is stored. Column types
+ * are stored as DuckDB names them (the result's table is made of them) and sent in DuneSQL's names.
+ */
 export function resultMetadata(summary: ResultSummary, page: PageFigures) {
   return {
     column_names: page.columnNames,
-    column_types: page.columnTypes.map((t) => t.toLowerCase()),
+    column_types: page.columnTypes.map(duneTypeOfDuckdb),
     row_count: page.rowCount,
     result_set_bytes: page.bytes,
     total_row_count: summary.rowCount,

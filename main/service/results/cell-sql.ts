@@ -1,17 +1,21 @@
 import { quoteIdentifier } from '../storage/duckdb.ts';
+import { hexBytesSql } from './hex-bytes-sql.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
 // Result pages are written by DuckDB's COPY, as JSON lines or CSV, so that no value passes through
 // JavaScript one by one. These are the columns COPY writes: each cell as the real service spells it,
 // JSON numbers where they are exact, integers beyond 2^53 as strings, timestamps as
-// `YYYY-MM-DD HH:MM:SS.mmm UTC`. Timestamps with a time zone are shown in UTC: the connection's
-// TimeZone is UTC.
+// `YYYY-MM-DD HH:MM:SS.mmm UTC`, bytes as `0x` hex (at any depth of a nested value). Timestamps
+// with a time zone are shown in UTC: the connection's TimeZone is UTC. A VARIANT is sent as the
+// JSON of its value, as a column of Dune's `json` is.
 
 const MAX_EXACT = '9007199254740991';
 const WIDE_INTEGER = /^(BIGINT|HUGEINT|DECIMAL\(\d+,0\)|BIGNUM)$/;
 const WIDE_UNSIGNED = /^(UBIGINT|UHUGEINT)$/;
 const DECIMAL_FRACTION = /^DECIMAL\(\d+,[1-9]\d*\)$/;
 const FRACTION = /^(DECIMAL\(\d+,[1-9]\d*\)|FLOAT|DOUBLE)$/;
+// a double holds 15 digits exactly
+const WIDE_DECIMAL_FRACTION = /^DECIMAL\((1[6-9]|[2-9]\d),[1-9]\d*\)$/;
 const TIMESTAMP = /^TIMESTAMP/;
 const NESTED = /(\[\d*\]$|^(STRUCT|MAP|UNION)\()/;
 
@@ -55,18 +59,25 @@ export function jsonCellSql(column: ResultColumn, numbersFit: boolean): string {
   if (TIMESTAMP.test(column.type)) return timestampText(c);
   // DuckDB would write a VARIANT's text; its own JSON is the value as it is
   if (column.type === 'VARIANT') return `${c}::JSON`;
-  return c;
+  return hexBytesSql(c, column.type);
 }
 
-/** A cell's text as the CSV page has it (DuckDB's CSV writer then quotes what needs it). */
-function csvCellSql({ name, type }: ResultColumn): string {
+/**
+ * A cell's text as the CSV page has it (DuckDB's CSV writer then quotes what needs it): fractions
+ * as the double they are, but a decimal wider than a double holds exactly with every digit where
+ * the double is not its value; JSON as DuckDB writes it (without the spaces a JSON text was given with).
+ */
+function csvCellSql(column: ResultColumn): string {
+  const { name, type } = column;
   const c = quoteIdentifier(name);
   if (TIMESTAMP.test(type)) return timestampText(c);
+  if (WIDE_DECIMAL_FRACTION.test(type)) return `CASE WHEN ${asNumber(column)!.fits} THEN ${c}::DOUBLE::VARCHAR ELSE ${c}::VARCHAR END`;
   if (FRACTION.test(type)) return `${c}::DOUBLE::VARCHAR`;
-  if (NESTED.test(type)) return `to_json(${c})::VARCHAR`;
-  // a VARIANT holding an object or a list is written as JSON, as nested columns are
-  if (type === 'VARIANT') return `CASE WHEN json_type(${c}::JSON) IN ('OBJECT', 'ARRAY') THEN ${c}::JSON::VARCHAR ELSE ${c}::VARCHAR END`;
-  return c;
+  if (type === 'JSON') return `json(${c})::VARCHAR`;
+  if (NESTED.test(type)) return `to_json(${hexBytesSql(c, type)})::VARCHAR`;
+  // DuckDB casts a null VARIANT to the JSON text `null`
+  if (type === 'VARIANT') return `CASE WHEN ${c} IS NULL THEN NULL ELSE ${c}::JSON::VARCHAR END`;
+  return hexBytesSql(c, type);
 }
 
 /** A column of the page that COPY writes as CSV: the cell's text. */
@@ -81,7 +92,8 @@ export function csvHeader(columns: ResultColumn[]): string {
 
 // Parquet holds these as they are, and the CSV page's text of one is DuckDB's text of it, which
 // reads back as the same value. HUGEINTs are left out: Parquet has no 128-bit integer, and DuckDB
-// would write them as doubles.
+// would write them as doubles. So are BLOBs: their text is Dune's `0x` hex, not DuckDB's, and a
+// client that keeps a column as text (one whose values did not fit its type) keeps that hex.
 const PARQUET_AS_IS = /^(BOOLEAN|U?(TINYINT|SMALLINT|INTEGER|BIGINT)|DOUBLE|VARCHAR)$/;
 const SHORT_DECIMAL_FRACTION = /^DECIMAL\(([1-9]|1[0-5]),[1-9]\d*\)$/;
 

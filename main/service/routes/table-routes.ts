@@ -14,6 +14,7 @@ import {
   badColumnName,
   COLUMN_TYPES,
   CreateTableBody,
+  listedColumnType,
   MAX_INSERT_BYTES,
   MAX_UPLOAD_BYTES,
   repeatedColumnName,
@@ -252,7 +253,7 @@ export function addTableRoutes(router: Router<Account>, context: ServiceContext)
         updated_at: record.updatedAt,
         purged_at: null,
         owner: { handle: caller.handle, type: caller.kind },
-        columns: columns.map((c) => ({ name: c.name, type: c.type.toLowerCase(), nullable: c.nullable, metadata: {} })),
+        columns: columns.map((c) => ({ name: c.name, type: listedColumnType(c.type), nullable: c.nullable, metadata: {} })),
       });
     }
     const more = records.length > window.limit;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { duneTypeOfDuckdb } from '../../common/dune-types/index.ts';
 import type { Plan } from '../accounts/account-store.ts';
 
 // Rules of the real service's uploads (spec §4.9, notes §9).
@@ -33,6 +34,17 @@ export const COLUMN_TYPES: Record<string, string> = {
   timestamp: 'TIMESTAMP',
   date: 'DATE',
 };
+
+const UPLOAD_TYPE_OF: Record<string, string> = Object.fromEntries(Object.entries(COLUMN_TYPES).map(([dune, duckdb]) => [duckdb, dune]));
+
+/**
+ * A table column's type as the tables list names it: the upload type it was made with (a
+ * `timestamp` column stays `timestamp`, as the client that made it compares), else, for a type
+ * only a CSV file gives, its DuneSQL name.
+ */
+export function listedColumnType(duckdbType: string): string {
+  return Object.hasOwn(UPLOAD_TYPE_OF, duckdbType) ? UPLOAD_TYPE_OF[duckdbType]! : duneTypeOfDuckdb(duckdbType);
+}
 
 export const CreateTableBody = z.object({
   namespace: z.string().min(1),

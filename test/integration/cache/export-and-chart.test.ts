@@ -112,7 +112,7 @@ describe('charts', () => {
       maxPoints: 200,
     });
     if (!chart.ok) throw new Error(chart.error.message);
-    expect(chart.data).toMatchObject({ x: { name: 'block_time', type: 'timestamp', kind: 'time' }, bucket: 'day', groupBy: 'chain', truncated: false });
+    expect(chart.data).toMatchObject({ x: { name: 'block_time', type: 'timestamp(3)', kind: 'time' }, bucket: 'day', groupBy: 'chain', truncated: false });
     expect(chart.data.rows.length).toBeLessThanOrEqual(200);
     expect(chart.data.rows[0]).toEqual(['2024-01-01 00:00:00.000 UTC', 'arbitrum', expect.any(Number), expect.any(Number)]);
     expect(new Set(chart.data.rows.map((r) => r[1]))).toEqual(new Set(['ethereum', 'arbitrum', 'optimism', 'base', 'polygon']));

@@ -35,9 +35,9 @@ describe('cell values', () => {
       },
     ]);
     expect(body.result.metadata.column_types).toEqual([
-      'tinyint', 'bigint', 'bigint', 'hugeint', 'ubigint', 'decimal(38,0)', 'decimal(10,2)', 'float', 'double', 'double',
-      'boolean', 'integer', 'varchar', 'date', 'timestamp', 'timestamp with time zone', 'timestamp',
-      'integer[]', 'struct("a" integer, "b" varchar)', "enum('a', 'b')",
+      'tinyint', 'bigint', 'bigint', 'int256', 'decimal(20,0)', 'decimal(38,0)', 'decimal(10,2)', 'real', 'double', 'double',
+      'boolean', 'integer', 'varchar', 'date', 'timestamp(3)', 'timestamp(3) with time zone', 'timestamp(3)',
+      'array(integer)', 'row(a integer, b varchar)', 'varchar',
     ]);
   });
 
@@ -83,7 +83,7 @@ describe('exact values in JSON', () => {
 });
 
 describe('VARIANT results', () => {
-  it('are stored, and answered as their JSON values in JSON and CSV', async () => {
+  it("are stored, and answered as Dune's json: their JSON values in JSON, their JSON text in CSV", async () => {
     const sql =
       "SELECT 1::VARIANT AS n, {'a': 1, 'b': [1.5, NULL]}::VARIANT AS obj, [1, 2]::VARIANT AS list, " +
       "'say \"hi\"'::VARIANT AS text, NULL::VARIANT AS nothing, DATE '2024-01-01'::VARIANT AS d";
@@ -93,8 +93,8 @@ describe('VARIANT results', () => {
     expect(status.state, JSON.stringify(status.error)).toBe('QUERY_STATE_COMPLETED');
     const { body } = await h.get(`/api/v1/execution/${id}/results`);
     expect(body.result.rows).toEqual([{ n: 1, obj: { a: 1, b: [1.5, null] }, list: [1, 2], text: 'say "hi"', nothing: null, d: '2024-01-01' }]);
-    expect(body.result.metadata.column_types).toEqual(Array(6).fill('variant'));
+    expect(body.result.metadata.column_types).toEqual(Array(6).fill('json'));
     const csv = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
-    expect(await csv.text()).toBe('n,obj,list,text,nothing,d\n1,"{""a"":1,""b"":[1.5,null]}","[1,2]","say ""hi""",,2024-01-01\n');
+    expect(await csv.text()).toBe('n,obj,list,text,nothing,d\n1,"{""a"":1,""b"":[1.5,null]}","[1,2]","""say \\""hi\\""""",,"""2024-01-01"""\n');
   });
 });
