@@ -3,7 +3,7 @@ import { openQuery, runQuery, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // A bar chart of a result's top categories and the rest as "Other", and its settings kept with the
-// query: back after opening another query, and after the app is restarted. On a host of its own,
+// query, with the result's Chart mode: back after opening another query, and after the app is restarted. On a host of its own,
 // so no earlier test's chart settings are found for the query.
 
 function chartSettings(page: Page): Locator {
@@ -18,7 +18,8 @@ async function categoriesShown(page: Page): Promise<string[]> {
 }
 
 async function expectRestored(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Chart', exact: true }).click();
+  // the result opens in Chart mode, as it was left
+  await expect(page.getByRole('button', { name: 'Chart', exact: true })).toHaveAttribute('aria-pressed', 'true');
   const settings = chartSettings(page);
   await expect(settings.getByLabel('Type')).toHaveValue('bar');
   await expect(settings.getByLabel('X axis')).toHaveValue('token');

@@ -12,7 +12,14 @@ export interface GridView {
   filter: Record<string, unknown>;
 }
 
+/** What the result shows: its rows, a sample, a chart or a column's profile. */
+export type ResultMode = 'rows' | 'sample' | 'chart' | 'profile';
+const MODES: readonly ResultMode[] = ['rows', 'sample', 'chart', 'profile'];
+
 export interface SavedView {
+  mode: ResultMode;
+  /** The column profiled last. */
+  profiled: string | null;
   typedFilters: string;
   /** Hidden columns by name: positions may differ between runs. */
   hidden: string[];
@@ -27,7 +34,7 @@ export interface SavedView {
   defaultChain: string | null;
 }
 
-const EMPTY: SavedView = { typedFilters: '', hidden: [], grid: null, editorHeight: null, chart: null, decimals: {}, defaultChain: null };
+const EMPTY: SavedView = { mode: 'rows', profiled: null, typedFilters: '', hidden: [], grid: null, editorHeight: null, chart: null, decimals: {}, defaultChain: null };
 /** Past 10^77 no uint256 has a digit left before the point. */
 export const MAX_DECIMALS = 77;
 
@@ -46,6 +53,8 @@ function readSavedView(value: unknown): SavedView {
   const g = v.grid as Partial<GridView> | null | undefined;
   const grid = g && Array.isArray(g.columns) && Array.isArray(g.sort) && typeof g.filter === 'object' && g.filter !== null ? (g as GridView) : null;
   return {
+    mode: MODES.find((mode) => mode === v.mode) ?? 'rows',
+    profiled: typeof v.profiled === 'string' ? v.profiled : null,
     typedFilters: typeof v.typedFilters === 'string' ? v.typedFilters : '',
     hidden: Array.isArray(v.hidden) ? v.hidden.filter((name): name is string => typeof name === 'string') : [],
     grid,
