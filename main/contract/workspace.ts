@@ -59,6 +59,8 @@ export const Draft = z.object({
   parameterValues: ParameterValues,
   /** The query version the text was started from (null for a new query). */
   baseVersion: z.number().int().nullable(),
+  /** Whether `sql` differs from the query's saved SQL (a draft may hold parameter values only); taken as true when absent. */
+  sqlEdited: z.boolean().optional(),
   /**
    * A new query the user asked to create while the service could not be reached: created as soon
    * as it answers (then the draft goes). Ignored for a saved query's draft.

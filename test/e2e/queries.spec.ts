@@ -85,6 +85,17 @@ test('runs a query with parameters, refusing a number field that holds text', as
   const recent = page.getByRole('list', { name: 'Recent runs' });
   await expect(recent.getByRole('listitem').first()).toContainText('chain=base min_usd=25000');
   await expect(recent.getByRole('listitem').nth(1)).toContainText('chain=base min_usd=0');
+
+  // values are kept, not an edit of the query: said where they are, and reset to the defaults
+  await page.keyboard.press('Escape');
+  await expect(recent).toBeHidden();
+  const listed = page.getByRole('listbox', { name: 'Queries' }).getByRole('option', { name: /^Daily volume by chain/ });
+  await expect(parameters).toContainText('These values are kept on this computer for your next run');
+  await expect(listed).not.toContainText('(edited)');
+  await parameters.getByRole('button', { name: 'Reset to defaults' }).click();
+  await expect(parameters.getByLabel('chain')).toHaveValue('ethereum');
+  await expect(parameters.getByLabel('min_usd')).toHaveValue('1000');
+  await expect(parameters).not.toContainText('These values are kept');
 });
 
 test('cancels the slow query while it runs', async ({ page }) => {

@@ -12,6 +12,8 @@ interface Held {
   sql: string;
   values: ParameterValues | null;
   baseVersion: number | null;
+  /** The SQL differs from the saved SQL: parameter values alone are no edit of the query. */
+  sqlEdited: boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export class Drafts {
           sql: draft.sql,
           values: Object.keys(draft.parameterValues).length > 0 ? draft.parameterValues : null,
           baseVersion: draft.baseVersion,
+          sqlEdited: draft.sqlEdited ?? true,
         });
     }
     this.#held = next;
@@ -52,9 +55,9 @@ export class Drafts {
     return this.sql(accountId, queryId, saved) !== undefined;
   }
 
-  /** Any draft text at all, for the list's marker (the saved text is not at hand there). */
-  has(accountId: string, queryId: number): boolean {
-    return this.#held.has(keyOf(accountId, queryId));
+  /** Unsaved SQL, for the list's marker (the saved text is not at hand there). */
+  hasSqlEdit(accountId: string, queryId: number): boolean {
+    return this.#held.get(keyOf(accountId, queryId))?.sqlEdited ?? false;
   }
 
   values(accountId: string, queryId: number): ParameterValues | null {
@@ -64,25 +67,27 @@ export class Drafts {
   /** Text equal to the saved SQL, with no values of its own, is no draft: main forgets it. */
   setSql(accountId: string, queryId: number, text: string, saved: string, baseVersion: number): void {
     const held = this.#held.get(keyOf(accountId, queryId));
-    this.#put(accountId, queryId, { sql: text, values: held?.values ?? null, baseVersion }, saved);
+    this.#put(accountId, queryId, { sql: text, values: held?.values ?? null, baseVersion, sqlEdited: text !== saved }, saved);
   }
 
   /** `null`: the values are the query's defaults again. */
   setValues(accountId: string, queryId: number, values: ParameterValues | null, saved: string, baseVersion: number): void {
     const held = this.#held.get(keyOf(accountId, queryId));
-    this.#put(accountId, queryId, { sql: held?.sql ?? saved, values, baseVersion }, saved);
+    const sql = held?.sql ?? saved;
+    this.#put(accountId, queryId, { sql, values, baseVersion, sqlEdited: sql !== saved }, saved);
   }
 
   /** After a save: only what was sent is no longer a draft (typing may have gone on meanwhile). */
   saved(accountId: string, queryId: number, sent: string, saved: string, baseVersion: number): void {
     const held = this.#held.get(keyOf(accountId, queryId));
     if (!held) return;
-    this.#put(accountId, queryId, { ...held, sql: held.sql === sent ? saved : held.sql, baseVersion }, saved);
+    const sql = held.sql === sent ? saved : held.sql;
+    this.#put(accountId, queryId, { ...held, sql, baseVersion, sqlEdited: sql !== saved }, saved);
   }
 
   discardSql(accountId: string, queryId: number, saved: string): void {
     const held = this.#held.get(keyOf(accountId, queryId));
-    if (held) this.#put(accountId, queryId, { ...held, sql: saved }, saved);
+    if (held) this.#put(accountId, queryId, { ...held, sql: saved, sqlEdited: false }, saved);
   }
 
   #put(accountId: string, queryId: number, held: Held, saved: string): void {
@@ -101,7 +106,7 @@ export class Drafts {
           ? this.#api.invoke('workspace:discardDraft', { accountId, key: { queryId } })
           : this.#api.invoke('workspace:saveDraft', {
               accountId,
-              draft: { key: { queryId }, sql: held.sql, parameterValues: held.values ?? {}, baseVersion: held.baseVersion },
+              draft: { key: { queryId }, sql: held.sql, parameterValues: held.values ?? {}, baseVersion: held.baseVersion, sqlEdited: held.sqlEdited },
             }));
       }, SAVE_DELAY_MS),
     );

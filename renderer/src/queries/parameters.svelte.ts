@@ -46,6 +46,11 @@ export class ParameterForm {
     this.values = values;
   }
 
+  /** Every field back to the query's default. */
+  reset(): void {
+    this.values = Object.fromEntries(this.fields.map((field) => [field.key, initialValue(field)]));
+  }
+
   /** The values to run with, or null while one is not valid (its problem shows beside it). */
   take(): ParameterValues | null {
     return this.isValid ? wireValues(this.fields, this.values) : null;
