@@ -48,10 +48,20 @@ test('a click previews in one tab, a double click keeps it; tabs switch by keybo
   await expect(tabs(page).getByRole('tab')).toHaveCount(2);
   // as a person would: back in the editor, then close again
   await editor.click();
+  // the edited text runs and fails; discarded, its error goes with it
+  await replaceSql(page, editor, 'SELECT 1 AS edited, nope');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(executionState(page)).toHaveText('Failed', { timeout: 45_000 });
+  await expect(page.getByRole('alert').filter({ hasText: 'nope' })).toBeVisible();
   await page.keyboard.press('ControlOrMeta+W');
   await ask.getByRole('button', { name: 'Don’t save' }).click();
   await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain']);
   await expect(page.getByRole('heading', { level: 1, name: 'Daily volume by chain' })).toBeVisible();
+  await listed(page, 'Demo trades').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Demo trades' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'SQL of Demo trades' })).toContainText('5,000 synthetic trades');
+  await expect(page.getByRole('alert').filter({ hasText: 'nope' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Show in the SQL' })).toHaveCount(0);
 });
 
 test('a run goes on in a background tab, and the tabs come back in their order after a restart', async ({ page, ownHost }) => {

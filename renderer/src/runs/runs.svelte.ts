@@ -96,6 +96,20 @@ export class Runs {
     else run.failure = answer.error;
   }
 
+  /**
+   * The query's edited text was discarded: a run of that text (its result, or its error with a
+   * place in a text that is gone) is no longer shown; the query's latest result is, when next opened.
+   */
+  forgetTextRun(accountId: string, queryId: number): void {
+    const key = keyOf(accountId, queryId);
+    const run = this.#byQuery.get(key);
+    if (!run || run.toEditor === null || run.isActive) return;
+    const next = new Map(this.#byQuery);
+    next.delete(key);
+    this.#byQuery = next;
+    this.#askedLatest.delete(key);
+  }
+
   async cancel(run: Run): Promise<void> {
     const executionId = run.update?.executionId;
     if (!executionId || !run.isActive) return;
