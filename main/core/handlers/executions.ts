@@ -63,6 +63,10 @@ export function executionHandlers(options: {
       if (isFailure(entry)) return entry;
       const known = watcher.latest(accountId, executionId);
       if (known) return ok(known);
+      // A finished run whose rows are in the cache reads from disk, without waiting on the network
+      // (which, offline, takes a while to say so)
+      const finished = history.find(accountId, executionId);
+      if (finished?.isFinished && (await isCached(accountId, executionId))) return ok(rememberedUpdate(finished));
       // Not started by this app run: read it once, and keep watching it if it is still going.
       const read = await entry.client.executions.status(executionId);
       if (!read.ok) {

@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FREE_KEY, startWorkspaceHarness, until, type WorkspaceHarness } from './workspace-harness.ts';
 
@@ -78,6 +80,12 @@ describe('the local workspace', () => {
     expect(listed.ok && listed.data.executions.map((e) => [e.executionId, e.isCached])).toEqual([[executionId, true]]);
     const rows = await call('results:getRows', { accountId, executionId, startRow: 490, endRow: 500, sortBy: 'n desc' });
     expect(rows.ok && rows.data.rows.map((r) => r[0])).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+
+    // the cached run opens from disk, not from the service: one that no longer knows it (its data
+    // folder gone) changes nothing
+    rmSync(join(harness.dir, 'service'), { recursive: true, force: true });
+    await harness.startServiceAgain();
+    expect(await call('executions:get', { accountId, executionId })).toMatchObject({ ok: true, data: { state: 'QUERY_STATE_COMPLETED', result: { totalRowCount: 500 } } });
   });
 
   it('keeps a save made offline through a restart and sends it when the service answers again', async () => {
