@@ -2,6 +2,7 @@
 
 export type Phase =
   | 'starting'
+  | 'opening'
   | 'queued'
   | 'running'
   | 'completed'
@@ -36,6 +37,7 @@ export function phaseOfState(state: string, isFinished: boolean): Phase {
 
 export const PHASE_LABELS: Record<Phase, string> = {
   starting: 'Submitting…',
+  opening: 'Opening the result…',
   queued: 'Queued',
   running: 'Running',
   completed: 'Completed',

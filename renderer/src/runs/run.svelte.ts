@@ -2,9 +2,9 @@ import type { ContractError, ExecutionUpdate, ParameterValues } from '../../../m
 import type { Position } from '../editor/substitution.ts';
 import { phaseOfState, type Phase } from './phase.ts';
 
-function phaseOf(update: ExecutionUpdate | null, failure: ContractError | null): Phase {
+function phaseOf(update: ExecutionUpdate | null, failure: ContractError | null, opening: boolean): Phase {
   if (failure) return 'unreachable';
-  if (!update) return 'starting';
+  if (!update) return opening ? 'opening' : 'starting';
   return phaseOfState(update.state, update.isFinished);
 }
 
@@ -18,7 +18,9 @@ export class Run {
   cancelling = $state(false);
   /** The user agreed to read a result the service truncated (COMPLETED_PARTIAL). */
   partialAccepted = $state(false);
-  phase = $derived(phaseOf(this.update, this.failure));
+  /** An execution started before (from history, or kept by a tab), being read: nothing is submitted. */
+  readonly opening: boolean = false;
+  phase = $derived(phaseOf(this.update, this.failure, this.opening));
   isActive = $derived(this.phase === 'starting' || this.phase === 'queued' || this.phase === 'running');
   /** `performance.now()` when `update` arrived, to extrapolate its elapsed time. */
   #receivedAt = 0;
@@ -27,6 +29,7 @@ export class Run {
   readonly parameters: ParameterValues | null;
   /** Shown when the query was opened: its latest result, not a run started now. */
   readonly isLatest: boolean;
+
 
   /**
    * Maps a position the service reports (in the SQL as it ran, values put in) to the editor;
@@ -40,7 +43,9 @@ export class Run {
     parameters: ParameterValues | null,
     isLatest = false,
     toEditor: ((at: Position) => Position | null) | null = null,
+    opening = false,
   ) {
+    this.opening = opening;
     this.accountId = accountId;
     this.queryId = queryId;
     this.parameters = parameters;

@@ -90,7 +90,7 @@ export class Runs {
   async show(accountId: string, queryId: number, executionId: string, parameters: ParameterValues | null = null): Promise<void> {
     const current = this.latest(accountId, queryId);
     if (current?.update?.executionId === executionId) return;
-    const run = this.#put(new Run(accountId, queryId, parameters));
+    const run = this.#put(new Run(accountId, queryId, parameters, false, null, true));
     const answer = await this.#api.invoke('executions:get', { accountId, executionId });
     if (answer.ok) this.#follow(run, answer.data);
     else run.failure = answer.error;
