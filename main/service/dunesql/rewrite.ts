@@ -1,0 +1,166 @@
+import { javaPattern, mysqlPattern, PatternError } from './date-patterns.ts';
+import { tokenize, type Token } from './tokens.ts';
+
+// The DuneSQL that DuckDB's parser cannot take as it is, rewritten token by token: varbinary
+// literals, `timestamp(3)`, date patterns, and aggregates whose macro cannot carry DISTINCT,
+// FILTER, ORDER BY or OVER. Functions are macros (see macros.ts) and need no rewrite. DuckDB SQL
+// comes through unchanged: none of these is valid DuckDB with another meaning (DuckDB reads
+// `0xab` as `0 AS xab`).
+
+/** A DuneSQL construct the offline engine cannot run, and where it starts in the SQL. */
+export class DialectError extends Error {
+  readonly offset: number;
+
+  constructor(message: string, offset: number) {
+    super(message);
+    this.offset = offset;
+  }
+}
+
+export interface Rewritten {
+  sql: string;
+  /** Where a position of the rewritten SQL was in the SQL given (a rewritten token's start). */
+  originalOffset(offset: number): number;
+}
+
+// DuneSQL functions DuckDB has nothing like: refused by name rather than failing on a lookalike.
+const UNAVAILABLE = new Set([
+  'approx_set', 'empty_approx_set', 'merge', 'make_set_digest', 'merge_set_digest', 'tdigest_agg',
+  'qdigest_agg', 'value_at_quantile', 'values_at_quantiles', 'keccak', 'http_get', 'http_post',
+  'varbinary_to_int256', 'varbinary_to_integer', 'varbinary_to_bigint', 'varbinary_to_decimal',
+  'bytearray_to_int256', 'bytearray_to_integer', 'bytearray_to_bigint', 'bytearray_to_decimal',
+  'from_base58', 'to_base58', 'decode_evm_event', 'decode_evm_function_call',
+]);
+
+const PATTERNS: Record<string, (pattern: string) => string> = { date_format: mysqlPattern, format_datetime: javaPattern };
+
+// Aggregate macros, and the aggregate that a call with DISTINCT, ORDER BY, FILTER or OVER becomes.
+const AGGREGATES: Record<string, string> = {
+  sum: 'system.main.sum',
+  approx_distinct: 'approx_count_distinct',
+  approx_percentile: 'approx_quantile',
+};
+
+interface Piece {
+  at: number;
+  from: number;
+  same: boolean;
+}
+
+/** `sql` as DuckDB runs it; throws `DialectError` for what the offline engine cannot run. */
+export function rewriteDuneSql(sql: string): Rewritten {
+  const tokens = tokenize(sql);
+  const replaced = new Map<number, string>();
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.kind === 'hex') replaced.set(i, blobLiteral(token));
+    if (token.kind !== 'word' || tokens[significant(tokens, i, -1)]?.text === '.') continue;
+    const name = token.text.toLowerCase();
+    const open = significant(tokens, i, 1);
+    if (tokens[open]?.text !== '(') continue;
+    if (UNAVAILABLE.has(name)) throw new DialectError(`\`${name}\` is not available offline`, token.start);
+    if (name === 'timestamp') dropPrecision(tokens, open, replaced);
+    const pattern = PATTERNS[name];
+    if (pattern) rewritePattern(tokens, i, open, pattern, replaced);
+    const aggregate = AGGREGATES[name];
+    if (aggregate && hasModifiers(tokens, open)) replaced.set(i, aggregate);
+  }
+  return assemble(tokens, replaced);
+}
+
+function blobLiteral(token: Token): string {
+  const digits = token.text.slice(2);
+  if (digits.length % 2 === 1) throw new DialectError(`varbinary literal ${token.text} has an odd number of hex digits`, token.start);
+  return `'${digits.replace(/../g, (pair) => `\\x${pair}`)}'::BLOB`;
+}
+
+/** The index of the next (step 1) or previous (step -1) token that is not space or a comment. */
+function significant(tokens: Token[], from: number, step: 1 | -1): number {
+  let i = from + step;
+  while (tokens[i] && (tokens[i]!.kind === 'space' || tokens[i]!.kind === 'comment')) i += step;
+  return i;
+}
+
+// `timestamp(3)`: DuckDB's timestamps keep microseconds and take no precision.
+function dropPrecision(tokens: Token[], open: number, replaced: Map<number, string>): void {
+  const digits = significant(tokens, open, 1);
+  const close = significant(tokens, digits, 1);
+  if (tokens[digits]?.kind !== 'number' || tokens[close]?.text !== ')') return;
+  for (let i = open; i <= close; i++) replaced.set(i, '');
+}
+
+/** The token ranges of a call's arguments and the index of its closing parenthesis. */
+function callArguments(tokens: Token[], open: number): { args: [number, number][]; close: number } {
+  const args: [number, number][] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open; i < tokens.length; i++) {
+    const text = tokens[i]!.kind === 'symbol' ? tokens[i]!.text : '';
+    if (text === '(' || text === '[') depth++;
+    else if (text === ')' || text === ']') depth--;
+    if (depth === 0) {
+      args.push([start, i]);
+      return { args, close: i };
+    }
+    if (depth === 1 && text === ',') {
+      args.push([start, i]);
+      start = i + 1;
+    }
+  }
+  return { args, close: tokens.length };
+}
+
+function rewritePattern(tokens: Token[], name: number, open: number, convert: (pattern: string) => string, replaced: Map<number, string>): void {
+  const { args } = callArguments(tokens, open);
+  const function_ = tokens[name]!.text.toLowerCase();
+  const last = args[1];
+  const inside = last ? tokens.slice(last[0], last[1]).filter((t) => t.kind !== 'space' && t.kind !== 'comment') : [];
+  const literal = inside.length === 1 && inside[0]!.kind === 'string' && inside[0]!.text.startsWith("'") ? inside[0]! : null;
+  if (args.length !== 2 || literal === null) {
+    throw new DialectError(`\`${function_}\` needs its pattern written as a text literal offline`, tokens[name]!.start);
+  }
+  let converted: string;
+  try {
+    converted = convert(literal.text.slice(1, -1).replace(/''/g, "'"));
+  } catch (error) {
+    if (error instanceof PatternError) throw new DialectError(error.message, literal.start);
+    throw error;
+  }
+  replaced.set(name, 'strftime');
+  replaced.set(tokens.indexOf(literal), `'${converted.replace(/'/g, "''")}'`);
+}
+
+function hasModifiers(tokens: Token[], open: number): boolean {
+  const { args, close } = callArguments(tokens, open);
+  const first = tokens[significant(tokens, open, 1)]?.text.toLowerCase();
+  if (first === 'distinct' || first === 'all') return true;
+  const inside = args.some(([from, to]) => tokens.slice(from, to).some((t) => t.kind === 'word' && t.text.toLowerCase() === 'order'));
+  const after = tokens[significant(tokens, close, 1)]?.text.toLowerCase();
+  return inside || after === 'filter' || after === 'over';
+}
+
+function assemble(tokens: Token[], replaced: Map<number, string>): Rewritten {
+  if (replaced.size === 0) return { sql: tokens.map((t) => t.text).join(''), originalOffset: (offset) => offset };
+  const pieces: Piece[] = [];
+  let sql = '';
+  tokens.forEach((token, i) => {
+    const text = replaced.get(i);
+    pieces.push({ at: sql.length, from: token.start, same: text === undefined });
+    sql += text ?? token.text;
+  });
+  return {
+    sql,
+    originalOffset(offset) {
+      let low = 0;
+      let high = pieces.length - 1;
+      while (low < high) {
+        const middle = Math.ceil((low + high) / 2);
+        if (pieces[middle]!.at <= offset) low = middle;
+        else high = middle - 1;
+      }
+      const piece = pieces[low];
+      if (!piece) return offset;
+      return piece.same ? piece.from + (offset - piece.at) : piece.from;
+    },
+  };
+}
