@@ -1,7 +1,7 @@
 // uint256 and int256 are DuckDB's 128-bit integers offline, and DuckDB's overflow errors name
 // those (UINT128, HUGEINT): the error says what that means for a DuneSQL type.
 const NAMES_128_BITS = /^(.*\b(?:UINT128|INT128|UHUGEINT|HUGEINT)\b.*)$/m;
-const NOTE = 'offline, uint256 holds 0 to 2^128 - 1 and int256 -2^127 to 2^127 - 1';
+const NOTE = 'offline, uint256 holds 0 to 2^128 - 1, and int256 and sums of uint256 -2^127 to 2^127 - 1';
 
 /** DuckDB's error message, with what its 128-bit limit means for uint256 and int256 where it names it. */
 export function explainOfflineRange(message: string): string {
