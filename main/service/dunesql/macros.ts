@@ -38,6 +38,8 @@ const STATEMENTS = [
   'CREATE MACRO to_utf8(s) AS encode(s)',
 
   'CREATE MACRO sum(x UHUGEINT) AS system.main.sum(x::HUGEINT)::UHUGEINT, (x) AS system.main.sum(x)',
+  // what a sum with DISTINCT, FILTER, ORDER BY or OVER sums (see rewrite.ts)
+  'CREATE MACRO dunesql_exact_sum_input(x UHUGEINT) AS x::HUGEINT, (x) AS x',
   'CREATE MACRO approx_distinct(x) AS approx_count_distinct(x), (x, e) AS approx_count_distinct(x)',
   'CREATE MACRO approx_percentile(x, p) AS approx_quantile(x, p)',
 

@@ -40,6 +40,15 @@ const AGGREGATES: Record<string, string> = {
   approx_distinct: 'approx_count_distinct',
   approx_percentile: 'approx_quantile',
 };
+// DuckDB's own sum of a UHUGEINT is a DOUBLE: what it sums is made exact first (see macros.ts).
+const EXACT_SUM = 'dunesql_exact_sum_input';
+
+/** What replaces tokens (by index), and text put before or after some. */
+interface Changes {
+  replaced: Map<number, string>;
+  before: Map<number, string>;
+  after: Map<number, string>;
+}
 
 interface Piece {
   at: number;
@@ -50,7 +59,8 @@ interface Piece {
 /** `sql` as DuckDB runs it; throws `DialectError` for what the offline engine cannot run. */
 export function rewriteDuneSql(sql: string): Rewritten {
   const tokens = tokenize(sql);
-  const replaced = new Map<number, string>();
+  const changes: Changes = { replaced: new Map(), before: new Map(), after: new Map() };
+  const { replaced } = changes;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (token.kind === 'hex') replaced.set(i, blobLiteral(token));
@@ -63,9 +73,12 @@ export function rewriteDuneSql(sql: string): Rewritten {
     const pattern = PATTERNS[name];
     if (pattern) rewritePattern(tokens, i, open, pattern, replaced);
     const aggregate = AGGREGATES[name];
-    if (aggregate && hasModifiers(tokens, open)) replaced.set(i, aggregate);
+    if (aggregate && hasModifiers(tokens, open)) {
+      replaced.set(i, aggregate);
+      if (name === 'sum') wrapFirstArgument(tokens, open, EXACT_SUM, changes);
+    }
   }
-  return assemble(tokens, replaced);
+  return assemble(tokens, changes);
 }
 
 function blobLiteral(token: Token): string {
@@ -139,14 +152,29 @@ function hasModifiers(tokens: Token[], open: number): boolean {
   return inside || after === 'filter' || after === 'over';
 }
 
-function assemble(tokens: Token[], replaced: Map<number, string>): Rewritten {
-  if (replaced.size === 0) return { sql: tokens.map((t) => t.text).join(''), originalOffset: (offset) => offset };
+/** `function(` and `)` around a call's first argument (after DISTINCT or ALL, before ORDER BY). */
+function wrapFirstArgument(tokens: Token[], open: number, function_: string, changes: Changes): void {
+  const { args } = callArguments(tokens, open);
+  const [from, to] = args[0] ?? [open + 1, open + 1];
+  const words = (i: number) => tokens[i]?.kind === 'word' ? tokens[i]!.text.toLowerCase() : '';
+  let first = significant(tokens, from - 1, 1);
+  if (words(first) === 'distinct' || words(first) === 'all') first = significant(tokens, first, 1);
+  let end = first;
+  for (let i = first; i < to && words(i) !== 'order'; i++) if (tokens[i]!.kind !== 'space' && tokens[i]!.kind !== 'comment') end = i;
+  if (first >= to) return;
+  changes.before.set(first, `${function_}(`);
+  changes.after.set(end, ')');
+}
+
+function assemble(tokens: Token[], { replaced, before, after }: Changes): Rewritten {
+  if (replaced.size === 0 && before.size === 0) return { sql: tokens.map((t) => t.text).join(''), originalOffset: (offset) => offset };
   const pieces: Piece[] = [];
   let sql = '';
   tokens.forEach((token, i) => {
     const text = replaced.get(i);
-    pieces.push({ at: sql.length, from: token.start, same: text === undefined });
-    sql += text ?? token.text;
+    const same = text === undefined && !before.has(i) && !after.has(i);
+    pieces.push({ at: sql.length, from: token.start, same });
+    sql += (before.get(i) ?? '') + (text ?? token.text) + (after.get(i) ?? '');
   });
   return {
     sql,

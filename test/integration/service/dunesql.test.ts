@@ -62,13 +62,15 @@ describe('uint256 and int256', () => {
     const rows = await run(`SELECT
       CAST(sum(amount) AS varchar) AS total, typeof(sum(amount)) AS total_type,
       count(*) FILTER (WHERE amount > uint256 '1000000000000000000') AS above,
+      CAST(sum(amount) FILTER (WHERE amount > uint256 '1000000000000000000') AS varchar) AS sum_above,
+      CAST(sum(DISTINCT amount) AS varchar) AS sum_distinct,
       CAST(max(amount) - min(amount) AS varchar) AS spread, CAST(min(amount) + 1 AS varchar) AS plus_one,
       sum(amount / pow(10, 18)) AS scaled, typeof(min(amount) / pow(10, 18)) AS scaled_type,
       CAST(cast(-5 AS int256) - int256 '7' AS varchar) AS signed, typeof(cast(-5 AS int256)) AS signed_type
     FROM (VALUES (uint256 '1000000000000000000'), (CAST('2500000000000000000' AS uint256))) t(amount)`);
     expect(rows).toEqual([
       {
-        total: '3500000000000000000', total_type: 'UHUGEINT', above: 1, spread: '1500000000000000000',
+        total: '3500000000000000000', total_type: 'UHUGEINT', above: 1, sum_above: '2500000000000000000', sum_distinct: '3500000000000000000', spread: '1500000000000000000',
         plus_one: '1000000000000000001', scaled: 3.5, scaled_type: 'DOUBLE', signed: '-12', signed_type: 'HUGEINT',
       },
     ]);

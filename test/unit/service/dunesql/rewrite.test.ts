@@ -53,8 +53,13 @@ describe('rewriteDuneSql', () => {
 
   it("gives aggregates with DISTINCT, ORDER BY, FILTER or OVER to DuckDB's own", () => {
     expect(sql('SELECT sum(x), sum(DISTINCT x), sum(x) FILTER (WHERE y), sum(x) OVER (), approx_distinct(x) OVER ()')).toBe(
-      'SELECT sum(x), system.main.sum(DISTINCT x), system.main.sum(x) FILTER (WHERE y), system.main.sum(x) OVER (), approx_count_distinct(x) OVER ()',
+      'SELECT sum(x), system.main.sum(DISTINCT dunesql_exact_sum_input(x)), system.main.sum(dunesql_exact_sum_input(x)) FILTER (WHERE y), ' +
+        'system.main.sum(dunesql_exact_sum_input(x)) OVER (), approx_count_distinct(x) OVER ()',
     );
+  });
+
+  it('keeps a summed value of a sum with ORDER BY apart from its order', () => {
+    expect(sql('SELECT sum( a + 0x01 ORDER BY b) FROM t')).toBe("SELECT system.main.sum( dunesql_exact_sum_input(a + '\\x01'::BLOB) ORDER BY b) FROM t");
   });
 
   it("maps positions of the rewritten SQL back to the user's", () => {
