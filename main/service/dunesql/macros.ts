@@ -48,6 +48,7 @@ const STATEMENTS = [
    (unit, n, t DATE) AS CAST(t + n * CAST('1 ' || unit AS INTERVAL) AS DATE),
    (unit, n, t) AS t + n * CAST('1 ' || unit AS INTERVAL)`,
   'CREATE MACRO date_diff(unit, a, b) AS date_sub(unit, a, b)',
+  'CREATE MACRO date_trunc(unit, t DATE) AS CAST(system.main.date_trunc(unit, t) AS DATE), (unit, t) AS system.main.date_trunc(unit, t)',
   'CREATE MACRO from_unixtime(x) AS to_timestamp(x)',
   'CREATE MACRO to_unixtime(t) AS epoch(t)',
 
