@@ -45,6 +45,9 @@ async function sampleTables(connection: DuckDBConnection, rows: number): Promise
 export interface DuneSqlOverhead {
   rewriteMicros: number;
   macrosMillis: number;
+  /** Rewriting (DuneSQL only) and preparing the statement, where macros are expanded. */
+  duneSqlPrepareMillis: number;
+  directPrepareMillis: number;
   duneSqlMillis: number;
   directMillis: number;
 }
@@ -62,14 +65,16 @@ export async function measureDuneSqlOverhead(rows = 1_000_000): Promise<DuneSqlO
     const rewriteMicros = ((await fastest(3, async () => {
       for (let i = 0; i < repeats; i++) rewriteDuneSql(DUNESQL);
     })) * 1000) / repeats;
+    const duneSqlPrepareMillis = await fastest(20, () => connection.prepare(rewriteDuneSql(DUNESQL).sql));
+    const directPrepareMillis = await fastest(20, () => connection.prepare(DIRECT));
     // taken in turns, so that a slower moment of the machine weighs on both alike
     let duneSqlMillis = Infinity;
     let directMillis = Infinity;
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 15; i++) {
       duneSqlMillis = Math.min(duneSqlMillis, await fastest(1, () => connection.runAndReadAll(rewriteDuneSql(DUNESQL).sql)));
       directMillis = Math.min(directMillis, await fastest(1, () => connection.runAndReadAll(DIRECT)));
     }
-    return { rewriteMicros, macrosMillis, duneSqlMillis, directMillis };
+    return { rewriteMicros, macrosMillis, duneSqlPrepareMillis, directPrepareMillis, duneSqlMillis, directMillis };
   } finally {
     connection.closeSync();
     instance.closeSync();
@@ -80,6 +85,7 @@ if (import.meta.main) {
   const figures = await measureDuneSqlOverhead();
   console.log(
     `rewrite ${figures.rewriteMicros.toFixed(1)} µs; macros ${figures.macrosMillis.toFixed(1)} ms a DuckDB; ` +
+      `prepared: DuneSQL ${figures.duneSqlPrepareMillis.toFixed(2)} ms, direct ${figures.directPrepareMillis.toFixed(2)} ms; ` +
       `DuneSQL ${figures.duneSqlMillis.toFixed(1)} ms, direct ${figures.directMillis.toFixed(1)} ms ` +
       `(${(figures.duneSqlMillis / figures.directMillis).toFixed(2)}x)`,
   );
