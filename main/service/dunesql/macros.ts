@@ -52,7 +52,11 @@ const STATEMENTS = [
   'CREATE MACRO from_unixtime(x) AS to_timestamp(x)',
   'CREATE MACRO to_unixtime(t) AS epoch(t)',
 
-  // arrays, maps and JSON
+  // arrays, maps and JSON; Trino's sequence of dates steps a day unless told
+  `CREATE MACRO sequence(a DATE, b DATE) AS CAST(generate_series(a, b, INTERVAL 1 DAY) AS DATE[]),
+   (a, b) AS generate_series(a, b),
+   (a DATE, b DATE, step) AS CAST(generate_series(a, b, step) AS DATE[]),
+   (a, b, step) AS generate_series(a, b, step)`,
   'CREATE MACRO cardinality(x) AS len(x)',
   'CREATE MACRO element_at(c, k) AS c[k]',
   `CREATE MACRO json_extract_scalar(j, p) AS

@@ -122,12 +122,15 @@ describe("Trino's spellings", () => {
     const rows = await run(`SELECT
       cardinality(ARRAY[1, 2, 3]) AS n, element_at(ARRAY[10, 20, 30], -1) AS last, contains(ARRAY[1, 2], 2) AS has,
       json_extract_scalar('{"a": {"b": "x"}}', '$.a.b') AS scalar, json_extract_scalar('{"a": {"b": "x"}}', '$.a') AS not_scalar,
-      try_cast('x' AS integer) AS bad_cast,
+      try_cast('x' AS integer) AS bad_cast, sequence(1, 7, 3) AS numbers,
+      CAST(sequence(DATE '2024-01-30', DATE '2024-02-01') AS varchar) AS days,
+      CAST(sequence(DATE '2024-01-01', DATE '2024-03-01', interval '1' month) AS varchar) AS months,
       (SELECT approx_distinct(x) FROM (VALUES (1), (2), (2), (3)) t(x)) AS distinct_values,
       (SELECT approx_distinct(x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (3)) t(x)) AS distinct_above_one,
       (SELECT approx_percentile(x, 0.5) FROM (VALUES (1), (2), (3)) t(x)) AS median`);
     expect(rows).toEqual([
-      { n: 3, last: 30, has: true, scalar: 'x', not_scalar: null, bad_cast: null, distinct_values: 3, distinct_above_one: 2, median: 2 },
+      { n: 3, last: 30, has: true, scalar: 'x', not_scalar: null, bad_cast: null, numbers: [1, 4, 7],
+        days: '[2024-01-30, 2024-01-31, 2024-02-01]', months: '[2024-01-01, 2024-02-01, 2024-03-01]', distinct_values: 3, distinct_above_one: 2, median: 2 },
     ]);
   });
 });
