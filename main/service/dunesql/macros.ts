@@ -37,7 +37,11 @@ const STATEMENTS = [
   'CREATE MACRO from_utf8(b) AS decode(b)',
   'CREATE MACRO to_utf8(s) AS encode(s)',
 
-  'CREATE MACRO sum(x UHUGEINT) AS system.main.sum(x::HUGEINT)::UHUGEINT, (x) AS system.main.sum(x)',
+  // the other unsigned types would take the UHUGEINT overload: they keep DuckDB's sum (a HUGEINT)
+  `CREATE MACRO sum(x UHUGEINT) AS system.main.sum(x::HUGEINT)::UHUGEINT,
+   (x UBIGINT) AS system.main.sum(x), (x UINTEGER) AS system.main.sum(x),
+   (x USMALLINT) AS system.main.sum(x), (x UTINYINT) AS system.main.sum(x),
+   (x) AS system.main.sum(x)`,
   // what a sum with DISTINCT, FILTER, ORDER BY or OVER sums (see rewrite.ts)
   'CREATE MACRO dunesql_exact_sum_input(x UHUGEINT) AS x::HUGEINT, (x) AS x',
   'CREATE MACRO approx_distinct(x) AS approx_count_distinct(x), (x, e) AS approx_count_distinct(x)',

@@ -73,7 +73,9 @@ export function rewriteDuneSql(sql: string): Rewritten {
     const pattern = PATTERNS[name];
     if (pattern) rewritePattern(tokens, i, open, pattern, replaced);
     const aggregate = AGGREGATES[name];
-    if (aggregate && hasModifiers(tokens, open)) {
+    // a bare NULL matches every typed overload of the sum macro alike
+    if (name === 'sum' && onlyArgument(tokens, open) === 'null') replaced.set(i, aggregate!);
+    else if (aggregate && hasModifiers(tokens, open)) {
       replaced.set(i, aggregate);
       if (name === 'sum') wrapFirstArgument(tokens, open, EXACT_SUM, changes);
     }
@@ -141,6 +143,13 @@ function rewritePattern(tokens: Token[], name: number, open: number, convert: (p
   }
   replaced.set(name, 'strftime');
   replaced.set(tokens.indexOf(literal), `'${converted.replace(/'/g, "''")}'`);
+}
+
+/** The call's one argument in lower case when it is a single token, else null. */
+function onlyArgument(tokens: Token[], open: number): string | null {
+  const { args } = callArguments(tokens, open);
+  const inside = args.length === 1 ? tokens.slice(args[0]![0], args[0]![1]).filter((t) => t.kind !== 'space' && t.kind !== 'comment') : [];
+  return inside.length === 1 ? inside[0]!.text.toLowerCase() : null;
 }
 
 function hasModifiers(tokens: Token[], open: number): boolean {

@@ -76,6 +76,12 @@ describe('uint256 and int256', () => {
     ]);
   });
 
+  it("keeps DuckDB's own sums of every other type", async () => {
+    const rows = await run(`SELECT typeof(sum(hash(i) % 1000)) AS unsigned, typeof(sum(i::UTINYINT)) AS tiny, typeof(sum(NULL)) AS nothing,
+      typeof(sum(i)) AS signed, typeof(sum(i::DOUBLE)) AS float, typeof(sum(i::DECIMAL(18, 2))) AS decimal FROM range(3) t(i)`);
+    expect(rows).toEqual([{ unsigned: 'HUGEINT', tiny: 'HUGEINT', nothing: 'HUGEINT', signed: 'HUGEINT', float: 'DOUBLE', decimal: 'DECIMAL(38,2)' }]);
+  });
+
   it('sums up to the largest total it holds, every digit kept', async () => {
     const rows = await run(`SELECT CAST(sum(x) AS varchar) AS total
       FROM (VALUES (uint256 '170141183460469231731687303715884105000'), (uint256 '727')) t(x)`);

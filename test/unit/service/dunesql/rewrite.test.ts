@@ -58,6 +58,10 @@ describe('rewriteDuneSql', () => {
     );
   });
 
+  it("gives a sum of a bare NULL to DuckDB's own, as no overload of the macro is nearer", () => {
+    expect(sql('SELECT sum( NULL ), sum(NULL + 1)')).toBe('SELECT system.main.sum( NULL ), sum(NULL + 1)');
+  });
+
   it('keeps a summed value of a sum with ORDER BY apart from its order', () => {
     expect(sql('SELECT sum( a + 0x01 ORDER BY b) FROM t')).toBe("SELECT system.main.sum( dunesql_exact_sum_input(a + '\\x01'::BLOB) ORDER BY b) FROM t");
   });
