@@ -8,7 +8,7 @@ export class PatternError extends Error {}
 const MYSQL: Record<string, string> = {
   a: '%a', b: '%b', c: '%-m', d: '%d', e: '%-d', f: '%f', H: '%H', h: '%I', I: '%I', i: '%M',
   j: '%j', k: '%-H', l: '%-I', M: '%B', m: '%m', p: '%p', r: '%I:%M:%S %p', S: '%S', s: '%S',
-  T: '%H:%M:%S', v: '%V', W: '%A', Y: '%Y', y: '%y', '%': '%%',
+  T: '%H:%M:%S', U: '%U', v: '%V', W: '%A', w: '%w', Y: '%Y', y: '%y', '%': '%%',
 };
 
 /** A MySQL date pattern (`%Y-%m-%d %H:%i`) as a strftime one. */
@@ -22,16 +22,19 @@ export function mysqlPattern(pattern: string): string {
     }
     const spec = pattern[++i];
     const mapped = spec === undefined ? undefined : MYSQL[spec];
-    if (mapped === undefined) throw new PatternError(`date_format's %${spec ?? ''} is not available offline`);
+    if (mapped === undefined) throw new PatternError(`the date pattern's %${spec ?? ''} is not available offline`);
     out += mapped;
   }
   return out;
 }
 
-// Java (Joda) letters by how many times they repeat; the longest run that matches wins.
+// Java (Joda, as Trino reads them) letters by how many times they repeat: Joda's Y is the year
+// of the era and x the week-based year.
 const JAVA: Record<string, Record<number, string>> = {
   y: { 1: '%Y', 2: '%y', 4: '%Y' },
-  Y: { 1: '%G', 2: '%g', 4: '%G' },
+  Y: { 1: '%Y', 2: '%y', 4: '%Y' },
+  x: { 1: '%G', 4: '%G' },
+  w: { 1: '%-V', 2: '%V' },
   M: { 1: '%-m', 2: '%m', 3: '%b', 4: '%B' },
   d: { 1: '%-d', 2: '%d' },
   D: { 1: '%-j', 3: '%j' },
@@ -61,7 +64,7 @@ export function javaPattern(pattern: string): string {
       let count = 1;
       while (pattern[i + count] === ch) count++;
       const mapped = JAVA[ch]?.[count];
-      if (mapped === undefined) throw new PatternError(`format_datetime's ${ch.repeat(count)} is not available offline`);
+      if (mapped === undefined) throw new PatternError(`the date pattern's ${ch.repeat(count)} is not available offline`);
       out += mapped;
       i += count;
     } else {

@@ -32,7 +32,13 @@ const UNAVAILABLE = new Set([
   'from_base58', 'to_base58', 'decode_evm_event', 'decode_evm_function_call',
 ]);
 
-const PATTERNS: Record<string, (pattern: string) => string> = { date_format: mysqlPattern, format_datetime: javaPattern };
+// Functions taking a date pattern: its language, and DuckDB's function that takes it as strftime's.
+const PATTERNS: Record<string, { convert: (pattern: string) => string; duckdb: string }> = {
+  date_format: { convert: mysqlPattern, duckdb: 'strftime' },
+  format_datetime: { convert: javaPattern, duckdb: 'strftime' },
+  date_parse: { convert: mysqlPattern, duckdb: 'strptime' },
+  parse_datetime: { convert: javaPattern, duckdb: 'strptime' },
+};
 
 // Aggregate macros, and the aggregate that a call with DISTINCT, ORDER BY, FILTER or OVER becomes.
 const AGGREGATES: Record<string, string> = {
@@ -125,7 +131,7 @@ function callArguments(tokens: Token[], open: number): { args: [number, number][
   return { args, close: tokens.length };
 }
 
-function rewritePattern(tokens: Token[], name: number, open: number, convert: (pattern: string) => string, replaced: Map<number, string>): void {
+function rewritePattern(tokens: Token[], name: number, open: number, { convert, duckdb }: (typeof PATTERNS)[string], replaced: Map<number, string>): void {
   const { args } = callArguments(tokens, open);
   const function_ = tokens[name]!.text.toLowerCase();
   const last = args[1];
@@ -141,7 +147,7 @@ function rewritePattern(tokens: Token[], name: number, open: number, convert: (p
     if (error instanceof PatternError) throw new DialectError(error.message, literal.start);
     throw error;
   }
-  replaced.set(name, 'strftime');
+  replaced.set(name, duckdb);
   replaced.set(tokens.indexOf(literal), `'${converted.replace(/'/g, "''")}'`);
 }
 

@@ -109,6 +109,7 @@ describe("Trino's spellings", () => {
       CAST(from_unixtime(1700000000) AS varchar) AS from_unix, to_unixtime(TIMESTAMP '2024-01-01 00:00:01') AS to_unix,
       date_format(TIMESTAMP '2024-03-05 07:08:09', '%Y-%m-%d %H:%i:%s') AS mysql_pattern,
       format_datetime(TIMESTAMP '2024-03-05 07:08:09', 'yyyy-MM-dd''T''HH:mm') AS java_pattern,
+      CAST(date_parse('2024-03-05 07:08', '%Y-%m-%d %H:%i') AS varchar) AS parsed,
       CAST(date_trunc('month', TIMESTAMP '2024-03-05 07:08:09') AS varchar) AS month,
       CAST(date_trunc('month', DATE '2024-03-05') AS varchar) AS month_of_date, typeof(date_trunc('month', DATE '2024-03-05')) AS trunc_type,
       now() > TIMESTAMP '2024-01-01 00:00:00' AS now_later, current_date > DATE '2024-01-01' AS today_later,
@@ -117,7 +118,7 @@ describe("Trino's spellings", () => {
       {
         week_later: '2024-01-08 00:00:00', date_added: '2024-01-08', date_type: 'DATE', hours_back: '2023-12-31 22:00:00',
         duckdb_date_add: '2024-01-02 00:00:00', whole_days: 1, from_unix: '2023-11-14 22:13:20+00', to_unix: 1704067201,
-        mysql_pattern: '2024-03-05 07:08:09', java_pattern: '2024-03-05T07:08', month: '2024-03-01 00:00:00',
+        mysql_pattern: '2024-03-05 07:08:09', java_pattern: '2024-03-05T07:08', parsed: '2024-03-05 07:08:00', month: '2024-03-01 00:00:00',
         month_of_date: '2024-03-01', trunc_type: 'DATE',
         now_later: true, today_later: true, ts3: '2024-01-02 03:04:05.678',
       },

@@ -40,9 +40,13 @@ describe('rewriteDuneSql', () => {
     );
   });
 
+  it('parses text by a date pattern with strptime', () => {
+    expect(sql("SELECT date_parse(s, '%Y-%m-%d %H:%i'), parse_datetime(s, 'yyyy-MM-dd')")).toBe("SELECT strptime(s, '%Y-%m-%d %H:%M'), strptime(s, '%Y-%m-%d')");
+  });
+
   it('refuses a pattern that is not a literal, or a specifier with no equivalent', () => {
     expect(refusal('SELECT date_format(t, p)')).toEqual({ message: '`date_format` needs its pattern written as a text literal offline', offset: 7 });
-    expect(refusal("SELECT format_datetime(t, 'GG')")).toEqual({ message: "format_datetime's GG is not available offline", offset: 26 });
+    expect(refusal("SELECT format_datetime(t, 'GG')")).toEqual({ message: "the date pattern's GG is not available offline", offset: 26 });
   });
 
   it('names a DuneSQL function the offline engine cannot run, and where it is called', () => {
@@ -80,5 +84,6 @@ describe('date patterns', () => {
   });
   it('reads Java letters by their count, quoted text as it is', () => {
     expect(javaPattern("EEEE d MMM yy 'at' h:mm a SSS")).toBe('%A %-d %b %y at %-I:%M %p %g');
+    expect(javaPattern('YYYY xxxx-ww')).toBe('%Y %G-%V');
   });
 });
