@@ -23,6 +23,10 @@ const STATEMENTS = [
   'CREATE MACRO varbinary_length(b BLOB) AS octet_length(b), (b) AS length(b)',
   'CREATE MACRO varbinary_substring(b, start) AS b[start:], (b, start, len) AS b[start:start + len - 1]',
   `CREATE MACRO varbinary_ltrim(b) AS unhex(ltrim(hex(b), '0'))`,
+  // zero bytes at the end, in whole pairs of hex digits
+  `CREATE MACRO varbinary_rtrim(b) AS unhex(regexp_replace(hex(b), '(00)+$', ''))`,
+  'CREATE MACRO varbinary_concat(a, b) AS a || b',
+  'CREATE MACRO varbinary_starts_with(b, prefix) AS b[1:octet_length(prefix)] = prefix',
   // hex digits without the leading zeros, as the two 64-bit halves of a 128-bit number
   `CREATE MACRO dunesql_u128_hex(h) AS
      (CAST('0x' || lpad(h, 32, '0')[1:16] AS UBIGINT)::UHUGEINT << 64) + CAST('0x' || lpad(h, 32, '0')[17:32] AS UBIGINT)`,

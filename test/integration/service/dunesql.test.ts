@@ -28,7 +28,8 @@ describe('varbinary', () => {
       0xabcd IN (0x01, 0xABCD) AS in_list, 0xabcd IN (0x01) AS not_in,
       varbinary_length(0x000102) AS len,
       to_hex(varbinary_substring(0x0102030405, 2, 3)) AS sub, to_hex(varbinary_substring(0x0102030405, 4)) AS rest,
-      to_hex(varbinary_ltrim(0x0000a2b8)) AS trimmed,
+      to_hex(varbinary_ltrim(0x0000a2b8)) AS trimmed, to_hex(varbinary_rtrim(0xb000a000)) AS rtrimmed,
+      to_hex(varbinary_concat(0xab, 0xcd)) AS joined, varbinary_starts_with(0x3d13f874ab, 0x3d13f874) AS starts,
       CAST(varbinary_to_uint256(0x00000000000000000000000000000000000000000000000000000000000003e8) AS varchar) AS u,
       typeof(varbinary_to_uint256(0x03e8)) AS u_type,
       CAST(bytearray_to_uint256(0xffffffffffffffffffffffffffffffff) AS varchar) AS u_max,
@@ -37,7 +38,7 @@ describe('varbinary', () => {
       {
         hex_lower: 'a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', hex: 'ABCD', type: 'BLOB',
         eq_prefixed: true, eq_plain: true, in_list: true, not_in: false, len: 3, sub: '020304', rest: '0405',
-        trimmed: 'A2B8', u: '1000', u_type: 'UHUGEINT', u_max: '340282366920938463463374607431768211455',
+        trimmed: 'A2B8', rtrimmed: 'B000A0', joined: 'ABCD', starts: true, u: '1000', u_type: 'UHUGEINT', u_max: '340282366920938463463374607431768211455',
         text: '0xab -- a string',
       },
     ]);
