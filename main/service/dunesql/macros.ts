@@ -10,7 +10,7 @@ import { quoteIdentifier as q } from '../storage/duckdb.ts';
 // as Dune names them in results; they hold up to 2^128 - 1 (and -2^127), and a value past that
 // fails with DuckDB's overflow error, never wraps. DuckDB sums UHUGEINT as a DOUBLE, so `sum`
 // of a uint256 is summed as a HUGEINT: exact, as fast as DuckDB's own, and an error past 2^127 - 1
-// (a sum through BIGNUM, exact to 2^128 - 1, took 15 times as long).
+// (a sum through BIGNUM would reach 2^128 - 1, but is many times slower).
 
 const PAST_U128 = 'past 2^128 - 1, the largest uint256 the offline engine holds';
 
