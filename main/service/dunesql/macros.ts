@@ -51,12 +51,28 @@ const STATEMENTS = [
   'CREATE MACRO approx_distinct(x) AS approx_count_distinct(x), (x, e) AS approx_count_distinct(x)',
   'CREATE MACRO approx_percentile(x, p) AS approx_quantile(x, p)',
 
+  // numbers and text
+  'CREATE MACRO is_nan(x) AS isnan(x)',
+  `CREATE MACRO nan() AS CAST('NaN' AS DOUBLE)`,
+  `CREATE MACRO infinity() AS CAST('Infinity' AS DOUBLE)`,
+  'CREATE MACRO truncate(x) AS trunc(x)',
+  'CREATE MACRO regexp_like(s, pattern) AS regexp_matches(s, pattern)',
+  'CREATE MACRO levenshtein_distance(a, b) AS levenshtein(a, b)',
+
   // dates: Trino's argument order and its count of whole units between two times
   `CREATE MACRO date_add(t, i) AS system.main.date_add(t, i),
    (unit, n, t DATE) AS CAST(t + n * CAST('1 ' || unit AS INTERVAL) AS DATE),
    (unit, n, t) AS t + n * CAST('1 ' || unit AS INTERVAL)`,
   'CREATE MACRO date_diff(unit, a, b) AS date_sub(unit, a, b)',
   'CREATE MACRO date_trunc(unit, t DATE) AS CAST(system.main.date_trunc(unit, t) AS DATE), (unit, t) AS system.main.date_trunc(unit, t)',
+  'CREATE MACRO day_of_week(d) AS isodow(d)',
+  'CREATE MACRO dow(d) AS isodow(d)',
+  'CREATE MACRO day_of_month(d) AS day(d)',
+  'CREATE MACRO day_of_year(d) AS dayofyear(d)',
+  'CREATE MACRO doy(d) AS dayofyear(d)',
+  'CREATE MACRO year_of_week(d) AS isoyear(d)',
+  'CREATE MACRO last_day_of_month(d) AS last_day(d)',
+  'CREATE MACRO from_iso8601_timestamp(s) AS CAST(s AS TIMESTAMPTZ)',
   'CREATE MACRO from_unixtime(x) AS to_timestamp(x)',
   'CREATE MACRO to_unixtime(t) AS epoch(t)',
 
@@ -66,6 +82,8 @@ const STATEMENTS = [
    (a DATE, b DATE, step) AS CAST(generate_series(a, b, step) AS DATE[]),
    (a, b, step) AS generate_series(a, b, step)`,
   'CREATE MACRO cardinality(x) AS len(x)',
+  'CREATE MACRO slice(a, start, len) AS a[start:start + len - 1]',
+  'CREATE MACRO array_join(a, separator) AS array_to_string(a, separator)',
   'CREATE MACRO element_at(c, k) AS c[k]',
   `CREATE MACRO json_extract_scalar(j, p) AS
      CASE WHEN json_type(j, p) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(j, p) END`,

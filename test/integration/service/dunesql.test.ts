@@ -114,7 +114,10 @@ describe("Trino's spellings", () => {
       CAST(date_trunc('month', TIMESTAMP '2024-03-05 07:08:09') AS varchar) AS month,
       CAST(date_trunc('month', DATE '2024-03-05') AS varchar) AS month_of_date, typeof(date_trunc('month', DATE '2024-03-05')) AS trunc_type,
       now() > TIMESTAMP '2024-01-01 00:00:00' AS now_later, current_date > DATE '2024-01-01' AS today_later,
-      CAST(CAST('2024-01-02 03:04:05.678' AS timestamp(3)) AS varchar) AS ts3`);
+      CAST(CAST('2024-01-02 03:04:05.678' AS timestamp(3)) AS varchar) AS ts3,
+      day_of_week(DATE '2024-01-07') AS sunday, day_of_year(DATE '2024-02-01') AS doy, year_of_week(DATE '2024-12-30') AS week_year,
+      CAST(last_day_of_month(DATE '2024-02-07') AS varchar) AS last_day,
+      CAST(from_iso8601_timestamp('2024-01-01T02:00:00+02:00') AS varchar) AS iso`);
     expect(rows).toEqual([
       {
         week_later: '2024-01-08 00:00:00', date_added: '2024-01-08', date_type: 'DATE', hours_back: '2023-12-31 22:00:00',
@@ -122,6 +125,7 @@ describe("Trino's spellings", () => {
         mysql_pattern: '2024-03-05 07:08:09', java_pattern: '2024-03-05T07:08', parsed: '2024-03-05 07:08:00', month: '2024-03-01 00:00:00',
         month_of_date: '2024-03-01', trunc_type: 'DATE',
         now_later: true, today_later: true, ts3: '2024-01-02 03:04:05.678',
+        sunday: 7, doy: 32, week_year: 2025, last_day: '2024-02-29', iso: '2024-01-01 00:00:00+00',
       },
     ]);
   });
@@ -130,14 +134,15 @@ describe("Trino's spellings", () => {
     const rows = await run(`SELECT
       cardinality(ARRAY[1, 2, 3]) AS n, element_at(ARRAY[10, 20, 30], -1) AS last, contains(ARRAY[1, 2], 2) AS has,
       json_extract_scalar('{"a": {"b": "x"}}', '$.a.b') AS scalar, json_extract_scalar('{"a": {"b": "x"}}', '$.a') AS not_scalar,
-      try_cast('x' AS integer) AS bad_cast, sequence(1, 7, 3) AS numbers,
+      try_cast('x' AS integer) AS bad_cast, slice(ARRAY[1, 2, 3, 4], 2, 2) AS sliced, array_join(ARRAY[1, 2], '-') AS joined,
+      is_nan(nan()) AS nan, infinity() > 1e308 AS infinite, regexp_like('0xabc', '^0x') AS like_hex, levenshtein_distance('kitten', 'sitting') AS edits, sequence(1, 7, 3) AS numbers,
       CAST(sequence(DATE '2024-01-30', DATE '2024-02-01') AS varchar) AS days,
       CAST(sequence(DATE '2024-01-01', DATE '2024-03-01', interval '1' month) AS varchar) AS months,
       (SELECT approx_distinct(x) FROM (VALUES (1), (2), (2), (3)) t(x)) AS distinct_values,
       (SELECT approx_distinct(x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (3)) t(x)) AS distinct_above_one,
       (SELECT approx_percentile(x, 0.5) FROM (VALUES (1), (2), (3)) t(x)) AS median`);
     expect(rows).toEqual([
-      { n: 3, last: 30, has: true, scalar: 'x', not_scalar: null, bad_cast: null, numbers: [1, 4, 7],
+      { n: 3, last: 30, has: true, scalar: 'x', not_scalar: null, bad_cast: null, sliced: [2, 3], joined: '1-2', nan: true, infinite: true, like_hex: true, edits: 3, numbers: [1, 4, 7],
         days: '[2024-01-30, 2024-01-31, 2024-02-01]', months: '[2024-01-01, 2024-02-01, 2024-03-01]', distinct_values: 3, distinct_above_one: 2, median: 2 },
     ]);
   });
