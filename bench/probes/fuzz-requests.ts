@@ -43,6 +43,7 @@ const SQL = [
   "select uint256 '340282366920938463463374607431768211456'",
   'select varbinary_to_uint256(0x010000000000000000000000000000000000)',
   'explain analyze select sum(distinct x::uint256) filter (where x > 0) over () from range(3) t(x)',
+  `select ${'sum('.repeat(3000)}0x01${')'.repeat(3000)}`,
   '',
   'select',
 ];

@@ -1,4 +1,5 @@
 import { javaPattern, mysqlPattern, PatternError } from './date-patterns.ts';
+import { argumentRanges, bracketGroups, type Group } from './brackets.ts';
 import { tokenize, type Token } from './tokens.ts';
 
 // The DuneSQL that DuckDB's parser cannot take as it is, rewritten token by token: varbinary
@@ -65,6 +66,7 @@ interface Piece {
 /** `sql` as DuckDB runs it; throws `DialectError` for what the offline engine cannot run. */
 export function rewriteDuneSql(sql: string): Rewritten {
   const tokens = tokenize(sql);
+  const groups = bracketGroups(tokens);
   const changes: Changes = { replaced: new Map(), before: new Map(), after: new Map() };
   const { replaced } = changes;
   for (let i = 0; i < tokens.length; i++) {
@@ -73,17 +75,18 @@ export function rewriteDuneSql(sql: string): Rewritten {
     if (token.kind !== 'word' || tokens[significant(tokens, i, -1)]?.text === '.') continue;
     const name = token.text.toLowerCase();
     const open = significant(tokens, i, 1);
-    if (tokens[open]?.text !== '(') continue;
+    const group = tokens[open]?.text === '(' ? groups.get(open) : undefined;
+    if (!group) continue;
     if (UNAVAILABLE.has(name)) throw new DialectError(`\`${name}\` is not available offline`, token.start);
     if (name === 'timestamp') dropPrecision(tokens, open, replaced);
     const pattern = PATTERNS[name];
-    if (pattern) rewritePattern(tokens, i, open, pattern, replaced);
+    if (pattern) rewritePattern(tokens, i, argumentRanges(open, group), pattern, replaced);
     const aggregate = AGGREGATES[name];
     // a bare NULL matches every typed overload of the sum macro alike
-    if (name === 'sum' && onlyArgument(tokens, open) === 'null') replaced.set(i, aggregate!);
-    else if (aggregate && hasModifiers(tokens, open)) {
+    if (name === 'sum' && onlyToken(tokens, open, group.close)?.text.toLowerCase() === 'null') replaced.set(i, aggregate!);
+    else if (aggregate && hasModifiers(tokens, open, group)) {
       replaced.set(i, aggregate);
-      if (name === 'sum') wrapFirstArgument(tokens, open, EXACT_SUM, changes);
+      if (name === 'sum') wrapFirstArgument(tokens, open, group, EXACT_SUM, changes);
     }
   }
   return assemble(tokens, changes);
@@ -110,33 +113,17 @@ function dropPrecision(tokens: Token[], open: number, replaced: Map<number, stri
   for (let i = open; i <= close; i++) replaced.set(i, '');
 }
 
-/** The token ranges of a call's arguments and the index of its closing parenthesis. */
-function callArguments(tokens: Token[], open: number): { args: [number, number][]; close: number } {
-  const args: [number, number][] = [];
-  let depth = 0;
-  let start = open + 1;
-  for (let i = open; i < tokens.length; i++) {
-    const text = tokens[i]!.kind === 'symbol' ? tokens[i]!.text : '';
-    if (text === '(' || text === '[') depth++;
-    else if (text === ')' || text === ']') depth--;
-    if (depth === 0) {
-      args.push([start, i]);
-      return { args, close: i };
-    }
-    if (depth === 1 && text === ',') {
-      args.push([start, i]);
-      start = i + 1;
-    }
-  }
-  return { args, close: tokens.length };
+/** The one significant token between `from` and `to` (exclusive), if there is exactly one. */
+function onlyToken(tokens: Token[], from: number, to: number): Token | null {
+  const first = significant(tokens, from, 1);
+  return first < to && significant(tokens, first, 1) >= to ? tokens[first]! : null;
 }
 
-function rewritePattern(tokens: Token[], name: number, open: number, { convert, duckdb }: (typeof PATTERNS)[string], replaced: Map<number, string>): void {
-  const { args } = callArguments(tokens, open);
+function rewritePattern(tokens: Token[], name: number, args: [number, number][], { convert, duckdb }: (typeof PATTERNS)[string], replaced: Map<number, string>): void {
   const function_ = tokens[name]!.text.toLowerCase();
   const last = args[1];
-  const inside = last ? tokens.slice(last[0], last[1]).filter((t) => t.kind !== 'space' && t.kind !== 'comment') : [];
-  const literal = inside.length === 1 && inside[0]!.kind === 'string' && inside[0]!.text.startsWith("'") ? inside[0]! : null;
+  const only = last ? onlyToken(tokens, last[0] - 1, last[1]) : null;
+  const literal = only?.kind === 'string' && only.text.startsWith("'") ? only : null;
   if (args.length !== 2 || literal === null) {
     throw new DialectError(`\`${function_}\` needs its pattern written as a text literal offline`, tokens[name]!.start);
   }
@@ -148,35 +135,23 @@ function rewritePattern(tokens: Token[], name: number, open: number, { convert, 
     throw error;
   }
   replaced.set(name, duckdb);
-  replaced.set(tokens.indexOf(literal), `'${converted.replace(/'/g, "''")}'`);
+  replaced.set(significant(tokens, last![0] - 1, 1), `'${converted.replace(/'/g, "''")}'`);
 }
 
-/** The call's one argument in lower case when it is a single token, else null. */
-function onlyArgument(tokens: Token[], open: number): string | null {
-  const { args } = callArguments(tokens, open);
-  const inside = args.length === 1 ? tokens.slice(args[0]![0], args[0]![1]).filter((t) => t.kind !== 'space' && t.kind !== 'comment') : [];
-  return inside.length === 1 ? inside[0]!.text.toLowerCase() : null;
-}
-
-function hasModifiers(tokens: Token[], open: number): boolean {
-  const { args, close } = callArguments(tokens, open);
+function hasModifiers(tokens: Token[], open: number, group: Group): boolean {
   const first = tokens[significant(tokens, open, 1)]?.text.toLowerCase();
-  if (first === 'distinct' || first === 'all') return true;
-  const inside = args.some(([from, to]) => tokens.slice(from, to).some((t) => t.kind === 'word' && t.text.toLowerCase() === 'order'));
-  const after = tokens[significant(tokens, close, 1)]?.text.toLowerCase();
-  return inside || after === 'filter' || after === 'over';
+  const after = tokens[significant(tokens, group.close, 1)]?.text.toLowerCase();
+  return first === 'distinct' || first === 'all' || group.order !== null || after === 'filter' || after === 'over';
 }
 
 /** `function(` and `)` around a call's first argument (after DISTINCT or ALL, before ORDER BY). */
-function wrapFirstArgument(tokens: Token[], open: number, function_: string, changes: Changes): void {
-  const { args } = callArguments(tokens, open);
-  const [from, to] = args[0] ?? [open + 1, open + 1];
-  const words = (i: number) => tokens[i]?.kind === 'word' ? tokens[i]!.text.toLowerCase() : '';
-  let first = significant(tokens, from - 1, 1);
-  if (words(first) === 'distinct' || words(first) === 'all') first = significant(tokens, first, 1);
-  let end = first;
-  for (let i = first; i < to && words(i) !== 'order'; i++) if (tokens[i]!.kind !== 'space' && tokens[i]!.kind !== 'comment') end = i;
-  if (first >= to) return;
+function wrapFirstArgument(tokens: Token[], open: number, group: Group, function_: string, changes: Changes): void {
+  const to = Math.min(group.commas[0] ?? group.close, group.order ?? group.close);
+  let first = significant(tokens, open, 1);
+  const word = tokens[first]?.kind === 'word' ? tokens[first]!.text.toLowerCase() : '';
+  if (word === 'distinct' || word === 'all') first = significant(tokens, first, 1);
+  const end = significant(tokens, to, -1);
+  if (first >= to || end < first) return;
   changes.before.set(first, `${function_}(`);
   changes.after.set(end, ')');
 }

@@ -62,6 +62,13 @@ describe('rewriteDuneSql', () => {
     );
   });
 
+  it("reads an ORDER BY as the call's own only at its own level", () => {
+    const text = 'SELECT sum((SELECT max(v) FROM t ORDER BY 1)), sum(x) OVER (ORDER BY y)';
+    expect(sql(text)).toBe(
+      'SELECT sum((SELECT max(v) FROM t ORDER BY 1)), system.main.sum(dunesql_exact_sum_input(x)) OVER (ORDER BY y)',
+    );
+  });
+
   it("gives a sum of a bare NULL to DuckDB's own, as no overload of the macro is nearer", () => {
     expect(sql('SELECT sum( NULL ), sum(NULL + 1)')).toBe('SELECT system.main.sum( NULL ), sum(NULL + 1)');
   });
