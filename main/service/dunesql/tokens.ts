@@ -10,10 +10,13 @@ export interface Token {
   start: number;
 }
 
-const WORD_START = /[A-Za-z_\u0080-\uffff]/;
-const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
-const DIGIT = /[0-9]/;
-const HEX_DIGIT = /[0-9A-Fa-f]/;
+// Sticky patterns, each tried where the last token ended.
+const SPACE = /\s+/y;
+const WORD = /[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*/y;
+// 0x followed by letters past the hex digits is not a literal (DuckDB reads `0 xyz`)
+const HEX = /0[xX][0-9A-Fa-f]+(?![A-Za-z0-9_$\u0080-\uffff])/y;
+const NUMBER = /(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?/y;
+const DOLLAR_TAG = /\$[A-Za-z_]*\$/y;
 
 /** The text's tokens; one left open (a string or comment with no end) runs to the end of the text. */
 export function tokenize(sql: string): Token[] {
@@ -30,7 +33,6 @@ export function tokenize(sql: string): Token[] {
 function next(sql: string, at: number): [TokenKind, number] {
   const c = sql[at]!;
   const d = sql[at + 1];
-  if (/\s/.test(c)) return ['space', run(sql, at, (ch) => /\s/.test(ch))];
   if (c === '-' && d === '-') return ['comment', lineEnd(sql, at)];
   if (c === '/' && d === '*') return ['comment', blockCommentEnd(sql, at)];
   if (c === "'") return ['string', quotedEnd(sql, at, "'", false)];
@@ -38,26 +40,27 @@ function next(sql: string, at: number): [TokenKind, number] {
   if ((c === 'E' || c === 'e') && d === "'") return ['string', quotedEnd(sql, at + 1, "'", true)];
   if (c === '"') return ['quoted', quotedEnd(sql, at, '"', false)];
   if (c === '$') {
-    const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(at, at + 64));
-    if (tag) {
-      const close = sql.indexOf(tag[0], at + tag[0].length);
-      return ['string', close < 0 ? sql.length : close + tag[0].length];
+    const tag = match(DOLLAR_TAG, sql, at);
+    if (tag > at) {
+      const close = sql.indexOf(sql.slice(at, tag), tag);
+      return ['string', close < 0 ? sql.length : close + (tag - at)];
     }
   }
-  if (c === '0' && (d === 'x' || d === 'X')) {
-    const end = run(sql, at + 2, (ch) => HEX_DIGIT.test(ch));
-    // 0x followed by letters past the hex digits is not a literal (DuckDB reads `0 xyz`)
-    if (end > at + 2 && !WORD_PART.test(sql[end] ?? '')) return ['hex', end];
-  }
-  if (DIGIT.test(c) || (c === '.' && DIGIT.test(d ?? ''))) return ['number', numberEnd(sql, at)];
-  if (WORD_START.test(c)) return ['word', run(sql, at, (ch) => WORD_PART.test(ch))];
+  const space = match(SPACE, sql, at);
+  if (space > at) return ['space', space];
+  const hex = match(HEX, sql, at);
+  if (hex > at) return ['hex', hex];
+  const number = match(NUMBER, sql, at);
+  if (number > at) return ['number', number];
+  const word = match(WORD, sql, at);
+  if (word > at) return ['word', word];
   return ['symbol', at + 1];
 }
 
-function run(sql: string, from: number, keep: (ch: string) => boolean): number {
-  let at = from;
-  while (at < sql.length && keep(sql[at]!)) at++;
-  return at;
+/** Where `pattern` (sticky) matching at `at` ends; `at` when it does not match there. */
+function match(pattern: RegExp, sql: string, at: number): number {
+  pattern.lastIndex = at;
+  return pattern.test(sql) ? pattern.lastIndex : at;
 }
 
 function lineEnd(sql: string, at: number): number {
@@ -82,24 +85,22 @@ export function blockCommentEnd(sql: string, at: number): number {
   return sql.length;
 }
 
-/** The end of a text opened by `quote` at `at`; a doubled quote stays inside. */
+/** The end of a text opened by `quote` at `at`; a doubled quote (or, in an escape string, `\'`) stays inside. */
 function quotedEnd(sql: string, at: number, quote: string, backslash: boolean): number {
   let i = at + 1;
   while (i < sql.length) {
-    const ch = sql[i]!;
-    if (backslash && ch === '\\') i += 2;
-    else if (ch === quote && sql[i + 1] === quote) i += 2;
-    else if (ch === quote) return i + 1;
-    else i++;
+    const close = sql.indexOf(quote, i);
+    if (close < 0) return sql.length;
+    if (backslash && escaped(sql, i, close)) i = close + 1;
+    else if (sql[close + 1] === quote) i = close + 2;
+    else return close + 1;
   }
   return sql.length;
 }
 
-function numberEnd(sql: string, at: number): number {
-  let i = run(sql, at, (ch) => DIGIT.test(ch) || ch === '_');
-  if (sql[i] === '.') i = run(sql, i + 1, (ch) => DIGIT.test(ch) || ch === '_');
-  if ((sql[i] === 'e' || sql[i] === 'E') && /[0-9]|[+-][0-9]/.test(sql.slice(i + 1, i + 3))) {
-    i = run(sql, i + 2, (ch) => DIGIT.test(ch));
-  }
-  return i;
+/** Whether the quote at `close` is escaped by the backslashes before it (an odd run of them), from `from` on. */
+function escaped(sql: string, from: number, close: number): boolean {
+  let count = 0;
+  for (let i = close - 1; i >= from && sql[i] === '\\'; i--) count++;
+  return count % 2 === 1;
 }

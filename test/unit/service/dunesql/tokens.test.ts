@@ -23,6 +23,10 @@ describe('tokenize', () => {
     expect(kinds('0xa0B8 = 0xzz, 0x1g')).toEqual(['hex:0xa0B8', 'symbol:=', 'number:0', 'word:xzz', 'symbol:,', 'number:0', 'word:x1g']);
   });
 
+  it('ends an escape string at its first quote no backslash escapes', () => {
+    expect(kinds(`E'a\\\\' 0xab E'\\'' 0xcd`)).toEqual([`string:E'a\\\\'`, 'hex:0xab', `string:E'\\''`, 'hex:0xcd']);
+  });
+
   it('runs a string or comment left open to the end of the text', () => {
     expect(kinds("SELECT 'open")).toEqual(['word:SELECT', "string:'open"]);
     expect(kinds('/* open /* */')).toEqual(['comment:/* open /* */']);
