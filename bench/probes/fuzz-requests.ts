@@ -36,6 +36,16 @@ const SQL = [
   'select 1; select 2',
   "select * from read_csv('/etc/passwd')",
   'select {{limit}}',
+  // DuneSQL: rewritten, or refused with its position, before DuckDB sees it
+  'select 0xabc',
+  "select 0xab, '0xcd",
+  'select approx_set(1)',
+  "select date_format(now(), p) from (select '%Y' as p)",
+  "select format_datetime(now(), 'GG')",
+  "select uint256 '340282366920938463463374607431768211456'",
+  'select varbinary_to_uint256(0x010000000000000000000000000000000000)',
+  'explain analyze select sum(distinct x::uint256) filter (where x > 0) over () from range(3) t(x)',
+  `select ${'sum('.repeat(3000)}0x01${')'.repeat(3000)}`,
   '',
   'select',
 ];

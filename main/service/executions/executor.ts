@@ -4,7 +4,7 @@ import type { ResultStore } from '../results/result-store.ts';
 import type { ResultColumn } from '../results/row-bytes.ts';
 import { addMillis, millisBetween, nowIso } from '../time.ts';
 import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
-import { EXECUTION_FAILED, sqlError } from './sql-error.ts';
+import { EXECUTION_FAILED, sqlError, sqlErrorAt } from './sql-error.ts';
 import { overBudgetMessage, timeLimitMessage } from './budget-messages.ts';
 import type { PlanLimits } from './plan-limits.ts';
 import type { Reservation, Sandbox, Sandboxes } from './sql-sandbox.ts';
@@ -13,6 +13,8 @@ import { StatementRefused } from './statement-refused.ts';
 import { uniqueColumnNames } from '../results/column-names.ts';
 import { columnTypeName } from '../results/column-type-name.ts';
 import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
+import { DialectError, rewriteDuneSql, type Rewritten } from '../dunesql/rewrite.ts';
+import { explainOfflineRange } from '../dunesql/offline-range.ts';
 
 export interface Job {
   executionId: string;
@@ -36,6 +38,8 @@ interface Running {
   /** Stopped for running past its plan's time limit rather than cancelled by its context. */
   timedOut: boolean;
   done: Promise<void> | null;
+  /** The SQL as DuckDB runs it (DuneSQL rewritten), once rewritten: errors are located through it. */
+  ran: Rewritten | null;
 }
 
 export interface ExecutorOptions {
@@ -128,7 +132,7 @@ export class Executor {
       // the service's memory or spill is taken: no one overtakes the first that waits for it
       if (!reservation) return;
       this.#waiting.splice(this.#waiting.indexOf(job), 1);
-      const running: Running = { job, reservation, connection: null, cancelled: false, timedOut: false, done: null };
+      const running: Running = { job, reservation, connection: null, cancelled: false, timedOut: false, done: null, ran: null };
       this.#running.set(job.executionId, running);
       const run = this.#run(running).catch((error: unknown) => {
         console.error(`[service] execution ${job.executionId} could not be recorded:`, error);
@@ -202,7 +206,9 @@ export class Executor {
         ? { type: EXECUTION_FAILED, message: diskFullMessage('the execution could not write its rows') }
         : error instanceof StatementRefused || overBudget
           ? { type: EXECUTION_FAILED, message: overBudget ?? message }
-          : sqlError(message, sql);
+          : error instanceof DialectError
+            ? sqlErrorAt(error.message, sql, error.offset)
+            : sqlError(explainOfflineRange(message), sql, running.ran ?? undefined);
       await this.#record(() => executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), detail));
     } finally {
       // no interrupt may reach a closed connection
@@ -244,7 +250,8 @@ export class Executor {
   async #read(running: Running, connection: DuckDBConnection) {
     const { executionId, sql } = running.job;
     const { sandboxes } = this.#options;
-    const statement = await prepareReadOnly(connection, sql, (text) => sandboxes.hidePaths(text));
+    running.ran = rewriteDuneSql(sql);
+    const statement = await prepareReadOnly(connection, running.ran.sql, (text) => sandboxes.hidePaths(text));
     if (running.cancelled) return null;
     const result = await statement.stream();
     if (running.cancelled) return null;

@@ -1,3 +1,4 @@
+import { blockCommentEnd } from '../dunesql/tokens.ts';
 import { StatementRefused } from './statement-refused.ts';
 
 /** An `EXPLAIN [ANALYZE] <statement>`, taken apart so that the statement can be checked on its own. */
@@ -43,22 +44,6 @@ function skipBlank(sql: string, at: number, run: string[]): number {
     } else if (sql.startsWith('/*', at)) at = blankRange(run, at, blockCommentEnd(sql, at));
     else return at;
   }
-}
-
-// Block comments nest in DuckDB's SQL, as in PostgreSQL's.
-function blockCommentEnd(sql: string, at: number): number {
-  let depth = 0;
-  while (at < sql.length) {
-    if (sql.startsWith('/*', at)) {
-      depth++;
-      at += 2;
-    } else if (sql.startsWith('*/', at)) {
-      depth--;
-      at += 2;
-      if (depth === 0) return at;
-    } else at++;
-  }
-  return sql.length;
 }
 
 function blankRange(run: string[], from: number, to: number): number {

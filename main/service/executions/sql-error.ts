@@ -1,3 +1,4 @@
+import type { Rewritten } from '../dunesql/rewrite.ts';
 import type { ExecutionError } from './execution-store.ts';
 
 export const EXECUTION_FAILED = 'FAILED_TYPE_EXECUTION_FAILED';
@@ -24,15 +25,35 @@ function locate(message: string, sql: string): { line: number; column: number } 
   return { line, column: start + caret - (cutAtStart ? 3 : 0) + 1 };
 }
 
-/** An execution error from DuckDB's message: its first part as the message, its location as line and column. */
-export function sqlError(message: string, sql: string): ExecutionError {
-  const location = locate(message, sql);
+/**
+ * An execution error from DuckDB's message: its first part as the message, its location as line
+ * and column. DuckDB locates it in the SQL it ran (`ran`, the user's `sql` rewritten), and the
+ * location given is the user's.
+ */
+export function sqlError(message: string, sql: string, ran?: Rewritten): ExecutionError {
+  const location = locate(message, ran?.sql ?? sql);
   const text = message.replace(LOCATION, '').trim();
   if (!location) return { type: EXECUTION_FAILED, message: text };
-  return {
-    type: EXECUTION_FAILED,
-    message: `line ${location.line}:${location.column}: ${text}`,
-    line: location.line,
-    column: location.column,
-  };
+  if (!ran) return errorAt(text, location);
+  const offset = offsetOf(ran.sql, location);
+  return errorAt(text, lineAndColumn(sql, ran.originalOffset(offset)));
+}
+
+/** An execution error at `offset` of `sql`. */
+export function sqlErrorAt(message: string, sql: string, offset: number): ExecutionError {
+  return errorAt(message, lineAndColumn(sql, offset));
+}
+
+function errorAt(message: string, { line, column }: { line: number; column: number }): ExecutionError {
+  return { type: EXECUTION_FAILED, message: `line ${line}:${column}: ${message}`, line, column };
+}
+
+function offsetOf(sql: string, { line, column }: { line: number; column: number }): number {
+  const lines = sql.split('\n');
+  return lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + column - 1;
+}
+
+function lineAndColumn(sql: string, offset: number): { line: number; column: number } {
+  const before = sql.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
 }

@@ -7,6 +7,7 @@ import { DATA, type TableFiles } from '../tables/table-files.ts';
 import type { TableRecord, TableStore } from '../tables/table-store.ts';
 import type { ExecutionBudget } from './execution-budget.ts';
 import type { ServiceBudget } from './plan-limits.ts';
+import { createDuneSqlMacros } from '../dunesql/macros.ts';
 
 // A spare DuckDB waits with this much memory; it gets its context's budget when taken.
 const SPARE_MEMORY_LIMIT = '64MB';
@@ -252,6 +253,7 @@ export class Sandboxes {
     try {
       const catalog = q(this.#options.catalog);
       await connection.run(`ATTACH ':memory:' AS ${catalog}`);
+      await createDuneSqlMacros(instance, this.#options.catalog);
       for (const namespace of new Set(tables.map((t) => t.namespace))) await connection.run(`CREATE SCHEMA ${catalog}.${q(namespace)}`);
       await mkdir(links, { recursive: true });
       for (const [i, table] of tables.entries()) {

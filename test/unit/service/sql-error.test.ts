@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sqlError } from '../../../main/service/executions/sql-error.ts';
+import { sqlError, sqlErrorAt } from '../../../main/service/executions/sql-error.ts';
+import { rewriteDuneSql } from '../../../main/service/dunesql/rewrite.ts';
 
 describe('sqlError', () => {
   it("turns DuckDB's caret into a 1-based line and column", () => {
@@ -25,6 +26,23 @@ describe('sqlError', () => {
     expect(sqlError('INTERRUPT Error: Interrupted!', 'select 1')).toEqual({
       type: 'FAILED_TYPE_EXECUTION_FAILED',
       message: 'INTERRUPT Error: Interrupted!',
+    });
+  });
+
+  it('locates an error in SQL that was rewritten where the user wrote it', () => {
+    const sql = 'select 0xabcd as a,\n  0x01 as b, x from foo';
+    const ran = rewriteDuneSql(sql);
+    const shown = ran.sql.split('\n')[1]!;
+    const message = `Binder Error: column x not found\n\nLINE 2: ${shown}\n${' '.repeat('LINE 2: '.length + shown.indexOf('x from'))}^`;
+    expect(sqlError(message, sql, ran)).toMatchObject({ line: 2, column: sql.split('\n')[1]!.indexOf('x from') + 1 });
+  });
+
+  it('gives an error found before running its line and column', () => {
+    expect(sqlErrorAt('`merge` is not available offline', 'select\n  merge(x)', 9)).toEqual({
+      type: 'FAILED_TYPE_EXECUTION_FAILED',
+      message: 'line 2:3: `merge` is not available offline',
+      line: 2,
+      column: 3,
     });
   });
 });
