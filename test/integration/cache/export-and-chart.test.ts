@@ -45,8 +45,8 @@ async function exportTo(fileName: string, request: Omit<ChannelRequest<'results:
 }
 
 describe('export', () => {
-  it('writes the whole result from the cache exactly as the service’s CSV', async () => {
-    const { started, ended, text } = await exportTo('all.csv', { executionId: cached, scope: 'all' });
+  it('writes the whole result from the cache exactly as the service’s CSV, when asked for its text', async () => {
+    const { started, ended, text } = await exportTo('all.csv', { executionId: cached, scope: 'all', text: 'service' });
     expect(started.delivery).toEqual({ kind: 'file', path: join(harness.dir, 'all.csv') });
     expect(ended).toMatchObject({ state: 'done', rowsWritten: 5000, totalRowCount: 5000, fromCache: true, error: null });
     expect(ended.bytesWritten).toBe(Buffer.byteLength(text));
@@ -62,6 +62,8 @@ describe('export', () => {
     expect(fromCache.ended).toMatchObject({ state: 'done', fromCache: true, rowsWritten: fromService.ended.totalRowCount });
     expect(fromCache.text).toBe(fromService.text);
     expect(fromCache.text.split('\n')[0]).toBe('trade_id,block_time,amount,route');
+    // DECIMAL(18, 6) with its scale, and a time spreadsheets read
+    expect(fromCache.text.split('\n')[1]).toMatch(/^\d+,2024-01-\d\d \d\d:\d\d:\d\d\.000,\d+\.\d{6},/);
     expect(fromCache.text.split('\n').length).toBe(fromService.ended.totalRowCount! + 2);
   });
 
