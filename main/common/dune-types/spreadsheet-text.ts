@@ -17,8 +17,18 @@ export function spreadsheetTimestamp(text: string): string {
   return match ? `${match[1]} ${match[2]}` : text;
 }
 
+// digits and maybe a point, with no leading zero to drop nor a negative zero
+const PLAIN_NUMBER = /^(?!-?0\d)(?!-0(\.0*)?$)-?\d+(\.\d*)?$/;
+
 /** A number's text with `scale` digits after the point, never through a double; other text as it is. */
 export function decimalText(text: string, scale: number): string {
+  // what services write nearly always: digits and a point, padded as they are
+  if (PLAIN_NUMBER.test(text)) {
+    const point = text.indexOf('.');
+    const digits = point < 0 ? 0 : text.length - point - 1;
+    if (scale === 0 && point < 0) return text;
+    if (scale > 0 && digits <= scale) return `${text}${point < 0 ? '.' : ''}${'0'.repeat(scale - digits)}`;
+  }
   const read = readDecimal(text);
   if (read === null) return text;
   const written = writeDecimal(read);

@@ -9,11 +9,12 @@ type Rewrite = ((text: string) => string) | null;
 
 const UNQUOTED = /[^,\r\n]*/y;
 
-/** Calls `visit` with each field's raw text (quotes and all), its column, and what follows it. */
-function scan(text: string, visit: (raw: string, column: number, separator: string) => void): void {
-  let at = 0;
-  let column = 0;
-  while (at < text.length) {
+/**
+ * Calls `visit` with where each field of the record starting at `at` begins and ends (quotes and
+ * all) and its column; returns where the next record starts.
+ */
+function scanRecord(text: string, at: number, visit: (start: number, end: number, column: number) => void): number {
+  for (let column = 0; ; column += 1) {
     let end: number;
     if (text[at] === '"') {
       end = at + 1;
@@ -32,10 +33,9 @@ function scan(text: string, visit: (raw: string, column: number, separator: stri
       UNQUOTED.exec(text);
       end = UNQUOTED.lastIndex;
     }
-    const separator = text.startsWith('\r\n', end) ? '\r\n' : (text[end] ?? '');
-    visit(text.slice(at, end), column, separator);
-    column = separator === ',' ? column + 1 : 0;
-    at = end + Math.max(separator.length, 1);
+    visit(at, end, column);
+    if (text[end] !== ',') return text.startsWith('\r\n', end) ? end + 2 : end + 1;
+    at = end + 1;
   }
 }
 
@@ -50,8 +50,7 @@ function quotedIfNeeded(text: string): string {
 /** The names of a CSV header line. */
 export function headerNames(header: string): string[] {
   const names: string[] = [];
-  scan(header, (raw) => names.push(unquoted(raw)));
-  if (header.endsWith(',') || header === '') names.push('');
+  scanRecord(header, 0, (start, end) => names.push(unquoted(header.slice(start, end))));
   return names;
 }
 
@@ -66,15 +65,43 @@ export function spreadsheetPages(header: string, columns: { names: string[]; typ
     const type = columns.types[at];
     return type === undefined ? null : spreadsheetRewrite(parseType(type));
   });
-  if (rewrites.every((r) => r === null)) return null;
+  const last = rewrites.findLastIndex((r) => r !== null);
+  if (last < 0) return null;
   return (rows) => {
+    // the text between rewritten fields is copied in runs, across records
     const parts: string[] = [];
-    scan(rows, (raw, column, separator) => {
-      const rewrite = rewrites[column] ?? null;
-      const value = rewrite === null ? '' : unquoted(raw);
+    let copied = 0;
+    const rewrite = (start: number, end: number, column: number) => {
+      const raw = rows.slice(start, end);
+      const value = unquoted(raw);
       // an empty field is a null, and a quoted empty one an empty text: both stay as they are
-      parts.push(rewrite === null || value === '' ? raw : quotedIfNeeded(rewrite(value)), separator);
-    });
+      if (value === '') return;
+      parts.push(rows.slice(copied, start), quotedIfNeeded(rewrites[column]!(value)));
+      copied = end;
+    };
+    let at = 0;
+    let quote = rows.indexOf('"');
+    while (at < rows.length) {
+      if (quote >= 0 && quote < at) quote = rows.indexOf('"', at);
+      const lineEnd = rows.indexOf('\n', at);
+      const end = lineEnd < 0 ? rows.length : lineEnd;
+      if (quote >= 0 && quote < end) {
+        at = scanRecord(rows, at, (start, fieldEnd, column) => rewrites[column] && rewrite(start, fieldEnd, column));
+        continue;
+      }
+      // most records hold no quote: their fields are what lies between the commas
+      const content = rows[end - 1] === '\r' ? end - 1 : end;
+      let start = at;
+      for (let column = 0; column <= last; column += 1) {
+        const comma = rows.indexOf(',', start);
+        const fieldEnd = comma < 0 || comma > content ? content : comma;
+        if (rewrites[column]) rewrite(start, fieldEnd, column);
+        if (fieldEnd === content) break;
+        start = fieldEnd + 1;
+      }
+      at = end + 1;
+    }
+    parts.push(rows.slice(copied));
     return parts.join('');
   };
 }

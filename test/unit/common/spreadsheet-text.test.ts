@@ -43,8 +43,24 @@ describe("the service's CSV pages rewritten", () => {
 
   it('rewrites only the typed fields, passing quoted text, empty text and nulls on as they are', () => {
     const rows = spreadsheetPages('id,note,price,at', columns)!;
-    const page = '1,"a, ""b""",98.8,2024-01-01 00:00:00.000 UTC\n2,"two\nlines",,\n3,"",1.5,2024-01-02 03:04:05.006 UTC\r\n';
-    expect(rows(page)).toBe('1,"a, ""b""",98.80,2024-01-01 00:00:00.000\n2,"two\nlines",,\n3,"",1.50,2024-01-02 03:04:05.006\r\n');
+    const page = [
+      '1,"a, ""b""",98.8,2024-01-01 00:00:00.000 UTC\n',
+      '2,"two\nlines",,\n',
+      '3,"","7",2024-01-02 03:04:05.006 UTC\r\n',
+      '4,plain,-0.5,2024-01-03 00:00:00.000 UTC\r\n',
+      '5,,1e-2,\n',
+    ];
+    expect(rows(page.join(''))).toBe(
+      [
+        '1,"a, ""b""",98.80,2024-01-01 00:00:00.000\n',
+        '2,"two\nlines",,\n',
+        '3,"",7.00,2024-01-02 03:04:05.006\r\n',
+        '4,plain,-0.50,2024-01-03 00:00:00.000\r\n',
+        '5,,0.01,\n',
+      ].join(''),
+    );
+    // records with no quote at all
+    expect(rows(page.slice(3).join(''))).toBe('4,plain,-0.50,2024-01-03 00:00:00.000\r\n5,,0.01,\n');
   });
 
   it('finds each header column’s type by its name, and leaves a page alone when nothing changes', () => {
