@@ -144,7 +144,7 @@ try {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
   const exportRun = await timed(async () => {
     const done = new Promise<ExportProgress>((resolve) => (exported = resolve));
-    runs.run('bench', await cacheSource(cache.db, entry, compiled, 'csv'), fileTarget(file, 'bench'));
+    runs.run('bench', await cacheSource(cache.db, entry, compiled, { format: 'csv', text: 'spreadsheet' }), fileTarget(file, 'bench'));
     return done;
   });
   clearInterval(sampler);

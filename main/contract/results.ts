@@ -205,6 +205,14 @@ export const EXPORT_FORMATS: Record<ExportFormat, { label: string; extension: st
   jsonl: { label: 'JSON lines', extension: 'jsonl', mediaType: 'application/jsonl; charset=utf-8' },
 };
 
+/**
+ * How a CSV export writes values. spreadsheet: as the grid shows them (a decimal with its scale,
+ * every digit), timestamps as `YYYY-MM-DD HH:MM:SS.mmm` in UTC, which spreadsheets read as dates;
+ * service: exactly the text of the service's CSV (timestamps end in ` UTC`, fractions as doubles).
+ */
+export const ExportText = z.enum(['spreadsheet', 'service']);
+export type ExportText = z.infer<typeof ExportText>;
+
 export const ExportRequest = z
   .object({
     accountId,
@@ -213,12 +221,18 @@ export const ExportRequest = z
     scope: z.enum(['all', 'view']),
     /** csv when not given. */
     format: ExportFormat.optional(),
+    /** CSV only; spreadsheet when not given. */
+    text: ExportText.optional(),
     ...resultView,
     allowPartial: z.boolean().optional(),
     /** A suggestion for the file's name; the host's dialog (or the browser) has the last word. */
     fileName: z.string().min(1).max(200).optional(),
   })
-  .strict();
+  .strict()
+  .refine((request) => request.text === undefined || (request.format ?? 'csv') === 'csv', {
+    path: ['text'],
+    message: 'text chooses how CSV writes values; Parquet and JSON lines keep the values typed, so leave it out for them',
+  });
 
 /** file: written by main to the path the user chose; download: the renderer opens `url` (same origin) to receive the file. */
 export const ExportDelivery = z.discriminatedUnion('kind', [

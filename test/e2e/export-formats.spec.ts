@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { expect } from '@playwright/test';
 import { cellOf, runQuery, watchProblems } from './helpers.ts';
@@ -51,5 +52,32 @@ test('exports the filtered, sorted view as Parquet with its types', async ({ pag
   expect(ids[0]).toBe(firstId);
   expect(ids).toEqual([...ids].sort((a, b) => b - a));
   connection.closeSync();
+  expect(problems).toEqual([]);
+});
+
+test('exports CSV as the grid shows it, times as spreadsheets read them, or in the service’s text when asked', async ({ page, ownHost }) => {
+  const problems = watchProblems(page);
+  await runQuery(page, ownHost.url(), 'Demo trades');
+  const grid = page.getByRole('grid');
+  const amountShown = (await (await cellOf(grid, 'amount', 0)).textContent())!.trim();
+
+  const exportCsv = async () => {
+    await page.getByText('Export CSV', { exact: true }).click();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Whole result' }).click();
+    return readFileSync((await (await downloading).path())!, 'utf8').split('\n');
+  };
+  const [header, first] = await exportCsv();
+  expect(header).toBe('trade_id,block_time,chain,token,trader,amount,amount_usd,is_buy,route,raw_amount');
+  const fields = first!.split(',');
+  expect(fields[1]).toBe('2024-01-01 00:08:37.000');
+  expect(fields[5]).toMatch(/^\d+\.\d{6}$/);
+  expect(fields[5]).toBe(amountShown.replaceAll(',', ''));
+
+  await page.getByText('Export CSV', { exact: true }).click();
+  await page.getByLabel("Keep the service's text", { exact: false }).check();
+  await page.keyboard.press('Escape');
+  const [, asSent] = await exportCsv();
+  expect(asSent!.split(',')[1]).toBe('2024-01-01 00:08:37.000 UTC');
   expect(problems).toEqual([]);
 });

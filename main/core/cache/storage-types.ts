@@ -1,5 +1,5 @@
 import { DuckDBDecimalValue } from '@duckdb/node-api';
-import { DOUBLE_DIGITS, isNumeric, kindOf, numberCell, parseType, storageType as duneStorageType } from '../../common/dune-types/index.ts';
+import { isNumeric, kindOf, numberCell, parseType, storageType as duneStorageType } from '../../common/dune-types/index.ts';
 import type { CellValue } from '../../contract/index.ts';
 import { quoteName, type Column } from '../../filter-language/index.ts';
 
@@ -46,26 +46,6 @@ export function cellExpression(column: Column): string {
   if (decimal) return decimal[1] === '0' ? `CAST(${name} AS HUGEINT)` : name;
   if (/^(BOOLEAN|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|BIGNUM|FLOAT|DOUBLE|VARCHAR)$/.test(type)) return name;
   return `CAST(${name} AS VARCHAR)`;
-}
-
-/**
- * A SELECT expression giving a column's value for DuckDB's CSV writer such that the file reads as
- * the service's CSV: timestamps as the service writes them, fractions as doubles (2.0 keeps its
- * `.0`) where a double holds them, bytes as `0x` hex, and an empty text as empty, like a null (DuckDB would write it as `""`).
- */
-export function csvValueExpression(column: Column): string {
-  const name = quoteName(column.name);
-  if (column.type.startsWith('TIMESTAMP')) return timestampText(name);
-  if (column.type === 'BLOB') return hexText(name);
-  const decimal = /^DECIMAL\((\d+),[1-9]\d*\)$/.exec(column.type);
-  if (decimal && Number(decimal[1]) > DOUBLE_DIGITS) {
-    // a value with more digits than a double holds is written with every one of them
-    const double = `CAST(${name} AS DOUBLE)`;
-    return `CASE WHEN CAST(${double} AS ${column.type}) = ${name} THEN CAST(${double} AS VARCHAR) ELSE CAST(${name} AS VARCHAR) END`;
-  }
-  if (decimal || /^(FLOAT|DOUBLE)$/.test(column.type)) return `CAST(${name} AS DOUBLE)`;
-  if (column.type === 'VARCHAR') return `nullif(${name}, '')`;
-  return name;
 }
 
 /** A blob expression as Dune writes bytes: `0x` and lower-case hex. */

@@ -1,11 +1,12 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ExportFormat } from '../../contract/index.ts';
+import type { ExportFormat, ExportText } from '../../contract/index.ts';
 import { quoteName, type Column } from '../../filter-language/index.ts';
 import { isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
-import { csvValueExpression, hexText } from '../cache/storage-types.ts';
+import { hexText } from '../cache/storage-types.ts';
+import { csvValueExpression } from './csv-values.ts';
 
-// What DuckDB's COPY writes for each format, from a cached table. CSV reads as the service's CSV;
-// Parquet and JSON lines keep the cached types, so exact values stay exact.
+// What DuckDB's COPY writes for each format, from a cached table. CSV has the text chosen (see
+// csv-values.ts); Parquet and JSON lines keep the cached types, so exact values stay exact.
 
 export const COPY_OPTIONS: Record<ExportFormat, string> = {
   csv: `FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NULLSTR ''`,
@@ -16,9 +17,12 @@ export const COPY_OPTIONS: Record<ExportFormat, string> = {
 
 const HUGE = /^U?HUGEINT$/;
 
-/** The SELECT list of a COPY in `format`; reads `table` when Parquet has to choose how a 128-bit integer is kept. */
-export async function copySelectList(connection: DuckDBConnection, format: ExportFormat, table: string, columns: Column[]): Promise<string> {
-  if (format === 'csv') return columns.map((c) => `${csvValueExpression(c)} AS ${quoteName(c.name)}`).join(', ');
+/**
+ * The SELECT list of a COPY in `format` (`text`: how CSV writes values); reads `table` when Parquet
+ * has to choose how a 128-bit integer is kept.
+ */
+export async function copySelectList(connection: DuckDBConnection, format: ExportFormat, text: ExportText, table: string, columns: Column[]): Promise<string> {
+  if (format === 'csv') return columns.map((c) => `${csvValueExpression(c, text)} AS ${quoteName(c.name)}`).join(', ');
   if (format === 'jsonl') return columns.map(jsonValueExpression).join(', ');
   const huge = columns.filter((c) => HUGE.test(c.type));
   const fits = huge.length === 0 ? [] : await fitDecimal(connection, table, huge);

@@ -1,4 +1,4 @@
-import { fail, ok, type ExportFormat, type Result } from '../../contract/index.ts';
+import { fail, ok, type ExportFormat, type ExportText, type Result } from '../../contract/index.ts';
 import { quoteName, type CompiledRequest } from '../../filter-language/index.ts';
 import { sqlString, type CacheDb } from '../cache/cache-db.ts';
 import { countRows } from '../cache/cached-reads.ts';
@@ -6,10 +6,11 @@ import type { CacheEntry } from '../cache/manifest.ts';
 import { refusal } from '../results/read-range.ts';
 import type { ResultView, ServiceClient } from '../service-client/index.ts';
 import { COPY_OPTIONS, copySelectList } from './copy-formats.ts';
+import { spreadsheetPages } from './csv-pages.ts';
 
 // The bytes of a result or of its view: from the cache, DuckDB writes the file itself (in
-// parallel, memory flat; CSV in the service's spelling); from the service, its CSV pages are
-// passed on one after another.
+// parallel, memory flat); from the service, its CSV pages are passed on one after another,
+// rewritten to a spreadsheet's text unless the service's own is asked for. Both give the same CSV.
 
 export interface FileSource {
   kind: 'file';
@@ -48,7 +49,13 @@ const PROGRESS_POLL_MS = 200;
  */
 export const EXPORT_SOURCE = 'export_source';
 
-export async function cacheSource(db: CacheDb, entry: CacheEntry, compiled: CompiledRequest, format: ExportFormat): Promise<FileSource> {
+export async function cacheSource(
+  db: CacheDb,
+  entry: CacheEntry,
+  compiled: CompiledRequest,
+  written: { format: ExportFormat; text: ExportText },
+): Promise<FileSource> {
+  const { format, text } = written;
   const table = quoteName(entry.tableName);
   const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
   const params = compiled.where?.params ?? [];
@@ -68,7 +75,7 @@ export async function cacheSource(db: CacheDb, entry: CacheEntry, compiled: Comp
           if (percentage > 0) onRows(Math.floor((totalRowCount * Math.min(percentage, 100)) / 100));
         }, PROGRESS_POLL_MS);
         try {
-          const select = await copySelectList(connection, format, table, compiled.columns);
+          const select = await copySelectList(connection, format, text, table, compiled.columns);
           await connection.run(`COPY (SELECT ${select} FROM ${table} AS ${quoteName(EXPORT_SOURCE)}${where}${orderBy}) TO ${sqlString(path)} (${COPY_OPTIONS[format]})`, params);
         } catch (error) {
           throw signal.aborted ? new ExportAborted() : error;
@@ -86,13 +93,15 @@ const PAGE_ROWS = 30_000;
 /** The service's CSV pages; the view is tried on one JSON row first, so a mistake in it is answered before anything is written. */
 export async function serviceSource(
   client: ServiceClient,
-  request: { executionId: string; view: ResultView; allowPartial: boolean },
+  request: { executionId: string; view: ResultView; allowPartial: boolean; text: ExportText },
 ): Promise<Result<ExportSource>> {
-  const { executionId, view, allowPartial } = request;
+  const { executionId, view, allowPartial, text } = request;
   const probe = await client.results.page({ executionId, offset: 0, limit: 1, view, allowPartialResults: allowPartial });
   if (!probe.ok) return refusal(probe.error);
   if (probe.value.rows === null) return fail('bad_request', `The execution has no result to export (state ${probe.value.state}).`);
-  const totalRowCount = probe.value.metadata?.totalRowCount ?? null;
+  const { metadata } = probe.value;
+  const totalRowCount = metadata?.totalRowCount ?? null;
+  const columns = metadata?.columnNames && metadata.columnTypes ? { names: metadata.columnNames, types: metadata.columnTypes } : null;
   return ok({
     kind: 'chunks',
     totalRowCount,
@@ -100,12 +109,14 @@ export async function serviceSource(
     async writeTo(write, signal) {
       let offset = 0;
       let first = true;
+      let rewrite: ((rows: string) => string) | null = null;
       for await (const page of client.results.csvPages({ executionId, limit: PAGE_ROWS, view, allowPartialResults: allowPartial, signal })) {
         if (signal.aborted) throw new ExportAborted();
         if (!page.ok) throw new Error(page.error.message);
         const { header, rows, nextOffset } = page.value;
         const end = nextOffset ?? totalRowCount ?? offset;
-        await write(`${first ? `${header}\n` : ''}${rows}`, Math.max(0, end - offset));
+        if (first && text === 'spreadsheet') rewrite = spreadsheetPages(header, columns);
+        await write(`${first ? `${header}\n` : ''}${rewrite ? rewrite(rows) : rows}`, Math.max(0, end - offset));
         first = false;
         offset = end;
       }

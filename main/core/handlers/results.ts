@@ -84,14 +84,14 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
 
   /** CSV comes from the service when the cache does not hold the result; the other formats only from the cache. */
   async function exportSource(request: Parameters<Handlers['results:export']>[0]): Promise<Result<ExportSource>> {
-    const { accountId, executionId, allowPartial = false, format = 'csv' } = request;
+    const { accountId, executionId, allowPartial = false, format = 'csv', text = 'spreadsheet' } = request;
     const view = request.scope === 'view' ? viewOf(request) : {};
     const bad = checkSyntax(view);
     if (bad) return bad;
     const fromEntry = async (entry: CacheEntry) => {
       const compiled = compileView(entry, view, EXPORT_SOURCE);
       if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
-      return ok(await cacheSource(cache.db, entry, compiled, format));
+      return ok(await cacheSource(cache.db, entry, compiled, { format, text }));
     };
     const entry = await cached(accountId, executionId, allowPartial);
     if (entry !== null && isFailure(entry)) return entry;
@@ -99,7 +99,7 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
     const account = findAccount(accounts, accountId);
     if (isFailure(account)) return account;
     if (format !== 'csv') return cacheFirstSource(cache, account.client, { accountId, executionId, allowPartial }, fromEntry);
-    return serviceSource(account.client, { executionId, view, allowPartial });
+    return serviceSource(account.client, { executionId, view, allowPartial, text });
   }
 
   return {

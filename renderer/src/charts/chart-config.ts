@@ -1,6 +1,7 @@
 import type { ChartConfiguration, ChartDataset } from 'chart.js';
 import { ChartKind, showsTopCategories, type CellValue, type ChartData } from '../../../main/contract/index.ts';
 import { formatCount } from '../lib/format.ts';
+import { timeLabel, timeOf, xLabel } from './chart-labels.ts';
 
 export const CHART_KINDS = ChartKind.options;
 
@@ -8,9 +9,10 @@ const PALETTE = ['#2f6fde', '#e0732f', '#1a9f6e', '#c0312b', '#8a3ab9', '#b8920b
 
 /** Timestamps come as the service writes them (`2024-01-01 00:00:00.000 UTC`); numbers as numbers. */
 function toNumber(value: CellValue, kind: ChartData['x']['kind']): number | null {
+  if (kind === 'time') return timeOf(value);
   if (typeof value === 'number') return value;
   if (typeof value !== 'string') return null;
-  const parsed = kind === 'time' ? Date.parse(value.replace(/ UTC$/, 'Z').replace(' ', 'T')) : Number(value);
+  const parsed = Number(value);
   return Number.isFinite(parsed) ? parsed : null;
 }
 
@@ -70,10 +72,10 @@ function color(index: number, alpha = 1): string {
 /** Bars and pies (and lines over text) read x as categories, in the order main sent them. */
 function categorical(sent: ChartData, kind: 'bar' | 'pie' | 'line' | 'area'): ChartConfiguration {
   const data = withOther(sent);
-  const labels = [...new Set(data.rows.map((row) => label(row[0] ?? null)))];
+  const labels = [...new Set(data.rows.map((row) => xLabel(row[0] ?? null, data)))];
   const series = seriesOf(data);
   const datasets = series.map((s, i): ChartDataset => {
-    const byLabel = new Map(s.points.map(([x, y]) => [label(x), toNumber(y, 'number')]));
+    const byLabel = new Map(s.points.map(([x, y]) => [xLabel(x, data), toNumber(y, 'number')]));
     return {
       label: s.label,
       data: labels.map((l) => byLabel.get(l) ?? null),
@@ -97,6 +99,19 @@ function categorical(sent: ChartData, kind: 'bar' | 'pie' | 'line' | 'area'): Ch
           : { x: { title: { display: true, text: axisTitle(data) } }, y: { title: { display: true, text: valueTitle(data) } } },
     },
   } as ChartConfiguration;
+}
+
+interface TooltipItem {
+  parsed: { x: number; y: number };
+  dataset: { label?: string };
+}
+
+/** A point's time by its bucket (a linear axis would show epoch milliseconds), then each series' value. */
+function timeTooltip(data: ChartData) {
+  return {
+    title: (items: TooltipItem[]) => (items[0] ? timeLabel(items[0].parsed.x, data.bucket) : ''),
+    label: (item: TooltipItem) => `${item.dataset.label ?? ''}: ${item.parsed.y.toLocaleString()}`,
+  };
 }
 
 /** Lines, areas and scatters on a linear x (time as epoch milliseconds), so decimation applies. */
@@ -129,12 +144,13 @@ function continuous(data: ChartData, kind: 'line' | 'area' | 'scatter'): ChartCo
         decimation: { enabled: kind !== 'scatter', algorithm: 'lttb', samples: 400 },
         legend: { display: datasets.length > 1 },
         title: { display: true, text: valueTitle(data) },
+        tooltip: isTime ? { callbacks: timeTooltip(data) } : {},
       },
       scales: {
         x: {
           type: 'linear',
           title: { display: true, text: axisTitle(data) },
-          ticks: isTime ? { callback: (value: string | number) => new Date(Number(value)).toISOString().slice(0, 10) } : {},
+          ticks: isTime ? { callback: (value: string | number) => timeLabel(Number(value), data.bucket) } : {},
         },
         y: { title: { display: true, text: valueTitle(data) } },
       },
@@ -154,6 +170,6 @@ export function chartCaption(data: ChartData, kind: ChartKind): string {
   const series = [...new Set(seriesOf(data).map((s) => s.label))];
   const caption = `${kind} chart · x: ${axisTitle(data)} · y: ${valueTitle(data)} · series: ${series.join(', ')}`;
   if (!showsTopCategories(kind, data.x.kind)) return caption;
-  const categories = [...new Set(withOther(data).rows.map((row) => label(row[0] ?? null)))];
+  const categories = [...new Set(withOther(data).rows.map((row) => xLabel(row[0] ?? null, data)))];
   return `${caption} · categories: ${categories.join(', ')}`;
 }

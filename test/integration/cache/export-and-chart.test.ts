@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRequest, ExportProgress } from '../../../main/contract/index.ts';
 import { fileTarget, type ExportDestinations, type ExportTarget } from '../../../main/core/export/destination.ts';
+import { chartCaption, chartConfig } from '../../../renderer/src/charts/chart-config.ts';
 import { startCacheHarness, type CacheHarness } from './cache-harness.ts';
 
 // Exports (from the cache and from the service, the same bytes either way; streamed; cancellable)
@@ -45,8 +46,8 @@ async function exportTo(fileName: string, request: Omit<ChannelRequest<'results:
 }
 
 describe('export', () => {
-  it('writes the whole result from the cache exactly as the service’s CSV', async () => {
-    const { started, ended, text } = await exportTo('all.csv', { executionId: cached, scope: 'all' });
+  it('writes the whole result from the cache exactly as the service’s CSV, when asked for its text', async () => {
+    const { started, ended, text } = await exportTo('all.csv', { executionId: cached, scope: 'all', text: 'service' });
     expect(started.delivery).toEqual({ kind: 'file', path: join(harness.dir, 'all.csv') });
     expect(ended).toMatchObject({ state: 'done', rowsWritten: 5000, totalRowCount: 5000, fromCache: true, error: null });
     expect(ended.bytesWritten).toBe(Buffer.byteLength(text));
@@ -62,6 +63,8 @@ describe('export', () => {
     expect(fromCache.ended).toMatchObject({ state: 'done', fromCache: true, rowsWritten: fromService.ended.totalRowCount });
     expect(fromCache.text).toBe(fromService.text);
     expect(fromCache.text.split('\n')[0]).toBe('trade_id,block_time,amount,route');
+    // DECIMAL(18, 6) with its scale, and a time spreadsheets read
+    expect(fromCache.text.split('\n')[1]).toMatch(/^\d+,2024-01-\d\d \d\d:\d\d:\d\d\.000,\d+\.\d{6},/);
     expect(fromCache.text.split('\n').length).toBe(fromService.ended.totalRowCount! + 2);
   });
 
@@ -116,6 +119,14 @@ describe('charts', () => {
     expect(chart.data.rows.length).toBeLessThanOrEqual(200);
     expect(chart.data.rows[0]).toEqual(['2024-01-01 00:00:00.000 UTC', 'arbitrum', expect.any(Number), expect.any(Number)]);
     expect(new Set(chart.data.rows.map((r) => r[1]))).toEqual(new Set(['ethereum', 'arbitrum', 'optimism', 'base', 'polygon']));
+    // drawn, a day's bucket reads as its day
+    expect(chartConfig(chart.data, 'bar').data.labels?.slice(0, 2)).toEqual(['2024-01-01', '2024-01-02']);
+
+    const twoDays = await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'block_time', y: [], aggregation: 'count', filters: "block_time < '2024-01-03'" });
+    if (!twoDays.ok) throw new Error(twoDays.error.message);
+    expect(twoDays.data.bucket).toBe('hour');
+    expect(chartConfig(twoDays.data, 'bar').data.labels?.slice(0, 2)).toEqual(['2024-01-01 00:00', '2024-01-01 01:00']);
+    expect(chartCaption(twoDays.data, 'pie')).toContain('categories: 2024-01-01 00:00, 2024-01-01 01:00,');
 
     const byChain = await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'chain', y: ['amount_usd'], aggregation: 'sum' });
     const total = (rows: unknown[][], at: number) => rows.reduce((sum, r) => sum + (r[at] as number), 0);

@@ -83,6 +83,12 @@ describe('a block of cells written out', () => {
     ]);
   });
 
+  it('as TSV and CSV with timestamps as spreadsheets read them, in UTC without the service’s zone', () => {
+    expect(formatBlock('tsv', dune, duneValues, duneTexts).split('\n')[1]).toContain('\t2024-01-31\t2024-01-31 12:00:00.000\t');
+    expect(formatBlock('csv', dune, duneValues, duneTexts).split('\n')[1]).toContain(',2024-01-31,2024-01-31 12:00:00.000,');
+    expect(formatBlock('csv', dune, duneValues, duneTexts).split('\n')[2]).toContain(',someday,later,');
+  });
+
   it('as JSON rows: nested values as JSON with every digit, no number lost to null', () => {
     const text = formatBlock('json', dune, duneValues, duneTexts);
     expect(text).toContain('"meta": {"n":123456789012345678901234567890}');

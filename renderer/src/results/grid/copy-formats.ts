@@ -1,11 +1,13 @@
-import { isNumeric, type TypeKind } from '../../../../main/common/dune-types/index.ts';
+import { isNumeric, spreadsheetTimestamp, type TypeKind } from '../../../../main/common/dune-types/index.ts';
 import type { CellValue } from '../../../../main/contract/index.ts';
 import { toTsv } from './tsv.ts';
 
 // A block of cells written out for pasting elsewhere: into a spreadsheet (TSV), a file (CSV), a
 // document (Markdown), code (JSON), or SQL (VALUES). Cells arrive as the grid writes them without
-// separators, so a DECIMAL keeps its scale and a large integer its digits. JSON and SQL write each
-// value as a literal of its kind (bytes, dates, nested values), not as the text the cell shows.
+// separators, so a DECIMAL keeps its scale and a large integer its digits; TSV and CSV write
+// timestamps without the service's ` UTC`, as spreadsheets read them (and CSV exports write them).
+// JSON and SQL write each value as a literal of its kind (bytes, dates, nested values), not as the
+// text the cell shows.
 
 export const COPY_FORMATS = ['tsv', 'csv', 'markdown', 'json', 'sql'] as const;
 export type CopyFormat = (typeof COPY_FORMATS)[number];
@@ -104,14 +106,21 @@ function sqlName(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
+/** The texts with each timestamp as spreadsheets read it. */
+function forSpreadsheets(columns: CopyColumn[], texts: CellText[][]): CellText[][] {
+  const times = columns.map((c) => c.kind === 'timestamp');
+  if (!times.includes(true)) return texts;
+  return texts.map((row) => row.map((text, i) => (times[i] && text !== null ? spreadsheetTimestamp(text) : text)));
+}
+
 /** The block in `format`; `texts[r][c]` is how cell `values[r][c]` reads. */
 export function formatBlock(format: CopyFormat, columns: CopyColumn[], values: CellValue[][], texts: CellText[][]): string {
   const names = columns.map((c) => c.name);
   switch (format) {
     case 'tsv':
-      return toTsv(names, texts);
+      return toTsv(names, forSpreadsheets(columns, texts));
     case 'csv':
-      return [names, ...texts].map((row) => row.map(csvField).join(',')).join('\n');
+      return [names, ...forSpreadsheets(columns, texts)].map((row) => row.map(csvField).join(',')).join('\n');
     case 'markdown': {
       const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
       const rule = columns.map((c) => (isNumeric(c.kind) ? '---:' : '---'));

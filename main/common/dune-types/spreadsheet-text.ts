@@ -1,0 +1,56 @@
+import { readDecimal, writeDecimal } from './decimal-text.ts';
+import { kindOf } from './type-kind.ts';
+import type { DuneType } from './type-name.ts';
+import { binaryText } from './value-text.ts';
+
+// A value's text for a spreadsheet: as the grid shows it (without thousands grouping), in forms
+// Excel, LibreOffice and Google Sheets read as what they are. A decimal keeps its scale (98.80,
+// not 98.8) and every digit, an integer every digit, bytes are `0x` hex, and a timestamp is
+// `YYYY-MM-DD HH:MM:SS.mmm` in UTC: ISO 8601's date and time joined by a space and without a zone,
+// the one form all three read as a date and time (Excel keeps `…T…Z` as text).
+
+const SERVICE_TIMESTAMP = /^(\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(?: UTC|Z|\+00(?::?00)?)?$/;
+
+/** A timestamp as the services write it (`2024-01-01 00:00:00.000 UTC`) without its zone; other text as it is. */
+export function spreadsheetTimestamp(text: string): string {
+  const match = SERVICE_TIMESTAMP.exec(text);
+  return match ? `${match[1]} ${match[2]}` : text;
+}
+
+// digits and maybe a point, with no leading zero to drop nor a negative zero
+const PLAIN_NUMBER = /^(?!-?0\d)(?!-0(\.0*)?$)-?\d+(\.\d*)?$/;
+
+/** A number's text with `scale` digits after the point, never through a double; other text as it is. */
+export function decimalText(text: string, scale: number): string {
+  // what services write nearly always: digits and a point, padded as they are
+  if (PLAIN_NUMBER.test(text)) {
+    const point = text.indexOf('.');
+    const digits = point < 0 ? 0 : text.length - point - 1;
+    if (scale === 0 && point < 0) return text;
+    if (scale > 0 && digits <= scale) return `${text}${point < 0 ? '.' : ''}${'0'.repeat(scale - digits)}`;
+  }
+  const read = readDecimal(text);
+  if (read === null) return text;
+  const written = writeDecimal(read);
+  if (scale === 0 || read.fraction.length >= scale) return written;
+  return `${written}${read.fraction === '' ? '.' : ''}${'0'.repeat(scale - read.fraction.length)}`;
+}
+
+/**
+ * The rewrite of one value's text for a column of this type; null for a type whose text stays as
+ * the service wrote it (integers already have every digit, floats the shortest that reads back).
+ */
+export function spreadsheetRewrite(type: DuneType): ((text: string) => string) | null {
+  switch (kindOf(type)) {
+    case 'timestamp':
+      return spreadsheetTimestamp;
+    case 'decimal': {
+      const scale = type.params[1] ?? 0;
+      return (text) => decimalText(text, scale);
+    }
+    case 'binary':
+      return (text) => binaryText(text) ?? text;
+    default:
+      return null;
+  }
+}
