@@ -23,6 +23,7 @@ import { addQueryWriteRoutes } from './routes/query-write-routes.ts';
 import { addResultRoutes } from './routes/result-routes.ts';
 import { addTableRoutes } from './routes/table-routes.ts';
 import { DEMO_HANDLE, demoKeyForRun, seedDemo } from './seed/seed-demo.ts';
+import { updateDemoSql } from './seed/update-demo-sql.ts';
 import type { ServiceConfig, ServiceContext } from './service-context.ts';
 import { openStorage } from './storage/open-storage.ts';
 import { TableData } from './tables/table-data.ts';
@@ -120,6 +121,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await sweepLeftovers(config.tempDir, executions, results);
     const configured = options.accounts !== undefined ? await applyAccountsConfig(accounts, options.accounts) : [];
     await seedDemo(accounts, queries);
+    await updateDemoSql(accounts, queries);
     // a demo account the accounts file names keeps the keys it gives
     const demoInConfig = configured.find((spec) => spec.handle === DEMO_HANDLE);
     const key = demoInConfig ? (demoInConfig.api_keys[0] ?? null) : await demoKeyForRun(accounts, options.demoApiKey);

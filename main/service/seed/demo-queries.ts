@@ -1,7 +1,8 @@
 import type { NewQuery } from '../queries/query-store.ts';
 
 // The queries a fresh data directory starts with: what a person sees first in the app, and what
-// tests and benchmarks run. All generate their data with DuckDB, so they need no tables.
+// tests and benchmarks run. All generate their data with DuckDB, so they need no tables. A `/`
+// meant to give a double says so (`::DOUBLE`): between two integers it truncates, as on Dune.
 
 const CHAINS = ['ethereum', 'arbitrum', 'optimism', 'base', 'polygon'];
 const chainList = CHAINS.map((c) => `'${c}'`).join(', ');
@@ -12,8 +13,8 @@ const TRADES = `SELECT
   [${chainList}][1 + i % 5] AS chain,
   ['WETH', 'USDC', 'DAI', 'WBTC', 'LINK', 'UNI'][1 + (i * 7) % 6] AS token,
   '0x' || md5(i::VARCHAR) AS trader,
-  ((hash(i) % 100000000) / 1000000)::DECIMAL(18, 6) AS amount,
-  round((hash(i * 31) % 5000000) / 100, 2) AS amount_usd,
+  ((hash(i) % 100000000)::DOUBLE / 1000000)::DECIMAL(18, 6) AS amount,
+  round((hash(i * 31) % 5000000)::DOUBLE / 100, 2) AS amount_usd,
   i % 3 <> 0 AS is_buy,
   CASE WHEN i % 11 = 0 THEN NULL ELSE ['swap', 'limit order', 'aggregator', 'rfq'][1 + i % 4] END AS route,
   hash(i) AS raw_amount
@@ -65,8 +66,8 @@ SELECT
   TIMESTAMP '2023-01-01 00:00:00' + to_seconds(i * 13) AS block_time,
   [${chainList}][1 + i % 5] AS chain,
   'wallet_' || (i % 50000) AS wallet,
-  (hash(i) % 1000000) / 100 AS amount_usd,
-  ((i % 1000) / 10)::DECIMAL(10, 2) AS fee,
+  (hash(i) % 1000000)::DOUBLE / 100 AS amount_usd,
+  ((i % 1000)::DOUBLE / 10)::DECIMAL(10, 2) AS fee,
   i % 2 = 0 AS is_inbound,
   CASE WHEN i % 13 = 0 THEN NULL ELSE i % 97 END AS bucket
 FROM range(1000000) AS t(i)
