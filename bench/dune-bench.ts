@@ -28,7 +28,7 @@ const DUNE_SQL = `SELECT
   strftime(TIMESTAMP '2023-01-01 00:00:00' + to_seconds(i * 13), '%Y-%m-%d %H:%M:%S.%g UTC') AS "block_time::timestamp(3) with time zone",
   ['ethereum', 'arbitrum', 'optimism', 'base', 'polygon'][1 + i % 5] AS "chain::varchar",
   '0x' || lpad(printf('%x', i % 50000), 40, '0') AS "wallet::varbinary",
-  (hash(i) % 1000000) / 100 AS "amount_usd::double",
+  (hash(i) % 1000000)::DOUBLE / 100 AS "amount_usd::double",
   CAST(i % 1000 AS VARCHAR) || '0000000000000000' || CAST(i % 10 AS VARCHAR) AS "fee::uint256",
   i % 2 = 0 AS "is_inbound::boolean",
   CASE WHEN i % 13 = 0 THEN NULL ELSE i % 97 END AS "bucket::integer"

@@ -15,7 +15,7 @@ test('copies a block of cells as TSV, Markdown and SQL, and every cell of the vi
   await runScratch(
     page,
     ownHost.url(),
-    "SELECT range AS n, (range / 4)::DECIMAL(10, 2) AS quarter, 'row ' || range AS label, range % 2 = 0 AS even FROM range(300)",
+    "SELECT range AS n, (range::DOUBLE / 4)::DECIMAL(10, 2) AS quarter, 'row ' || range AS label, range % 2 = 0 AS even FROM range(300)",
   );
   const grid = page.getByRole('grid');
 

@@ -7,7 +7,7 @@ import { startCacheHarness, type CacheHarness } from './cache-harness.ts';
 
 const SQL_A = "SELECT range AS id, range * 10 AS v, 'x' || range AS label, range % 3 AS grp FROM range(1000)";
 const SQL_B =
-  "SELECT range AS id, (CASE WHEN range % 100 = 0 THEN range * 10 + 1 ELSE range * 10 END)::DOUBLE AS v, 'x' || range AS label, range / 2 AS extra FROM range(5, 1005)";
+  "SELECT range AS id, (CASE WHEN range % 100 = 0 THEN range * 10 + 1 ELSE range * 10 END)::DOUBLE AS v, 'x' || range AS label, range::DOUBLE / 2 AS extra FROM range(5, 1005)";
 
 const idsA = Array.from({ length: 1000 }, (_, i) => i);
 const idsB = Array.from({ length: 1000 }, (_, i) => i + 5);

@@ -16,7 +16,7 @@ const ROWS = 2_500;
 const DEMO = `SELECT
   i AS id,
   (i * 1.1)::DECIMAL(10, 2) AS price,
-  (i / 8)::DECIMAL(18, 6) AS amount,
+  (i::DOUBLE / 8)::DECIMAL(18, 6) AS amount,
   (i * 0.00001)::DECIMAL(18, 6) AS tiny,
   CASE WHEN i % 7 = 0 THEN NULL ELSE TIMESTAMP '2024-01-01 00:00:00' + to_seconds(i * 3601) + to_milliseconds(i) END AS traded_at,
   TIMESTAMPTZ '2024-03-01 12:00:00+00' + to_hours(i) AS settled_at,

@@ -25,7 +25,7 @@ const SQL = `SELECT
   CASE i % 5 WHEN 0 THEN NULL WHEN 1 THEN '' WHEN 2 THEN 'a,"b"' || chr(10) || 'c' WHEN 3 THEN 'ünï ✓' ELSE 'plain ' || i END AS label,
   i::HUGEINT * 100000000000000000000 + 7 AS big,
   (i * 0.125)::DECIMAL(20, 4) AS price,
-  CASE WHEN i % 11 = 0 THEN NULL ELSE i / 3 END AS ratio,
+  CASE WHEN i % 11 = 0 THEN NULL ELSE i::DOUBLE / 3 END AS ratio,
   2.0 * i AS doubled,
   (i * 0.5)::DOUBLE AS half,
   i % 2 = 0 AS even,

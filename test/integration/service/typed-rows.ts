@@ -12,8 +12,8 @@ export const ROWS = 30_000;
 // `unsafe` holds one integer past 2^53, at row 2,500; `text` holds quotes, commas, a line break, '' and NULL
 export const TYPED_ROWS_SQL = `SELECT (i % 100)::TINYINT AS tiny,
   CASE WHEN i = 2500 THEN 9007199254740993 ELSE i * 1000 END::BIGINT AS unsafe, i::HUGEINT AS huge, i::UBIGINT AS ubig,
-  (i * 7)::DECIMAL(38,0) AS dec0, (i / 8)::DECIMAL(10,2) AS dec2, (i / 4)::FLOAT AS f,
-  CASE WHEN i = 2600 THEN 'nan'::DOUBLE ELSE i / 3 END AS dbl, i % 2 = 0 AS yes, NULL::INTEGER AS nothing,
+  (i * 7)::DECIMAL(38,0) AS dec0, (i::DOUBLE / 8)::DECIMAL(10,2) AS dec2, (i::DOUBLE / 4)::FLOAT AS f,
+  CASE WHEN i = 2600 THEN 'nan'::DOUBLE ELSE i::DOUBLE / 3 END AS dbl, i % 2 = 0 AS yes, NULL::INTEGER AS nothing,
   CASE i % 4 WHEN 0 THEN 'say "hi", then' || chr(10) || 'leave' WHEN 1 THEN '' WHEN 2 THEN NULL ELSE 'plain ' || i END AS text,
   DATE '2024-02-29' + i::INTEGER AS d, TIMESTAMP '2024-01-02 03:04:05.678912' + to_seconds(i) AS ts,
   TIMESTAMPTZ '2024-01-02 03:04:05.5+02:00' AS tstz, [i, NULL] AS list, {'a': i, 'b': 'x'} AS struct,
