@@ -91,13 +91,14 @@ const STATEMENTS = [
 
 /**
  * Creates DuneSQL's types and macros in `catalog`'s main schema (on a connection of its own, as
- * macros that call one another are resolved there) and sets Dune's time zone, UTC: once per
- * DuckDB, before its configuration is locked.
+ * macros that call one another are resolved there), sets Dune's time zone, UTC, and makes `/` of
+ * two integers an integer truncated toward zero, as Trino's (DuckDB's gives a double): once per
+ * DuckDB that runs user SQL, before its configuration is locked.
  */
 export async function createDuneSqlMacros(instance: DuckDBInstance, catalog: string): Promise<void> {
   const connection = await instance.connect();
   try {
-    await connection.run(`SET GLOBAL TimeZone = 'UTC'; USE ${q(catalog)}; ${STATEMENTS.join(';\n')}`);
+    await connection.run(`SET GLOBAL TimeZone = 'UTC'; SET GLOBAL integer_division = true; USE ${q(catalog)}; ${STATEMENTS.join(';\n')}`);
   } finally {
     connection.closeSync();
   }

@@ -99,6 +99,21 @@ describe('uint256 and int256', () => {
   });
 });
 
+describe('division', () => {
+  it('truncates a / of two integers toward zero, as Trino does, and keeps a double or decimal one exact', async () => {
+    const rows = await run(`SELECT 7/2 AS half, -7/2 AS negative_half, 7 / -2 AS by_negative, typeof(7/2) AS half_type,
+      7.0/2 AS decimal_by_int, 7/2.0 AS int_by_decimal, count(*)*100/3 AS percent, typeof(count(*)*100/3) AS percent_type,
+      sum(i) / count(*) AS mean_rows, 7::DOUBLE/2 AS double_by_int, 1/4::DOUBLE AS int_by_double, avg(i) / 2 AS avg_halved
+    FROM range(2) t(i)`);
+    expect(rows).toEqual([
+      {
+        half: 3, negative_half: -3, by_negative: -3, half_type: 'INTEGER', decimal_by_int: 3.5, int_by_decimal: 3.5,
+        percent: 66, percent_type: 'BIGINT', mean_rows: 0, double_by_int: 3.5, int_by_double: 0.25, avg_halved: 0.25,
+      },
+    ]);
+  });
+});
+
 describe("Trino's spellings", () => {
   it('answers dates and times as Trino does', async () => {
     const rows = await run(`SELECT
