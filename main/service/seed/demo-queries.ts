@@ -1,7 +1,9 @@
 import type { NewQuery } from '../queries/query-store.ts';
 
 // The queries a fresh data directory starts with: what a person sees first in the app, and what
-// tests and benchmarks run. All generate their data with DuckDB, so they need no tables.
+// tests and benchmarks run. The first four generate their data with DuckDB, so they need no
+// tables; the DuneSQL ones after them read the sample of Dune's tables, and are written so that
+// they run unchanged on Dune too (over the sample's three days).
 
 const CHAINS = ['ethereum', 'arbitrum', 'optimism', 'base', 'polygon'];
 const chainList = CHAINS.map((c) => `'${c}'`).join(', ');
@@ -20,6 +22,72 @@ const TRADES = `SELECT
 FROM range(1, 5001) AS t(i)`;
 
 export type DemoQuery = Omit<NewQuery, 'ownerId'>;
+
+const SAMPLE_DAYS = `BETWEEN DATE '2024-03-01' AND DATE '2024-03-03'`;
+
+/** DuneSQL over the sample tables; the first is the benchmark's join of transfers with tokens and prices. */
+export const DUNE_SAMPLE_QUERIES: DemoQuery[] = [
+  {
+    name: 'Stablecoin and WETH transfers by day',
+    description: 'DuneSQL: ERC-20 transfers of USDC, USDT and WETH each day, with their USD volume at the price of the minute they moved. Runs on Dune as it is.',
+    tags: ['demo', 'dunesql'],
+    sql: `-- ERC-20 transfers per day and token, valued at the minute's price.
+SELECT date_trunc('day', t.evt_block_time) AS day, tok.symbol, count(*) AS transfers,
+  sum(t.value / pow(10, tok.decimals) * p.price) AS volume_usd
+FROM erc20_ethereum.evt_Transfer AS t
+JOIN tokens.erc20 AS tok ON tok.blockchain = 'ethereum' AND tok.contract_address = t.contract_address
+JOIN prices.usd AS p ON p.blockchain = 'ethereum' AND p.contract_address = t.contract_address
+  AND p.minute = date_trunc('minute', t.evt_block_time)
+WHERE t.evt_block_date ${SAMPLE_DAYS} AND tok.symbol IN ('USDC', 'USDT', 'WETH')
+GROUP BY 1, 2
+ORDER BY 1, 4 DESC`,
+    parameters: [],
+    isPrivate: false,
+  },
+  {
+    name: 'DEX volume by project',
+    description: 'DuneSQL: trades, USD volume and distinct traders of each DEX on Ethereum, from dex.trades. Runs on Dune as it is.',
+    tags: ['demo', 'dunesql'],
+    sql: `-- Volume of each DEX and version on Ethereum.
+SELECT project, version, count(*) AS trades, sum(amount_usd) AS volume_usd, count(DISTINCT taker) AS traders
+FROM dex.trades
+WHERE blockchain = 'ethereum' AND block_date ${SAMPLE_DAYS}
+GROUP BY 1, 2
+ORDER BY volume_usd DESC`,
+    parameters: [],
+    isPrivate: false,
+  },
+  {
+    name: 'Gas and fees by day',
+    description: 'DuneSQL: transactions, average gas price in gwei, fees in ETH and the share that succeeded, per day, from ethereum.transactions. Runs on Dune as it is.',
+    tags: ['demo', 'dunesql'],
+    sql: `-- Gas price, fees and success rate of Ethereum transactions per day.
+SELECT block_date AS day, count(*) AS transactions, avg(gas_price / 1e9) AS avg_gas_price_gwei,
+  sum(CAST(gas_used AS double) * gas_price / 1e18) AS fees_eth,
+  avg(CASE WHEN success THEN 1.0 ELSE 0.0 END) AS success_rate
+FROM ethereum.transactions
+WHERE block_date ${SAMPLE_DAYS}
+GROUP BY 1
+ORDER BY 1`,
+    parameters: [],
+    isPrivate: false,
+  },
+  {
+    name: 'Labelled traders on DEXes',
+    description: 'DuneSQL: the DEX traders with a label in labels.addresses, by USD volume. Runs on Dune as it is.',
+    tags: ['demo', 'dunesql'],
+    sql: `-- DEX traders that carry a label, by volume.
+SELECT l.name, l.category, count(*) AS trades, sum(d.amount_usd) AS volume_usd
+FROM dex.trades AS d
+JOIN labels.addresses AS l ON l.blockchain = 'ethereum' AND l.address = d.taker
+WHERE d.blockchain = 'ethereum' AND d.block_date ${SAMPLE_DAYS}
+GROUP BY 1, 2
+ORDER BY volume_usd DESC
+LIMIT 20`,
+    parameters: [],
+    isPrivate: false,
+  },
+];
 
 export const DEMO_QUERIES: DemoQuery[] = [
   {
@@ -74,4 +142,5 @@ ORDER BY id`,
     parameters: [],
     isPrivate: false,
   },
+  ...DUNE_SAMPLE_QUERIES,
 ];
