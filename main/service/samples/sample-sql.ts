@@ -4,12 +4,15 @@ import { quoteIdentifier as q } from '../storage/duckdb.ts';
 
 // The statements that fill a new DuckDB file with the sample of Dune's tables: three days of
 // Ethereum from 2024-03-01, made up but consistent. Every value is a function of a row's number
-// through `mix` (integer arithmetic, so the same on every machine and DuckDB version): a block's
+// (through `mix`, or md5 for hashes and addresses), so every making gives the same file: a block's
 // transactions carry its hash and time, an ERC-20 transfer or a swap happens in a transaction
 // to the token or the router, a trade moves its two tokens with two transfers, and its USD amount
 // is its sold amount at that minute's price in prices.usd. Failed transactions emit nothing.
 
-const START = `TIMESTAMPTZ '2024-03-01 00:00:00+00'`;
+// 2024-03-01 00:00:00 UTC, in seconds: times are made from numbers (to_timestamp), and dates from
+// the same times without a zone, as the time zone's calendar is slow on this many rows.
+const START_EPOCH = 1_709_251_200;
+const START = `TIMESTAMP '2024-03-01 00:00:00'`;
 const DAYS = 3;
 const BLOCK_SECONDS = 12;
 const BLOCKS = (DAYS * 86_400) / BLOCK_SECONDS;
@@ -86,9 +89,9 @@ function createTables(): string[] {
 const MACROS = `
 CREATE TEMP MACRO mix(x, salt) AS hash(x::BIGINT * 64 + salt);
 CREATE TEMP MACRO u(x, salt) AS mix(x, salt) / 18446744073709551616.0;
-CREATE TEMP MACRO addr(kind, n) AS unhex(left(sha256(kind || ':' || n::VARCHAR), 40));
+CREATE TEMP MACRO bytes32(kind, n) AS unhex(md5(kind || ':' || n::VARCHAR) || md5(kind || '/' || n::VARCHAR));
+CREATE TEMP MACRO addr(kind, n) AS unhex(md5(kind || ':' || n::VARCHAR) || left(md5(kind || '/' || n::VARCHAR), 8));
 CREATE TEMP MACRO pick_wallet(x, salt) AS floor(${WALLETS} * pow(u(x, salt), 2))::BIGINT;
-CREATE TEMP MACRO word(b) AS lpad(hex(b), 64, '0');
 CREATE TEMP MACRO price_at(base, swing, token, minute) AS
   base * (1 + swing * sin(minute / 360.0 + token) + swing / 4 * sin(minute / 37.0 + 2 * token));`;
 
@@ -105,19 +108,23 @@ CREATE TEMP TABLE wallet AS SELECT w, addr('wallet', w) AS address FROM range(${
 CREATE TEMP TABLE pool AS SELECT d.id AS dex_id, a.id AS a, b.id AS b,
   addr('pool', d.project || d.version || least(a.symbol, b.symbol) || greatest(a.symbol, b.symbol)) AS address
 FROM dex AS d, token AS a, token AS b;
+-- 32-byte words for call data, which needs no word of its own per transaction
+CREATE TEMP TABLE word AS SELECT i, bytes32('word', i) AS bytes FROM range(4096) AS r(i);
 CREATE TEMP TABLE block AS
-SELECT n, ${FIRST_BLOCK} + n AS number, ${START} + to_seconds(n * ${BLOCK_SECONDS}) AS time,
-  unhex(sha256('block:' || n::VARCHAR)) AS hash,
+SELECT n, ${FIRST_BLOCK} + n AS number, to_timestamp(${START_EPOCH} + n * ${BLOCK_SECONDS}) AS time,
+  (${START} + to_seconds(n * ${BLOCK_SECONDS}))::DATE AS day,
+  date_trunc('month', ${START} + to_seconds(n * ${BLOCK_SECONDS}))::DATE AS month,
+  bytes32('block', n) AS hash,
   (25e9 + 15e9 * sin(n / 900.0) + 5e9 * u(n, 1))::BIGINT AS base_fee_per_gas, (1 + mix(n, 2) % 7)::BIGINT AS tx_count
 FROM range(${BLOCKS}) AS r(n);
 CREATE TEMP TABLE tx_index AS
-SELECT b.n, b.number, b.time, b.hash AS block_hash, b.base_fee_per_gas, k, b.n * 8 + k AS id
+SELECT b.n, b.number, b.time, b.day, b.month, b.hash AS block_hash, b.base_fee_per_gas, k, b.n * 8 + k AS id
 FROM block AS b, range(b.tx_count) AS r(k);
 CREATE TEMP TABLE tx AS
 SELECT t.*, s.address AS sender, r.address AS receiver,
   CASE t.kind WHEN 'eth' THEN r.address WHEN 'erc20' THEN a.address ELSE d.router END AS recipient
 FROM (
-SELECT n, number, time, block_hash, base_fee_per_gas, k, id,
+SELECT n, number, time, day, month, block_hash, base_fee_per_gas, k, id,
   CASE WHEN mix(id, 3) % 10 < 4 THEN 'eth' WHEN mix(id, 3) % 10 < 8 THEN 'erc20' ELSE 'swap' END AS kind,
   mix(id, 4) % 50 <> 0 AS success,
   pick_wallet(id, 5) AS sender_id,
@@ -127,8 +134,8 @@ SELECT n, number, time, block_hash, base_fee_per_gas, k, id,
   mix(id, 10) % ${DEXES.length} AS dex_id,
   pow(10, 1.5 + 3.5 * u(id, 11)) AS usd,
   (1e7 + 19e8 * u(id, 12))::BIGINT AS priority_fee,
-  unhex(sha256('tx:' || id::VARCHAR)) AS hash,
-  date_diff('minute', ${START}, time) AS minute_index,
+  bytes32('tx', id) AS hash,
+  (n * ${BLOCK_SECONDS}) // 60 AS minute_index,
   CASE WHEN mix(id, 3) % 10 < 4 THEN 21000 WHEN mix(id, 3) % 10 < 8 THEN 34000 + mix(id, 14) % 18000 ELSE 100000 + mix(id, 14) % 100000 END AS gas_used
 FROM tx_index) AS t
 JOIN wallet AS s ON s.w = t.sender_id JOIN wallet AS r ON r.w = t.receiver_id
@@ -162,25 +169,25 @@ SELECT time AS block_time, number AS block_number,
   recipient AS "to",
   block_hash,
   CASE kind WHEN 'eth' THEN ''::BLOB
-    WHEN 'erc20' THEN unhex('a9059cbb' || word(receiver) || lpad(sha256('amount:' || id::VARCHAR), 64, '0'))
-    ELSE unhex('38ed1739' || sha256('swap:' || id::VARCHAR) || word(sender)) END AS data,
+    WHEN 'erc20' THEN unhex('a9059cbb000000000000000000000000') || receiver || w.bytes
+    ELSE unhex('38ed1739') || w.bytes || unhex('000000000000000000000000') || sender END AS data,
   hash, CASE WHEN mix(id, 15) % 10 = 0 THEN 'Legacy' ELSE 'DynamicFee' END AS type,
-  [] AS access_list, time::DATE AS block_date
-FROM tx ORDER BY id;
+  [] AS access_list, day AS block_date
+FROM tx JOIN word AS w ON w.i = mix(id, 19) % 4096 ORDER BY id;
 
 INSERT INTO erc20_ethereum."evt_Transfer" BY NAME
 SELECT address_a AS contract_address, hash AS evt_tx_hash, sender AS evt_tx_from,
   CASE WHEN kind = 'erc20' THEN address_a ELSE router END AS evt_tx_to, k AS evt_tx_index, k * 4 AS evt_index,
-  time AS evt_block_time, number AS evt_block_number, time::DATE AS evt_block_date,
+  time AS evt_block_time, number AS evt_block_number, day AS evt_block_date,
   sender AS "from", CASE WHEN kind = 'erc20' THEN receiver ELSE pool END AS "to", raw_a AS value
 FROM moved WHERE success
 UNION ALL
-SELECT address_b, hash, sender, router, k, k * 4 + 1, time, number, time::DATE, pool, sender, raw_b
+SELECT address_b, hash, sender, router, k, k * 4 + 1, time, number, day, pool, sender, raw_b
 FROM moved WHERE success AND kind = 'swap'
 ORDER BY evt_block_number, evt_index;
 
 INSERT INTO dex.trades BY NAME
-SELECT 'ethereum' AS blockchain, project, version, date_trunc('month', time)::DATE AS block_month, time::DATE AS block_date,
+SELECT 'ethereum' AS blockchain, project, version, month AS block_month, day AS block_date,
   time AS block_time, number AS block_number, symbol_b AS token_bought_symbol, symbol_a AS token_sold_symbol,
   least(symbol_a, symbol_b) || '-' || greatest(symbol_a, symbol_b) AS token_pair,
   raw_b / pow(10, decimals_b) AS token_bought_amount, raw_a / pow(10, decimals_a) AS token_sold_amount,
@@ -193,11 +200,11 @@ INSERT INTO ethereum.blocks BY NAME
 SELECT b.time, b.number,
   30000000::DECIMAL(38, 0) AS gas_limit, coalesce(used.gas, 0)::DECIMAL(38, 0) AS gas_used,
   (SELECT unhex(address) FROM (VALUES ${builders}) AS m(id, address, name) WHERE m.id = mix(b.n, 17) % ${BUILDERS.length}) AS miner,
-  b.hash, unhex(sha256('block:' || (b.n - 1)::VARCHAR)) AS parent_hash,
+  b.hash, bytes32('block', b.n - 1) AS parent_hash,
   (20000 + 400 * b.tx_count + mix(b.n, 18) % 30000)::BIGINT AS size, unhex('0000000000000000') AS nonce,
   b.base_fee_per_gas, 0::DECIMAL(38, 0) AS difficulty, 58750003716598352816469::DECIMAL(38, 0) AS total_difficulty,
-  0 AS blob_gas_used, 0 AS excess_blob_gas, unhex(sha256('beacon:' || b.n::VARCHAR)) AS parent_beacon_block_root,
-  b.time::DATE AS date
+  0 AS blob_gas_used, 0 AS excess_blob_gas, bytes32('beacon', b.n) AS parent_beacon_block_root,
+  b.day AS date
 FROM block AS b LEFT JOIN (SELECT n, sum(gas_used) AS gas FROM tx GROUP BY n) AS used USING (n)
 ORDER BY b.n;
 
@@ -205,7 +212,7 @@ INSERT INTO tokens.erc20 BY NAME
 SELECT 'ethereum' AS blockchain, address AS contract_address, symbol, decimals FROM token ORDER BY id;
 
 INSERT INTO prices.usd BY NAME
-SELECT ${START} + to_minutes(m) AS minute, 'ethereum' AS blockchain, address AS contract_address, decimals, symbol,
+SELECT to_timestamp(${START_EPOCH} + m * 60) AS minute, 'ethereum' AS blockchain, address AS contract_address, decimals, symbol,
   price_at(price, swing, id, m) AS price
 FROM token, range(${DAYS * 1440}) AS r(m) ORDER BY minute, id;
 

@@ -6,7 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { sampleStatements } from './sample-sql.ts';
 
 // Made again when the sample's content changes, under a new name; older files are removed at start.
-const FILE = 'dune-sample-3.duckdb';
+const FILE = 'dune-sample-1.duckdb';
 // The DuckDB that makes the file is the service's for a few seconds: bounded as its others are.
 const MAKING_MEMORY = '512MB';
 
