@@ -1,10 +1,12 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_TABLES } from '../../../main/common/dune-tables/index.ts';
+import { SampleTables } from '../../../main/service/samples/sample-tables.ts';
 import { DUNE_SAMPLE_QUERIES } from '../../../main/service/seed/demo-queries.ts';
 import { executeSql, withApiKey } from './run-sql.ts';
-import { startHarness, type Harness, type Json } from './service-harness.ts';
+import { newDataDir, startHarness, type Harness, type Json } from './service-harness.ts';
 
 // The sample of Dune's tables: made on the first execution that names one, under Dune's names and
 // types, consistent across tables, read-only to every context, and an unknown table answered as
@@ -148,6 +150,27 @@ describe('the sample of Dune\'s tables', () => {
     const [volume] = await sql(DUNE_SAMPLE_QUERIES[1]!.sql);
     expect(volume.volume_usd).toBeGreaterThan(0);
   });
+
+  it('is the same every time it is made', async () => {
+    const digest = async (file: string) => {
+      const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+      const connection = await instance.connect();
+      const sums = [];
+      for (const t of SAMPLE_TABLES) {
+        sums.push((await connection.runAndReadAll(`select count(*), bit_xor(hash(columns(*))) from "${t.schema}"."${t.name}"`)).getRowsJson());
+      }
+      connection.closeSync();
+      instance.closeSync();
+      return sums;
+    };
+    const [file] = readdirSync(sampleDir());
+    const other = newDataDir();
+    try {
+      expect(await digest(await new SampleTables(other).make())).toEqual(await digest(join(sampleDir(), file!)));
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('is kept across restarts, not made again', async () => {
     const [file] = readdirSync(sampleDir());
