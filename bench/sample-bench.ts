@@ -31,6 +31,7 @@ async function startMillis(dir: string): Promise<number> {
   return took;
 }
 
+const signed = (millis: number) => `${millis >= 0 ? '+' : ''}${millis.toFixed(0)}`;
 const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 
 /** Measures in folders of its own under `dir`, and prints its lines. */
@@ -75,6 +76,6 @@ export async function benchSampleTables(dir: string): Promise<void> {
   console.log(`  sample of Dune's tables on a fresh data folder, made by the first query naming one: ready in ${readySeconds.toFixed(2)} s (goal ${READY_GOAL_SECONDS} s; the service's CPU meanwhile ${readyCpuMillis} ms); the same query once made: ${againMillis.toFixed(0)} ms`);
   console.log(
     `  service start to listening, median of ${STARTS}: ${withSample.toFixed(0)} ms with the sample in its data folder, ` +
-      `${withoutSample.toFixed(0)} ms without (${(withSample - withoutSample).toFixed(0)} ms more; goal +${START_GOAL_MILLIS} ms)`,
+      `${withoutSample.toFixed(0)} ms without (${signed(withSample - withoutSample)} ms; goal +${START_GOAL_MILLIS} ms)`,
   );
 }
