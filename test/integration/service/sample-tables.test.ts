@@ -143,8 +143,13 @@ describe('the sample of Dune\'s tables', () => {
       expect(Array.isArray(rows), `${query.name}: ${JSON.stringify(rows)}`).toBe(true);
       expect(rows.length, query.name).toBeGreaterThan(0);
     }
+    // 0x literals and approx_distinct, rewritten for DuckDB
+    const transfers = await sql(DUNE_SAMPLE_QUERIES[0]!.sql);
+    expect([...new Set(transfers.map((r: Json) => r.symbol))].sort()).toEqual(['USDC', 'USDT', 'WETH']);
+    expect(transfers).toHaveLength(9);
     const [volume] = await sql(DUNE_SAMPLE_QUERIES[1]!.sql);
     expect(volume.volume_usd).toBeGreaterThan(0);
+    expect(volume.traders).toBeGreaterThan(100);
   });
 
   it('is the same every time it is made', async () => {
