@@ -7,8 +7,10 @@ import { sampleStatements } from './sample-sql.ts';
 
 // Made again when the sample's content changes, under a new name; older files are removed at start.
 const FILE = 'dune-sample-1.duckdb';
-// The DuckDB that makes the file is the service's for a few seconds: bounded as its others are.
-const MAKING_MEMORY = '512MB';
+// The DuckDB that makes the file is the service's for a few seconds: bounded as its others are,
+// and on one thread, which leaves the other cores to executions and took half the CPU of two
+// (the work is many small statements, whose parallel parts cost more than they save).
+const MAKING = { memory_limit: '512MB', threads: '1' };
 
 /**
  * The sample of Dune's tables, one DuckDB file in the data folder's `samples/`, made the first
@@ -51,7 +53,7 @@ export class SampleTables {
   async #write(): Promise<string> {
     const making = join(this.#dir, `making-${randomBytes(6).toString('hex')}.duckdb`);
     try {
-      const instance = await DuckDBInstance.create(making, { memory_limit: MAKING_MEMORY, temp_directory: `${making}.tmp` });
+      const instance = await DuckDBInstance.create(making, { ...MAKING, temp_directory: `${making}.tmp` });
       try {
         const connection = await instance.connect();
         try {
