@@ -1,11 +1,13 @@
 // `npm run bench:service`: throughput and latency of the embedded service (in a process of its own)
-// on a 1,000,000-row result, next to the same work done directly in DuckDB in this process.
+// on a 1,000,000-row result, next to the same work done directly in DuckDB in this process; then
+// the sample of Dune's tables (bench/sample-bench.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { DEMO_QUERIES } from '../main/service/seed/demo-queries.ts';
 import { readPages, type PageFormat } from './page-reader.ts';
+import { benchSampleTables } from './sample-bench.ts';
 import { startServiceChild } from './service-child.ts';
 
 const LARGE_QUERY_ID = 4;
@@ -209,4 +211,11 @@ try {
 } finally {
   await service.stop();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+const sampleDir = mkdtempSync(join(tmpdir(), 'querydesk-bench-sample-'));
+try {
+  await benchSampleTables(sampleDir);
+} finally {
+  rmSync(sampleDir, { recursive: true, force: true });
 }

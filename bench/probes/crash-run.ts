@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,11 +7,14 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { seeded, type Random } from './random.ts';
 import { startServiceProcess, type ServiceAccount, type ServiceProcess } from './service-process.ts';
 
-// The service killed with SIGKILL in the middle of an execution, an upload or an insert, then
-// started again on the same folder: what was committed reads the same, the interrupted work reads
-// as failed or as never done, and nothing is left on disk.
+// The service killed with SIGKILL in the middle of an execution, an upload, an insert or the
+// making of the sample of Dune's tables, then started again on the same folder: what was committed
+// reads the same, the interrupted work reads as failed or as never done, and nothing is left on disk.
 
-export type CrashKind = 'execution' | 'upload' | 'insert';
+export type CrashKind = 'execution' | 'upload' | 'insert' | 'sample';
+
+// The sample's rows of ethereum.blocks, when it is whole.
+const SAMPLE_BLOCKS = 21_600;
 
 export interface CrashReport {
   rounds: number;
@@ -93,6 +96,9 @@ export async function leftoversIn(dataDir: string): Promise<string[]> {
   for (const name of readdirSync(join(dataDir, 'tables'))) {
     if (!files.has(name.replace(/\.wal$/, ''))) found.push(`tables/${name}`);
   }
+  // the sample, once whole, is one file; a making cut short leaves nothing after a start
+  const samples = join(dataDir, 'samples');
+  if (existsSync(samples)) found.push(...readdirSync(samples).filter((name) => !/^dune-sample-\d+\.duckdb$/.test(name)).map((name) => `samples/${name}`));
   connection.closeSync();
   instance.closeSync();
   return found;
@@ -121,7 +127,15 @@ export async function crashService(options: { rounds: number; seed: number; kind
     for (let round = 0; round < options.rounds; round++) {
       for (const kind of options.kinds) {
         let interrupted: string | null = null;
-        if (kind === 'execution') {
+        if (kind === 'sample') {
+          // a sample made in an earlier round is removed first, so that this one is made again
+          await service.kill('SIGTERM');
+          rmSync(join(dataDir, 'samples'), { recursive: true, force: true });
+          service = await start();
+          interrupted = (await api(service, 'POST', '/sql/execute', { sql: 'select count(*) from ethereum.blocks' })).execution_id as string;
+          const samples = join(dataDir, 'samples');
+          await killWhen(service, random, async () => existsSync(samples) && readdirSync(samples).some((name) => name.startsWith('making-')));
+        } else if (kind === 'execution') {
           const sql = random.pick(['select range as n, md5(range::varchar) as h from range(30000000)', 'select sum(hash(range)) from range(3000000000)']);
           interrupted = (await api(service, 'POST', '/sql/execute', { sql })).execution_id as string;
           const id = interrupted;
@@ -149,6 +163,12 @@ export async function crashService(options: { rounds: number; seed: number; kind
         if (interrupted) {
           const status = await api(service, 'GET', `/execution/${interrupted}/status`);
           if (status.state !== 'QUERY_STATE_FAILED') report.mismatches.push(`round ${round}: the interrupted execution reads ${status.state}`);
+        }
+        if (kind === 'sample') {
+          // whole, made again if the kill came before it was
+          const blocks = await api(service, 'POST', '/sql/execute', { sql: 'select count(*)::int as n from ethereum.blocks' });
+          const made = (await finished(service, blocks.execution_id)) && (await api(service, 'GET', `/execution/${blocks.execution_id}/results`)).result?.rows[0].n;
+          if (made !== SAMPLE_BLOCKS) report.mismatches.push(`round ${round} (sample): ethereum.blocks has ${made} rows, not ${SAMPLE_BLOCKS}`);
         }
         grows = count;
         await service.kill('SIGTERM');

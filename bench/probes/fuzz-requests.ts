@@ -48,6 +48,11 @@ const SQL = [
   `select ${'sum('.repeat(3000)}0x01${')'.repeat(3000)}`,
   '',
   'select',
+  // Dune's tables: a sample, one Dune has but not offline (a hint), an unknown name, a write
+  'select count(*) from ethereum.transactions',
+  'select * from ethereum.logs',
+  'select * from "ethereum"."transaction"',
+  'delete from ethereum.blocks',
 ];
 
 function filterTerm(random: Random, world: World): string {

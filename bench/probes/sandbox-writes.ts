@@ -1,10 +1,10 @@
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 // User SQL that tried to write files, or to read the service's host, when it was sent: the
 // statements the fuzzer sends as they are, each of which must be refused (never a 5xx) and leave
-// every file of the service as it was. The targets are the table files, the files DuckDB keeps
-// beside them, and the folders its sandboxes spill into.
+// every file of the service as it was. The targets are the table files, the sample of Dune's
+// tables, the files DuckDB keeps beside them, and the folders its sandboxes spill into.
 
 const lit = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
@@ -63,6 +63,16 @@ const FIXED = [
   'SELECT * FROM truncate_duckdb_logs()',
   "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT 1'))",
   "SELECT * FROM sql_auto_complete('SELECT * FROM ''/')",
+  // the sample of Dune's tables, read-only to every context
+  'DELETE FROM ethereum.blocks',
+  'UPDATE prices.usd SET price = 0',
+  'INSERT INTO tokens.erc20 SELECT * FROM tokens.erc20',
+  'DROP VIEW ethereum.transactions',
+  'CREATE OR REPLACE VIEW dex.trades AS SELECT 1 AS x',
+  'DELETE FROM "dune sample".ethereum.blocks',
+  'DROP TABLE "dune sample".labels.addresses',
+  'DETACH "dune sample"',
+  'EXPLAIN ANALYZE DELETE FROM "dune sample".erc20_ethereum.evt_Transfer',
 ];
 
 // The ways of writing that reach a spill folder as much as a table file: a few of each kind, for
@@ -96,8 +106,14 @@ export function tableAndTempFiles(dataDir: string): string[] {
       }
     }
   };
-  for (const dir of ['tables', 'tmp']) walk(join(dataDir, dir));
+  for (const dir of ['tables', 'tmp', 'samples']) if (existsSync(join(dataDir, dir))) walk(join(dataDir, dir));
   return found.sort();
+}
+
+/** The sample's file of the service on `dataDir`, once made. */
+export function sampleFiles(dataDir: string): string[] {
+  const dir = join(dataDir, 'samples');
+  return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];
 }
 
 /** The table files of the service on `dataDir`. */
@@ -120,13 +136,18 @@ const AT_ONCE = 4;
  * to end, and then compares the table and temporary files with what was there before.
  */
 export async function probeSandbox(baseUrl: string, dataDir: string, key: string): Promise<SandboxProbe> {
-  const statements = sandboxWrites(tableFiles(dataDir), spillFolders(dataDir, 12));
-  const before = tableAndTempFiles(dataDir);
   const problems: SandboxProbe['problems'] = [];
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${baseUrl}/api/v1${path}`, { method, headers: { 'x-dune-api-key': key }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   };
+  // the sample made first, as any reading of it does: then its file is a target like the tables'
+  const made = await call('POST', '/sql/execute', { sql: 'SELECT count(*) FROM tokens.erc20' });
+  while (made.status === 200 && !(await call('GET', `/execution/${made.body.execution_id}/status`)).body.is_execution_finished) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const statements = sandboxWrites([...tableFiles(dataDir), ...sampleFiles(dataDir)], spillFolders(dataDir, 12));
+  const before = tableAndTempFiles(dataDir);
   const send = async (sql: string) => {
     const run = await call('POST', '/sql/execute', { sql });
     if (run.status !== 200) {

@@ -11,6 +11,7 @@ import { expireDue } from './executions/expiry.ts';
 import { resolveLimits, type LimitOptions } from './executions/plan-limits.ts';
 import { runningLimit, threadPoolSize } from './executions/running-limit.ts';
 import { Sandboxes } from './executions/sql-sandbox.ts';
+import { SampleTables } from './samples/sample-tables.ts';
 import { bucketOf, RateLimiter } from './http/rate-limiter.ts';
 import { Router } from './http/router.ts';
 import { createHttpServer } from './http/server.ts';
@@ -134,6 +135,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       tempDir: config.tempDir,
       hiddenPaths: [resolve(options.dataDir), process.cwd(), homedir(), tmpdir()],
       budget: new ExecutionBudget(config.total),
+      samples: new SampleTables(options.dataDir),
     });
     const executor = new Executor({
       executions,

@@ -3,7 +3,7 @@ import { executionState, openQuery, replaceSql } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // The sidebar lists the account's tables with their columns, and the editor completes table
-// names, their columns, and the columns of the result shown.
+// names (the account's, and Dune's sample tables), their columns, and the columns of the result shown.
 
 test('lists tables with their columns, and completes tables, columns and result columns', async ({ page, ownHost }) => {
   await page.goto(ownHost.url());
@@ -41,4 +41,13 @@ test('lists tables with their columns, and completes tables, columns and result 
   await expect(editor).toHaveText('select amount_usd from dune.demo.dataset_prices');
   await page.keyboard.type(' where dune.demo.dataset_prices.pri');
   await expect(page.getByRole('option', { name: /price_usd/ })).toBeVisible();
+
+  // Dune's own tables, which the embedded service keeps a sample of, and their columns
+  await replaceSql(page, editor, 'select * from ethereum.tra');
+  await expect(page.getByRole('option', { name: /transactions/ })).toBeVisible();
+  await page.waitForTimeout(150);
+  await page.keyboard.press('Enter');
+  await expect(editor).toHaveText('select * from ethereum.transactions');
+  await page.keyboard.type(' where ethereum.transactions.block_ti');
+  await expect(page.getByRole('option', { name: /block_time/ })).toContainText('timestamp(3) with time zone');
 });

@@ -37,7 +37,7 @@ test('runs the demo query and browses its rows to the last one', async ({ page, 
 
   // every demo query has the tag `demo`; only one has `demo tr` in its name
   await page.getByRole('searchbox', { name: 'Filter queries by name' }).fill('demo');
-  await expect(queries.getByRole('option')).toHaveCount(4);
+  await expect(queries.getByRole('option')).toHaveCount(8);
   await page.getByRole('searchbox', { name: 'Filter queries by name' }).fill('demo tr');
   await expect(queries.getByRole('option')).toHaveCount(1);
   await queries.getByRole('option', { name: /Demo trades/ }).click();

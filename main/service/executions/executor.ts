@@ -180,7 +180,7 @@ export class Executor {
     const submittedAt = (await executions.get(executionId))?.submittedAt ?? startedAt;
     let sandbox: Sandbox | null = null;
     try {
-      sandbox = await sandboxes.open(running.reservation);
+      sandbox = await sandboxes.open(running.reservation, sql);
       running.connection = sandbox.connection;
       if (running.cancelled) return;
       const stored = await this.#store(running, running.connection);

@@ -1,4 +1,5 @@
 import type { Rewritten } from '../dunesql/rewrite.ts';
+import { unknownTableMessage } from '../samples/unknown-table.ts';
 import type { ExecutionError } from './execution-store.ts';
 
 export const EXECUTION_FAILED = 'FAILED_TYPE_EXECUTION_FAILED';
@@ -28,15 +29,14 @@ function locate(message: string, sql: string): { line: number; column: number } 
 /**
  * An execution error from DuckDB's message: its first part as the message, its location as line
  * and column. DuckDB locates it in the SQL it ran (`ran`, the user's `sql` rewritten), and the
- * location given is the user's.
+ * location given is the user's. An unknown table is said as the hosted service says it.
  */
 export function sqlError(message: string, sql: string, ran?: Rewritten): ExecutionError {
   const location = locate(message, ran?.sql ?? sql);
   const text = message.replace(LOCATION, '').trim();
   if (!location) return { type: EXECUTION_FAILED, message: text };
-  if (!ran) return errorAt(text, location);
-  const offset = offsetOf(ran.sql, location);
-  return errorAt(text, lineAndColumn(sql, ran.originalOffset(offset)));
+  const at = ran ? lineAndColumn(sql, ran.originalOffset(offsetOf(ran.sql, location))) : location;
+  return errorAt(unknownTableMessage(text, sql, at.line, at.column) ?? text, at);
 }
 
 /** An execution error at `offset` of `sql`. */

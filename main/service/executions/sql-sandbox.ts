@@ -1,8 +1,11 @@
 import { realpathSync } from 'node:fs';
 import { link, mkdir, rm } from 'node:fs/promises';
-import { join, parse } from 'node:path';
+import { basename, join, parse } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier as q, quoteLiteral } from '../storage/duckdb.ts';
+import { attachSamples, SAMPLE_SCHEMAS } from '../samples/attach-samples.ts';
+import { namesSampleTables, SAMPLE_NAMES } from '../samples/sample-names.ts';
+import type { SampleTables } from '../samples/sample-tables.ts';
 import { DATA, type TableFiles } from '../tables/table-files.ts';
 import type { TableRecord, TableStore } from '../tables/table-store.ts';
 import type { ExecutionBudget } from './execution-budget.ts';
@@ -21,6 +24,8 @@ export interface SandboxOptions {
   hiddenPaths: string[];
   /** The service's memory and spill for executions, which every context's DuckDB takes its budget from. */
   budget: ExecutionBudget;
+  /** The sample of Dune's tables, read-only to every context, made when first named. */
+  samples: SampleTables;
 }
 
 /**
@@ -45,7 +50,7 @@ export interface Sandbox {
 
 /** One context's DuckDB, for as long as the tables it may read stay the same. */
 interface ContextDb {
-  /** The readable tables it was built with, as names and files; null when one could not be attached, so it is built again. */
+  /** The readable tables it was built with, as names and files (the sample's too); null when one could not be attached, so it is built again. */
   tables: string | null;
   /** Its memory and spill limits, taken from the service's budget until it is shut. */
   budget: ServiceBudget;
@@ -54,6 +59,10 @@ interface ContextDb {
   users: number;
   retired: boolean;
 }
+
+// Where an execution's connection resolves names first (an in-memory DuckDB's own catalog): Dune's
+// tables and `<handle>.<table>` as views, and DuneSQL's macros.
+const DEFAULT_CATALOG = 'memory';
 
 /** The key of the DuckDB that holds public tables only (no account has this id). */
 const PUBLIC_ONLY = -1;
@@ -75,6 +84,11 @@ const KEPT_CONTEXTS = 8;
  * configuration locked, so the SQL can attach nothing more. Attaching takes about 2 ms a table, so
  * a context's DuckDB serves its executions (each on a connection of its own) until the set of
  * tables it may read changes.
+ *
+ * Names of two parts resolve as on Dune: in the DuckDB's default catalog, `<schema>.<table>` is
+ * Dune's table (the sample, read-only, see attachSamples) and every other `<handle>.<table>` the
+ * uploaded table; so a context whose handle is a schema of Dune's (`ethereum`) reaches its own
+ * `transactions` as `dune.ethereum.transactions`, and `ethereum.transactions` stays Dune's.
  */
 export class Sandboxes {
   #store: TableStore;
@@ -131,10 +145,11 @@ export class Sandboxes {
     reservation.kept = null;
   }
 
-  /** The reserved place's connection. */
-  async open(reservation: Reservation): Promise<Sandbox> {
+  /** The reserved place's connection, for running `sql` (which may need the sample tables made first). */
+  async open(reservation: Reservation, sql: string): Promise<Sandbox> {
     let db: ContextDb;
     try {
+      if (namesSampleTables(sql)) await this.#options.samples.make();
       db = await this.#contextDb(reservation);
     } catch (error) {
       this.forgo(reservation);
@@ -142,7 +157,6 @@ export class Sandboxes {
     }
     try {
       const connection = await db.instance.connect();
-      await connection.run(`USE ${q(this.#options.catalog)}`);
       return {
         connection,
         close: () => {
@@ -181,7 +195,8 @@ export class Sandboxes {
   async #contextDb(reservation: Reservation): Promise<ContextDb> {
     const { key, budget, kept } = reservation;
     let tables = await this.#store.readable(reservation.privateOf ?? PUBLIC_ONLY);
-    if (kept && kept.tables === describe(tables)) {
+    let samples = this.#options.samples.file;
+    if (kept && kept.tables === describe(tables, samples)) {
       reservation.kept = null; // its user, counted when reserved, is this execution
       if (!kept.retired) {
         this.#contexts.delete(key);
@@ -200,20 +215,21 @@ export class Sandboxes {
     }
     // a table replaced between listing and holding its file: list again
     while (!this.#files.acquire(tables.map((t) => t.file))) tables = await this.#store.readable(reservation.privateOf ?? PUBLIC_ONLY);
+    samples = this.#options.samples.file;
     const held = tables.map((t) => t.file);
     let instance: DuckDBInstance | null = null;
     let attachedAll: boolean;
     try {
       instance = await this.#takeSpare();
       await this.#limit(instance, budget);
-      attachedAll = await this.#furnish(instance, tables);
+      attachedAll = await this.#furnish(instance, tables, samples);
     } catch (error) {
       instance?.closeSync();
       this.#files.release(held);
       throw error;
     }
     reservation.taken = false; // the DuckDB's own now, given back when it is shut
-    const db: ContextDb = { tables: attachedAll ? describe(tables) : null, budget, instance, held, users: 1, retired: false };
+    const db: ContextDb = { tables: attachedAll ? describe(tables, samples) : null, budget, instance, held, users: 1, retired: false };
     const replaced = this.#contexts.get(key);
     if (replaced) this.#retire(replaced);
     this.#contexts.delete(key);
@@ -244,30 +260,36 @@ export class Sandboxes {
    * could write to lead nowhere, and it cannot make the folder again. (The folder it spills into
    * stays writable by path, as DuckDB needs it: there the statement check keeps every write out.)
    * A file that cannot be attached fails only the executions that read its table; false then, so
-   * that the next execution tries it again.
+   * that the next execution tries it again. Each table is also named `<handle>.<table>` in the
+   * default catalog, unless that is a sample table's name.
    */
-  async #furnish(instance: DuckDBInstance, tables: TableRecord[]): Promise<boolean> {
+  async #furnish(instance: DuckDBInstance, tables: TableRecord[], samples: string | null): Promise<boolean> {
     const connection = await instance.connect();
     let attachedAll = true;
     const links = join(this.#options.tempDir, `attach-${++this.#linked}`);
     try {
       const catalog = q(this.#options.catalog);
       await connection.run(`ATTACH ':memory:' AS ${catalog}`);
-      await createDuneSqlMacros(instance, this.#options.catalog);
+      await createDuneSqlMacros(instance, DEFAULT_CATALOG);
       for (const namespace of new Set(tables.map((t) => t.namespace))) await connection.run(`CREATE SCHEMA ${catalog}.${q(namespace)}`);
+      for (const schema of new Set([...tables.map((t) => t.namespace), ...SAMPLE_SCHEMAS])) await connection.run(`CREATE SCHEMA IF NOT EXISTS ${q(schema)}`);
       await mkdir(links, { recursive: true });
+      if (samples !== null) await attachSamples(connection, await this.#link(samples, links));
       for (const [i, table] of tables.entries()) {
         const view = `${catalog}.${q(table.namespace)}.${q(table.tableName)}`;
         // a name no handle can take (handles have no spaces), so `<handle>.<table>` stays unambiguous
         const attached = q(`table file ${i}`);
         try {
-          await connection.run(`ATTACH ${quoteLiteral(await this.#link(table.file, links))} AS ${attached} (READ_ONLY)`);
+          await connection.run(`ATTACH ${quoteLiteral(await this.#link(this.#files.path(table.file), links))} AS ${attached} (READ_ONLY)`);
           await connection.run(`CREATE VIEW ${view} AS SELECT * FROM ${attached}.main.${DATA}`);
         } catch (error) {
           attachedAll = false;
           const reason = this.hidePaths((error instanceof Error ? error.message : String(error)).split('\n')[0]!);
           const message = `table ${this.#options.catalog}.${table.namespace}.${table.tableName} cannot be read: its file could not be opened (${reason}); its owner can upload it again`;
           await connection.run(`CREATE VIEW ${view} AS SELECT * FROM range(1) WHERE error(${quoteLiteral(message)})`);
+        }
+        if (!SAMPLE_NAMES.has(`${table.namespace}.${table.tableName}`.toLowerCase())) {
+          await connection.run(`CREATE VIEW ${q(table.namespace)}.${q(table.tableName)} AS SELECT * FROM ${view}`);
         }
       }
       await connection.run(`SET enable_external_access = false; SET lock_configuration = true`);
@@ -281,15 +303,15 @@ export class Sandboxes {
     }
   }
 
-  /** A hard link to the table file in `links`; the file itself where the file system has no hard links. */
-  async #link(file: string, links: string): Promise<string> {
-    const linked = join(links, file);
+  /** A hard link to `path` in `links`; the file itself where the file system has no hard links. */
+  async #link(path: string, links: string): Promise<string> {
+    const linked = join(links, basename(path));
     try {
-      await link(this.#files.path(file), linked);
+      await link(path, linked);
       return linked;
     } catch {
       // still read-only to user SQL: the statement check lets no write run
-      return this.#files.path(file);
+      return path;
     }
   }
 
@@ -334,6 +356,6 @@ function resolvedPath(path: string): string {
   }
 }
 
-function describe(tables: TableRecord[]): string {
-  return tables.map((t) => `${t.namespace}.${t.tableName}=${t.file}`).join('\n');
+function describe(tables: TableRecord[], samples: string | null): string {
+  return [...tables.map((t) => `${t.namespace}.${t.tableName}=${t.file}`), `samples=${samples}`].join('\n');
 }

@@ -1,8 +1,11 @@
 import type { NewQuery } from '../queries/query-store.ts';
 
 // The queries a fresh data directory starts with: what a person sees first in the app, and what
-// tests and benchmarks run. All generate their data with DuckDB, so they need no tables. A `/`
-// meant to give a double says so (`::DOUBLE`): between two integers it truncates, as on Dune.
+// tests and benchmarks run. The first four generate their data with DuckDB, so they need no
+// tables; a `/` of theirs meant to give a double says so (`::DOUBLE`): between two integers it
+// truncates, as on Dune. The DuneSQL ones after them read the sample of Dune's tables, and are
+// written so that they run unchanged on Dune too (over the sample's three days), in DuneSQL's own
+// spelling where it has one (0x literals, approx_distinct), which the service rewrites for DuckDB.
 
 const CHAINS = ['ethereum', 'arbitrum', 'optimism', 'base', 'polygon'];
 const chainList = CHAINS.map((c) => `'${c}'`).join(', ');
@@ -21,6 +24,73 @@ const TRADES = `SELECT
 FROM range(1, 5001) AS t(i)`;
 
 export type DemoQuery = Omit<NewQuery, 'ownerId'>;
+
+const SAMPLE_DAYS = `BETWEEN DATE '2024-03-01' AND DATE '2024-03-03'`;
+
+/** DuneSQL over the sample tables; the first is the benchmark's join of transfers with tokens and prices. */
+export const DUNE_SAMPLE_QUERIES: DemoQuery[] = [
+  {
+    name: 'Stablecoin and WETH transfers by day',
+    description: 'DuneSQL: ERC-20 transfers of USDC, USDT and WETH each day, with their USD volume at the price of the minute they moved. Runs on Dune as it is.',
+    tags: ['demo', 'dunesql'],
+    sql: `-- ERC-20 transfers per day and token, valued at the minute's price.
+SELECT date_trunc('day', t.evt_block_time) AS day, tok.symbol, count(*) AS transfers,
+  sum(t.value / pow(10, tok.decimals) * p.price) AS volume_usd
+FROM erc20_ethereum.evt_Transfer AS t
+JOIN tokens.erc20 AS tok ON tok.blockchain = 'ethereum' AND tok.contract_address = t.contract_address
+JOIN prices.usd AS p ON p.blockchain = 'ethereum' AND p.contract_address = t.contract_address
+  AND p.minute = date_trunc('minute', t.evt_block_time)
+WHERE t.evt_block_date ${SAMPLE_DAYS}
+  AND t.contract_address IN (0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48, 0xdac17f958d2ee523a2206206994597c13d831ec7, 0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2)
+GROUP BY 1, 2
+ORDER BY 1, 4 DESC`,
+    parameters: [],
+    isPrivate: false,
+  },
+  {
+    name: 'DEX volume by project',
+    description: 'DuneSQL: trades, USD volume and distinct traders of each DEX on Ethereum, from dex.trades. Runs on Dune as it is.',
+    tags: ['demo', 'dunesql'],
+    sql: `-- Volume of each DEX and version on Ethereum.
+SELECT project, version, count(*) AS trades, sum(amount_usd) AS volume_usd, approx_distinct(taker) AS traders
+FROM dex.trades
+WHERE blockchain = 'ethereum' AND block_date ${SAMPLE_DAYS}
+GROUP BY 1, 2
+ORDER BY volume_usd DESC`,
+    parameters: [],
+    isPrivate: false,
+  },
+  {
+    name: 'Gas and fees by day',
+    description: 'DuneSQL: transactions, average gas price in gwei, fees in ETH and the share that succeeded, per day, from ethereum.transactions. Runs on Dune as it is.',
+    tags: ['demo', 'dunesql'],
+    sql: `-- Gas price, fees and success rate of Ethereum transactions per day.
+SELECT block_date AS day, count(*) AS transactions, avg(gas_price / 1e9) AS avg_gas_price_gwei,
+  sum(CAST(gas_used AS double) * gas_price / 1e18) AS fees_eth,
+  avg(CASE WHEN success THEN 1.0 ELSE 0.0 END) AS success_rate
+FROM ethereum.transactions
+WHERE block_date ${SAMPLE_DAYS}
+GROUP BY 1
+ORDER BY 1`,
+    parameters: [],
+    isPrivate: false,
+  },
+  {
+    name: 'Labelled traders on DEXes',
+    description: 'DuneSQL: the DEX traders with a label in labels.addresses, by USD volume. Runs on Dune as it is.',
+    tags: ['demo', 'dunesql'],
+    sql: `-- DEX traders that carry a label, by volume.
+SELECT l.name, l.category, count(*) AS trades, sum(d.amount_usd) AS volume_usd
+FROM dex.trades AS d
+JOIN labels.addresses AS l ON l.blockchain = 'ethereum' AND l.address = d.taker
+WHERE d.blockchain = 'ethereum' AND d.block_date ${SAMPLE_DAYS}
+GROUP BY 1, 2
+ORDER BY volume_usd DESC
+LIMIT 20`,
+    parameters: [],
+    isPrivate: false,
+  },
+];
 
 export const DEMO_QUERIES: DemoQuery[] = [
   {
@@ -75,4 +145,5 @@ ORDER BY id`,
     parameters: [],
     isPrivate: false,
   },
+  ...DUNE_SAMPLE_QUERIES,
 ];

@@ -1,9 +1,12 @@
 import type { SQLNamespace } from '@codemirror/lang-sql';
 import type { Completion, CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete';
+import { SAMPLE_TABLES } from '../../../main/common/dune-tables/index.ts';
 import type { TableSummary } from '../../../main/contract/index.ts';
 
-// What the editor offers while typing: the account's tables as `dune.<namespace>.<table>` with
-// their columns (after a table's name and a dot), and the columns of the result shown below.
+// What the editor offers while typing: Dune's most used tables as `<schema>.<table>` (the ones the
+// embedded service keeps a sample of, which Dune has too) and the account's tables as
+// `dune.<namespace>.<table>`, each with its columns (after a table's name and a dot), and the
+// columns of the result shown below.
 
 export interface CompletionData {
   tables: TableSummary[];
@@ -11,16 +14,24 @@ export interface CompletionData {
   resultColumns: { name: string; type: string }[];
 }
 
-/** The tables as nested names: `dune` → namespace → table → its columns, each with its type. */
+const columnsOf = (columns: { name: string; type: string }[]): Completion[] =>
+  columns.map((column) => ({ label: column.name, type: 'property', detail: column.type }));
+
+/**
+ * The tables as nested names, each table's columns with their types: `dune` → namespace → table
+ * for the account's, and schema → table for Dune's own.
+ */
 export function tableSchema(tables: TableSummary[]): SQLNamespace {
-  const root: Record<string, Record<string, Record<string, SQLNamespace>>> = {};
+  const dune: Record<string, Record<string, Completion[]>> = {};
+  for (const table of SAMPLE_TABLES) (dune[table.schema] ??= {})[table.name] = columnsOf(table.columns);
+  // the account's catalog (`dune`) is no schema of Dune's tables: the two never meet
+  const uploads: Record<string, Record<string, Record<string, Completion[]>>> = {};
   for (const table of tables) {
     const [catalog, namespace, name] = table.fullName.split('.');
     if (!catalog || !namespace || !name) continue;
-    const columns: Completion[] = table.columns.map((column) => ({ label: column.name, type: 'property', detail: column.type }));
-    ((root[catalog] ??= {})[namespace] ??= {})[name] = columns;
+    ((uploads[catalog] ??= {})[namespace] ??= {})[name] = columnsOf(table.columns);
   }
-  return root;
+  return { ...dune, ...uploads };
 }
 
 /** The result's column names, offered as words while typing outside any dotted name. */

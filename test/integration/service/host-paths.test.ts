@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandboxes } from '../../../main/service/executions/sql-sandbox.ts';
 import { ExecutionBudget } from '../../../main/service/executions/execution-budget.ts';
 import { DEFAULT_PLAN_LIMITS, DEFAULT_SERVICE_BUDGET } from '../../../main/service/executions/plan-limits.ts';
+import { SampleTables } from '../../../main/service/samples/sample-tables.ts';
 import { runSql } from './run-sql.ts';
 import { startHarness, type Harness, type Json } from './service-harness.ts';
 
@@ -114,7 +115,7 @@ describe('hiding host folders', () => {
     const linked = `${real}-link`;
     symlinkSync(real, linked);
     try {
-      const sandboxes = new Sandboxes({} as never, {} as never, { catalog: 'dune', tempDir: real, hiddenPaths: [linked, '/'], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET) });
+      const sandboxes = new Sandboxes({} as never, {} as never, { catalog: 'dune', tempDir: real, hiddenPaths: [linked, '/'], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET), samples: {} as never });
       expect(sandboxes.hidePaths(`"${linked}/tmp/a" and '${realpathSync(real)}/tmp/b', /`)).toBe(`"<hidden>/tmp/a" and '<hidden>/tmp/b', /`);
     } finally {
       unlinkSync(linked);
@@ -128,12 +129,12 @@ describe('where user SQL spills', () => {
     const sandboxes = new Sandboxes(
       { readable: async () => [] } as never,
       { acquire: () => true, release: () => undefined } as never,
-      { catalog: 'dune', tempDir: `${h.dataDir}/tmp`, hiddenPaths: [], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET) },
+      { catalog: 'dune', tempDir: `${h.dataDir}/tmp`, hiddenPaths: [], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET), samples: new SampleTables(h.dataDir) },
     );
     try {
       const folders = [];
       for (const owner of [1, 2]) {
-        const sandbox = await sandboxes.open(sandboxes.reserve(owner, DEFAULT_PLAN_LIMITS.free)!);
+        const sandbox = await sandboxes.open(sandboxes.reserve(owner, DEFAULT_PLAN_LIMITS.free)!, 'select 1');
         const reader = await sandbox.connection.runAndReadAll("select current_setting('temp_directory')");
         folders.push(String(reader.getRows()[0]![0]));
         sandbox.close();

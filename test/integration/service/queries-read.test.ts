@@ -11,8 +11,8 @@ describe('GET /queries', () => {
   it("lists the context's queries with the real field names and the total", async () => {
     const { status, body } = await h.get('/api/v1/queries');
     expect(status).toBe(200);
-    expect(body.total).toBe(4);
-    expect(body.queries.map((q: Json) => q.id)).toEqual([1, 2, 3, 4]);
+    expect(body.total).toBe(8);
+    expect(body.queries.map((q: Json) => q.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     for (const query of body.queries) {
       expect(Object.keys(query).sort()).toEqual(['created_at', 'description', 'id', 'name', 'owner', 'tags', 'updated_at']);
       expect(query.owner).toBe('demo');
@@ -24,7 +24,7 @@ describe('GET /queries', () => {
   it('pages with limit and offset', async () => {
     const { body } = await h.get('/api/v1/queries?limit=2&offset=1');
     expect(body.queries.map((q: Json) => q.id)).toEqual([2, 3]);
-    expect(body.total).toBe(4);
+    expect(body.total).toBe(8);
   });
 });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExecutionBudget } from '../../../main/service/executions/execution-budget.ts';
 import { DEFAULT_PLAN_LIMITS, DEFAULT_SERVICE_BUDGET } from '../../../main/service/executions/plan-limits.ts';
 import { Sandboxes } from '../../../main/service/executions/sql-sandbox.ts';
+import { SampleTables } from '../../../main/service/samples/sample-tables.ts';
 import { TableFiles } from '../../../main/service/tables/table-files.ts';
 import { probeSandbox, tableAndTempFiles, tableFiles } from '../../../bench/probes/sandbox-writes.ts';
 import { ACCOUNTS, KEYS } from './accounts-fixture.ts';
@@ -39,16 +40,20 @@ describe('user SQL and files', () => {
     expect(await readShared(KEYS.alice)).toEqual([{ s: 3 }]);
   }, 600_000);
 
-  it("DuckDB itself cannot write a table file or its WAL by path, where user SQL runs", async () => {
+  it("DuckDB itself cannot write a table file, the sample's, or a WAL by path, where user SQL runs", async () => {
     const files = new TableFiles(join(h.dataDir, 'tables'));
     const file = basename(carolFiles[0]!);
     const record = { namespace: 'carol', tableName: 'dataset_shared', file };
-    const sandboxes = new Sandboxes({ readable: async () => [record] } as never, files, { catalog: 'dune', tempDir: join(h.dataDir, 'tmp', 'direct'), hiddenPaths: [], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET) });
+    const samples = new SampleTables(h.dataDir);
+    const sandboxes = new Sandboxes({ readable: async () => [record] } as never, files, { catalog: 'dune', tempDir: join(h.dataDir, 'tmp', 'direct'), hiddenPaths: [], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET), samples });
+    const sample = await samples.make();
     const before = tableAndTempFiles(h.dataDir);
     try {
-      const sandbox = await sandboxes.open(sandboxes.reserve(null, DEFAULT_PLAN_LIMITS.free)!);
+      const sandbox = await sandboxes.open(sandboxes.reserve(null, DEFAULT_PLAN_LIMITS.free)!, 'select * from ethereum.blocks');
       try {
-        for (const target of [files.path(file), `${files.path(file)}.wal`, `${files.path(file)}.wal.recovery`]) {
+        // past the statement check, on the connection itself: the sample is attached read-only
+        await expect(sandbox.connection.run(`DELETE FROM "dune sample".ethereum.blocks`)).rejects.toThrow(/read-only/);
+        for (const target of [files.path(file), `${files.path(file)}.wal`, `${files.path(file)}.wal.recovery`, sample, `${sample}.wal`]) {
           // past the statement check: DuckDB's own refusal
           await expect(sandbox.connection.run(`COPY (SELECT 'x' AS a) TO '${target}' (FORMAT csv, USE_TMP_FILE false)`), target).rejects.toThrow(/disabled by configuration/);
         }

@@ -8,7 +8,7 @@ describe('sqlError', () => {
     const message = 'Catalog Error: Table with name foo does not exist!\n\nLINE 2:   x from foo\n                 ^';
     expect(sqlError(message, sql)).toEqual({
       type: 'FAILED_TYPE_EXECUTION_FAILED',
-      message: 'line 2:10: Catalog Error: Table with name foo does not exist!',
+      message: "line 2:10: Table 'foo' does not exist",
       line: 2,
       column: 10,
     });

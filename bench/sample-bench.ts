@@ -1,0 +1,81 @@
+// The sample of Dune's tables in `npm run bench:service`: how long a fresh data folder takes to
+// have them (the first query that names one makes them), and whether a service whose data folder
+// holds them starts as fast as one whose does not.
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServiceChild } from './service-child.ts';
+
+const STARTS = 7;
+const READY_GOAL_SECONDS = 5;
+const START_GOAL_MILLIS = 100;
+
+async function runSql(baseUrl: string, key: string, sql: string): Promise<void> {
+  const headers = { 'x-dune-api-key': key, 'content-type': 'application/json' };
+  const run = (await (await fetch(`${baseUrl}/api/v1/sql/execute`, { method: 'POST', headers, body: JSON.stringify({ sql }) })).json()) as { execution_id: string };
+  for (;;) {
+    const status = (await (await fetch(`${baseUrl}/api/v1/execution/${run.execution_id}/status`, { headers })).json()) as { is_execution_finished: boolean; state: string };
+    if (status.is_execution_finished) {
+      if (status.state !== 'QUERY_STATE_COMPLETED') throw new Error(`${sql}: ${status.state}`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Milliseconds from starting the service's process to its listening. */
+async function startMillis(dir: string): Promise<number> {
+  const start = performance.now();
+  const service = await startServiceChild(dir);
+  const took = performance.now() - start;
+  await service.stop();
+  return took;
+}
+
+const signed = (millis: number) => `${millis >= 0 ? '+' : ''}${millis.toFixed(0)}`;
+const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+
+/** Measures in folders of its own under `dir`, and prints its lines. */
+export async function benchSampleTables(dir: string): Promise<void> {
+  const service = await startServiceChild(dir);
+  const query = 'select count(*) from tokens.erc20';
+  let readySeconds: number;
+  let readyCpuMillis: number;
+  let againMillis: number;
+  try {
+    let start = performance.now();
+    const cpu = service.cpuMillis();
+    await runSql(service.baseUrl, service.key, query);
+    readySeconds = (performance.now() - start) / 1000;
+    // the machine's other work lengthens the wall time; the CPU the service took does not move with it
+    readyCpuMillis = service.cpuMillis() - cpu;
+    start = performance.now();
+    await runSql(service.baseUrl, service.key, query);
+    againMillis = performance.now() - start;
+  } finally {
+    await service.stop();
+  }
+  // the same data folder, with the sample and (as before there was one) without it, in turns, so
+  // that the machine's drift falls on both alike
+  const samples = join(dir, 'service', 'samples');
+  const aside = join(dir, 'samples-aside');
+  const withTimes: number[] = [];
+  const withoutTimes: number[] = [];
+  const withSampleStart = async () => withTimes.push(await startMillis(dir));
+  const withoutSampleStart = async () => {
+    renameSync(samples, aside);
+    withoutTimes.push(await startMillis(dir));
+    // the service made an empty samples folder: the sample goes back in its place
+    renameSync(samples, join(dir, 'samples-empty'));
+    renameSync(aside, samples);
+  };
+  for (let i = 0; i < STARTS; i++) {
+    // which one starts first takes turns too
+    for (const start of i % 2 === 0 ? [withSampleStart, withoutSampleStart] : [withoutSampleStart, withSampleStart]) await start();
+  }
+  const [withSample, withoutSample] = [median(withTimes), median(withoutTimes)];
+  console.log(`  sample of Dune's tables on a fresh data folder, made by the first query naming one: ready in ${readySeconds.toFixed(2)} s (goal ${READY_GOAL_SECONDS} s; the service's CPU meanwhile ${readyCpuMillis} ms); the same query once made: ${againMillis.toFixed(0)} ms`);
+  console.log(
+    `  service start to listening, median of ${STARTS}: ${withSample.toFixed(0)} ms with the sample in its data folder, ` +
+      `${withoutSample.toFixed(0)} ms without (${signed(withSample - withoutSample)} ms; goal +${START_GOAL_MILLIS} ms)`,
+  );
+}
