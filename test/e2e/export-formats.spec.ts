@@ -59,7 +59,9 @@ test('exports CSV as the grid shows it, times as spreadsheets read them, or in t
   const problems = watchProblems(page);
   await runQuery(page, ownHost.url(), 'Demo trades');
   const grid = page.getByRole('grid');
-  const amountShown = (await (await cellOf(grid, 'amount', 0)).textContent())!.trim();
+  const amountCell = await cellOf(grid, 'amount', 0);
+  await expect(amountCell).toHaveText(/\d/);
+  const amountShown = (await amountCell.textContent())!.trim();
 
   const exportCsv = async () => {
     await page.getByText('Export CSV', { exact: true }).click();
