@@ -14,6 +14,17 @@ import { quoteIdentifier as q } from '../storage/duckdb.ts';
 
 const PAST_U128 = 'past 2^128 - 1, the largest uint256 the offline engine holds';
 
+// Trino's concat is null when any argument is (DuckDB's skips nulls); a call with more arguments
+// than the overloads take fails rather than answering otherwise
+const CONCAT_ARGUMENTS = 12;
+function concatOverloads(): string {
+  const overloads = Array.from({ length: CONCAT_ARGUMENTS - 1 }, (_, i) => {
+    const names = Array.from({ length: i + 2 }, (_, k) => `a${k}`);
+    return `(${names.join(', ')}) AS CASE WHEN ${names.map((n) => `${n} IS NULL`).join(' OR ')} THEN NULL ELSE system.main.concat(${names.join(', ')}) END`;
+  });
+  return `CREATE MACRO concat(a0) AS system.main.concat(a0), ${overloads.join(',\n   ')}`;
+}
+
 const STATEMENTS = [
   'CREATE TYPE uint256 AS UHUGEINT',
   'CREATE TYPE int256 AS HUGEINT',
@@ -58,6 +69,7 @@ const STATEMENTS = [
   'CREATE MACRO truncate(x) AS trunc(x)',
   'CREATE MACRO regexp_like(s, pattern) AS regexp_matches(s, pattern)',
   'CREATE MACRO levenshtein_distance(a, b) AS levenshtein(a, b)',
+  concatOverloads(),
 
   // dates: Trino's argument order and its count of whole units between two times
   `CREATE MACRO date_add(t, i) AS system.main.date_add(t, i),

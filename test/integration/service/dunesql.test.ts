@@ -114,6 +114,14 @@ describe('division', () => {
   });
 });
 
+describe('concat', () => {
+  it('is null when any argument is, as Trino\'s', async () => {
+    const rows = await run(`SELECT concat('a', 'b') AS both, concat('a', NULL, 'c') AS with_null, concat('a') AS one,
+      concat('1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12') AS twelve, 'a' || NULL AS piped`);
+    expect(rows).toEqual([{ both: 'ab', with_null: null, one: 'a', twelve: '123456789101112', piped: null }]);
+  });
+});
+
 describe("Trino's spellings", () => {
   it('answers dates and times as Trino does', async () => {
     const rows = await run(`SELECT
