@@ -199,8 +199,10 @@ test('a save over a version changed elsewhere shows both and keeps mine as a cop
 
     await conflict.getByRole('button', { name: 'Compare and choose…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Your edit and the service’s version' });
-    await expect(dialog.getByTestId('conflict-mine')).toHaveText('SELECT 1 AS mine');
-    await expect(dialog.getByTestId('conflict-theirs')).toHaveText(theirs);
+    // What differs is marked by a sign and words, not by colour alone.
+    await expect(dialog.getByTestId('conflict-summary')).toHaveText('+ 1 line only in yours, − 1 line only on the service.');
+    await expect(dialog.getByTestId('conflict-mine').getByRole('insertion')).toHaveText('+Only in yours: SELECT 1 AS mine');
+    await expect(dialog.getByTestId('conflict-theirs').getByRole('deletion')).toHaveText(`−Only on the service: ${theirs}`);
     await dialog.getByRole('button', { name: 'Copy mine to a new query' }).click();
     await expect(dialog).toBeHidden();
 
