@@ -73,7 +73,14 @@ export type UploadProgress = z.infer<typeof UploadProgress>;
 export const tableChannels = {
   'tables:list': {
     request: z.object({ accountId }).strict(),
-    response: z.object({ tables: z.array(TableSummary) }),
+    response: z.object({
+      tables: z.array(TableSummary),
+      /**
+       * The handle that names the account's tables (`dune.<handle>.…`), before it has any: from
+       * its tables, its profile or the owner of its queries; null when none of them tells.
+       */
+      handle: z.string().nullable(),
+    }),
   },
   'tables:delete': {
     request: z.object({ accountId, fullName: z.string().min(1).max(400) }).strict(),

@@ -46,6 +46,8 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   // The name from the file is not a valid table name until the user fixes it.
   const tableName = tablesPage.getByLabel('Table name');
   await expect(tableName).toHaveValue('daily_prices');
+  // the account's handle, before it has any table
+  await expect(tablesPage.locator('code').filter({ hasText: 'dune.demo.dataset_daily_prices' })).toBeVisible();
   await tableName.fill('E2E Prices');
   await expect(tablesPage.getByText('"E2E Prices" cannot be a table name')).toBeVisible();
   await expect(uploadButton).toBeDisabled();
@@ -71,6 +73,8 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   await tablesPage.getByRole('button', { name: 'Upload another file' }).click();
   await dropFile(page, 'prices.csv', 'day,price,token\n2024-02-01,1,A\n2024-02-02,2,B\n2024-02-03,3,C\n');
   await expect(tablesPage.getByText('3 rows', { exact: true })).toBeVisible();
+  // another file starts another table: its name comes from this file, not from the table just made
+  await expect(tableName).toHaveValue('prices');
   await tableName.fill(TABLE);
   await expect(tablesPage.getByText(`A table named ${TABLE} exists`)).toBeVisible();
   const replaceButton = tablesPage.getByRole('region', { name: 'Upload a CSV file' }).getByRole('button', { name: 'Replace table' });

@@ -3,6 +3,7 @@ import type { AccountRegistry } from '../accounts/registry.ts';
 import { findAccount, isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import { readTableSummaries } from '../tables/table-summaries.ts';
+import { queryOwner } from '../tables/table-lookup.ts';
 import { splitFullName } from '../tables/table-names.ts';
 import type { KnownRows } from '../tables/known-rows.ts';
 import type { UploadSessions } from '../tables/upload-sessions.ts';
@@ -43,7 +44,9 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
       workspaces.recordTables(accountId, listed.value);
       // the sidebar's tables and the editor's completion follow the Tables page at once
       workspaces.changed(accountId);
-      return ok({ tables: listed.value });
+      const fromTable = listed.value[0] === undefined ? null : (splitFullName(listed.value[0].fullName)?.namespace ?? null);
+      const handle = fromTable ?? entry.account.handle ?? (await queryOwner(entry.client));
+      return ok({ tables: listed.value, handle });
     },
 
     'tables:delete': async ({ accountId, fullName }) => {

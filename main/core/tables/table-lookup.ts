@@ -37,9 +37,13 @@ export async function resolveHandle(client: ServiceClient): Promise<string | nul
   const tables = await client.tables.list({ limit: 1 });
   const fromTable = tables.ok ? (tables.value.tables[0]?.ownerHandle ?? null) : null;
   if (fromTable !== null) return fromTable;
+  return (await queryOwner(client)) ?? probeHandle(client);
+}
+
+/** The owner of the first query the key's context lists: its handle, when it has a query. */
+export async function queryOwner(client: ServiceClient): Promise<string | null> {
   const queries = await client.queries.list({ limit: 1 });
-  const fromQuery = queries.ok ? queries.value.queries[0]?.owner || null : null;
-  return fromQuery ?? probeHandle(client);
+  return queries.ok ? queries.value.queries[0]?.owner || null : null;
 }
 
 async function probeHandle(client: ServiceClient): Promise<string | null> {

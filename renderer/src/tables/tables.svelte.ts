@@ -9,8 +9,10 @@ export class TablesList {
   state = $state<LoadState>('loading');
   error = $state.raw<ContractError | null>(null);
   #accountId: string | null = null;
-  /** `dune.<handle>`, as the service names this account's tables; null until it lists one. */
-  prefix = $derived(this.items[0]?.fullName.split('.').slice(0, -1).join('.') ?? null);
+  /** The handle the service answered with the list: it names the tables before the first is made. */
+  handle = $state<string | null>(null);
+  /** `dune.<handle>`, as the service names this account's tables; null until the service tells. */
+  prefix = $derived(this.items[0]?.fullName.split('.').slice(0, -1).join('.') ?? (this.handle === null ? null : `dune.${this.handle}`));
 
   constructor(api: Api) {
     this.#api = api;
@@ -19,6 +21,7 @@ export class TablesList {
   async load(accountId: string): Promise<void> {
     if (this.#accountId !== accountId) {
       this.items = [];
+      this.handle = null;
       this.state = 'loading';
     }
     this.#accountId = accountId;
@@ -26,6 +29,7 @@ export class TablesList {
     if (this.#accountId !== accountId) return;
     if (answer.ok) {
       this.items = answer.data.tables;
+      this.handle = answer.data.handle;
       this.error = null;
       this.state = 'ready';
     } else {

@@ -53,6 +53,8 @@ export class CsvUpload {
   #uploadId: string | null = null;
   #stopReading: (() => void) | null = null;
   #cancelled = false;
+  /** The name the form took from the last file picked: a new file replaces it, a typed one stays. */
+  #fileName: string | null = null;
 
   columnProblems = $derived(checkColumns(this.names));
   rowProblems = $derived(this.parsed ? checkRows(this.parsed.ragged, this.parsed.raggedCount, this.parsed.header.length) : []);
@@ -83,7 +85,9 @@ export class CsvUpload {
     this.reset();
     this.file = file;
     this.phase = 'reading';
-    if (this.tableName === '') this.tableName = nameFromFile(file.name);
+    const named = nameFromFile(file.name);
+    if (this.tableName === '' || this.tableName === this.#fileName) this.tableName = named;
+    this.#fileName = named;
     const reading = parseCsvFile(file, PREVIEW_ROWS, (rows) => {
       if (this.file === file) this.rowsRead = rows;
     });
@@ -111,6 +115,16 @@ export class CsvUpload {
     this.readError = null;
     this.asking = false;
     this.#clearSending();
+  }
+
+  /** After an upload: another file is another table, so nothing of the last one's form stays. */
+  startOver(): void {
+    this.#stopReading?.();
+    this.reset();
+    this.tableName = '';
+    this.description = '';
+    this.isPrivate = false;
+    this.#fileName = null;
   }
 
   useFixedNames(): void {

@@ -9,7 +9,7 @@ import { sql, stageUpload, startLosingProxy, upload, type Call, type UploadArgs 
 // Uploads through core to the embedded service: one request, replacing, the service's refusals,
 // and the path in parts where every row must arrive exactly once, retries included.
 
-const keys = { alice: 'alice-key-tables-0001', bob: 'bob-key-tables-0002', acme: 'acme-key-tables-0003', dave: 'dave-key-tables-0004' };
+const keys = { alice: 'alice-key-tables-0001', bob: 'bob-key-tables-0002', acme: 'acme-key-tables-0003', dave: 'dave-key-tables-0004', erin: 'erin-key-tables-0005' };
 let harness: Harness;
 let call: Call;
 let small: Call;
@@ -55,6 +55,7 @@ beforeAll(async () => {
         { handle: 'acme', type: 'team', plan: 'premium', api_keys: [keys.acme] },
         // No table and no query: nothing tells core its handle before it uploads.
         { handle: 'dave', type: 'user', plan: 'plus', api_keys: [keys.dave] },
+        { handle: 'erin', type: 'user', plan: 'plus', api_keys: [keys.erin] },
       ],
     },
   });
@@ -81,6 +82,20 @@ afterAll(async () => {
   await harness?.close();
 });
 
+describe('the list of tables', () => {
+  it('answers the handle that will name the first table, told by a query made after the account was added', async () => {
+    const erin = await addAccount(call, 'erin', keys.erin);
+    expect(await call('tables:list', { accountId: erin })).toEqual({ ok: true, data: { tables: [], handle: null } });
+    const made = await fetch(`${harness.baseUrl}/api/v1/query`, {
+      method: 'POST',
+      headers: { 'X-Dune-API-Key': keys.erin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'First', query_sql: 'SELECT 1' }),
+    });
+    expect(made.status).toBe(200);
+    expect(await call('tables:list', { accountId: erin })).toEqual({ ok: true, data: { tables: [], handle: 'erin' } });
+  });
+});
+
 describe('an upload in one request', () => {
   it('creates dune.<handle>.dataset_<name>, lists it with its rows, and its rows can be queried', async () => {
     const done = await upload(call, { accountId: ids.alice, tableName: 'prices', csv: PRICES, columns: priceColumns, rows: 2 });
@@ -89,6 +104,7 @@ describe('an upload in one request', () => {
     expect(listed.ok && listed.data.tables).toContainEqual(
       expect.objectContaining({ name: 'prices', fullName: 'dune.alice.dataset_prices', isPrivate: false, rows: 2, sizeBytes: expect.any(Number) }),
     );
+    expect(listed.ok && listed.data.handle).toBe('alice');
     expect(await sql(harness.baseUrl, keys.alice, 'SELECT * FROM dune.alice.dataset_prices ORDER BY day')).toEqual([
       { day: '2024-01-01', token: 'WETH', price: 2300.5 },
       { day: '2024-01-02', token: 'W,BTC', price: 42000 },
