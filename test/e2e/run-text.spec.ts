@@ -14,6 +14,8 @@ test('runs the edited SQL without saving it, then only the selected part', async
   const grid = page.getByRole('grid');
   await expect(await cellOf(grid, 'what', 0)).toHaveText('edited');
   await expect(page.getByLabel('Result summary')).toContainText('2 rows');
+  // the filter's example names this result's columns, not the demo query's
+  await expect(page.getByRole('textbox', { name: 'Filter rows' })).toHaveAttribute('placeholder', "Filter: what = 'abc' AND answer > 100   (Enter applies)");
   // nothing was saved: the query still says so, and its saved SQL is unchanged after a reload
   await expect(page.getByRole('heading', { level: 1, name: 'Demo trades' })).toContainText('Edited');
 
