@@ -6,9 +6,19 @@ const MASK = '[redacted]';
 /** Shorter values would mask ordinary words; real keys and tokens are far longer. */
 const MIN_SECRET_LENGTH = 8;
 
+const LABEL = String.raw`x-[a-z0-9_]+-api-key|api[_-]?key|apikey|access[_-]?token|token|password|passwd|secret|authorization`;
+/**
+ * Between a label and its value: `:` or `=` (headers, JSON, query strings, also URL-encoded), `=>`
+ * (a Headers or Map object as Node prints it), or a comma between quotes (a [name, value] pair).
+ */
+const BETWEEN = String.raw`(?:["']?\s*(?:=>|[:=]|%3[ad])\s*["']?|["']\s*,\s*["'])`;
+const VALUE = String.raw`(?:bearer\s+|basic\s+)?[^\s"'&,;}]+`;
+
 const PATTERNS: Array<[RegExp, string]> = [
   // X-DUNE-API-KEY: abc, "x-dune-api-key":"abc", api_key=abc, token: abc, "password": "abc"
-  [/((?:x-[a-z0-9_]+-api-key|api[_-]?key|apikey|access[_-]?token|token|password|passwd|secret|authorization)["']?\s*[:=]\s*["']?)(?:bearer\s+|basic\s+)?[^\s"'&,;}]+/gi, `$1${MASK}`],
+  [new RegExp(`((?:${LABEL})${BETWEEN})${VALUE}`, 'gi'), `$1${MASK}`],
+  // a key header as curl and proxies write it, without a colon: X-Dune-API-Key abc
+  [new RegExp(String.raw`(\bx-[a-z0-9_]+-api-key\s+)(?!\[redacted\])[^\s"'&,;}]+`, 'gi'), `$1${MASK}`],
   [/\b(bearer|basic)\s+[a-z0-9._~+/-]{8,}=*/gi, `$1 ${MASK}`],
   // https://user:password@host
   [/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi, `$1${MASK}@`],
