@@ -23,6 +23,7 @@ import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts'
 import { statusAfterExecute } from './executions/snapshot.ts';
 import { openAppSettings, StoredAppSettings, type AppSettingsState } from './settings/app-settings.ts';
 import { settingsHandlers } from './handlers/settings.ts';
+import { ActivityLog } from './logging/activity-log.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import type { UploadLimits } from './tables/table-upload.ts';
 import { KnownRows } from './tables/known-rows.ts';
@@ -94,6 +95,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const vault = options.keyVault ?? new KeyVault(osKeychain(KEYCHAIN_SERVICE));
   const settings = options.accountSettings ?? jsonFileStore(join(options.dataDir, 'accounts.json'), AccountSettings, defaultAccountSettings);
   const accounts = await createAccountRegistry({ localService: options.localService, settings, vault, fetch: options.fetch, onKey: logger.addSecret });
+  const activity = new ActivityLog(logger, (accountId) => accounts.get(accountId)?.account.label ?? accountId);
   const history = createExecutionHistory(options.dataDir);
   let viewing: Viewing | null = null;
   const appSettings = options.appSettings ?? openAppSettings(jsonFileStore(paths.settingsFile, StoredAppSettings, () => ({})));
@@ -120,11 +122,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const cache = await openResultCache({
     dir: join(options.dataDir, 'cache'),
     budgetBytes: cacheSettings.read().budgetBytes,
-    onStatus: (status) => options.emit('results:cacheStatus', status),
+    onStatus: (status) => {
+      activity.download(status);
+      options.emit('results:cacheStatus', status);
+    },
+    onResumed: (accountId, executionId, fromRow) => activity.downloadResumed(accountId, executionId, fromRow),
     knownRowCount: (accountId, executionId) => history.find(accountId, executionId)?.result?.totalRowCount ?? null,
   });
   const exports = createExportRuns({
-    emit: (progress) => options.emit('results:exportProgress', progress),
+    emit: (progress) => {
+      activity.exportProgress(progress);
+      options.emit('results:exportProgress', progress);
+    },
     scratchDir: join(options.dataDir, 'exports'),
   });
   const uploads = new UploadSessions({
@@ -140,7 +149,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     dir: workspacesDir,
     accounts,
     onChanged: (snapshot) => options.emit('workspace:changed', snapshot),
-    onSync: (state) => options.emit('workspace:sync', state),
+    onSync: (state) => {
+      activity.sync(state);
+      options.emit('workspace:sync', state);
+    },
+    onConflict: (accountId, pending) => activity.conflict(accountId, pending),
     readTables: (accountId, client) => readTableSummaries(client, knownRows, accountId),
   });
 
@@ -156,10 +169,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       }),
       ...queryHandlers(accounts, workspaces),
       ...executionHandlers({ accounts, watcher, history, cache, workspaces, setViewing: (next) => (viewing = next) }),
-      ...resultHandlers({ accounts, cache, cacheSettings, exports, destinations: options.exportDestinations }),
+      ...resultHandlers({ accounts, cache, cacheSettings, exports, destinations: options.exportDestinations, activity }),
       ...tableHandlers(accounts, uploads, knownRows, workspaces),
       ...uiStateHandlers(accounts, ui),
-      ...workspaceHandlers(accounts, workspaces),
+      ...workspaceHandlers(accounts, workspaces, activity),
       ...settingsHandlers({
         settings: appSettings,
         about: {

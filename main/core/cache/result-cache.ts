@@ -24,6 +24,8 @@ export interface ResultCacheOptions {
   budgetBytes?: number;
   /** Progress and outcome of downloads, for the renderer. */
   onStatus: (status: CacheStatus) => void;
+  /** A download goes on from the rows an earlier one left on disk (for the log). */
+  onResumed?: (accountId: string, executionId: string, fromRow: number) => void;
   pageRows?: number;
   pagesInFlight?: { min: number; max: number };
   /** What download pages are asked for as; Parquet where the service can send it unless told. */
@@ -188,6 +190,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     downloads.set(key, download);
     remembered.delete(key);
     const report = () => void status(shape.accountId, shape.executionId).then(options.onStatus, () => undefined);
+    if (resume !== null) options.onResumed?.(shape.accountId, shape.executionId, resume.rows);
     download.done = downloadResult(
       {
         db,

@@ -14,6 +14,7 @@ import { cacheFirstSource } from '../export/cache-first.ts';
 import { cacheSource, EXPORT_SOURCE, serviceSource, type ExportSource } from '../export/export-sources.ts';
 import type { ExportDestinations } from '../export/destination.ts';
 import type { ExportRuns } from '../export/exports.ts';
+import type { ActivityLog } from '../logging/activity-log.ts';
 import { findAccount, isFailure, serviceFailure, type Failure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ServiceClient } from '../service-client/index.ts';
@@ -47,6 +48,8 @@ export interface ResultHandlerOptions {
   exports: ExportRuns;
   /** Absent where nothing can receive a file (exports then answer `internal`). */
   destinations?: ExportDestinations;
+  /** Where an export's start is logged (its end comes with its progress); absent, it is not. */
+  activity?: ActivityLog;
 }
 
 export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, ResultChannels> {
@@ -181,8 +184,10 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
       if (!source.ok) return source;
       const exportId = exports.newId();
       const format = request.format ?? 'csv';
-      const target = await options.destinations.choose(exportId, request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`, format);
+      const fileName = request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`;
+      const target = await options.destinations.choose(exportId, fileName, format);
       if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
+      options.activity?.exportStarted(exportId, { accountId: request.accountId, executionId: request.executionId, format, fileName: target.filePath ?? fileName });
       exports.run(exportId, source.data, target);
       return ok({ exportId, delivery: target.delivery });
     },

@@ -2,6 +2,7 @@ import { fail, ok, type PendingEdit, type QueryDetail, type Result } from '../..
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { findAccount, isFailure, noSuchAccount, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
+import type { ActivityLog } from '../logging/activity-log.ts';
 import type { ServiceClient } from '../service-client/index.ts';
 import { toQueryChanges, toQueryDetail } from '../queries/query-detail.ts';
 import { mergePending, sendEdit } from '../workspace/pending-edits.ts';
@@ -17,7 +18,12 @@ type WorkspaceChannel =
   | 'queries:save'
   | 'queries:resolvePending';
 
-export function workspaceHandlers(accounts: AccountRegistry, workspaces: Workspaces, now: () => Date = () => new Date()): Pick<Handlers, WorkspaceChannel> {
+export function workspaceHandlers(
+  accounts: AccountRegistry,
+  workspaces: Workspaces,
+  activity: ActivityLog,
+  now: () => Date = () => new Date(),
+): Pick<Handlers, WorkspaceChannel> {
   const known = (accountId: string) => accounts.get(accountId) !== null;
 
   return {
@@ -76,6 +82,7 @@ export function workspaceHandlers(accounts: AccountRegistry, workspaces: Workspa
       const pending = workspaces.pendingOf(accountId, queryId);
       if (!pending) return fail('not_found', `Query #${queryId} has no saved edit waiting.`);
       const answer = await resolvePending(entry.client, workspaces, accountId, pending, choice);
+      activity.conflictResolved(accountId, queryId, choice, answer.ok ? null : answer.error);
       if (answer.ok) {
         workspaces.setPending(accountId, queryId, null);
         workspaces.recordQuery(accountId, answer.data, answer.data.id !== queryId);

@@ -17,6 +17,8 @@ export interface WorkspacesOptions {
   /** Sends `workspace:changed` and `workspace:sync` to the window. */
   onChanged: (snapshot: WorkspaceSnapshot) => void;
   onSync: (state: SyncState) => void;
+  /** A save met a newer version on the service, from the window or sent in the background. */
+  onConflict?: (accountId: string, pending: PendingEdit) => void;
   /** The account's tables as listed for the window. */
   readTables: (accountId: string, client: ServiceClient) => Promise<ClientResult<TableSummary[]>>;
   now?: () => Date;
@@ -137,7 +139,9 @@ export class Workspaces {
   setPending(accountId: string, queryId: number, edit: PendingEdit | null): void {
     const store = this.store(accountId);
     const others = store.pending().filter((p) => p.queryId !== queryId);
+    const was = store.pending().find((p) => p.queryId === queryId);
     store.writePending(edit === null ? others : [...others, edit]);
+    if (edit?.state === 'conflict' && was?.state !== 'conflict') this.#options.onConflict?.(accountId, edit);
   }
 
   /** Tells the window what changed on disk. */

@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheStatus } from '../../../main/contract/index.ts';
 import { listEntries } from '../../../main/core/cache/manifest.ts';
 import { openResultCache, type ResultCache } from '../../../main/core/cache/result-cache.ts';
+import { ActivityLog } from '../../../main/core/logging/activity-log.ts';
+import { createLogger } from '../../../main/core/logging/logger.ts';
 import { createServiceClient } from '../../../main/core/service-client/index.ts';
 import { startService, type RunningService } from '../../../main/service/index.ts';
 import { startFaultProxy, type Fault, type FaultProxy } from '../core/fault-proxy.ts';
@@ -21,7 +23,19 @@ let proxy: FaultProxy;
 let cache: ResultCache;
 let breakPages = false;
 let stallPages = false;
-const cacheOptions = (now?: () => Date) => ({ dir: join(dir, 'cache'), onStatus: (s: CacheStatus) => statuses.push(s), pageRows: PAGE_ROWS, pagesInFlight: { min: 1, max: 1 }, now });
+let activity: ActivityLog;
+const cacheOptions = (now?: () => Date) => ({
+  dir: join(dir, 'cache'),
+  onStatus: (s: CacheStatus) => {
+    statuses.push(s);
+    activity.download(s);
+  },
+  onResumed: (accountId: string, executionId: string, fromRow: number) => activity.downloadResumed(accountId, executionId, fromRow),
+  pageRows: PAGE_ROWS,
+  pagesInFlight: { min: 1, max: 1 },
+  now,
+});
+const logLines = () => readdirSync(join(dir, 'logs')).flatMap((name) => readFileSync(join(dir, 'logs', name), 'utf8').split('\n'));
 
 let statuses: CacheStatus[] = [];
 async function startDownload(executionId: string, knownRows: number | null = null): Promise<void> {
@@ -42,6 +56,7 @@ async function download(executionId: string, knownRows: number | null = null): P
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'querydesk-resume-'));
+  activity = new ActivityLog(createLogger({ dir: join(dir, 'logs') }), (accountId) => `account ${accountId}`);
   service = await startService({ dataDir: join(dir, 'service'), port: 0, maxPageRows: PAGE_ROWS });
   // the page at row 2500 breaks off half-way, on every attempt, while `breakPages` is set
   // (or never answers, while `stallPages` is set)
@@ -91,6 +106,13 @@ describe('a download broken off', () => {
     // with the result's rows known, the pages asked for beside the status start from the last row loaded too
     expect(await download(executionId, TOTAL)).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
     expect(csvOffsets(asked)).toEqual(Array.from({ length: 5 }, (_, i) => 2500 + i * PAGE_ROWS));
+    // the day's log tells how it went: the failure with its reason, the restart from the rows kept, the end
+    const lines = logLines().filter((line) => line.includes(executionId));
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`WARN account local: download of result ${executionId} failed after 2500 of ${TOTAL} rows: Could not reach the service`)),
+      expect.stringMatching(/INFO account local: download of result \S+ resumed at row 2500, from the rows kept on disk$/),
+      expect.stringMatching(new RegExp(`INFO account local: download of result \\S+ done: ${TOTAL} rows$`)),
+    ]);
     expect(await cachedIds(executionId)).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
     expect((await listEntries(cache.db)).map((e) => e.executionId).sort()).toEqual([other, executionId].sort());
   });

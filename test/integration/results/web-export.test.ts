@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,5 +95,18 @@ describe('export in the browser host', () => {
     expect(body.split('\n')).toHaveLength(5002);
     while (eventsOf<ExportProgress>('results:exportProgress').at(-1)?.state !== 'done') await new Promise((resolve) => setTimeout(resolve, 10));
     expect(eventsOf<ExportProgress>('results:exportProgress').at(-1)).toMatchObject({ exportId: whole.data.exportId, rowsWritten: 5000, fromCache: true, bytesWritten: Buffer.byteLength(body) });
+
+    // one nobody downloads, cancelled
+    const dropped = await invoke('results:export', { accountId: 'local', executionId, scope: 'all' });
+    expect(await invoke('results:exportCancel', { exportId: dropped.data.exportId })).toMatchObject({ ok: true, data: { cancelled: true } });
+    while (eventsOf<ExportProgress>('results:exportProgress').at(-1)?.state !== 'cancelled') await new Promise((resolve) => setTimeout(resolve, 10));
+
+    // the day's log has each export's start and end
+    const log = readdirSync(join(dir, 'logs')).map((name) => readFileSync(join(dir, 'logs', name), 'utf8')).join('');
+    const first = `Local: export ${started.data.exportId} of result ${executionId} as csv to base trades é.csv`;
+    expect(log).toContain(`INFO ${first} started`);
+    expect(log).toMatch(new RegExp(`INFO ${first} done: 1000 rows, \\d+ bytes`));
+    expect(log).toContain(`INFO Local: export ${whole.data.exportId} of result ${executionId} as csv to result-${executionId}.csv done: 5000 rows, ${Buffer.byteLength(body)} bytes`);
+    expect(log).toContain(`INFO Local: export ${dropped.data.exportId} of result ${executionId} as csv to result-${executionId}.csv cancelled: 0 rows, 0 bytes`);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload, Result, SyncState, WorkspaceSnapshot } from '../../../main/contract/index.ts';
 import { createCore, type Core } from '../../../main/core/index.ts';
+import type { Logger } from '../../../main/core/logging/logger.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import { startService, type RunningService } from '../../../main/service/index.ts';
 import { caller, memoryKeychain } from '../core/core-harness.ts';
@@ -24,7 +25,7 @@ export interface WorkspaceHarness {
   stopService(): Promise<void>;
   startServiceAgain(): Promise<void>;
   /** A core on the app's data folder, with an account on the remote service already added (first time). */
-  startCore(): Promise<{ core: Core; call: Call; accountId: string; changes: WorkspaceSnapshot[]; syncs: SyncState[] }>;
+  startCore(options?: { logger?: Logger }): Promise<{ core: Core; call: Call; accountId: string; changes: WorkspaceSnapshot[]; syncs: SyncState[] }>;
   /** The service's own HTTP API with alice's key, as another app or the web would use it. */
   http(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   close(): Promise<void>;
@@ -56,7 +57,7 @@ export async function startWorkspaceHarness(): Promise<WorkspaceHarness> {
     async startServiceAgain() {
       service = await startService({ dataDir: join(dir, 'service'), port, accounts });
     },
-    async startCore() {
+    async startCore(options = {}) {
       const changes: WorkspaceSnapshot[] = [];
       const syncs: SyncState[] = [];
       const core = await createCore({
@@ -69,6 +70,7 @@ export async function startWorkspaceHarness(): Promise<WorkspaceHarness> {
         },
         dataDir: join(dir, 'app'),
         keyVault: vault,
+        ...options,
       });
       cores.push(core);
       const call = caller(core) as Call;
