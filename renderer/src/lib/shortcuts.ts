@@ -5,7 +5,7 @@ export const RUN_KEYS = isMac ? '⌘↵' : 'Ctrl+↵';
 export const SAVE_KEYS = isMac ? '⌘S' : 'Ctrl+S';
 export const SETTINGS_KEYS = isMac ? '⌘,' : 'Ctrl+,';
 export const PALETTE_KEYS = isMac ? '⌘K' : 'Ctrl+K';
-export const SHORTCUTS_KEYS = isMac ? '⌘/' : 'Ctrl+/';
+export const SHORTCUTS_KEYS = 'F1';
 export const CLOSE_TAB_KEYS = isMac ? '⌘W' : 'Ctrl+W';
 export const NEW_SQL_KEYS = isMac ? '⌘N' : 'Ctrl+N';
 
@@ -17,6 +17,6 @@ export const GRID_KEYS: [string, string][] = [
   ['Copy as CSV, Markdown, JSON or SQL', 'Right click, Shift+F10'],
 ];
 
-export function isModified(event: KeyboardEvent): boolean {
+export function isModified(event: { metaKey: boolean; ctrlKey: boolean }): boolean {
   return isMac ? event.metaKey : event.ctrlKey;
 }

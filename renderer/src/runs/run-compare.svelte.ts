@@ -1,5 +1,10 @@
-import type { CacheStatus, ContractError, RunComparison } from '../../../main/contract/index.ts';
+import type { CacheStatus, ContractError, ExecutionListItem, RunComparison } from '../../../main/contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
+
+/** The runs that can be compared: finished, with a result. */
+export function comparableRuns(records: ExecutionListItem[]): ExecutionListItem[] {
+  return records.filter((r) => r.isFinished && r.totalRowCount !== null);
+}
 
 /**
  * Two runs of a query compared in the cache: the runs not there yet are downloaded first (the

@@ -1,8 +1,10 @@
 // What closes a popup (a menu, a list under a button) while it is open: a press outside it, or
-// Escape, which also gives the focus back to what opened it.
+// Escape. Once closed, the focus goes back to where it was if it was lost with the popup.
+import { rememberFocus } from './focus-return.ts';
 
-/** Listens while the popup is open; call the answer to stop (an `$effect`'s cleanup). */
+/** Listens while the popup is open; call the answer to stop (an `$effect`'s cleanup). Call it before the popup takes the focus. */
 export function whileOpen(root: HTMLElement, close: (how: 'outside' | 'escape') => void): () => void {
+  const back = rememberFocus();
   const outside = (event: PointerEvent) => {
     if (!root.contains(event.target as Node)) close('outside');
   };
@@ -17,5 +19,6 @@ export function whileOpen(root: HTMLElement, close: (how: 'outside' | 'escape') 
   return () => {
     window.removeEventListener('pointerdown', outside, true);
     window.removeEventListener('keydown', escape, true);
+    back(root);
   };
 }

@@ -36,7 +36,7 @@ describe("the grid's context menus", () => {
     expect(items.slice(0, 4).map((i) => i.label)).toEqual([
       'Open address in explorer (ethereum)',
       'Chain for explorer links (ethereum)…',
-      'Open in cell viewer',
+      'Open in cell viewer…',
       'Copy (tab-separated, for spreadsheets)',
     ]);
     items[0]!.run();
