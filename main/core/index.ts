@@ -150,7 +150,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     dir: workspacesDir,
     accounts,
     onChanged: (snapshot) => options.emit('workspace:changed', snapshot),
-    onSync: (state) => options.emit('workspace:sync', state),
+    onSync: (state) => {
+      options.emit('workspace:sync', state);
+      if (state.status === 'online') void cache.resumeInterrupted(state.accountId).catch(() => undefined);
+    },
     readTables: (accountId, client) => readTableSummaries(client, knownRows, accountId),
   });
   reach.observe = (accountId, failure) => workspaces.observe(accountId, failure);
