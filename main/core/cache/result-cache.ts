@@ -314,9 +314,14 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
 
     async resumeInterrupted(accountId) {
       const waiting = [...remembered].filter(([, known]) => known.state === 'interrupted' && known.resume !== undefined);
-      for (const [key, { resume }] of waiting) {
+      for (const [key, known] of waiting) {
         const executionId = key.slice(key.indexOf('\n') + 1);
-        if (key === keyOf(accountId, executionId)) await cache.start(accountId, resume!.client, executionId, resume!.allowPartial);
+        if (key !== keyOf(accountId, executionId)) continue;
+        const started = await cache.start(accountId, known.resume!.client, executionId, known.resume!.allowPartial);
+        if (started.ok || (started.error.kind !== 'partial_result' && isNetworkFailure(started.error))) continue;
+        // the service answers, and says no (the result expired, say): the download cannot go on
+        remembered.set(key, { ...known, state: 'failed', error: started.error.message, resume: undefined });
+        options.onStatus(await status(accountId, executionId));
       }
     },
 
