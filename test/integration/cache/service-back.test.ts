@@ -26,7 +26,13 @@ let port: number;
 let proxy: FaultProxy;
 let core: Core;
 let call: ReturnType<typeof caller>;
-let releasePages: () => void;
+let accountId: string;
+let releasePages: () => void = () => undefined;
+let held: Promise<void> = Promise.resolve();
+/** Pages from HELD_FROM on wait from now until `releasePages`. */
+function holdPages(): void {
+  held = new Promise<void>((resolve) => (releasePages = resolve));
+}
 const events: { event: EventName; payload: unknown }[] = [];
 const accounts = { accounts: [{ handle: 'alice', type: 'user', plan: 'premium', api_keys: [KEY] }] };
 
@@ -34,7 +40,6 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'querydesk-service-back-'));
   service = await startService({ dataDir: join(dir, 'service'), port: 0, accounts });
   port = Number(new URL(service.baseUrl).port);
-  const held = new Promise<void>((resolve) => (releasePages = resolve));
   proxy = await startFaultProxy(service.baseUrl, (request) => (pageOffset(request.url ?? '') >= HELD_FROM ? { heldUntil: held } : null));
   core = await createCore({
     host: 'web',
@@ -48,7 +53,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  releasePages?.();
+  releasePages();
   await core?.dispose();
   await proxy?.close();
   await service?.close();
@@ -65,29 +70,35 @@ const syncs = () => events.filter((e) => e.event === 'workspace:sync').map((e) =
 const cacheStatuses = (executionId: string) =>
   events.filter((e) => e.event === 'results:cacheStatus' && (e.payload as CacheStatus).executionId === executionId).map((e) => e.payload as CacheStatus);
 
+/** Runs a query of TOTAL rows and starts caching it; stops the service once the pages before HELD_FROM are in. */
+async function breakOffDownload(accountId: string): Promise<{ executionId: string; interrupted: CacheStatus; stoppedAt: number }> {
+  holdPages();
+  const run = await call('executions:runSql', { accountId, queryId: null, sql: `SELECT range AS n FROM range(${TOTAL})` });
+  if (!run.ok) throw new Error(run.error.message);
+  const { executionId } = run.data;
+  await until(async () => {
+    const state = await call('executions:get', { accountId, executionId });
+    return state.ok && state.data.isFinished;
+  }, 'the run to finish');
+  expect(await call('results:cache', { accountId, executionId })).toMatchObject({ ok: true, data: { state: 'downloading' } });
+  await until(() => cacheStatuses(executionId).some((s) => s.rowsLoaded === HELD_FROM), 'the pages before the held ones');
+  await service!.close();
+  service = null;
+  const stoppedAt = events.length;
+  releasePages();
+  const interrupted = await until(() => cacheStatuses(executionId).find((s) => s.state !== 'downloading'), 'the download to stop', 60_000);
+  return { executionId, interrupted, stoppedAt };
+}
+
 describe('a download the service broke off', () => {
   it('says offline at once, then goes on by itself from the rows kept when the service is back, and ends exact', async () => {
     const added = await call('accounts:add', { label: 'Remote', baseUrl: proxy.baseUrl, apiKey: KEY });
     if (!added.ok) throw new Error(added.error.message);
-    const accountId = added.data.id;
+    accountId = added.data.id;
     await call('workspace:open', { accountId });
     await until(() => syncs().some((s) => s.status === 'online'), 'the account online');
 
-    const run = await call('executions:runSql', { accountId, queryId: null, sql: `SELECT range AS n FROM range(${TOTAL})` });
-    if (!run.ok) throw new Error(run.error.message);
-    const { executionId } = run.data;
-    await until(async () => {
-      const state = await call('executions:get', { accountId, executionId });
-      return state.ok && state.data.isFinished;
-    }, 'the run to finish');
-    expect(await call('results:cache', { accountId, executionId })).toMatchObject({ ok: true, data: { state: 'downloading' } });
-    await until(() => cacheStatuses(executionId).some((s) => s.rowsLoaded === HELD_FROM), 'the pages before the held ones');
-
-    await service!.close();
-    service = null;
-    const stoppedAt = events.length;
-    releasePages();
-    const interrupted = await until(() => cacheStatuses(executionId).find((s) => s.state !== 'downloading'), 'the download to stop', 60_000);
+    const { executionId, interrupted, stoppedAt } = await breakOffDownload(accountId);
     expect(interrupted).toMatchObject({ state: 'interrupted', rowsLoaded: HELD_FROM, totalRowCount: TOTAL });
     expect(interrupted.error).toMatch(/Could not reach the service/);
     // the first failed page said so, before the download gave up on its retries
@@ -109,5 +120,14 @@ describe('a download the service broke off', () => {
       expect(page.data.fromCache).toBeTruthy();
       expect(page.data.rows.map(([n]) => Number(n))).toEqual(Array.from({ length: 10_000 }, (_, i) => start + i));
     }
+  }, 180_000);
+
+  it('says it failed, with the service\'s reason, when the service is back without the result', async () => {
+    const { executionId, interrupted } = await breakOffDownload(accountId);
+    expect(interrupted).toMatchObject({ state: 'interrupted', rowsLoaded: HELD_FROM });
+    // a service on the same port that never ran it
+    service = await startService({ dataDir: join(dir, 'another-service'), port, accounts });
+    const ended = await until(() => cacheStatuses(executionId).find((s) => s.state === 'failed'), 'the download to fail', 120_000);
+    expect(ended.error).toMatch(/^The requested execution ID/);
   }, 180_000);
 });
