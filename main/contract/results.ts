@@ -15,9 +15,11 @@ export const resultView = {
 /**
  * absent: not cached (nor asked for); downloading: on its way, `rowsLoaded` of `totalRowCount`;
  * cached: held whole since `fetchedAt`; too_large: above the budget, so it is read page by page
- * from the service; failed / cancelled: the last download did not finish (the cache is as before).
+ * from the service; interrupted: the service stopped answering during the download (`error` says
+ * how), which goes on by itself from the `rowsLoaded` kept when the service answers again;
+ * failed / cancelled: the last download did not finish (the cache is as before).
  */
-export const CacheState = z.enum(['absent', 'downloading', 'cached', 'too_large', 'failed', 'cancelled']);
+export const CacheState = z.enum(['absent', 'downloading', 'cached', 'too_large', 'interrupted', 'failed', 'cancelled']);
 
 export const CacheStatus = z.object({
   accountId,

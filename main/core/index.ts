@@ -18,7 +18,7 @@ import { createExportRuns } from './export/exports.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
 import { KeyVault } from './secrets/key-vault.ts';
 import { osKeychain } from './secrets/os-keychain.ts';
-import type { Fetch } from './service-client/index.ts';
+import type { Fetch, ServiceError } from './service-client/index.ts';
 import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts';
 import { statusAfterExecute } from './executions/snapshot.ts';
 import { openAppSettings, StoredAppSettings, type AppSettingsState } from './settings/app-settings.ts';
@@ -94,7 +94,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? createLogger({ dir: paths.logsDir });
   const vault = options.keyVault ?? new KeyVault(osKeychain(KEYCHAIN_SERVICE));
   const settings = options.accountSettings ?? jsonFileStore(join(options.dataDir, 'accounts.json'), AccountSettings, defaultAccountSettings);
-  const accounts = await createAccountRegistry({ localService: options.localService, settings, vault, fetch: options.fetch, onKey: logger.addSecret });
+  // every attempt of an account's client tells its workspace whether the service answered; the
+  // workspaces are made after the clients, hence the indirection
+  const reach = { observe: (_accountId: string, _failure: ServiceError | null): void => undefined };
+  const accounts = await createAccountRegistry({
+    localService: options.localService,
+    settings,
+    vault,
+    fetch: options.fetch,
+    onKey: logger.addSecret,
+    onReach: (accountId, failure) => reach.observe(accountId, failure),
+  });
   const activity = new ActivityLog(logger, (accountId) => accounts.get(accountId)?.account.label ?? accountId);
   const history = createExecutionHistory(options.dataDir);
   let viewing: Viewing | null = null;
@@ -152,10 +162,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     onSync: (state) => {
       activity.sync(state);
       options.emit('workspace:sync', state);
+      if (state.status === 'online') void cache.resumeInterrupted(state.accountId).catch(() => undefined);
     },
     onConflict: (accountId, pending) => activity.conflict(accountId, pending),
     readTables: (accountId, client) => readTableSummaries(client, knownRows, accountId),
   });
+  reach.observe = (accountId, failure) => workspaces.observe(accountId, failure);
 
   return {
     handlers: {
@@ -168,7 +180,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         workspaces.forget(accountId).catch(() => undefined);
       }),
       ...queryHandlers(accounts, workspaces),
-      ...executionHandlers({ accounts, watcher, history, cache, workspaces, setViewing: (next) => (viewing = next) }),
+      ...executionHandlers({ accounts, watcher, history, cache, setViewing: (next) => (viewing = next) }),
       ...resultHandlers({ accounts, cache, cacheSettings, exports, destinations: options.exportDestinations, activity }),
       ...tableHandlers(accounts, uploads, knownRows, workspaces),
       ...uiStateHandlers(accounts, ui),

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { appUrl, cellOf, executionState, noKeychainUrl, openQuery, runQuery, scrollGrid, watchProblems } from './helpers.ts';
+import { appUrl, cellOf, executionState, noKeychainUrl, openQuery, replaceSql, runQuery, scrollGrid, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 import { service } from './processes.ts';
 
@@ -156,6 +156,49 @@ test('samples, charts and copies a cached result', async ({ page, context }) => 
   // the mode is kept with the query: left on its rows for the tests after this one on this host
   await page.getByRole('button', { name: 'All rows', exact: true }).click();
   expect(problems).toEqual([]);
+});
+
+test('says offline as a download into the cache breaks off, and goes on by itself when the service is back', async ({ page }) => {
+  test.setTimeout(420_000);
+  const dataDir = await mkdtemp(join(tmpdir(), 'querydesk-broken-off-'));
+  let started = await service(dataDir, 'The service of this test');
+  const [url, key] = [started.match[1]!, started.match[2]!];
+  try {
+    await page.goto(noKeychainUrl());
+    await page.getByRole('button', { name: /^Account/ }).click();
+    await page.getByRole('menuitem', { name: 'Manage accounts…' }).click();
+    const accounts = page.getByRole('dialog', { name: 'Accounts' });
+    await accounts.getByRole('button', { name: 'Add account…' }).click();
+    const form = page.getByRole('dialog', { name: 'Add an account' });
+    await form.getByLabel('Name', { exact: true }).fill('Broken off');
+    await form.getByLabel('Service address').fill(url);
+    await form.getByLabel('API key').fill(key);
+    await form.getByRole('button', { name: 'Add account', exact: true }).click();
+    await page.getByRole('button', { name: 'Keep this key for this session only' }).click();
+    await accounts.getByRole('listitem', { name: 'Broken off' }).getByRole('button', { name: 'Use' }).click();
+    await page.keyboard.press('Escape');
+
+    await openQuery(page, 'Demo trades');
+    // large enough that the download is still under way when the service is killed
+    await replaceSql(page, page.getByRole('textbox', { name: 'SQL of Demo trades' }), 'SELECT range AS n, md5(CAST(range AS VARCHAR)) AS h FROM range(1500000)');
+    await page.getByRole('button', { name: /^Run/ }).click();
+    await expect(executionState(page)).toHaveText('Completed', { timeout: 60_000 });
+    await expect(summary(page).getByLabel('Cache download')).toBeVisible({ timeout: 30_000 });
+
+    started.child.kill('SIGKILL');
+    await new Promise((resolve) => started.child.once('exit', resolve));
+    await expect(page.getByRole('status', { name: /^Service: Offline/ })).toBeVisible();
+    await expect(summary(page)).toContainText(/caching paused at \d+%: the service cannot be reached; it goes on when the service answers/, { timeout: 60_000 });
+
+    // with the same key: the service keeps only hashes of keys, so it makes a new demo key at each start unless given one
+    started = await service(dataDir, 'The service of this test, again', ['--demo-api-key', key], Number(new URL(url).port));
+    await expect(summary(page)).toContainText('from cache, fetched', { timeout: 240_000 });
+    await expect(page.getByRole('status', { name: 'Service: Online' })).toBeVisible();
+    await expect(await cellOf(page.getByRole('grid'), 'n', 0)).toHaveText('0');
+  } finally {
+    started.child.kill('SIGTERM');
+    await rm(dataDir, { recursive: true, force: true });
+  }
 });
 
 test('keeps browsing a cached result when its service is gone', async ({ page }) => {

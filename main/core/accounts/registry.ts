@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fail, ok, type Account, type Result } from '../../contract/index.ts';
 import { isFailure, noSuchAccount, type Failure } from '../failures.ts';
 import type { KeyVault } from '../secrets/key-vault.ts';
-import { createServiceClient, type Fetch, type ServiceClient, type ServiceConnection } from '../service-client/index.ts';
+import { createServiceClient, type Fetch, type ServiceClient, type ServiceConnection, type ServiceError } from '../service-client/index.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { keyHint } from './key-hint.ts';
 import type { AccountProfile, AccountSettings } from './profiles.ts';
@@ -58,13 +58,16 @@ export async function createAccountRegistry(options: {
   fetch?: Fetch;
   /** Told every key that is read or entered, so the log can mask it. */
   onKey?: (key: string) => void;
+  /** Told after every attempt of an account's client whether its service answered (see ServiceConnection.onReach). */
+  onReach?: (accountId: string, failure: ServiceError | null) => void;
 }): Promise<AccountRegistry> {
   const { settings, vault } = options;
   const noteKey = (key: string | null | undefined) => {
     if (key) options.onKey?.(key);
   };
   noteKey(options.localService.apiKey);
-  const local = localEntry(options.localService);
+  const reporterFor = (accountId: string) => (options.onReach === undefined ? undefined : (failure: ServiceError | null) => options.onReach?.(accountId, failure));
+  const local = localEntry(options.localService, reporterFor(LOCAL_ACCOUNT_ID));
   const held = new Map<string, Held>();
   const stored = settings.read();
   for (const profile of stored.accounts) {
@@ -81,7 +84,10 @@ export async function createAccountRegistry(options: {
       keyStorage: key.key === null ? 'missing' : vault.isSessionOnly(profile.id) ? 'session' : 'keychain',
       isLocal: false,
     };
-    const client = key.key === null ? null : createServiceClient({ baseUrl: profile.baseUrl, serviceName: profile.serviceName, apiKey: key.key, fetch: options.fetch });
+    const client =
+      key.key === null
+        ? null
+        : createServiceClient({ baseUrl: profile.baseUrl, serviceName: profile.serviceName, apiKey: key.key, fetch: options.fetch, onReach: reporterFor(profile.id) });
     return { profile, key: key.key, entry: { account, client, keyProblem: key.problem } };
   }
 
@@ -168,7 +174,7 @@ export async function createAccountRegistry(options: {
   };
 }
 
-function localEntry(localService: { baseUrl: string; apiKey: string | null }): AccountEntry {
+function localEntry(localService: { baseUrl: string; apiKey: string | null }, onReach: ServiceConnection['onReach']): AccountEntry {
   const serviceName = 'DUNE';
   return {
     account: {
@@ -182,7 +188,7 @@ function localEntry(localService: { baseUrl: string; apiKey: string | null }): A
       keyStorage: 'host',
       isLocal: true,
     },
-    client: createServiceClient({ baseUrl: localService.baseUrl, serviceName, apiKey: localService.apiKey ?? '' }),
+    client: createServiceClient({ baseUrl: localService.baseUrl, serviceName, apiKey: localService.apiKey ?? '', onReach }),
     keyProblem: null,
   };
 }

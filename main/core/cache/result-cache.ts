@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { mkdirSync, rmSync } from 'node:fs';
 import type { CacheStatus } from '../../contract/index.ts';
-import type { ServiceClient, ServiceError } from '../service-client/index.ts';
+import { isNetworkFailure, type ServiceClient, type ServiceError } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
 import { AppClosing, downloadResult, stagingTableName, type ResultShape } from './download.ts';
 import { KeptDownloads } from './kept-downloads.ts';
@@ -48,6 +48,11 @@ export interface ResultCache {
   cancel(accountId: string, executionId: string): Promise<CacheStatus>;
   /** The complete, unexpired entry, marked as used now; null when the result is not cached. */
   use(accountId: string, executionId: string): Promise<CacheEntry | null>;
+  /**
+   * The account's service answers again: its downloads the network broke off go on, each from
+   * the rows it kept. A download that broke off again without a row more is left after a few.
+   */
+  resumeInterrupted(accountId: string): Promise<void>;
   /** Drops every entry of an account (it was removed), and stops its downloads. */
   forgetAccount(accountId: string): Promise<void>;
   /** Drops every entry and stops every download (the user asked to clear the cache). */
@@ -65,7 +70,18 @@ interface Download {
   done: Promise<void>;
 }
 
-type Remembered = { state: 'too_large' | 'failed' | 'cancelled'; error: string | null; totalRowCount: number | null; bytes: number | null };
+type Remembered = {
+  state: 'too_large' | 'interrupted' | 'failed' | 'cancelled';
+  error: string | null;
+  totalRowCount: number | null;
+  bytes: number | null;
+  rowsLoaded?: number;
+  /** How an interrupted download goes on, and how many times in a row it went on without a row more. */
+  resume?: { client: ServiceClient; allowPartial: boolean; fruitless: number };
+};
+
+/** Times in a row an interrupted download goes on by itself and breaks off again with no row more. */
+const FRUITLESS_RESUMES = 3;
 
 /** last_used is rewritten at most this often per entry: every grid page would be too many writes. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -165,7 +181,9 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       };
     }
     const known = remembered.get(key);
-    return known ? { ...blank(accountId, executionId), ...known } : blank(accountId, executionId);
+    if (known === undefined) return blank(accountId, executionId);
+    const { resume: _howToResume, ...shown } = known;
+    return { ...blank(accountId, executionId), ...shown };
   }
 
   /**
@@ -182,9 +200,14 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   }
 
   /** The download of a result whose first pages were asked for already (see start). */
-  function launch(shape: ResultShape, client: ServiceClient, started: { roundTripMs: number; controller: AbortController; tableName: string; workDir: string; early: EarlyPages }): Download {
+  function launch(
+    shape: ResultShape,
+    client: ServiceClient,
+    started: { roundTripMs: number; controller: AbortController; tableName: string; workDir: string; early: EarlyPages; allowPartial: boolean },
+  ): Download {
     const key = keyOf(shape.accountId, shape.executionId);
     const resume = kept.get(shape.accountId, shape.executionId);
+    const fruitless = remembered.get(key)?.resume?.fruitless ?? 0;
     const { controller, tableName } = started;
     const download: Download = { controller, rowsLoaded: 0, shape, done: Promise.resolve() };
     downloads.set(key, download);
@@ -215,10 +238,14 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
         // kept rows stay named until the download that goes on from them ends, so a crash meanwhile loses nothing
         if (!outcome.ok && outcome.kept !== null) await kept.keep(shape.accountId, shape.executionId, outcome.kept, now());
         else if (resume !== null) await kept.settled(shape.accountId, shape.executionId, resume);
-        if (!outcome.ok) {
-          const state = outcome.error.kind === 'cancelled' ? 'cancelled' : 'failed';
-          remembered.set(key, { state, error: outcome.error.message, totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
-        }
+        if (outcome.ok) return;
+        const { error } = outcome;
+        const rowsLoaded = outcome.kept?.rows ?? 0;
+        const broken = { error: error.message, totalRowCount: shape.totalRowCount, bytes: shape.totalBytes, rowsLoaded };
+        const again = rowsLoaded > (resume?.rows ?? 0) ? 0 : fruitless + 1;
+        if (isNetworkFailure(error) && again < FRUITLESS_RESUMES) {
+          remembered.set(key, { state: 'interrupted', ...broken, resume: { client, allowPartial: started.allowPartial, fruitless: again } });
+        } else remembered.set(key, { state: error.kind === 'cancelled' ? 'cancelled' : 'failed', ...broken });
       })
       .catch((error: unknown) => {
         remembered.set(key, { state: 'failed', error: String(error), totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
@@ -230,7 +257,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     return download;
   }
 
-  return {
+  const cache: ResultCache = {
     db,
     status,
 
@@ -263,7 +290,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       // the start may have raced with another for the same result while the status was read
       if (downloads.has(key) || (kept.get(accountId, executionId)?.rows ?? 0) !== from) return refuse({ ok: true, status: await status(accountId, executionId) });
       await evict(shape.totalBytes);
-      launch(shape, client, { roundTripMs: read.roundTripMs, controller, tableName, workDir, early });
+      launch(shape, client, { roundTripMs: read.roundTripMs, controller, tableName, workDir, early, allowPartial });
       return { ok: true, status: await status(accountId, executionId) };
     },
 
@@ -288,6 +315,19 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       return entry;
     },
 
+    async resumeInterrupted(accountId) {
+      const waiting = [...remembered].filter(([, known]) => known.state === 'interrupted' && known.resume !== undefined);
+      for (const [key, known] of waiting) {
+        const executionId = key.slice(key.indexOf('\n') + 1);
+        if (key !== keyOf(accountId, executionId)) continue;
+        const started = await cache.start(accountId, known.resume!.client, executionId, known.resume!.allowPartial);
+        if (started.ok || (started.error.kind !== 'partial_result' && isNetworkFailure(started.error))) continue;
+        // the service answers, and says no (the result expired, say): the download cannot go on
+        remembered.set(key, { ...known, state: 'failed', error: started.error.message, resume: undefined });
+        options.onStatus(await status(accountId, executionId));
+      }
+    },
+
     forgetAccount: (accountId) => drop((ofAccount) => ofAccount === accountId),
     clear: () => drop(() => true),
 
@@ -309,4 +349,5 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       await db.close();
     },
   };
+  return cache;
 }

@@ -1,11 +1,9 @@
 import { ok, type ExecutionListItem, type ExecutionUpdate, type LatestResult, type ParameterValues, type Result } from '../../contract/index.ts';
 import type { ClientResult } from '../service-client/errors.ts';
 import type { ExecuteResponse } from '../service-client/executions.ts';
-import type { ServiceClient } from '../service-client/index.ts';
+import { isNetworkFailure, type ServiceClient } from '../service-client/index.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
 import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
-import { isNetworkFailure } from '../workspace/pending-edits.ts';
-import type { Workspaces } from '../workspace/workspaces.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ExecutionHistory } from '../executions/history.ts';
 import { statusAfterExecute, toExecutionUpdate } from '../executions/snapshot.ts';
@@ -25,11 +23,10 @@ export function executionHandlers(options: {
   watcher: ExecutionWatcher;
   history: ExecutionHistory;
   cache: ResultCache;
-  workspaces: Workspaces;
   /** Told which execution the UI shows, so a finished one elsewhere can be notified. */
   setViewing: (viewing: Viewing | null) => void;
 }): Pick<Handlers, ExecutionChannels> {
-  const { accounts, watcher, history, cache, workspaces } = options;
+  const { accounts, watcher, history, cache } = options;
   const isCached = async (accountId: string, executionId: string) => (await cache.status(accountId, executionId)).state === 'cached';
   /** Sends the run, remembers it for the query's tab, and watches it. */
   async function start(
@@ -43,7 +40,6 @@ export function executionHandlers(options: {
     if (isFailure(entry)) return entry;
     const startedAtMs = Date.now();
     const started = await send(entry.client);
-    workspaces.observe(accountId, started.ok ? null : started.error);
     if (!started.ok) return serviceFailure(started.error);
     // SQL of no query is remembered under 0, as the service records it
     history.started(accountId, started.value.executionId, queryId ?? 0, parameters, sql);
@@ -102,7 +98,6 @@ export function executionHandlers(options: {
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return ok(null);
       const latest = await entry.client.results.latest(queryId);
-      workspaces.observe(accountId, latest.ok ? null : latest.error);
       if (!latest.ok || latest.value.metadata === null) return ok(null);
       const status = { ...latest.value, queuePosition: null, resultMetadata: latest.value.metadata };
       const execution = toExecutionUpdate(accountId, status, 0);

@@ -13,7 +13,6 @@ export function queryHandlers(accounts: AccountRegistry, workspaces: Workspaces)
   // service's version of it (its new version number, the fields it normalised).
   async function readBack(accountId: string, client: ServiceClient, saved: ClientResult<number>, isNew: boolean): Promise<Result<QueryDetail>> {
     const read = saved.ok ? await client.queries.get(saved.value) : saved;
-    workspaces.observe(accountId, read.ok ? null : read.error);
     if (!read.ok) return serviceFailure(read.error);
     const query = toQueryDetail(read.value);
     workspaces.recordQuery(accountId, query, isNew);
@@ -25,7 +24,6 @@ export function queryHandlers(accounts: AccountRegistry, workspaces: Workspaces)
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return entry;
       const read = await entry.client.queries.list({ limit, offset });
-      workspaces.observe(accountId, read.ok ? null : read.error);
       if (!read.ok) return serviceFailure(read.error);
       // Only a whole list can tell which queries are gone.
       if ((offset ?? 0) === 0 && read.value.queries.length >= read.value.total) workspaces.recordList(accountId, read.value.queries);

@@ -39,7 +39,6 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return entry;
       const listed = await readTableSummaries(entry.client, knownRows, accountId);
-      workspaces.observe(accountId, listed.ok ? null : listed.error);
       if (!listed.ok) return serviceFailure(listed.error);
       workspaces.recordTables(accountId, listed.value);
       // the sidebar's tables and the editor's completion follow the Tables page at once

@@ -57,7 +57,6 @@ export function workspaceHandlers(
       if (isFailure(entry)) return entry;
       const pending = mergePending(workspaces.pendingOf(accountId, queryId), queryId, baseVersion, edit, now().toISOString());
       const outcome = await sendEdit(entry.client, queryId, pending.baseVersion, pending.edit);
-      workspaces.observe(accountId, outcome.kind === 'unreachable' || outcome.kind === 'refused' ? outcome.error : null);
       switch (outcome.kind) {
         case 'saved':
           workspaces.setPending(accountId, queryId, null);

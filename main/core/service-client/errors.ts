@@ -39,3 +39,8 @@ export function kindForStatus(status: number): ServiceErrorKind {
   if (status >= 500) return 'server_error';
   return 'bad_request';
 }
+
+/** The service was not heard from: the network failed or it did not answer in time. */
+export function isNetworkFailure(error: ServiceError): boolean {
+  return error.kind === 'unreachable' || error.kind === 'timeout';
+}

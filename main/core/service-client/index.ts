@@ -25,6 +25,7 @@ export function createServiceClient(connection: ServiceConnection): ServiceClien
 
 export type { Fetch, ServiceConnection } from './request.ts';
 export type { ClientResult, ServiceError, ServiceErrorKind } from './errors.ts';
+export { isNetworkFailure } from './errors.ts';
 export type { ExecutionFailure, ResultMetadata } from './execution-shape.ts';
 export type { ExecuteArgs, ExecuteResponse, ExecutionStatus } from './executions.ts';
 export type { ResultsPage, ResultsPageArgs } from './results.ts';

@@ -1,5 +1,5 @@
 import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
-import { failure, kindForStatus, success, type ClientResult } from './errors.ts';
+import { failure, kindForStatus, success, type ClientResult, type ServiceError } from './errors.ts';
 import { backoffDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy.ts';
 import { parseJsonExact } from '../../common/dune-types/index.ts';
 import { isObject } from './wire-read.ts';
@@ -18,6 +18,12 @@ export interface ServiceConnection {
   retry?: RetryPolicy;
   /** How requests leave the process; the host decides (the OS network stack, a proxy). Node's fetch by default. */
   fetch?: Fetch;
+  /**
+   * Told after every attempt whether the service answered: null when it did (the key accepted), the
+   * failure when the network failed or the key was refused. Attempts, not requests, so that the
+   * app hears at once of a service gone, not after the retries. A cancelled attempt tells nothing.
+   */
+  onReach?: (failure: ServiceError | null) => void;
 }
 
 export type Fetch = (url: URL, init: RequestInit) => Promise<Response>;
@@ -153,12 +159,21 @@ export function createTransport(connection: ServiceConnection): Transport {
     }
   }
 
+  function tellReach(outcome: ClientResult<RawResponse>): void {
+    if (connection.onReach === undefined) return;
+    if (!outcome.ok) {
+      if (outcome.error.kind !== 'cancelled') connection.onReach(outcome.error);
+    } else if (outcome.value.status === 401) connection.onReach(httpFailure(outcome.value, null).error);
+    else connection.onReach(null);
+  }
+
   async function request<T>(options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
     const url = urlOf(options);
     if (url === null) return failure('bad_request', `Refused to send the API key to ${options.url ?? options.path}: it is not under ${root}.`);
     const idempotent = options.idempotent ?? options.method === 'GET';
     for (let attemptNumber = 1; ; attemptNumber += 1) {
       const outcome = await attempt(url, options, consume);
+      tellReach(outcome);
       const lastAttempt = attemptNumber >= policy.maxAttempts;
       let wait: number | null = null;
       if (!outcome.ok) {

@@ -58,7 +58,7 @@ export class AccountSync {
       .catch((error: unknown): Reach => ({ status: 'offline', reason: error instanceof Error ? error.message : String(error) }))
       .then((reach) => {
         this.#running = null;
-        this.observe(reach);
+        this.#settle(reach);
         return this.#state;
       });
     return this.#running;
@@ -69,8 +69,25 @@ export class AccountSync {
     if (this.#state.status === 'offline') void this.refresh();
   }
 
-  /** What any call to the service found (a refresh, or a call made for the user). */
+  /**
+   * What an attempt of any call to the service found (a download's page, a call made for the
+   * user), as it happens: a failure makes an account that answered offline at once, retried as
+   * after a failed refresh; an answer to an account offline is checked with a refresh at once, which
+   * sends what waited and tells who waits for the service (see Workspaces). While a refresh is
+   * under way its own outcome decides; failures while offline keep the retries' pace.
+   */
   observe(reach: Reach): void {
+    if (this.#disposed || this.#running !== null) return;
+    const status = this.#state.status;
+    if (reach.status === 'online') {
+      if (status === 'offline' || status === 'key_refused') void this.refresh();
+      return;
+    }
+    if (reach.status !== status) this.#settle(reach);
+  }
+
+  /** What a refresh found. */
+  #settle(reach: Reach): void {
     if (this.#disposed) return;
     clearTimeout(this.#timer);
     const at = this.#now().toISOString();

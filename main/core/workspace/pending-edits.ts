@@ -1,6 +1,6 @@
 import type { ContractError, PendingEdit, QueryDetail, QueryEdit } from '../../contract/index.ts';
 import { toQueryChanges, toQueryDetail } from '../queries/query-detail.ts';
-import type { ServiceClient, ServiceError } from '../service-client/index.ts';
+import { isNetworkFailure, type ServiceClient, type ServiceError } from '../service-client/index.ts';
 
 // Sending an edit made from a known version of a query: the service's version is read first, and
 // a version that moved on is a conflict (nothing is sent), so no one's save is overwritten unseen.
@@ -12,12 +12,6 @@ export type SendOutcome =
   | { kind: 'unreachable'; error: ServiceError }
   /** The service answered no (its words in `error`). */
   | { kind: 'refused'; error: ServiceError };
-
-const NETWORK_KINDS = new Set(['unreachable', 'timeout']);
-
-export function isNetworkFailure(error: ServiceError): boolean {
-  return NETWORK_KINDS.has(error.kind);
-}
 
 function failed(error: ServiceError): SendOutcome {
   return isNetworkFailure(error) ? { kind: 'unreachable', error } : { kind: 'refused', error };

@@ -1,11 +1,11 @@
 import type { Draft, DraftKey, PendingEdit, QueryDetail, SyncState, TableSummary, WorkspaceSnapshot } from '../../contract/index.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
-import type { ClientResult, QueryListItem, ServiceClient, ServiceError } from '../service-client/index.ts';
+import { isNetworkFailure, type ClientResult, type QueryListItem, type ServiceClient, type ServiceError } from '../service-client/index.ts';
 import { accountDir, removeAccountDir } from './account-dirs.ts';
 import { AccountSync, type Reach } from './account-sync.ts';
 import { mergeCatalog, withDetail } from './catalog-merge.ts';
 import { LocalStore } from './local-store.ts';
-import { contractError, isNetworkFailure, sendEdit } from './pending-edits.ts';
+import { contractError, sendEdit } from './pending-edits.ts';
 import { toQueryDetail } from '../queries/query-detail.ts';
 
 // Every account's local workspace: what the window shows first, kept on disk, and refreshed from

@@ -55,7 +55,8 @@ export class RunCompare {
       waiting.set(status.executionId, status);
       this.downloading = [...waiting.values()].filter((s): s is CacheStatus => s !== null && s.state === 'downloading');
       const ended = [...waiting.values()];
-      const stuck = ended.find((s) => s !== null && s.state !== 'downloading' && s.state !== 'cached');
+      // an interrupted download goes on by itself when the service answers again: it is waited for too
+      const stuck = ended.find((s) => s !== null && s.state !== 'downloading' && s.state !== 'interrupted' && s.state !== 'cached');
       if (stuck) {
         this.dispose();
         this.downloading = [];

@@ -96,7 +96,7 @@ describe('a download broken off', () => {
     const executionId = await finishedRun(service, 'Demo trades');
     breakPages = true;
     const broken = await download(executionId);
-    expect(broken).toMatchObject({ state: 'failed' });
+    expect(broken).toMatchObject({ state: 'interrupted' });
     expect(broken.error).toMatch(/Could not reach the service/);
     expect(await listEntries(cache.db)).toEqual(before);
     expect(await cache.use('local', executionId)).toBeNull();
@@ -120,7 +120,7 @@ describe('a download broken off', () => {
   it('starts from the first row again once the account is forgotten, which drops the rows kept', async () => {
     const executionId = await finishedRun(service, 'Demo trades');
     breakPages = true;
-    expect(await download(executionId)).toMatchObject({ state: 'failed' });
+    expect(await download(executionId)).toMatchObject({ state: 'interrupted' });
     breakPages = false;
     await cache.forgetAccount('local');
     const tables = await cache.db.withConnection(async (connection) =>
@@ -149,7 +149,7 @@ describe('a download broken off', () => {
   it('starts from the first row again when the app opens more than a week after the break, and the rows kept are gone', async () => {
     const executionId = await finishedRun(service, 'Demo trades');
     breakPages = true;
-    expect(await download(executionId)).toMatchObject({ state: 'failed' });
+    expect(await download(executionId)).toMatchObject({ state: 'interrupted' });
     breakPages = false;
     await cache.close();
     cache = await openResultCache(cacheOptions(() => new Date(Date.now() + 8 * 24 * 60 * 60 * 1000)));
@@ -168,7 +168,7 @@ describe('a download broken off', () => {
     breakPages = true;
     for (let i = 0; i < 5; i++) {
       broken.push(await finishedRun(service, 'Demo trades'));
-      expect(await download(broken[i]!)).toMatchObject({ state: 'failed' });
+      expect(await download(broken[i]!)).toMatchObject({ state: 'interrupted' });
     }
     breakPages = false;
     const kept = await cache.db.withConnection(async (connection) => (await connection.runAndReadAll('SELECT execution_id FROM kept_downloads')).getRows().map(([id]) => String(id)));

@@ -62,4 +62,27 @@ describe('an account’s sync state', () => {
     await vi.advanceTimersByTimeAsync(300_000);
     expect(attempts()).toBe(1);
   });
+
+  it('goes offline at the first failure a call reports, keeps the retries\' pace while offline, and checks at once when a call gets an answer', async () => {
+    const down: Reach = { status: 'offline', reason: 'socket hang up' };
+    const { account, states, attempts } = sync([{ status: 'online' }, down, { status: 'online' }]);
+    await account.refresh();
+    account.observe({ status: 'online' });
+    expect(attempts()).toBe(1);
+    account.observe(down);
+    expect(account.state).toMatchObject({ status: 'offline', reason: 'socket hang up', nextRetryAt: '2026-11-24T10:00:02.000Z' });
+    // more failed pages while offline neither move the retry nor count as failed retries
+    await vi.advanceTimersByTimeAsync(1000);
+    account.observe(down);
+    account.observe(down);
+    expect(account.state.nextRetryAt).toBe('2026-11-24T10:00:02.000Z');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(attempts()).toBe(2);
+    expect(account.state).toMatchObject({ status: 'offline', nextRetryAt: '2026-11-24T10:00:06.000Z' });
+    account.observe({ status: 'online' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attempts()).toBe(3);
+    expect(account.state.status).toBe('online');
+    expect(states.map((s) => s.status)).toEqual(['online', 'offline', 'checking', 'offline', 'checking', 'online']);
+  });
 });
