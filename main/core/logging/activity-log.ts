@@ -61,6 +61,10 @@ export class ActivityLog {
       case 'downloading':
         if (was?.state === 'failed' || was?.state === 'cancelled') this.#log.info(`${what} started again`);
         return;
+      case 'interrupted':
+        this.#troubled.add(key);
+        this.#log.warn(`${what} paused after ${rows}: ${status.error ?? 'no reason given'}; it goes on when the service answers`);
+        return;
       case 'failed':
         this.#troubled.add(key);
         this.#log.warn(`${what} failed after ${rows}: ${status.error ?? 'no reason given'}`);

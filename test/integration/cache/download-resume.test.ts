@@ -106,10 +106,10 @@ describe('a download broken off', () => {
     // with the result's rows known, the pages asked for beside the status start from the last row loaded too
     expect(await download(executionId, TOTAL)).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
     expect(csvOffsets(asked)).toEqual(Array.from({ length: 5 }, (_, i) => 2500 + i * PAGE_ROWS));
-    // the day's log tells how it went: the failure with its reason, the restart from the rows kept, the end
+    // the day's log tells how it went: the pause with its reason, the restart from the rows kept, the end
     const lines = logLines().filter((line) => line.includes(executionId));
     expect(lines).toEqual([
-      expect.stringMatching(new RegExp(`WARN account local: download of result ${executionId} failed after 2500 of ${TOTAL} rows: Could not reach the service`)),
+      expect.stringMatching(new RegExp(`WARN account local: download of result ${executionId} paused after 2500 of ${TOTAL} rows: Could not reach the service`)),
       expect.stringMatching(/INFO account local: download of result \S+ resumed at row 2500, from the rows kept on disk$/),
       expect.stringMatching(new RegExp(`INFO account local: download of result \\S+ done: ${TOTAL} rows$`)),
     ]);
