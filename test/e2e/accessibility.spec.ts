@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-import { executionState, openQuery } from './helpers.ts';
+import { executionState, openCompareRuns, openQuery } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // axe-core on every screen and dialog, light and dark: no critical or serious violation. Each
@@ -52,15 +52,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await check(page, 'chart', found);
     await page.getByRole('button', { name: 'All rows', exact: true }).click();
 
-    const recent = page.getByRole('button', { name: /Recent runs/ });
-    const compare = page.getByRole('button', { name: 'Compare two runs…' });
-    await expect(async () => {
-      if ((await recent.getAttribute('aria-expanded')) === 'true') await recent.click();
-      await recent.click();
-      await expect(compare).toBeEnabled({ timeout: 1000 });
-    }).toPass();
-    await compare.click();
-    const comparing = page.getByRole('dialog', { name: 'Compare runs' });
+    const comparing = await openCompareRuns(page);
     const runs = comparing.getByRole('group', { name: 'Pick two runs of this query' }).getByRole('checkbox');
     await runs.nth(0).check();
     await runs.nth(1).check();

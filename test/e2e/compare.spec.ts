@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { executionState, openQuery, watchProblems } from './helpers.ts';
+import { executionState, openCompareRuns, openQuery, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // Two runs of one query with different parameter values, compared from Recent runs: the same
@@ -17,16 +17,7 @@ test('compares two runs of a query by a key column', async ({ page, ownHost }) =
   await page.getByRole('region', { name: 'Parameters' }).getByLabel('min_usd').fill('40000');
   await run();
 
-  // the list is read when it opens: opened again until it has both runs finished
-  const recent = page.getByRole('button', { name: /Recent runs/ });
-  const compare = page.getByRole('button', { name: 'Compare two runs…' });
-  await expect(async () => {
-    if ((await recent.getAttribute('aria-expanded')) === 'true') await recent.click();
-    await recent.click();
-    await expect(compare).toBeEnabled({ timeout: 1000 });
-  }).toPass();
-  await compare.click();
-  const dialog = page.getByRole('dialog', { name: 'Compare runs' });
+  const dialog = await openCompareRuns(page);
   const runs = dialog.getByRole('group', { name: 'Pick two runs of this query' }).getByRole('checkbox');
   await expect(runs).toHaveCount(2);
   await expect(dialog.getByRole('button', { name: 'Compare' })).toBeDisabled();

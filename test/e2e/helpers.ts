@@ -93,3 +93,17 @@ export async function runQuery(page: Page, url: string, name: string): Promise<v
   await page.getByRole('button', { name: /^Run/ }).click();
   await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
 }
+
+/** Opens Compare runs from Recent runs, once the query has two finished runs. */
+export async function openCompareRuns(page: Page): Promise<Locator> {
+  // the list is read when it opens: opened again until it has both runs finished
+  const recent = page.getByRole('button', { name: /Recent runs/ });
+  const compare = page.getByRole('button', { name: 'Compare two runs…' });
+  await expect(async () => {
+    if ((await recent.getAttribute('aria-expanded')) === 'true') await recent.click();
+    await recent.click();
+    await expect(compare).toBeEnabled({ timeout: 1000 });
+  }).toPass();
+  await compare.click();
+  return page.getByRole('dialog', { name: 'Compare runs' });
+}
