@@ -17,8 +17,7 @@ test('compares two runs of a query by a key column', async ({ page, ownHost }) =
   await page.getByRole('region', { name: 'Parameters' }).getByLabel('min_usd').fill('40000');
   await run();
 
-  await openCompareRuns(page);
-  const dialog = page.getByRole('dialog', { name: 'Compare runs' });
+  const dialog = await openCompareRuns(page);
   const runs = dialog.getByRole('group', { name: 'Pick two runs of this query' }).getByRole('checkbox');
   await expect(runs).toHaveCount(2);
   await expect(dialog.getByRole('button', { name: 'Compare' })).toBeDisabled();

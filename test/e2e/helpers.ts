@@ -94,11 +94,9 @@ export async function runQuery(page: Page, url: string, name: string): Promise<v
   await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
 }
 
-/**
- * Opens Recent runs and presses Compare two runs…; the list is read when it opens, so it is
- * opened again until it has two finished runs.
- */
-export async function openCompareRuns(page: Page): Promise<void> {
+/** Opens Compare runs from Recent runs, once the query has two finished runs. */
+export async function openCompareRuns(page: Page): Promise<Locator> {
+  // the list is read when it opens: opened again until it has both runs finished
   const recent = page.getByRole('button', { name: /Recent runs/ });
   const compare = page.getByRole('button', { name: 'Compare two runs…' });
   await expect(async () => {
@@ -107,4 +105,5 @@ export async function openCompareRuns(page: Page): Promise<void> {
     await expect(compare).toBeEnabled({ timeout: 1000 });
   }).toPass();
   await compare.click();
+  return page.getByRole('dialog', { name: 'Compare runs' });
 }

@@ -36,7 +36,7 @@ test('New SQL runs without making a query, comes back after a restart, and is sa
   await expect(queries(page)).toHaveCount(queriesBefore);
 
   // A second one, from the tab bar's button; the first keeps its SQL and its result.
-  await tabs(page).getByRole('button', { name: 'New SQL' }).click();
+  await page.getByRole('button', { name: 'New SQL', exact: true }).click();
   await expect(tabs(page).getByRole('tab')).toHaveText(['SQL 1', 'SQL 2']);
   await replaceSql(page, page.getByRole('textbox', { name: 'SQL of SQL 2' }), 'SELECT nope');
   await page.keyboard.press('ControlOrMeta+Enter');

@@ -26,7 +26,7 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   await page.goto(appUrl());
   await expect(page.getByText('Local', { exact: true })).toBeVisible();
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Tables' }).click();
-  const tablesPage = page.getByRole('region', { name: 'Tables', exact: true });
+  const tablesPage = page.getByRole('main', { name: 'Tables' });
   await expect(tablesPage.getByRole('heading', { name: 'Tables', level: 1 })).toBeVisible();
 
   // A column name that starts with a digit: refused before anything is sent, with a fixed name offered.
@@ -116,7 +116,7 @@ test('shows a table\'s columns in its row, and asks before a replacing file chan
 
   await page.goto(appUrl());
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Tables' }).click();
-  const tablesPage = page.getByRole('region', { name: 'Tables', exact: true });
+  const tablesPage = page.getByRole('main', { name: 'Tables' });
   const form = tablesPage.getByRole('region', { name: 'Upload a CSV file' });
   const result = tablesPage.getByRole('status', { name: 'Upload result' });
   await pickFile(page, 'rates.csv', 'day,rate\n2024-01-01,1.5\n2024-01-02,2.25\n');

@@ -57,6 +57,8 @@ const chrome = EditorView.theme({
     backgroundColor: 'var(--syn-param-bg)',
     borderRadius: '3px',
   },
+  // a placeholder reads in its own colour on its own background, inside a comment or a string too
+  '.cm-param *': { color: 'inherit' },
   '.cm-error-line': { backgroundColor: 'var(--danger-bg)' },
   '.cm-error-at': {
     textDecoration: 'underline wavy var(--danger)',

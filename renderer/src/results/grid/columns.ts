@@ -56,7 +56,9 @@ function formatterFor(type: string, decimals: () => number): (value: CellValue |
 const KEPT_TAIL = 4;
 
 function initialWidth(name: string, type: string, kind: TypeKind): number {
-  const header = Math.max(name.length, type.length) * 7.5 + 44;
+  // the name in bold, the type beneath in small type; beside them the cell's padding, its filter
+  // button and the sort arrow, which must not take the name's room
+  const header = Math.max(name.length * 8.5, type.length * 7) + 80;
   const content = kind === 'binary' ? 200 : isNumeric(kind) ? 110 : kind === 'date' || kind === 'timestamp' ? 190 : 170;
   return Math.round(Math.min(360, Math.max(90, header, content)));
 }
