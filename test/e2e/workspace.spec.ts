@@ -95,7 +95,7 @@ test('after a restart without the network, queries, SQL, results and views are t
     await stop(remote.child);
     await restartHost();
     await expect(serviceState(page)).toContainText('Offline');
-    const sidebar = page.getByRole('complementary', { name: 'Queries' });
+    const sidebar = page.getByRole('complementary', { name: 'Queries', exact: true });
     await expect(sidebar).toContainText('Offline — as of');
     await sidebar.getByRole('button', { name: 'Try again' }).click();
     await expect(serviceState(page)).toContainText('Offline');
