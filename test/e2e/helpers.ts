@@ -107,3 +107,23 @@ export async function openCompareRuns(page: Page): Promise<Locator> {
   await compare.click();
   return page.getByRole('dialog', { name: 'Compare runs' });
 }
+
+/**
+ * Opens the app where no keychain is reachable, adds an account on `url` with `key` kept for the
+ * session only (nothing outlives the test), and makes it the one in use.
+ */
+export async function useSessionAccount(page: Page, name: string, url: string, key: string): Promise<void> {
+  await page.goto(noKeychainUrl());
+  await page.getByRole('button', { name: /^Account/ }).click();
+  await page.getByRole('menuitem', { name: 'Manage accounts…' }).click();
+  const accounts = page.getByRole('dialog', { name: 'Accounts' });
+  await accounts.getByRole('button', { name: 'Add account…' }).click();
+  const form = page.getByRole('dialog', { name: 'Add an account' });
+  await form.getByLabel('Name', { exact: true }).fill(name);
+  await form.getByLabel('Service address').fill(url);
+  await form.getByLabel('API key').fill(key);
+  await form.getByRole('button', { name: 'Add account', exact: true }).click();
+  await page.getByRole('button', { name: 'Keep this key for this session only' }).click();
+  await accounts.getByRole('listitem', { name }).getByRole('button', { name: 'Use' }).click();
+  await page.keyboard.press('Escape');
+}

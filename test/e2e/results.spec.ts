@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { appUrl, cellOf, executionState, noKeychainUrl, openQuery, replaceSql, runQuery, scrollGrid, watchProblems } from './helpers.ts';
+import { appUrl, cellOf, executionState, openQuery, replaceSql, runQuery, scrollGrid, useSessionAccount, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 import { service } from './processes.ts';
 
@@ -164,19 +164,7 @@ test('says offline as a download into the cache breaks off, and goes on by itsel
   let started = await service(dataDir, 'The service of this test');
   const [url, key] = [started.match[1]!, started.match[2]!];
   try {
-    await page.goto(noKeychainUrl());
-    await page.getByRole('button', { name: /^Account/ }).click();
-    await page.getByRole('menuitem', { name: 'Manage accounts…' }).click();
-    const accounts = page.getByRole('dialog', { name: 'Accounts' });
-    await accounts.getByRole('button', { name: 'Add account…' }).click();
-    const form = page.getByRole('dialog', { name: 'Add an account' });
-    await form.getByLabel('Name', { exact: true }).fill('Broken off');
-    await form.getByLabel('Service address').fill(url);
-    await form.getByLabel('API key').fill(key);
-    await form.getByRole('button', { name: 'Add account', exact: true }).click();
-    await page.getByRole('button', { name: 'Keep this key for this session only' }).click();
-    await accounts.getByRole('listitem', { name: 'Broken off' }).getByRole('button', { name: 'Use' }).click();
-    await page.keyboard.press('Escape');
+    await useSessionAccount(page, 'Broken off', url, key);
 
     await openQuery(page, 'Demo trades');
     // large enough that the download is still under way when the service is killed
@@ -206,20 +194,7 @@ test('keeps browsing a cached result when its service is gone', async ({ page })
   const started = await service(dataDir, 'The service of this test');
   const own = { child: started.child, url: started.match[1]!, key: started.match[2]! };
   try {
-    // Where no keychain is reachable the key is kept for the session: nothing outlives the test.
-    await page.goto(noKeychainUrl());
-    await page.getByRole('button', { name: /^Account/ }).click();
-    await page.getByRole('menuitem', { name: 'Manage accounts…' }).click();
-    const accounts = page.getByRole('dialog', { name: 'Accounts' });
-    await accounts.getByRole('button', { name: 'Add account…' }).click();
-    const form = page.getByRole('dialog', { name: 'Add an account' });
-    await form.getByLabel('Name', { exact: true }).fill('Soon offline');
-    await form.getByLabel('Service address').fill(own.url);
-    await form.getByLabel('API key').fill(own.key);
-    await form.getByRole('button', { name: 'Add account', exact: true }).click();
-    await page.getByRole('button', { name: 'Keep this key for this session only' }).click();
-    await accounts.getByRole('listitem', { name: 'Soon offline' }).getByRole('button', { name: 'Use' }).click();
-    await page.keyboard.press('Escape');
+    await useSessionAccount(page, 'Soon offline', own.url, own.key);
 
     await openQuery(page, 'Demo trades');
     await page.getByRole('button', { name: /^Run/ }).click();
