@@ -109,11 +109,10 @@ export async function openCompareRuns(page: Page): Promise<Locator> {
 }
 
 /**
- * Opens the app where no keychain is reachable, adds an account on `url` with `key` kept for the
- * session only (nothing outlives the test), and makes it the one in use.
+ * Adds an account on `url` with `key` through the Accounts dialog and makes it the one in use;
+ * `sessionOnly`: where no keychain is reachable, the key is kept for the session only.
  */
-export async function useSessionAccount(page: Page, name: string, url: string, key: string): Promise<void> {
-  await page.goto(noKeychainUrl());
+export async function addAccount(page: Page, name: string, url: string, key: string, sessionOnly = false): Promise<void> {
   await page.getByRole('button', { name: /^Account/ }).click();
   await page.getByRole('menuitem', { name: 'Manage accounts…' }).click();
   const accounts = page.getByRole('dialog', { name: 'Accounts' });
@@ -123,7 +122,13 @@ export async function useSessionAccount(page: Page, name: string, url: string, k
   await form.getByLabel('Service address').fill(url);
   await form.getByLabel('API key').fill(key);
   await form.getByRole('button', { name: 'Add account', exact: true }).click();
-  await page.getByRole('button', { name: 'Keep this key for this session only' }).click();
+  if (sessionOnly) await page.getByRole('button', { name: 'Keep this key for this session only' }).click();
   await accounts.getByRole('listitem', { name }).getByRole('button', { name: 'Use' }).click();
   await page.keyboard.press('Escape');
+}
+
+/** Opens the app where no keychain is reachable and uses an account whose key is kept for the session (nothing outlives the test). */
+export async function useSessionAccount(page: Page, name: string, url: string, key: string): Promise<void> {
+  await page.goto(noKeychainUrl());
+  await addAccount(page, name, url, key, true);
 }

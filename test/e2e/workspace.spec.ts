@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { cellOf, executionState, HAS_TEST_KEYCHAIN, openQuery, replaceSql } from './helpers.ts';
+import { addAccount, cellOf, executionState, HAS_TEST_KEYCHAIN, openQuery, replaceSql } from './helpers.ts';
 import { service, stop, webHost, type Started } from './processes.ts';
 
 // Local-first: what the analyst saw yesterday is there today without the network, and what they
@@ -17,20 +17,6 @@ function summary(page: Page): Locator {
 
 function serviceState(page: Page): Locator {
   return page.getByRole('banner').getByRole('status');
-}
-
-async function addAccount(page: Page, label: string, url: string, key: string): Promise<void> {
-  await page.getByRole('button', { name: /^Account/ }).click();
-  await page.getByRole('menuitem', { name: 'Manage accounts…' }).click();
-  const accounts = page.getByRole('dialog', { name: 'Accounts' });
-  await accounts.getByRole('button', { name: 'Add account…' }).click();
-  const form = page.getByRole('dialog', { name: 'Add an account' });
-  await form.getByLabel('Name', { exact: true }).fill(label);
-  await form.getByLabel('Service address').fill(url);
-  await form.getByLabel('API key').fill(key);
-  await form.getByRole('button', { name: 'Add account', exact: true }).click();
-  await accounts.getByRole('listitem', { name: label }).getByRole('button', { name: 'Use' }).click();
-  await page.keyboard.press('Escape');
 }
 
 /** What the remote service itself holds for a query, read over its HTTP API. */
