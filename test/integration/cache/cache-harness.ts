@@ -102,8 +102,12 @@ export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'da
     },
     async restartCore(options = {}, between) {
       await harness.core.dispose();
-      await between?.();
-      harness.core = await makeCore(options);
+      try {
+        await between?.();
+      } finally {
+        // a failed check in between fails its own test, not every later one on a closed core
+        harness.core = await makeCore(options);
+      }
     },
     async stopService() {
       await harness.service?.close();

@@ -1,13 +1,21 @@
 // Run as a child process by the killed-write test: downloads a result into the cache at
-// `dir` again, slowly (one page at a time, with a pause after each), printing the rows loaded
-// so far, until the test kills it mid-way.
+// `dir` again, slowly (one page at a time, with a pause after each), printing the rows arrived
+// so far and each load committed to the file, until the test kills it mid-way.
 import { openCacheDb } from '../../../main/core/cache/cache-db.ts';
 import type { ResultShape } from '../../../main/core/cache/download.ts';
 import { downloadPageByPage } from './page-by-page.ts';
 
 const [dir, baseUrl, apiKey, shapeJson] = process.argv.slice(2) as [string, string, string, string];
+const db = await openCacheDb(dir);
 await downloadPageByPage({
-  db: await openCacheDb(dir),
+  // each load of a page is committed before its write-back (see page-loader.ts)
+  db: {
+    ...db,
+    writeBack: () => {
+      db.writeBack();
+      console.log('loaded');
+    },
+  },
   dir,
   baseUrl,
   apiKey,

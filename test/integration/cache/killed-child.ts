@@ -4,7 +4,8 @@ import type { ResultShape } from '../../../main/core/cache/download.ts';
 import { until } from './cache-harness.ts';
 
 // A download into the cache at `cacheDir` in a child process (see download-child.ts), killed with
-// SIGKILL, so that nothing of it runs at exit, once `pages` of its pages have arrived.
+// SIGKILL, so that nothing of it runs at exit, once `pages` of its pages are committed to the file
+// (counting arrivals instead left nothing on disk when a busy machine's loads lagged behind).
 
 const CHILD = fileURLToPath(new URL('./download-child.ts', import.meta.url));
 
@@ -15,7 +16,7 @@ export async function downloadKilledMidway(cacheDir: string, baseUrl: string, ap
   child.stdout.on('data', (data: Buffer) => (output += data.toString()));
   child.stderr.on('data', (data: Buffer) => (output += data.toString()));
   const arrivals = () => (output.match(/^rows \d+$/gm) ?? []).map((line) => Number(line.slice(5)));
-  await until(() => arrivals().length >= pages || child.exitCode !== null);
+  await until(() => (output.match(/^loaded$/gm) ?? []).length >= pages || child.exitCode !== null);
   child.kill('SIGKILL');
   await new Promise((resolve) => child.once('exit', resolve));
   return { output, arrived: Math.max(0, ...arrivals()) };
