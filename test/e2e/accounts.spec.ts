@@ -37,7 +37,8 @@ test('adds an account, refusing a wrong key, then tests, uses, renames and remov
   await expect(form.getByLabel('Service name')).toHaveValue('DUNE');
   await expect(form.getByLabel('API key')).toHaveAttribute('type', 'password');
   await addAccount(page, 'Analytics', 'not-the-right-key');
-  await expect(form.getByRole('alert')).toContainText('The service refused the API key.');
+  await expect(form.getByRole('alert')).toContainText('The account was not saved.');
+  await expect(form.getByRole('alert')).toContainText('API key');
   await addAccount(page, 'Analytics', other.key);
 
   const row = accounts.getByRole('listitem', { name: 'Analytics' });
@@ -105,7 +106,7 @@ test('says plainly when there is no keychain, and keeps a key for this session o
   await accounts.getByRole('button', { name: 'Add account…' }).click();
   await addAccount(page, 'For today', other.key);
   const form = page.getByRole('dialog', { name: 'Add an account' });
-  await expect(form.getByRole('alert')).toContainText('The system keychain is not available');
+  await expect(form.getByRole('alert')).toContainText('The account was not saved.');
   await form.getByRole('button', { name: 'Keep this key for this session only' }).click();
 
   const row = accounts.getByRole('listitem', { name: 'For today' });

@@ -85,7 +85,7 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   await replaceButton.click();
   await expect(asked.getByRole('list', { name: 'Column changes' })).toContainText('Removed col_1st_price double');
   await asked.getByRole('button', { name: 'Replace table' }).click();
-  const failure = tablesPage.getByRole('alert').filter({ hasText: 'The upload failed.' });
+  const failure = tablesPage.getByRole('alert').filter({ hasText: 'The file was not uploaded.' });
   await expect(failure).toContainText("private uploads need a premium plan; 'demo' is on the plus plan");
   await expect(failure).toContainText(`The table dune.demo.dataset_${TABLE} is as it was before.`);
   await failure.getByRole('button', { name: 'Back to the form' }).click();

@@ -1,4 +1,5 @@
 import type { Api } from './bridge.ts';
+import { errorLine } from './error-words.ts';
 
 /**
  * Opens an https link in the system's browser: the desktop host hands it over; the browser host's
@@ -7,7 +8,7 @@ import type { Api } from './bridge.ts';
  */
 export async function openLink(api: Api, url: string): Promise<string | null> {
   const answer = await api.invoke('app:openUrl', { url });
-  if (!answer.ok) return `The link could not be opened: ${answer.error.message}`;
+  if (!answer.ok) return errorLine(answer.error, 'linkOpen');
   if (!answer.data.opened) window.open(url, '_blank', 'noopener,noreferrer');
   return null;
 }

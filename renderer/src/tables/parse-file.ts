@@ -14,7 +14,7 @@ export function parseCsvFile(file: File, previewRows: number, onRows: (rows: num
     };
     worker.onerror = (event) => {
       worker.terminate();
-      reject(new Error(event.message || 'The file could not be read.'));
+      reject(new Error(event.message || 'The reader stopped without giving a reason.'));
     };
   });
   worker.postMessage({ file, previewRows } satisfies ParseRequest);

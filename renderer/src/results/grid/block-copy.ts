@@ -1,4 +1,5 @@
 import type { CellValue } from '../../../../main/contract/index.ts';
+import { errorLine } from '../../lib/error-words.ts';
 import { formatCount } from '../../lib/format.ts';
 import { resultIds, type ResultSource } from '../result-source.ts';
 import type { ResultView } from '../result-view.svelte.ts';
@@ -30,7 +31,7 @@ export async function blockText(source: ResultSource, view: ResultView, bounds: 
   for (let start = bounds.top; start <= bounds.bottom; start += CHUNK_ROWS) {
     const end = Math.min(bounds.bottom + 1, start + CHUNK_ROWS);
     const answer = await source.api.invoke('results:getRows', { ...resultIds(source), startRow: start, endRow: end, allowPartial, ...view.request() });
-    if (!answer.ok) return { ok: false, message: `The cells could not be read: ${answer.error.message}` };
+    if (!answer.ok) return { ok: false, message: errorLine(answer.error, 'cellsRead') };
     for (const row of answer.data.rows) values.push(positions.map((p) => row[p] ?? null));
   }
   const texts: CellText[][] = values.map((row) => row.map((value, i) => (value === null ? null : formats[i]!(value))));
