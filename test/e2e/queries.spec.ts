@@ -83,8 +83,8 @@ test('runs a query with parameters, refusing a number field that holds text', as
 
   await page.getByRole('button', { name: 'Recent runs' }).click();
   const recent = page.getByRole('list', { name: 'Recent runs' });
-  await expect(recent.getByRole('listitem').first()).toContainText('chain=base min_usd=25000');
-  await expect(recent.getByRole('listitem').nth(1)).toContainText('chain=base min_usd=0');
+  await expect(recent.getByRole('listitem').first()).toContainText('chain = base · min_usd = 25000');
+  await expect(recent.getByRole('listitem').nth(1)).toContainText('chain = base · min_usd = 0');
 
   // values are kept, not an edit of the query: said where they are, and reset to the defaults
   await page.keyboard.press('Escape');

@@ -138,7 +138,7 @@ test('shows a table\'s columns in its row, and asks before a replacing file chan
   await tablesPage.getByRole('button', { name: 'Upload another file' }).click();
   await pickFile(page, 'rates.csv', 'day,rate\n2024-02-01,3\n2024-02-02,4\n2024-02-03,5\n');
   await tablesPage.getByLabel('Table name').fill(name);
-  await expect(form.getByRole('note', { name: 'Replaces a table' })).toContainText("The file's columns differ from the table's");
+  await expect(form.getByRole('note', { name: 'Replaces a table' })).toContainText('The file’s columns differ from the table’s');
   const replaceButton = form.getByRole('button', { name: 'Replace table' });
   await replaceButton.click();
   const asked = page.getByRole('dialog', { name: 'Replace table' });

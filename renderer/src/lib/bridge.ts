@@ -32,7 +32,7 @@ export function createBridge(): { api: Api; connection: Connection } {
   const token = takeToken();
   if (!token) {
     connection.update('missing-token');
-    return { api: refusingApi('This page was opened without its access token.'), connection };
+    return { api: refusingApi('This page was opened without its access token: open it again from the link the app gave.'), connection };
   }
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   const url = `${scheme}//${window.location.host}${WS_PATH}?token=${encodeURIComponent(token)}`;

@@ -61,6 +61,9 @@ const CODE_HEADINGS: Record<ErrorCode, string> = {
 };
 
 const BUG = 'This is a bug in Querydesk: the day’s log (Settings, About, Open logs folder) has the details.';
+// A why that already says to check the address, or that is about the window's own link to the app
+// (its host), not the service: the network advice would be said twice, or be wrong.
+const NOT_THE_SERVICE = /\bcheck the (network|base url|address)\b|\bQuerydesk’s host\b|\bits host\b|\baccess token\b/i;
 const NETWORK = 'Check the network and the service’s address in Accounts. Querydesk keeps checking, and the title bar shows Online once the service answers.';
 
 /**
@@ -70,13 +73,13 @@ const NETWORK = 'Check the network and the service’s address in Accounts. Quer
 const ADVICE: Partial<Record<ErrorCode, { text: string; unless?: RegExp }>> = {
   unknown_channel: { text: BUG },
   untrusted_sender: { text: BUG },
-  not_found: { text: 'It may have been deleted since: check that it is still on the service.' },
+  not_found: { text: 'Reload the list: it may have been deleted since it was shown.', unless: /\bin Accounts\b/ },
   bad_key: { text: 'Enter the API key again in Accounts.', unless: /\benter (it|the (api )?key)\b/i },
   forbidden: { text: 'The plan or team of this account may not allow it: check them on the service, or use another account.' },
   rate_limited: { text: 'Wait a minute, then try again.', unless: /\bwait\b/i },
   server_error: { text: 'Try again later.' },
-  unreachable: { text: NETWORK, unless: /\bcheck the (network|base url|address)\b/i },
-  timeout: { text: NETWORK, unless: /\bcheck the (network|base url|address)\b/i },
+  unreachable: { text: NETWORK, unless: NOT_THE_SERVICE },
+  timeout: { text: NETWORK, unless: NOT_THE_SERVICE },
   keychain_unavailable: { text: 'Keep the key for this session only, or unlock the keychain and try again.' },
   internal: { text: BUG },
 };

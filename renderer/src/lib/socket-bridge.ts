@@ -44,7 +44,7 @@ export class SocketBridge implements QuerydeskBridge {
 
   invoke<C extends ChannelName>(channel: C, payload: ChannelRequest<C>): Promise<Result<ChannelResponse<C>>> {
     if (this.#status === 'retrying') {
-      return Promise.resolve(unreachable('Querydesk is not connected to its host right now.'));
+      return Promise.resolve(unreachable('This window is not connected to its host right now. It reconnects by itself: try again in a moment.'));
     }
     return new Promise((resolve) => {
       const id = this.#nextId++;
@@ -101,7 +101,7 @@ export class SocketBridge implements QuerydeskBridge {
 
   #lost(): void {
     this.#socket = null;
-    const failure = unreachable('The connection to Querydesk\u2019s host was lost before it answered.');
+    const failure = unreachable('The window lost its link to Querydesk\u2019s host before it answered: try again once it reconnects.');
     for (const pending of this.#pending.values()) pending.resolve(failure);
     this.#pending.clear();
     this.#setStatus('retrying');

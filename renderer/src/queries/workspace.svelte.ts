@@ -21,7 +21,7 @@ import { searchQueries } from './search.ts';
 
 export type LoadState = 'loading' | 'ready' | 'failed';
 
-const NO_ACCOUNT: ContractError = { code: 'not_found', message: 'There is no active account.' };
+const NO_ACCOUNT: ContractError = { code: 'not_found', message: 'There is no active account: add one in Accounts.' };
 const TABS_SAVE_DELAY_MS = 300;
 
 export interface DetailLoad {

@@ -28,7 +28,7 @@ export function typeNotes(columns: ViewColumn[], notFitting: readonly number[] |
       total === 0
         ? null
         : {
-            text: `${total === 1 ? '1 value does' : `${formatCount(total)} values do`} not fit ${misfits.length === 1 ? "its column's type" : "their columns' types"}, shown as received`,
+            text: `${total === 1 ? '1 value does' : `${formatCount(total)} values do`} not fit ${misfits.length === 1 ? 'its column’s type' : 'their columns’ types'}, shown as received`,
             title: misfits.map((m) => `${m.column.name} (${m.column.type}): ${plural(m.count, 'value', 'values')}`).join(', '),
           },
   };

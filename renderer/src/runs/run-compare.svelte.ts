@@ -60,7 +60,7 @@ export class RunCompare {
       if (stuck) {
         this.dispose();
         this.downloading = [];
-        this.error = { code: 'bad_request', message: stuck.state === 'too_large' ? 'A run is larger than the cache budget, so the two cannot be compared.' : `A run could not be kept in the cache (${stuck.error ?? stuck.state}).` };
+        this.error = { code: 'bad_request', message: stuckMessage(stuck) };
       } else if (ended.every((s) => s?.state === 'cached')) {
         this.dispose();
         this.downloading = [];
@@ -74,4 +74,11 @@ export class RunCompare {
       else return void ((this.error = started.error), this.dispose());
     }
   }
+}
+
+/** Why a run could not be brought into the cache, where a comparison reads it. */
+function stuckMessage(status: CacheStatus): string {
+  if (status.state === 'too_large') return 'A run is larger than the cache budget: a larger budget in Settings, Results cache, lets it in.';
+  if (status.state === 'cancelled') return 'The download of a run into the cache was cancelled.';
+  return status.error ?? 'A run could not be kept in the cache.';
 }

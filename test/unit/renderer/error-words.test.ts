@@ -51,6 +51,15 @@ describe('the words an error is shown in', () => {
     expect(body).toBe('The service said: “too many requests”. The service asks to wait 30 s before trying again.');
   });
 
+  it('leave out advice the why already gives, or that would be wrong for it', () => {
+    const host = errorWords({ code: 'unreachable', message: 'This window is not connected to its host right now. It reconnects by itself: try again in a moment.' }, 'runStart');
+    expect(host.body).not.toContain('Accounts');
+    const checked = errorWords({ code: 'timeout', message: 'The service did not answer within 30 s. Check the base URL and the network.' });
+    expect(checked.body).toBe('The service did not answer within 30 s. Check the base URL and the network.');
+    expect(errorWords({ code: 'not_found', message: 'There is no active account: add one in Accounts.' }).body).toBe('There is no active account: add one in Accounts.');
+    expect(errorWords({ code: 'not_found', message: 'Query #12 was not found.' }).body).toContain('Reload the list');
+  });
+
   it('take a plain reason under a context, with no advice', () => {
     expect(errorLine('Document is not focused.', 'chartCopy')).toBe('The chart could not be copied. Document is not focused.');
     expect(errorLine('write permission denied', 'chartCopy')).toBe('The chart could not be copied. The reason given: “write permission denied”.');
