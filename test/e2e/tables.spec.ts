@@ -36,7 +36,7 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   await expect(preview).toContainText('double');
   await expect(tablesPage.getByText('2 rows', { exact: true })).toBeVisible();
   const fileProblems = tablesPage.getByRole('alert', { name: 'Problems in the file' });
-  await expect(fileProblems).toContainText('Column 2 "1st_price" starts with a digit; a column name must start with a letter. Use "col_1st_price"?');
+  await expect(fileProblems).toContainText('Column 2 “1st_price” starts with a digit; a column name must start with a letter. Use “col_1st_price”?');
   const uploadButton = tablesPage.getByRole('button', { name: 'Upload', exact: true });
   await expect(uploadButton).toBeDisabled();
   await tablesPage.getByRole('button', { name: 'Use the fixed name' }).click();
@@ -49,7 +49,7 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   // the account's handle, before it has any table
   await expect(tablesPage.locator('code').filter({ hasText: 'dune.demo.dataset_daily_prices' })).toBeVisible();
   await tableName.fill('E2E Prices');
-  await expect(tablesPage.getByText('"E2E Prices" cannot be a table name')).toBeVisible();
+  await expect(tablesPage.getByText('“E2E Prices” cannot be a table name')).toBeVisible();
   await expect(uploadButton).toBeDisabled();
   await tableName.fill(TABLE);
   await uploadButton.click();

@@ -23,7 +23,7 @@ export function accountProblems(fields: AccountFields, keyRequired: boolean): Fi
     problems.baseUrl = 'Enter the address of the service, such as https://api.dune.com.';
   }
   if (!SERVICE_NAME.test(fields.serviceName.trim())) {
-    problems.serviceName = 'Letters, digits and underscores, starting with a letter (it names the X-…-API-KEY header).';
+    problems.serviceName = 'Use letters, digits and underscores, starting with a letter: it names the X-…-API-KEY header.';
   }
   if (keyRequired && !fields.apiKey.trim()) problems.apiKey = 'Paste the API key.';
   return problems;

@@ -37,10 +37,10 @@ export function checkTableName(name: string): Problem | null {
   if (name === '') return { about: 'tableName', message: 'Give the table a name.' };
   if (TABLE_NAME_PATTERN.test(name)) return null;
   const suggestion = suggestTableName(name);
-  const hint = suggestion === null ? '' : ` For example: ${suggestion}`;
+  const hint = suggestion === null ? '' : ` For example: “${suggestion}”.`;
   return {
     about: 'tableName',
-    message: `"${name}" cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _.${hint}`,
+    message: `“${name}” cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _.${hint}`,
   };
 }
 
@@ -56,14 +56,14 @@ export function checkColumns(names: readonly string[]): Problem[] {
   names.forEach((name, index) => {
     const label = `Column ${index + 1}`;
     const fix = fixed[index]!;
-    const offer = ` Use "${fix}"?`;
+    const offer = ` Use “${fix}”?`;
     const earlier = names.indexOf(name);
     if (name.trim() === '') problems.push({ about: 'column', column: index, fix, message: `${label} has no name.${offer}` });
     else if (!/^\p{L}/u.test(name)) {
-      const start = /^\p{N}/u.test(name) ? 'a digit' : `"${[...name][0]}"`;
-      problems.push({ about: 'column', column: index, fix, message: `${label} "${name}" starts with ${start}; a column name must start with a letter.${offer}` });
+      const start = /^\p{N}/u.test(name) ? 'a digit' : `“${[...name][0]}”`;
+      problems.push({ about: 'column', column: index, fix, message: `${label} “${name}” starts with ${start}; a column name must start with a letter.${offer}` });
     } else if (earlier < index) {
-      problems.push({ about: 'column', column: index, fix, message: `${label} "${name}" has the same name as column ${earlier + 1}.${offer}` });
+      problems.push({ about: 'column', column: index, fix, message: `${label} “${name}” has the same name as column ${earlier + 1}.${offer}` });
     }
   });
   return problems;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkColumns, checkFile, checkRows, checkTableName, suggestColumnNames } from '../../../renderer/src/tables/validate.ts';
+import { proofread } from '../words/proofread.ts';
 
 // Each refusal of the service, found before sending, with the words the upload form shows.
 
@@ -32,12 +33,12 @@ describe('the table name', () => {
 
   it('refuses capitals, signs and a leading digit, with a name that would do', () => {
     expect(checkTableName('Daily Prices')?.message).toBe(
-      '"Daily Prices" cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _. For example: daily_prices',
+      '“Daily Prices” cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _. For example: “daily_prices”.',
     );
     expect(checkTableName('2024-prices')?.message).toBe(
-      '"2024-prices" cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _. For example: prices',
+      '“2024-prices” cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _. For example: “prices”.',
     );
-    expect(checkTableName('---')?.message).toBe('"---" cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _.');
+    expect(checkTableName('---')?.message).toBe('“---” cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _.');
   });
 });
 
@@ -48,24 +49,24 @@ describe('the column names', () => {
 
   it('refuses a name that starts with a digit, offering it prefixed', () => {
     expect(checkColumns(['day', '1st_price'])).toEqual([
-      { about: 'column', column: 1, fix: 'col_1st_price', message: 'Column 2 "1st_price" starts with a digit; a column name must start with a letter. Use "col_1st_price"?' },
+      { about: 'column', column: 1, fix: 'col_1st_price', message: 'Column 2 “1st_price” starts with a digit; a column name must start with a letter. Use “col_1st_price”?' },
     ]);
   });
 
   it('refuses a name that starts with a special character, offering it stripped', () => {
     expect(checkColumns(['#tag', 'day'])).toEqual([
-      { about: 'column', column: 0, fix: 'tag', message: 'Column 1 "#tag" starts with "#"; a column name must start with a letter. Use "tag"?' },
+      { about: 'column', column: 0, fix: 'tag', message: 'Column 1 “#tag” starts with “#”; a column name must start with a letter. Use “tag”?' },
     ]);
-    expect(checkColumns([' day'])[0]?.message).toBe('Column 1 " day" starts with " "; a column name must start with a letter. Use "day"?');
+    expect(checkColumns([' day'])[0]?.message).toBe('Column 1 “ day” starts with “ ”; a column name must start with a letter. Use “day”?');
   });
 
   it('refuses an empty name, offering a numbered one', () => {
-    expect(checkColumns(['a', ''])).toEqual([{ about: 'column', column: 1, fix: 'column_2', message: 'Column 2 has no name. Use "column_2"?' }]);
+    expect(checkColumns(['a', ''])).toEqual([{ about: 'column', column: 1, fix: 'column_2', message: 'Column 2 has no name. Use “column_2”?' }]);
   });
 
   it('refuses a repeated name, pointing at the first one', () => {
     expect(checkColumns(['price', 'day', 'price'])).toEqual([
-      { about: 'column', column: 2, fix: 'price_2', message: 'Column 3 "price" has the same name as column 1. Use "price_2"?' },
+      { about: 'column', column: 2, fix: 'price_2', message: 'Column 3 “price” has the same name as column 1. Use “price_2”?' },
     ]);
   });
 
@@ -91,5 +92,22 @@ describe('the rows', () => {
       '4 more rows have a different number of fields than the header.',
     ]);
     expect(checkRows([{ row: 2, fields: 2 }], 1, 3)).toEqual([{ about: 'rows', message: 'Row 2 has 2 fields; the header has 3.' }]);
+  });
+});
+
+describe('the words of every check', () => {
+  it('read as whole sentences, each said once', () => {
+    const messages = [
+      checkFile(0, 0).problem?.message,
+      checkFile(500 * MB, 3).problem?.message,
+      checkFile(10, 3).note,
+      checkTableName('')?.message,
+      checkTableName('Daily Prices')?.message,
+      checkTableName('---')?.message,
+      ...checkColumns(['a', '', '1st', '#tag', 'a']).map((p) => p.message),
+      ...checkRows([{ row: 2, fields: 1 }], 6, 3).map((p) => p.message),
+    ].filter((m): m is string => typeof m === 'string');
+    expect(messages.length).toBeGreaterThan(8);
+    for (const message of messages) expect(proofread(message), message).toEqual([]);
   });
 });
