@@ -163,7 +163,7 @@ test('shows a table\'s columns in its row, and asks before a replacing file chan
   await tablesPage.getByLabel('Table name').fill(name);
   await expect(form.getByRole('note', { name: 'Replaces a table' })).toContainText('The file has the same columns and types.');
   await replaceButton.click();
-  await expect(result).toContainText('Uploaded 1 rows.');
+  await expect(result).toContainText('Uploaded 1 row.');
   await expect(asked).toHaveCount(0);
   await expect(row.getByRole('cell').nth(3)).toHaveText('1');
 

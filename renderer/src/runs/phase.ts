@@ -46,5 +46,5 @@ export const PHASE_LABELS: Record<Phase, string> = {
   cancelled: 'Cancelled',
   expired: 'Result expired',
   finished: 'Finished',
-  unreachable: 'Could not run',
+  unreachable: 'State unknown',
 };
