@@ -63,7 +63,7 @@ const CODE_HEADINGS: Record<ErrorCode, string> = {
   internal: 'Something went wrong.',
 };
 
-const BUG = 'This is a bug in Querydesk: the day’s log (Settings, About, Open logs folder) has the details.';
+const BUG = 'This is a bug in Querydesk: the day’s log, in the logs folder shown under Settings, About, has the details.';
 // A why that already says to check the address, or that is about the window's own link to the app
 // (its host), not the service: the network advice would be said twice, or be wrong.
 const NOT_THE_SERVICE = /\bcheck the (network|base url|address)\b|\bQuerydesk’s host\b|\bits host\b|\baccess token\b/i;
