@@ -70,6 +70,7 @@ export async function startBackend(options: {
   }
   return {
     handlers: core.handlers,
+    onInvalidRequest: core.onInvalidRequest,
     // Core first: it may still be talking to the service while it winds down.
     async dispose() {
       try {

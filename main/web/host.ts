@@ -83,6 +83,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     origin: () => origin,
     token,
     handlers: core.handlers,
+    onInvalidRequest: core.onInvalidRequest,
     onInternalError: (channel, error) => {
       logger.error(`${channel} failed:`, error);
       console.error(logger.redact(`Querydesk: ${channel} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));

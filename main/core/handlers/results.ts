@@ -179,19 +179,25 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
     },
 
     'results:export': async (request) => {
-      if (!options.destinations) return fail('internal', 'This host cannot save files.');
-      const source = await exportSource(request);
-      if (!source.ok) return source;
-      const exportId = exports.newId();
-      const format = request.format ?? 'csv';
-      const fileName = request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`;
-      const target = await options.destinations.choose(exportId, fileName, format);
-      if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
-      options.activity?.exportStarted(exportId, { accountId: request.accountId, executionId: request.executionId, format, fileName: target.filePath ?? fileName });
-      exports.run(exportId, source.data, target);
-      return ok({ exportId, delivery: target.delivery });
+      const started = await startExport(request);
+      if (!started.ok) options.activity?.exportRefused(request, started.error);
+      return started;
     },
 
     'results:exportCancel': async ({ exportId }) => ok({ cancelled: exports.cancel(exportId) }),
   };
+
+  async function startExport(request: Parameters<Handlers['results:export']>[0]): ReturnType<Handlers['results:export']> {
+    if (!options.destinations) return fail('internal', 'This host cannot save files.');
+    const source = await exportSource(request);
+    if (!source.ok) return source;
+    const exportId = exports.newId();
+    const format = request.format ?? 'csv';
+    const fileName = request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`;
+    const target = await options.destinations.choose(exportId, fileName, format);
+    if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
+    options.activity?.exportStarted(exportId, { accountId: request.accountId, executionId: request.executionId, format, fileName: target.filePath ?? fileName });
+    exports.run(exportId, source.data, target);
+    return ok({ exportId, delivery: target.delivery });
+  }
 }
