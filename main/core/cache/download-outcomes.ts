@@ -15,11 +15,16 @@ export type Outcome = Pick<CacheStatus, 'error' | 'totalRowCount' | 'bytes'> & {
   rowsLoaded?: number;
 };
 
-/** How an interrupted download goes on, and how many times in a row it went on without a row more. */
+/**
+ * How an interrupted download goes on, and how many times in a row it went on without a row more;
+ * with the result it was of and when its rows were kept, for those rows to be read meanwhile.
+ */
 interface Resume {
   client: ServiceClient;
   allowPartial: boolean;
   fruitless: number;
+  shape: ResultShape;
+  keptAt: string;
 }
 
 type Held = Outcome & { resume?: Resume };
@@ -56,12 +61,16 @@ export class DownloadOutcomes {
    * A network failure leaves it interrupted, to go on when the service answers, unless it keeps
    * breaking off without a row more.
    */
-  brokenOff(shape: ResultShape, error: ServiceError, ended: { rowsLoaded: number; resumedFrom: number; fruitless: number; client: ServiceClient; allowPartial: boolean }): void {
+  brokenOff(
+    shape: ResultShape,
+    error: ServiceError,
+    ended: { rowsLoaded: number; resumedFrom: number; fruitless: number; client: ServiceClient; allowPartial: boolean; at: string },
+  ): void {
     const key = keyOf(shape.accountId, shape.executionId);
     const broken = { error: error.message, totalRowCount: shape.totalRowCount, bytes: shape.totalBytes, rowsLoaded: ended.rowsLoaded };
     const again = ended.rowsLoaded > ended.resumedFrom ? 0 : ended.fruitless + 1;
     if (isNetworkFailure(error) && again < FRUITLESS_RESUMES) {
-      this.#held.set(key, { state: 'interrupted', ...broken, resume: { client: ended.client, allowPartial: ended.allowPartial, fruitless: again } });
+      this.#held.set(key, { state: 'interrupted', ...broken, resume: { client: ended.client, allowPartial: ended.allowPartial, fruitless: again, shape, keptAt: ended.at } });
     } else this.#held.set(key, { state: error.kind === 'cancelled' ? 'cancelled' : 'failed', ...broken });
   }
 
@@ -75,6 +84,12 @@ export class DownloadOutcomes {
     return [...this.#held]
       .filter(([key, held]) => held.state === 'interrupted' && held.resume !== undefined && key.startsWith(`${accountId}\n`))
       .map(([key, held]) => ({ executionId: key.slice(accountId.length + 1), client: held.resume!.client, allowPartial: held.resume!.allowPartial }));
+  }
+
+  /** The result of a download that is interrupted, and when its rows were kept; null when none is. */
+  interruptedOf(accountId: string, executionId: string): { shape: ResultShape; keptAt: string } | null {
+    const held = this.#held.get(keyOf(accountId, executionId));
+    return held?.state === 'interrupted' && held.resume !== undefined ? { shape: held.resume.shape, keptAt: held.resume.keptAt } : null;
   }
 
   /** The service answered an interrupted download's going on with a no (the result expired, say): it cannot go on. */

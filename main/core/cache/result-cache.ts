@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import type { CacheStatus } from '../../contract/index.ts';
 import { isNetworkFailure, type ServiceClient, type ServiceError } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
-import { AppClosing, downloadResult, stagingTableName, type ResultShape } from './download.ts';
+import { AppClosing, columnsOf, downloadResult, stagingTableName, tableTypes, type ResultShape } from './download.ts';
 import { DownloadOutcomes } from './download-outcomes.ts';
 import { absentStatus, cachedStatus, downloadingStatus } from './cache-status.ts';
 import { KeptDownloads } from './kept-downloads.ts';
@@ -50,6 +50,11 @@ export interface ResultCache {
   cancel(accountId: string, executionId: string): Promise<CacheStatus>;
   /** The complete, unexpired entry, marked as used now; null when the result is not cached. */
   use(accountId: string, executionId: string): Promise<CacheEntry | null>;
+  /**
+   * The rows a download kept while it is interrupted (it waits for the service to answer), to be
+   * read as the first `rows` of the result: an entry of the whole result's shape over the kept table.
+   */
+  interruptedRows(accountId: string, executionId: string): Promise<{ entry: CacheEntry; rows: number } | null>;
   /**
    * The account's service answers again: its downloads the network broke off go on, each from
    * the rows it kept. A download that broke off again without a row more is left after a few.
@@ -168,7 +173,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
         if (!outcome.ok && outcome.kept !== null) await kept.keep(shape.accountId, shape.executionId, outcome.kept, now());
         else if (resume !== null) await kept.settled(shape.accountId, shape.executionId, resume);
         if (outcome.ok) return;
-        const ended = { rowsLoaded: outcome.kept?.rows ?? 0, resumedFrom: resume?.rows ?? 0, fruitless, client, allowPartial: started.allowPartial };
+        const ended = { rowsLoaded: outcome.kept?.rows ?? 0, resumedFrom: resume?.rows ?? 0, fruitless, client, allowPartial: started.allowPartial, at: now().toISOString() };
         outcomes.brokenOff(shape, outcome.error, ended);
       })
       .catch((error: unknown) => outcomes.crashed(shape, error))
@@ -234,6 +239,20 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       const at = now();
       if (at.getTime() - Date.parse(entry.lastUsed) > TOUCH_INTERVAL_MS) await touchEntry(db, entry, at.toISOString());
       return entry;
+    },
+
+    async interruptedRows(accountId, executionId) {
+      const interrupted = outcomes.interruptedOf(accountId, executionId);
+      const rows = kept.get(accountId, executionId);
+      if (interrupted === null || rows === null || downloads.has(keyOf(accountId, executionId))) return null;
+      const { shape, keptAt } = interrupted;
+      const columns = columnsOf(shape, await tableTypes(db, rows.tableName));
+      const entry: CacheEntry = {
+        accountId, executionId, tableName: rows.tableName, columns, wireTypes: shape.wireTypes,
+        // the whole result's rows, which a page says it is one of
+        rowCount: shape.totalRowCount, bytes: 0, isPartial: shape.isPartial, expiresAt: shape.expiresAt, fetchedAt: keptAt, lastUsed: keptAt,
+      };
+      return { entry, rows: rows.rows };
     },
 
     async resumeInterrupted(accountId) {
