@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { EventName, EventPayload, ExecutionRecord } from '../contract/index.ts';
+import type { ChannelName, ContractError, EventName, EventPayload, ExecutionRecord } from '../contract/index.ts';
 import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts';
 import { createAccountRegistry } from './accounts/registry.ts';
 import { createExecutionHistory } from './executions/history.ts';
@@ -84,6 +84,8 @@ const DEFAULT_UPLOAD_LIMITS: UploadLimits = { singleBytes: SINGLE_UPLOAD_MAX_BYT
 
 export interface Core {
   handlers: Handlers;
+  /** For the host's dispatcher: a refused payload of a request the day's log should hold (an export). */
+  onInvalidRequest(channel: ChannelName, payload: unknown, error: ContractError): void;
   dispose(): Promise<void>;
 }
 
@@ -198,6 +200,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         accounts: () => accounts.list(),
         openFolder: options.openFolder ?? null,
       }),
+    },
+    onInvalidRequest(channel, payload, error) {
+      if (channel === 'results:export') activity.exportRefused(typeof payload === 'object' && payload !== null ? payload : {}, error);
     },
     async dispose() {
       workspaces.dispose();

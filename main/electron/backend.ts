@@ -35,12 +35,15 @@ export async function startBackend(options: {
   const { settingsFile, appSettings } = options;
   const keyVault = new KeyVault(osKeychain(KEYCHAIN_SERVICE));
   const keptKey = await keptLocalKey(keyVault);
+  // before the service starts, so that what it prints is masked from its first line
+  options.logger.addSecret(keptKey);
   const service = await startServiceThread(
     { dataDir: join(options.dataDir, 'service'), port: 0, demoApiKey: keptKey ?? undefined },
     {
       // the window goes on, its local account offline, as for a service that cannot be reached
       onCrash: (error) => options.logger.error('The embedded service stopped', error),
       onFallback: (error) => options.logger.warn('The embedded service runs in the main thread', error),
+      redact: options.logger.redact,
     },
   );
   let core: Core;
@@ -70,6 +73,7 @@ export async function startBackend(options: {
   }
   return {
     handlers: core.handlers,
+    onInvalidRequest: core.onInvalidRequest,
     // Core first: it may still be talking to the service while it winds down.
     async dispose() {
       try {

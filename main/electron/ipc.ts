@@ -27,11 +27,13 @@ export function registerInvokeHandler(options: {
   handlers: Handlers;
   getWindow: GetWindow;
   onInternalError?: (channel: string, error: unknown) => void;
+  onInvalidRequest?: Parameters<typeof createDispatcher>[0]['onInvalidRequest'];
 }): () => void {
   const dispatch = createDispatcher<WebFrameMain | null>({
     handlers: options.handlers,
     isTrustedSender: (frame) => isTrustedFrame(frame, options.getWindow()),
     onInternalError: options.onInternalError,
+    onInvalidRequest: options.onInvalidRequest,
   });
   ipcMain.handle(IPC_INVOKE, (event, channel: unknown, payload: unknown) => dispatch(channel, payload, event.senderFrame));
   return () => ipcMain.removeHandler(IPC_INVOKE);

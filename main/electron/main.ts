@@ -106,6 +106,7 @@ async function start(): Promise<void> {
     handlers: backend.handlers,
     getWindow: () => mainWindow,
     onInternalError: (channel, error) => log.error(`${channel} failed:`, error),
+    onInvalidRequest: backend.onInvalidRequest,
   });
   openMainWindow();
   startUpdates({ logger: log, getWindow: () => mainWindow });

@@ -9,7 +9,8 @@ import { KeyVault } from '../core/secrets/key-vault.ts';
 import { keepLocalKey, keptLocalKey } from '../core/secrets/local-key.ts';
 import { osKeychain } from '../core/secrets/os-keychain.ts';
 import { startServiceThread } from '../service/thread/start-thread.ts';
-import { startWebHost } from './host.ts';
+import { createLogger } from '../core/logging/logger.ts';
+import { logsDirOf, startWebHost } from './host.ts';
 import { buildApp, rendererBuildIsStale } from './renderer-build.ts';
 
 // `npm run web -- [--port N] [--data-dir DIR] [--no-build]`: the whole app in this process, for
@@ -51,13 +52,18 @@ async function main(): Promise<void> {
   const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
   const vault = new KeyVault(osKeychain(KEYCHAIN_SERVICE));
   const keptKey = await keptLocalKey(vault);
+  // made before the service, so that what the service prints is masked as the log is
+  const logger = createLogger({ dir: logsDirOf(dataDir) });
+  logger.addSecret(keptKey);
   const service = await startServiceThread(
     { dataDir: join(dataDir, 'service'), port: 0, demoApiKey: keptKey ?? undefined },
     {
-      onCrash: (error) => fatal(`the embedded service stopped: ${error.message}`),
-      onFallback: (error) => console.error(`Querydesk: the embedded service runs in the app's thread (${error.message}).`),
+      onCrash: (error) => fatal(logger.redact(`the embedded service stopped: ${error.message}`)),
+      onFallback: (error) => console.error(logger.redact(`Querydesk: the embedded service runs in the app's thread (${error.message}).`)),
+      redact: logger.redact,
     },
   );
+  logger.addSecret(service.demoApiKey);
   await keepLocalKey(vault, keptKey, service.demoApiKey);
   let host;
   try {
@@ -67,6 +73,7 @@ async function main(): Promise<void> {
       rendererDir: join(projectRoot, 'out', 'renderer'),
       version,
       localService: { baseUrl: service.baseUrl, apiKey: service.demoApiKey },
+      logger,
     });
   } catch (error) {
     await service.close();

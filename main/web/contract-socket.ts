@@ -24,6 +24,7 @@ export function attachContractSocket(options: {
   token: string;
   handlers: Handlers;
   onInternalError: (channel: string, error: unknown) => void;
+  onInvalidRequest?: Parameters<typeof createDispatcher>[0]['onInvalidRequest'];
 }): ContractSocket {
   const { server, origin, token, handlers } = options;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -32,6 +33,7 @@ export function attachContractSocket(options: {
     handlers,
     isTrustedSender: (socket) => connections.has(socket),
     onInternalError: options.onInternalError,
+    onInvalidRequest: options.onInvalidRequest,
   });
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {

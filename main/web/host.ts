@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createCore } from '../core/index.ts';
-import { createLogger } from '../core/logging/logger.ts';
+import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
 import { jsonFileStore } from '../core/settings/settings-store.ts';
 import { createAccessToken } from './access-token.ts';
@@ -24,7 +24,11 @@ export interface WebHostOptions {
   version: string;
   /** The embedded service the Local account talks to. */
   localService: { baseUrl: string; apiKey: string | null };
+  /** The day's log in `<dataDir>/logs`, when the caller needs it before the host starts (to mask the service's output). */
+  logger?: Logger;
 }
+
+export const logsDirOf = (dataDir: string): string => join(dataDir, 'logs');
 
 export interface WebHost {
   /** The URL to open: the origin with the token in its fragment (never sent to the server). */
@@ -63,8 +67,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const settingsFile = join(coreDir, 'settings.json');
   const appSettings = openAppSettings(jsonFileStore(settingsFile, StoredAppSettings, () => ({})));
   const network = createProxyFetch(() => appSettings.current().proxy);
-  const logsDir = join(options.dataDir, 'logs');
-  const logger = createLogger({ dir: logsDir });
+  const logsDir = logsDirOf(options.dataDir);
+  const logger = options.logger ?? createLogger({ dir: logsDir });
   logger.info(`Querydesk ${options.version} starting (browser host)`);
   const core = await createCore({
     host: 'web',
@@ -83,6 +87,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     origin: () => origin,
     token,
     handlers: core.handlers,
+    onInvalidRequest: core.onInvalidRequest,
     onInternalError: (channel, error) => {
       logger.error(`${channel} failed:`, error);
       console.error(logger.redact(`Querydesk: ${channel} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));

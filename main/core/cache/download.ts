@@ -108,7 +108,7 @@ async function downloadOnce(options: DownloadOptions, tableName: string, resume:
   const table = resume?.tableName ?? tableName;
   // a download that goes on keeps its table's types, which may be wider than a first choice
   const storageTypes = resume === null ? shape.storageTypes : await tableTypes(db, table);
-  const columns: Column[] = shape.columnNames.map((name, i) => ({ name, type: storageTypes[i] ?? 'VARCHAR', duneType: shape.wireTypes[i] }));
+  const columns = columnsOf(shape, storageTypes);
   mkdirSync(workDir, { recursive: true });
   let kept: number | null = null;
   try {
@@ -181,7 +181,13 @@ function asFailure(error: unknown): unknown {
 }
 
 /** The DuckDB types of a staging table's columns, in order. */
-async function tableTypes(db: CacheDb, table: string): Promise<string[]> {
+/** The result's columns as a table holds them, with `storageTypes` as their DuckDB types. */
+export function columnsOf(shape: ResultShape, storageTypes: string[]): Column[] {
+  return shape.columnNames.map((name, i) => ({ name, type: storageTypes[i] ?? 'VARCHAR', duneType: shape.wireTypes[i] }));
+}
+
+/** The DuckDB types of a table's columns, in order. */
+export async function tableTypes(db: CacheDb, table: string): Promise<string[]> {
   return db.withConnection(async (connection) => {
     const reader = await connection.runAndReadAll(`SELECT data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index`, [table]);
     return reader.getRows().map((row) => String(row[0]));

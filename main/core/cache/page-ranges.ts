@@ -50,3 +50,16 @@ export class PageRanges {
     return { offset: range.offset, end: nextOffset };
   }
 }
+
+/**
+ * The pages a download asks for before the result's status answers: as many as `mostPages` when the
+ * app knows the result's rows (from a status it just read, or the run it watched end), so that over
+ * a link they come in the status's round trip rather than one after it, and none past the last row;
+ * else only the first, since most results fit in a page and a real service counts every request
+ * against its rate limit.
+ */
+export function earlyRanges(from: number, knownRows: number | null, pageRows: number, mostPages: number): RowRange[] {
+  if (knownRows === null) return [{ offset: from, end: from + pageRows }];
+  const planned = new PageRanges(from, knownRows, pageRows);
+  return Array.from({ length: Math.min(mostPages, planned.remaining) }, () => planned.take()!);
+}

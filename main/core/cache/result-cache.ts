@@ -3,11 +3,13 @@ import { mkdirSync, rmSync } from 'node:fs';
 import type { CacheStatus } from '../../contract/index.ts';
 import { isNetworkFailure, type ServiceClient, type ServiceError } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
-import { AppClosing, downloadResult, stagingTableName, type ResultShape } from './download.ts';
+import { AppClosing, columnsOf, downloadResult, stagingTableName, tableTypes, type ResultShape } from './download.ts';
+import { DownloadOutcomes } from './download-outcomes.ts';
+import { absentStatus, cachedStatus, downloadingStatus } from './cache-status.ts';
 import { KeptDownloads } from './kept-downloads.ts';
 import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
 import { startEarlyPages, type EarlyPages, type PageFormats } from './page-fetch.ts';
-import { PageRanges, type RowRange } from './page-ranges.ts';
+import { earlyRanges } from './page-ranges.ts';
 import { readResultShape } from './result-shape.ts';
 import { valuesNotFitting } from './values-not-fitting.ts';
 
@@ -49,6 +51,11 @@ export interface ResultCache {
   /** The complete, unexpired entry, marked as used now; null when the result is not cached. */
   use(accountId: string, executionId: string): Promise<CacheEntry | null>;
   /**
+   * The rows a download kept while it is interrupted (it waits for the service to answer), to be
+   * read as the first `rows` of the result: an entry of the whole result's shape over the kept table.
+   */
+  interruptedRows(accountId: string, executionId: string): Promise<{ entry: CacheEntry; rows: number } | null>;
+  /**
    * The account's service answers again: its downloads the network broke off go on, each from
    * the rows it kept. A download that broke off again without a row more is left after a few.
    */
@@ -70,19 +77,6 @@ interface Download {
   done: Promise<void>;
 }
 
-type Remembered = {
-  state: 'too_large' | 'interrupted' | 'failed' | 'cancelled';
-  error: string | null;
-  totalRowCount: number | null;
-  bytes: number | null;
-  rowsLoaded?: number;
-  /** How an interrupted download goes on, and how many times in a row it went on without a row more. */
-  resume?: { client: ServiceClient; allowPartial: boolean; fruitless: number };
-};
-
-/** Times in a row an interrupted download goes on by itself and breaks off again with no row more. */
-const FRUITLESS_RESUMES = 3;
-
 /** last_used is rewritten at most this often per entry: every grid page would be too many writes. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -91,7 +85,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   let budgetBytes = options.budgetBytes ?? DEFAULT_CACHE_BUDGET_BYTES;
   const now = options.now ?? (() => new Date());
   const downloads = new Map<string, Download>();
-  const remembered = new Map<string, Remembered>();
+  const outcomes = new DownloadOutcomes();
   const keyOf = (accountId: string, executionId: string) => `${accountId}\n${executionId}`;
   const workRoot = join(options.dir, 'downloads');
   const pageRows = options.pageRows ?? 30_000;
@@ -132,71 +126,12 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
     if (downloads.size === 0) await db.compactWhenIdle().catch(() => undefined);
   }
 
-  function blank(accountId: string, executionId: string): CacheStatus {
-    return {
-      accountId,
-      executionId,
-      state: 'absent',
-      rowsLoaded: 0,
-      totalRowCount: null,
-      bytes: null,
-      fetchedAt: null,
-      expiresAt: null,
-      lastUsedAt: null,
-      isPartial: false,
-      budgetBytes,
-      error: null,
-    };
-  }
-
   async function status(accountId: string, executionId: string): Promise<CacheStatus> {
-    const key = keyOf(accountId, executionId);
-    const download = downloads.get(key);
-    if (download) {
-      const { shape } = download;
-      return {
-        ...blank(accountId, executionId),
-        state: 'downloading',
-        rowsLoaded: download.rowsLoaded,
-        totalRowCount: shape.totalRowCount,
-        bytes: shape.totalBytes,
-        expiresAt: shape.expiresAt,
-        isPartial: shape.isPartial,
-      };
-    }
+    const download = downloads.get(keyOf(accountId, executionId));
+    if (download) return downloadingStatus(download.shape, download.rowsLoaded, budgetBytes);
     const entry = await readEntry(db, accountId, executionId);
-    if (entry && !isExpired(entry)) {
-      const notFitting = await valuesNotFitting(db, entry);
-      return {
-        ...blank(accountId, executionId),
-        ...(notFitting ? { valuesNotFitting: notFitting } : {}),
-        state: 'cached',
-        rowsLoaded: entry.rowCount,
-        totalRowCount: entry.rowCount,
-        bytes: entry.bytes,
-        fetchedAt: entry.fetchedAt,
-        expiresAt: entry.expiresAt,
-        lastUsedAt: entry.lastUsed,
-        isPartial: entry.isPartial,
-      };
-    }
-    const known = remembered.get(key);
-    if (known === undefined) return blank(accountId, executionId);
-    const { resume: _howToResume, ...shown } = known;
-    return { ...blank(accountId, executionId), ...shown };
-  }
-
-  /**
-   * The pages asked for before the status answers: as many as the window holds when the app knows
-   * the result's rows (from a status it just read, or the run it watched end), so that over a link
-   * they come in the status's round trip rather than one after it, and none past the last row; else
-   * only the first, since most results fit in a page and a real service counts every request
-   * against its rate limit.
-   */
-  function earlyRanges(from: number, knownRows: number | null): RowRange[] {
-    if (knownRows === null) return [{ offset: from, end: from + pageRows }];
-    const planned = new PageRanges(from, knownRows, pageRows);
-    return Array.from({ length: Math.min(pagesInFlight.max, planned.remaining) }, () => planned.take()!);
+    if (entry && !isExpired(entry)) return cachedStatus(entry, await valuesNotFitting(db, entry), budgetBytes);
+    return { ...absentStatus(accountId, executionId, budgetBytes), ...outcomes.get(accountId, executionId) };
   }
 
   /** The download of a result whose first pages were asked for already (see start). */
@@ -207,11 +142,10 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   ): Download {
     const key = keyOf(shape.accountId, shape.executionId);
     const resume = kept.get(shape.accountId, shape.executionId);
-    const fruitless = remembered.get(key)?.resume?.fruitless ?? 0;
+    const fruitless = outcomes.started(shape.accountId, shape.executionId);
     const { controller, tableName } = started;
     const download: Download = { controller, rowsLoaded: 0, shape, done: Promise.resolve() };
     downloads.set(key, download);
-    remembered.delete(key);
     const report = () => void status(shape.accountId, shape.executionId).then(options.onStatus, () => undefined);
     if (resume !== null) options.onResumed?.(shape.accountId, shape.executionId, resume.rows);
     download.done = downloadResult(
@@ -239,17 +173,10 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
         if (!outcome.ok && outcome.kept !== null) await kept.keep(shape.accountId, shape.executionId, outcome.kept, now());
         else if (resume !== null) await kept.settled(shape.accountId, shape.executionId, resume);
         if (outcome.ok) return;
-        const { error } = outcome;
-        const rowsLoaded = outcome.kept?.rows ?? 0;
-        const broken = { error: error.message, totalRowCount: shape.totalRowCount, bytes: shape.totalBytes, rowsLoaded };
-        const again = rowsLoaded > (resume?.rows ?? 0) ? 0 : fruitless + 1;
-        if (isNetworkFailure(error) && again < FRUITLESS_RESUMES) {
-          remembered.set(key, { state: 'interrupted', ...broken, resume: { client, allowPartial: started.allowPartial, fruitless: again } });
-        } else remembered.set(key, { state: error.kind === 'cancelled' ? 'cancelled' : 'failed', ...broken });
+        const ended = { rowsLoaded: outcome.kept?.rows ?? 0, resumedFrom: resume?.rows ?? 0, fruitless, client, allowPartial: started.allowPartial, at: now().toISOString() };
+        outcomes.brokenOff(shape, outcome.error, ended);
       })
-      .catch((error: unknown) => {
-        remembered.set(key, { state: 'failed', error: String(error), totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
-      })
+      .catch((error: unknown) => outcomes.crashed(shape, error))
       .finally(() => {
         downloads.delete(key);
         report();
@@ -273,7 +200,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       mkdirSync(workDir, { recursive: true });
       const controller = new AbortController();
       const from = kept.get(accountId, executionId)?.rows ?? 0;
-      const ahead = earlyRanges(from, knownRows ?? options.knownRowCount?.(accountId, executionId) ?? null);
+      const ahead = earlyRanges(from, knownRows ?? options.knownRowCount?.(accountId, executionId) ?? null, pageRows, pagesInFlight.max);
       const early = startEarlyPages({ client, executionId, allowPartial, formats, workDir }, ahead, controller.signal);
       const read = await readResultShape(client, accountId, executionId, allowPartial);
       const refuse = async (outcome: StartOutcome): Promise<StartOutcome> => {
@@ -283,8 +210,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       if (!read.ok) return refuse({ ok: false, error: read.error });
       const { shape } = read;
       if (shape.totalBytes > budgetBytes) {
-        const bytes = Number.isFinite(shape.totalBytes) ? shape.totalBytes : null;
-        remembered.set(key, { state: 'too_large', error: null, totalRowCount: shape.totalRowCount, bytes });
+        outcomes.tooLarge(shape);
         return refuse({ ok: true, status: await status(accountId, executionId) });
       }
       // the start may have raced with another for the same result while the status was read
@@ -315,15 +241,26 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
       return entry;
     },
 
+    async interruptedRows(accountId, executionId) {
+      const interrupted = outcomes.interruptedOf(accountId, executionId);
+      const rows = kept.get(accountId, executionId);
+      if (interrupted === null || rows === null || downloads.has(keyOf(accountId, executionId))) return null;
+      const { shape, keptAt } = interrupted;
+      const columns = columnsOf(shape, await tableTypes(db, rows.tableName));
+      const entry: CacheEntry = {
+        accountId, executionId, tableName: rows.tableName, columns, wireTypes: shape.wireTypes,
+        // the whole result's rows, which a page says it is one of
+        rowCount: shape.totalRowCount, bytes: 0, isPartial: shape.isPartial, expiresAt: shape.expiresAt, fetchedAt: keptAt, lastUsed: keptAt,
+      };
+      return { entry, rows: rows.rows };
+    },
+
     async resumeInterrupted(accountId) {
-      const waiting = [...remembered].filter(([, known]) => known.state === 'interrupted' && known.resume !== undefined);
-      for (const [key, known] of waiting) {
-        const executionId = key.slice(key.indexOf('\n') + 1);
-        if (key !== keyOf(accountId, executionId)) continue;
-        const started = await cache.start(accountId, known.resume!.client, executionId, known.resume!.allowPartial);
+      for (const { executionId, client, allowPartial } of outcomes.interrupted(accountId)) {
+        const started = await cache.start(accountId, client, executionId, allowPartial);
         if (started.ok || (started.error.kind !== 'partial_result' && isNetworkFailure(started.error))) continue;
         // the service answers, and says no (the result expired, say): the download cannot go on
-        remembered.set(key, { ...known, state: 'failed', error: started.error.message, resume: undefined });
+        outcomes.refused(accountId, executionId, started.error.message);
         options.onStatus(await status(accountId, executionId));
       }
     },

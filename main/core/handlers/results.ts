@@ -1,4 +1,4 @@
-import { EXPORT_FORMATS, fail, ok, type Result } from '../../contract/index.ts';
+import { EXPORT_FORMATS, fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
 import { FilterLanguageError } from '../../filter-language/index.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { compileView, readCachedPage, readCachedSample } from '../cache/cached-reads.ts';
@@ -17,7 +17,7 @@ import type { ExportRuns } from '../export/exports.ts';
 import type { ActivityLog } from '../logging/activity-log.ts';
 import { findAccount, isFailure, serviceFailure, type Failure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
-import type { ServiceClient } from '../service-client/index.ts';
+import type { ResultView, ServiceClient } from '../service-client/index.ts';
 import { partialFailure, readRowRange } from '../results/read-range.ts';
 import { readSample, WHOLE_RESULT_ONLY } from '../results/read-sample.ts';
 import { checkSyntax, languageFailure, viewOf } from '../results/view.ts';
@@ -85,6 +85,29 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
     return entry;
   }
 
+  /**
+   * A page of the rows an interrupted download kept, so that they are read while the service does
+   * not answer: only of the result in its own order (a filter or sort needs every row), and only
+   * when the kept rows hold the whole page; null otherwise, or when the table went meanwhile.
+   */
+  async function keptPage(
+    request: { accountId: string; executionId: string; allowPartial: boolean },
+    view: ResultView,
+    startRow: number,
+    endRow: number,
+  ): Promise<Result<ResultPage> | null> {
+    if (view.filters !== undefined || view.sortBy !== undefined) return null;
+    const kept = await cache.interruptedRows(request.accountId, request.executionId);
+    if (kept === null || (kept.entry.isPartial && !request.allowPartial)) return null;
+    if (Math.min(endRow, kept.entry.rowCount) > kept.rows) return null;
+    try {
+      return await readCachedPage(cache.db, kept.entry, view, startRow, endRow);
+    } catch (error) {
+      if (error instanceof Error && EVICTED.test(error.message)) return null;
+      throw error;
+    }
+  }
+
   /** CSV comes from the service when the cache does not hold the result; the other formats only from the cache. */
   async function exportSource(request: Parameters<Handlers['results:export']>[0]): Promise<Result<ExportSource>> {
     const { accountId, executionId, allowPartial = false, format = 'csv', text = 'spreadsheet' } = request;
@@ -113,7 +136,9 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
       return answer(
         { accountId, executionId, allowPartial },
         (entry) => readCachedPage(cache.db, entry, view, startRow, endRow),
-        (client) => readRowRange(client, { executionId, startRow, endRow, allowPartial, view }),
+        async (client) =>
+          (await keptPage({ accountId, executionId, allowPartial }, view, startRow, endRow)) ??
+          readRowRange(client, { executionId, startRow, endRow, allowPartial, view }),
       );
     },
 
@@ -179,19 +204,25 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
     },
 
     'results:export': async (request) => {
-      if (!options.destinations) return fail('internal', 'This host cannot save files.');
-      const source = await exportSource(request);
-      if (!source.ok) return source;
-      const exportId = exports.newId();
-      const format = request.format ?? 'csv';
-      const fileName = request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`;
-      const target = await options.destinations.choose(exportId, fileName, format);
-      if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
-      options.activity?.exportStarted(exportId, { accountId: request.accountId, executionId: request.executionId, format, fileName: target.filePath ?? fileName });
-      exports.run(exportId, source.data, target);
-      return ok({ exportId, delivery: target.delivery });
+      const started = await startExport(request);
+      if (!started.ok) options.activity?.exportRefused(request, started.error);
+      return started;
     },
 
     'results:exportCancel': async ({ exportId }) => ok({ cancelled: exports.cancel(exportId) }),
   };
+
+  async function startExport(request: Parameters<Handlers['results:export']>[0]): ReturnType<Handlers['results:export']> {
+    if (!options.destinations) return fail('internal', 'This host cannot save files.');
+    const source = await exportSource(request);
+    if (!source.ok) return source;
+    const exportId = exports.newId();
+    const format = request.format ?? 'csv';
+    const fileName = request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`;
+    const target = await options.destinations.choose(exportId, fileName, format);
+    if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
+    options.activity?.exportStarted(exportId, { accountId: request.accountId, executionId: request.executionId, format, fileName: target.filePath ?? fileName });
+    exports.run(exportId, source.data, target);
+    return ok({ exportId, delivery: target.delivery });
+  }
 }

@@ -5,6 +5,7 @@ import {
   isChannelName,
   type ChannelName,
   type ChannelResponse,
+  type ContractError,
   type Result,
 } from '../../contract/index.ts';
 
@@ -23,8 +24,10 @@ export function createDispatcher<S>(options: {
   handlers: Handlers;
   isTrustedSender: (sender: S) => boolean;
   onInternalError?: (channel: ChannelName, error: unknown) => void;
+  /** A request its handler never saw, its payload being invalid: for core to log what matters (`Core.onInvalidRequest`). */
+  onInvalidRequest?: (channel: ChannelName, payload: unknown, error: ContractError) => void;
 }): Dispatch<S> {
-  const { handlers, isTrustedSender, onInternalError } = options;
+  const { handlers, isTrustedSender, onInternalError, onInvalidRequest } = options;
   return async (channel, payload, sender) => {
     if (!isTrustedSender(sender)) return fail('untrusted_sender', 'The request did not come from the app window.');
     if (!isChannelName(channel)) {
@@ -37,7 +40,9 @@ export function createDispatcher<S>(options: {
         message: issue.message,
       }));
       const summary = issues.map((i) => `${i.field}: ${i.message}`).join('; ');
-      return fail('invalid_request', `Invalid request for ${channel}: ${summary}`, issues);
+      const refused = fail('invalid_request', `Invalid request for ${channel}: ${summary}`, issues);
+      onInvalidRequest?.(channel, payload, refused.error);
+      return refused;
     }
     try {
       const handler = handlers[channel] as (request: unknown) => Promise<Result<unknown>>;

@@ -108,6 +108,16 @@ export class ActivityLog {
     this.#log.info(`${what} started`);
   }
 
+  /**
+   * An export that never started: its request was refused (a bad field, an unknown result) or no
+   * file was chosen. The request may be anything a renderer sent, so only its ids are named.
+   */
+  exportRefused(request: { accountId?: unknown; executionId?: unknown }, error: ContractError): void {
+    const account = typeof request.accountId === 'string' ? `${this.#label(request.accountId.slice(0, 80))}: ` : '';
+    const result = typeof request.executionId === 'string' ? ` of result ${request.executionId.slice(0, 80)}` : '';
+    this.#log.warn(`${account}export${result} did not start: ${error.message}`);
+  }
+
   /** Only the end of an export is logged from its progress: done, failed or cancelled. */
   exportProgress(progress: ExportProgress): void {
     const what = this.#exports.get(progress.exportId) ?? `export ${progress.exportId}`;

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AccountsConfigError } from '../accounts/accounts-config.ts';
@@ -22,6 +24,12 @@ export interface ServiceThreadOptions {
   onCrash?: (error: Error) => void;
   /** Told when the service runs in this thread instead, as its thread could not be started (see below). */
   onFallback?: (error: Error) => void;
+  /**
+   * Each line the thread prints (on its stdout or stderr) goes through this on its way to this
+   * process's stderr: the hosts mask keys with it, as in their own log. Without it the thread's
+   * output is this process's, as it is.
+   */
+  redact?: (line: string) => string;
 }
 
 /**
@@ -52,7 +60,14 @@ export async function startServiceThread(options: ServiceOptions, threadOptions:
     return startService(options);
   };
   if (entry === null) return fallBack(new Error('the service thread’s file is not there'));
-  const worker = new Worker(entry, { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  const { redact } = threadOptions;
+  const worker = new Worker(entry, {
+    workerData: options,
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    stdout: redact !== undefined,
+    stderr: redact !== undefined,
+  });
+  if (redact) for (const stream of [worker.stdout, worker.stderr]) forwardLines(stream, redact);
   const first = await new Promise<FromServiceThread | Error>((resolve) => {
     worker.once('message', resolve);
     worker.once('error', resolve);
@@ -89,4 +104,9 @@ export async function startServiceThread(options: ServiceOptions, threadOptions:
       clearTimeout(deadline);
     },
   };
+}
+
+/** Whole lines, so that a key is never split between two pieces that are masked apart. */
+function forwardLines(stream: Readable, redact: (line: string) => string): void {
+  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => process.stderr.write(`${redact(line)}\n`));
 }

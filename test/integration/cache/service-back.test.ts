@@ -122,6 +122,25 @@ describe('a download the service broke off', () => {
     }
   }, 180_000);
 
+  it('reads the rows it kept from the cache while the service is away', async () => {
+    const { executionId, interrupted } = await breakOffDownload(accountId);
+    expect(interrupted).toMatchObject({ state: 'interrupted', rowsLoaded: HELD_FROM });
+
+    for (const start of [0, HELD_FROM - 10_000]) {
+      const page = await call('results:getRows', { accountId, executionId, startRow: start, endRow: start + 10_000 });
+      if (!page.ok) throw new Error(page.error.message);
+      expect(page.data).toMatchObject({ startRow: start, totalRowCount: TOTAL, isPartial: false });
+      expect(page.data.fromCache).toBeTruthy();
+      expect(page.data.rows.map(([n]) => Number(n))).toEqual(Array.from({ length: 10_000 }, (_, i) => start + i));
+    }
+    // past the kept rows, or a view that needs every row: only the service can say, and it is away
+    expect((await call('results:getRows', { accountId, executionId, startRow: HELD_FROM - 10, endRow: HELD_FROM + 10 })).ok).toBe(false);
+    expect((await call('results:getRows', { accountId, executionId, startRow: 0, endRow: 10, sortBy: 'n desc' })).ok).toBe(false);
+
+    service = await startService({ dataDir: join(dir, 'service'), port, accounts });
+    await until(() => cacheStatuses(executionId).at(-1)?.state === 'cached', 'the download to go on and end', 120_000);
+  }, 180_000);
+
   it('says it failed, with the service\'s reason, when the service is back without the result', async () => {
     const { executionId, interrupted } = await breakOffDownload(accountId);
     expect(interrupted).toMatchObject({ state: 'interrupted', rowsLoaded: HELD_FROM });

@@ -82,7 +82,7 @@ function readdirRecursive(dir: string): string[] {
 
 /** A core's handlers as a host calls them: through the dispatcher, so payloads are validated first. */
 export function caller(core: Core) {
-  const dispatch = createDispatcher({ handlers: core.handlers, isTrustedSender: () => true });
+  const dispatch = createDispatcher({ handlers: core.handlers, isTrustedSender: () => true, onInvalidRequest: core.onInvalidRequest });
   return async <C extends ChannelName>(channel: C, payload: ChannelRequest<C>): Promise<Result<ChannelResponse<C>>> =>
     (await dispatch(channel, payload, null)) as Result<ChannelResponse<C>>;
 }

@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../../main/core/logging/logger.ts';
 import { AccountsConfigError } from '../../../main/service/accounts/accounts-config.ts';
 import type { RunningService } from '../../../main/service/index.ts';
 import { startServiceThread } from '../../../main/service/thread/start-thread.ts';
@@ -47,6 +50,31 @@ describe('the service in a thread of its own', () => {
     await service.close();
     await expect(fetch(url)).rejects.toThrow();
     expect(onCrash).not.toHaveBeenCalled();
+  });
+
+  it("passes each line it prints through the host's redactor, to stderr only", async () => {
+    const dir = dataDir();
+    // a folder of the former layout: the service says at start that it converted it
+    (await DuckDBInstance.create(join(dir, 'tables.duckdb'))).closeSync();
+    const logger = createLogger({ dir: join(dir, 'logs') });
+    // a value the log masks, as it would a key, in the line the service prints
+    logger.addSecret('tables.duckdb.converted');
+    const written = { stdout: [] as string[], stderr: [] as string[] };
+    for (const name of ['stdout', 'stderr'] as const) {
+      const write = process[name].write.bind(process[name]) as (...args: unknown[]) => boolean;
+      vi.spyOn(process[name], 'write').mockImplementation((...args: unknown[]) => {
+        written[name].push(String(args[0]));
+        return write(...args);
+      });
+    }
+    try {
+      running.push(await startServiceThread({ dataDir: dir }, { redact: logger.redact }));
+      while (!written.stderr.some((text) => text.includes('uploaded tables moved'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(written.stderr.join('')).toContain('[service] uploaded tables moved from tables.duckdb to files of their own; [redacted] can be deleted\n');
+    expect([...written.stdout, ...written.stderr].join('')).not.toContain('tables.duckdb.converted');
   });
 
   it('throws the error of a service that cannot start, as its own class', async () => {

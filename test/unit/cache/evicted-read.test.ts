@@ -31,7 +31,7 @@ describe('a read of an entry evicted meanwhile', () => {
       fetchedAt: '2030-01-01T00:00:00.000Z',
       lastUsed: '2030-01-01T00:00:00.000Z',
     };
-    const cache = { db, use: async () => gone } as unknown as ResultCache;
+    const cache = { db, use: async () => gone, interruptedRows: async () => null } as unknown as ResultCache;
     const page: ResultsPage = {
       executionId: 'E1',
       queryId: 1,
