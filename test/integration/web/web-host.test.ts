@@ -168,7 +168,7 @@ describe('the browser host: accounts', () => {
     socket.on('message', (data: Buffer) => received.push(data.toString()));
     const account = { label: 'Remote', baseUrl: fake.baseUrl, sessionOnly: true };
     const refused = await invoke(socket, 1, 'accounts:add', { ...account, apiKey: 'wrong-key-0000-0000' });
-    expect(refused).toMatchObject({ result: { ok: false, error: { code: 'bad_key', message: 'The service refused this API key: invalid API Key' } } });
+    expect(refused).toMatchObject({ result: { ok: false, error: { code: 'bad_key', message: 'invalid API Key' } } });
     const added = await invoke(socket, 2, 'accounts:add', { ...account, apiKey: REMOTE_KEY });
     expect(added).toMatchObject({ result: { ok: true, data: { label: 'Remote', keyHint: '••••8888', keyStorage: 'session' } } });
     const listed = await invoke(socket, 3, 'accounts:list', {});
