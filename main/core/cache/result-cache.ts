@@ -248,7 +248,7 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
         } else remembered.set(key, { state: error.kind === 'cancelled' ? 'cancelled' : 'failed', ...broken });
       })
       .catch((error: unknown) => {
-        remembered.set(key, { state: 'failed', error: String(error), totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
+        remembered.set(key, { state: 'failed', error: error instanceof Error ? error.message : String(error), totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
       })
       .finally(() => {
         downloads.delete(key);

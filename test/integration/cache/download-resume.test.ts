@@ -11,6 +11,7 @@ import { createServiceClient } from '../../../main/core/service-client/index.ts'
 import { startService, type RunningService } from '../../../main/service/index.ts';
 import { startFaultProxy, type Fault, type FaultProxy } from '../core/fault-proxy.ts';
 import { finishedRun } from './finished-run.ts';
+import { expectSentences } from '../words/read-words.ts';
 
 // A download the network breaks off in the middle of a page: the cache keeps what it had, and the
 // next start of the same result goes on from the last row loaded instead of from the first.
@@ -98,6 +99,7 @@ describe('a download broken off', () => {
     const broken = await download(executionId);
     expect(broken).toMatchObject({ state: 'interrupted' });
     expect(broken.error).toMatch(/\(ECONNREFUSED\)\.$|\(ECONNRESET\)\.$|\(UND_ERR_SOCKET\)\.$/);
+    expectSentences(broken.error ?? '');
     expect(await listEntries(cache.db)).toEqual(before);
     expect(await cache.use('local', executionId)).toBeNull();
 
