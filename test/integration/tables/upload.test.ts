@@ -4,7 +4,7 @@ import type { Core } from '../../../main/core/index.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import { caller, memoryKeychain, startHarness, type Harness } from '../core/core-harness.ts';
 import { startFaultProxy } from '../core/fault-proxy.ts';
-import { expectWellSaid } from '../words/read-words.ts';
+import { expectServiceWords, expectWellSaid } from '../words/read-words.ts';
 import { sql, stageUpload, startLosingProxy, upload, type Call, type UploadArgs } from './tables-harness.ts';
 
 // Uploads through core to the embedded service: one request, replacing, the service's refusals,
@@ -240,6 +240,8 @@ describe('an upload in parts', () => {
       const uploadId = await stageUpload(small, { accountId, tableName: 'refused_part', csv: bigCsv(250), columns: bigColumns, rows: 250 });
       const failed = await small('tables:uploadCommit', { uploadId });
       expect(failed).toMatchObject({ ok: false, error: { code: 'server_error', message: expect.stringContaining('insert failed, nothing written'), details: { retryable: true } } });
+      expect(failed.ok ? '' : failed.error.message).toMatch(/^insert failed, nothing written \(part \d+ of \d+ was not confirmed; the parts before it are in the table\)$/);
+      if (!failed.ok) expectServiceWords(failed.error, 'insert failed, nothing written');
       expect((await small('tables:uploadRetry', { uploadId })).ok).toBe(true);
       expect(await countRows('dune.alice.dataset_refused_part')).toEqual({ n: 250, distinct: 250 });
     } finally {
