@@ -4,7 +4,7 @@ import type { Handlers } from '../ipc/dispatcher.ts';
 import { diagnosticsReport } from '../logging/diagnostics.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { AppSettingsState } from '../settings/app-settings.ts';
-import { clause, thrownText } from '../words.ts';
+import { clause, failureText } from '../words.ts';
 
 type SettingsChannels = 'settings:get' | 'settings:set' | 'settings:clearCache' | 'settings:diagnostics' | 'settings:openLogsFolder';
 
@@ -28,7 +28,7 @@ export function settingsHandlers(options: SettingsHandlerOptions): Pick<Handlers
         return ok({ settings: await settings.update(defined), about });
       } catch (error) {
         logger.error('Saving the settings failed', error);
-        return fail('internal', `The settings could not be saved or applied (${clause(thrownText(error))}).`);
+        return fail('internal', `The settings could not be saved or applied. ${failureText(error)}`);
       }
     },
     'settings:clearCache': async () => {

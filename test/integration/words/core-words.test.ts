@@ -1,8 +1,12 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES, type ContractError } from '../../../main/contract/index.ts';
 import { noResultText } from '../../../main/core/executions/states.ts';
 import { settingsHandlers, type SettingsHandlerOptions } from '../../../main/core/handlers/settings.ts';
 import { createDispatcher, type Handlers } from '../../../main/core/ipc/dispatcher.ts';
+import { failureText } from '../../../main/core/words.ts';
 import { expectSentences, expectWellSaid } from './read-words.ts';
 
 // Messages core gives for requests it refuses itself: a payload that fails its schema (field by
@@ -80,6 +84,30 @@ describe('what the settings say when they cannot do it', () => {
     for (const answer of [saved, noFolders, notOpened]) {
       expect(answer.ok).toBe(false);
       if (!answer.ok) expectWellSaid(answer.error);
+    }
+  });
+});
+
+describe('what a failed file write says', () => {
+  function thrownBy(work: () => unknown): unknown {
+    try {
+      work();
+    } catch (error) {
+      return error;
+    }
+    throw new Error('expected a failure');
+  }
+
+  it('the file system codes in words, naming the folder, and anything else as a sentence', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'querydesk-words-'));
+    try {
+      const missing = failureText(thrownBy(() => writeFileSync(join(dir, 'no-folder', 'rows.csv'), 'x')));
+      expect(missing).toBe(`The folder ${join(dir, 'no-folder')} does not exist (ENOENT).`);
+      const folder = failureText(thrownBy(() => writeFileSync(dir, 'x')));
+      expect(folder).toBe(`The path ${dir} is a folder (EISDIR).`);
+      for (const text of [missing, folder, failureText(new Error('IO Error: the disk went away.')), failureText('')]) expectSentences(text);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
