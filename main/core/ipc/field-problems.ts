@@ -62,11 +62,12 @@ function bound(limit: number | bigint, origin: string): string {
   return String(limit);
 }
 
-/** The contract's own refinements name their field first ("endRow must be above startRow"): quoted, as above. */
+/** The contract's own refinements, most naming their field first ("endRow must be above startRow"): the field is always named. */
 function ownWords(message: string, field: string, last: PropertyKey | undefined): string {
   const said = clause(message);
   for (const name of [field, last === undefined ? '' : String(last)]) {
     if (name !== '' && said.startsWith(`${name} `)) return `“${field}”${said.slice(name.length)}.`;
   }
-  return `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
+  if (field === '(payload)') return `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
+  return `“${field}” is not valid: ${said.charAt(0).toLowerCase()}${said.slice(1)}.`;
 }

@@ -36,6 +36,8 @@ describe('what core says of a request it refuses', () => {
     ['accounts:add', { label: 'Work', apiKey: 'k', kind: 'robot' }, '“kind” must be one of "user", "team".'],
     ['app:info', { sneaky: 1 }, 'The request has a field the app does not know: “sneaky”.'],
     ['results:getRows', { accountId: 'local', executionId: 'x', startRow: 50, endRow: 10 }, '“endRow” must be above startRow, by at most 10000 rows.'],
+    ['settings:set', { explorers: { mychain: { address: 'ftp://x', transaction: 'https://x.example/tx/{value}', block: 'https://x.example/block/{value}' } } }, '“explorers.mychain.address” is not valid: an explorer link must be an https address with {value} where the value goes, such as https://etherscan.io/address/{value}.'],
+    ['queries:update', { accountId: 'local', queryId: 1 }, 'Give at least one of name, sql, description, parameters, tags.'],
   ])('%s with %j: %s', async (channel, payload, said) => {
     const error = await refusal(channel, payload);
     expect(error.code).toBe('invalid_request');
