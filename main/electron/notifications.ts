@@ -43,7 +43,7 @@ export function notificationText(record: ExecutionRecord): { title: string; body
     case 'QUERY_STATE_FAILED':
       return { title: `${query} failed`, body: (record.error?.message ?? 'The execution failed.').slice(0, 200) };
     default:
-      return { title: `${query} ended`, body: record.error?.message.slice(0, 200) ?? ENDED[record.state] ?? `The service gives its state as ${record.state}.` };
+      return { title: `${query} ended`, body: record.error?.message.slice(0, 200) ?? ENDED[record.state] ?? `It ended in a state this app does not know (${record.state}).` };
   }
 }
 

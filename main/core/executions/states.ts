@@ -28,5 +28,5 @@ const WHY_NO_RESULT: Record<string, string> = {
 
 /** Why an execution has no result to `use` (read, cache, export, sample), as a sentence. */
 export function noResultText(use: string, state: string): string {
-  return `The execution has no result to ${use}: ${WHY_NO_RESULT[state] ?? `the service gives its state as ${state}`}.`;
+  return `The execution has no result to ${use}: ${WHY_NO_RESULT[state] ?? `its state is one this app does not know (${state})`}.`;
 }

@@ -70,7 +70,7 @@ describe('what the settings say when they cannot do it', () => {
   const about = { logsDir: '/home/sam/.config/Querydesk/logs' } as SettingsHandlerOptions['about'];
   const handlers = (openFolder: SettingsHandlerOptions['openFolder']) =>
     settingsHandlers({
-      settings: { current: () => ({}), update: async () => Promise.reject(new Error("EACCES: permission denied, open '/home/sam/.config/Querydesk/settings.json'")) },
+      settings: { current: () => ({}), update: async () => readFileSync('/nonexistent/querydesk/settings.json') },
       about,
       cache: {},
       logger: { error: () => undefined },
