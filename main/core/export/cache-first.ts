@@ -35,7 +35,7 @@ export async function cacheFirstSource(
   if (status.state === 'too_large') {
     return fail(
       'bad_request',
-      `Parquet and JSON lines are written from the cache, and this result${status.bytes === null ? '' : ` (${status.bytes} bytes)`} is larger than the cache's budget (${status.budgetBytes} bytes): raise the budget in Settings, or export CSV.`,
+      `Parquet and JSON lines are written from the cache, and this result${status.bytes === null ? '' : ` (${status.bytes.toLocaleString('en-US')} bytes)`} is larger than the cache's budget (${status.budgetBytes.toLocaleString('en-US')} bytes): raise the budget in Settings, or export CSV.`,
     );
   }
   const fromCache = async (): Promise<Result<FileSource>> => {

@@ -6,6 +6,8 @@ import { CHANNEL_NAMES, type ContractError } from '../../../main/contract/index.
 import { noResultText } from '../../../main/core/executions/states.ts';
 import { settingsHandlers, type SettingsHandlerOptions } from '../../../main/core/handlers/settings.ts';
 import { createDispatcher, type Handlers } from '../../../main/core/ipc/dispatcher.ts';
+import { partialFailure } from '../../../main/core/results/read-range.ts';
+import { WHOLE_RESULT_ONLY } from '../../../main/core/results/read-sample.ts';
 import { failureText } from '../../../main/core/words.ts';
 import { expectSentences, expectWellSaid } from './read-words.ts';
 
@@ -50,6 +52,20 @@ describe('what core says of a request it refuses', () => {
     const error = await refusal('accounts:add', {});
     expect(error.message).toBe('“label” is missing. “apiKey” is missing.');
     expectWellSaid(error);
+  });
+
+  it('a sender that is not the app, or a channel it does not know', async () => {
+    const untrusted = await createDispatcher<string>({ handlers: {} as Handlers, isTrustedSender: () => false })('app:info', {}, 'frame');
+    const unknown = await refusal('files:delete', {});
+    for (const answer of [untrusted, { ok: false as const, error: unknown }]) {
+      expect(answer.ok).toBe(false);
+      if (!answer.ok) expectWellSaid(answer.error);
+    }
+  });
+
+  it('a partial result, and a sample of a view the service cannot take', () => {
+    expectWellSaid(partialFailure(null).error);
+    expectWellSaid(WHOLE_RESULT_ONLY.error);
   });
 
   it('a handler that throws: where the error went, not the error', async () => {
