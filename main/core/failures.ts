@@ -1,5 +1,5 @@
 import { fail, type ContractError } from '../contract/index.ts';
-import type { AccountEntry, AccountRegistry } from './accounts/registry.ts';
+import type { AccountEntry, AccountRegistry, KeyProblem } from './accounts/registry.ts';
 import type { ServiceClient, ServiceError } from './service-client/index.ts';
 
 // How service-client errors and unusable accounts cross the contract.
@@ -22,12 +22,17 @@ export function findAccount(accounts: AccountRegistry, accountId: string): Usabl
   const entry = accounts.get(accountId);
   if (entry === null) return noSuchAccount(accountId);
   if (entry.client === null) {
-    const problem = entry.keyProblem ?? { code: 'bad_key', message: 'This account has no API key.' };
-    return fail(problem.code, `${entry.account.label}: ${problem.message}`);
+    const problem = keyProblemOf(entry);
+    return fail(problem.code, problem.message);
   }
   return { ...entry, client: entry.client };
 }
 
 export function isFailure<T extends object>(value: T | Failure): value is Failure {
   return 'ok' in value && value.ok === false;
+}
+
+/** Why an account has no client to use. */
+export function keyProblemOf(entry: AccountEntry): KeyProblem {
+  return entry.keyProblem ?? { code: 'bad_key', message: `The account “${entry.account.label}” has no API key. Enter one in its settings.` };
 }

@@ -49,7 +49,7 @@ test('refuses a bad proxy or polling bounds with the reason, and keeps good ones
   await proxy.fill('socks://corp:1080/path');
   await settings.getByRole('button', { name: 'Apply' }).first().click();
   await expect(settings.getByRole('alert')).toContainText('That setting was not saved.');
-  await expect(settings.getByRole('alert')).toContainText('proxy must be empty (to use the system settings) or an address');
+  await expect(settings.getByRole('alert')).toContainText('“proxy” must be empty (to use the system settings) or an address');
 
   await proxy.fill('http://127.0.0.1:3128');
   await settings.getByRole('button', { name: 'Apply' }).first().click();

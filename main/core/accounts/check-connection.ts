@@ -2,8 +2,8 @@ import { fail, ok, type Result } from '../../contract/index.ts';
 import { createServiceClient, type ServiceConnection, type ServiceError } from '../service-client/index.ts';
 
 // The cheap authenticated call that tells whether a key works, before it is saved and when the
-// user tests an account: one page of one query. Its refusals are worded for the person who just
-// typed the key, with the service's own words kept.
+// user tests an account: one page of one query. Its refusals keep the service's own words, except
+// where the base URL is the likely mistake.
 
 export interface ConnectionCheck {
   latencyMs: number;
@@ -27,16 +27,13 @@ export async function checkConnection(connection: ServiceConnection): Promise<Re
   return ok({ latencyMs, handle: listed.value.queries[0]?.owner || null });
 }
 
+// The heading the app shows names the kind (the key refused, the service not reached): the
+// message is only why, and the base URL's advice where the address is the likely mistake.
 function refusal(error: ServiceError, baseUrl: string): string {
   switch (error.kind) {
-    case 'bad_key':
-      return `The service refused this API key: ${error.message}`;
     case 'not_found':
-      return `No query service answers at ${baseUrl} (${error.message}). Check the base URL.`;
-    case 'unreachable':
-    case 'timeout':
-      return `${error.message} Check the base URL and the network.`;
+      return `The address ${baseUrl} has no query service API at /api/v1 (HTTP 404). Check the base URL.`;
     default:
-      return error.status === 200 ? `${baseUrl} does not answer like the query service. Check the base URL.` : error.message;
+      return error.status === 200 ? `The address ${baseUrl} answers, but not as the query service does. Check the base URL.` : error.message;
   }
 }

@@ -72,7 +72,7 @@ export async function createAccountRegistry(options: {
   const stored = settings.read();
   for (const profile of stored.accounts) {
     if (profile.id === LOCAL_ACCOUNT_ID) continue;
-    held.set(profile.id, hold(profile, await readKey(vault, profile.id)));
+    held.set(profile.id, hold(profile, await readKey(vault, profile)));
   }
   let active = stored.activeAccountId !== null && held.has(stored.activeAccountId) ? stored.activeAccountId : LOCAL_ACCOUNT_ID;
 
@@ -193,11 +193,12 @@ function localEntry(localService: { baseUrl: string; apiKey: string | null }, on
   };
 }
 
-async function readKey(vault: KeyVault, accountId: string): Promise<{ key: string | null; problem: KeyProblem | null }> {
-  const read = await vault.read(accountId);
+async function readKey(vault: KeyVault, profile: AccountProfile): Promise<{ key: string | null; problem: KeyProblem | null }> {
+  const whose = `The API key of the account “${profile.label}”`;
+  const read = await vault.read(profile.id, whose);
   if (!read.ok) return { key: null, problem: { code: 'keychain_unavailable', message: read.error.message } };
   if (read.data === null) {
-    return { key: null, problem: { code: 'bad_key', message: 'The API key of this account is not in the system keychain; enter it again in the account settings.' } };
+    return { key: null, problem: { code: 'bad_key', message: `${whose} is not in the system keychain. Enter it again in the account's settings.` } };
   }
   return { key: read.data, problem: null };
 }

@@ -76,7 +76,7 @@ export class DownloadOutcomes {
 
   /** A download that threw rather than ending with an outcome. */
   crashed(shape: ResultShape, error: unknown): void {
-    this.#held.set(keyOf(shape.accountId, shape.executionId), { state: 'failed', error: String(error), totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
+    this.#held.set(keyOf(shape.accountId, shape.executionId), { state: 'failed', error: error instanceof Error ? error.message : String(error), totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
   }
 
   /** The account's interrupted downloads, with how each goes on. */

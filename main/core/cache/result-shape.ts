@@ -1,6 +1,7 @@
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { ResultShape } from './download.ts';
 import { storageType } from './storage-types.ts';
+import { noResultText } from '../executions/states.ts';
 
 // What a download needs to know of a result before it is cached: that it is complete (or partial
 // and allowed), its rows, columns, size and expiry, all from the execution's status.
@@ -28,7 +29,7 @@ export async function readResultShape(client: ServiceClient, accountId: string, 
     if (first.ok) metadata = first.value.metadata ?? metadata;
   }
   if (!COMPLETE_STATES.has(execution.state) || metadata === null) {
-    return { ok: false, error: { kind: 'bad_request', status: null, message: `The execution has no result to cache (state ${execution.state}).` } };
+    return { ok: false, error: { kind: 'bad_request', status: null, message: noResultText('cache', execution.state) } };
   }
   const isPartial = execution.state === 'QUERY_STATE_COMPLETED_PARTIAL';
   if (isPartial && !allowPartial) {

@@ -43,14 +43,14 @@ function inputOf(entry: CacheEntry, spec: ChartSpec): Result<ChartInput> {
     throw error;
   }
   if (spec.kind === 'scatter') {
-    if (kindOf(x) === 'text') return fail('bad_request', `A scatter plots numbers or times on x; "${x.name}" is ${x.type}: choose a bar chart for categories.`);
+    if (kindOf(x) === 'text') return fail('bad_request', `A scatter plots numbers or times on x; “${x.name}” is ${x.type}: choose a bar chart for categories.`);
     if (ys.length === 0) return fail('bad_request', 'A scatter plots rows as they are: choose at least one number column for y.');
   }
   const summing = spec.kind === 'scatter' || spec.aggregation === 'sum' || spec.aggregation === 'avg';
   const notNumeric = ys.find((y) => summing && !isNumberType(y.type));
   if (notNumeric) {
-    const what = spec.kind === 'scatter' ? 'A scatter' : spec.aggregation;
-    return fail('bad_request', `${what} needs a numeric column for y; "${notNumeric.name}" is ${notNumeric.type}.`);
+    const what = spec.kind === 'scatter' ? 'A scatter' : spec.aggregation === 'sum' ? 'A sum' : 'An average';
+    return fail('bad_request', `${what} needs a numeric column for y; “${notNumeric.name}” is ${notNumeric.type}.`);
   }
   const base = `SELECT * FROM ${quoteName(entry.tableName)}${where ? ` WHERE ${where.sql}` : ''}`;
   return ok({ x, ys, group, aggregation: spec.aggregation, base, params: where?.params ?? [] });

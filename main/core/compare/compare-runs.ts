@@ -35,14 +35,14 @@ export async function compareCached(db: CacheDb, sides: Sides, key: string | nul
   const base = { rowCount: { a: a.rowCount, b: b.rowCount }, columns };
   if (key === null) return ok({ ...base, byKey: null });
   const keyColumn = common.find((c) => c.name === key);
-  if (!keyColumn) return fail('bad_request', `The key "${key}" must be a column of both runs; they share: ${columns.common.join(', ')}.`);
+  if (!keyColumn) return fail('bad_request', `The key “${key}” must be a column of both runs; ${columns.common.length === 0 ? 'they share none' : `they share ${columns.common.map((name) => `“${name}”`).join(', ')}`}.`);
   return db.withConnection((connection) =>
     valueErrors(async () => {
       const duplicated = await duplicatedKeys(connection, sides, keyColumn);
       if (duplicated.a + duplicated.b > 0) {
         return fail(
           'bad_request',
-          `"${key}" does not name each row once: ${duplicated.a} of its values appear more than once in run A, ${duplicated.b} in run B. Pick a column whose values are unique.`,
+          `“${key}” does not name each row once: ${duplicated.a} of its values appear more than once in run A, ${duplicated.b} in run B. Pick a column whose values are unique.`,
           { duplicatedKeys: duplicated },
         );
       }

@@ -17,3 +17,16 @@ export function isTerminal(state: string, isExecutionFinished: boolean | null): 
 export function hasResult(state: string): boolean {
   return state === 'QUERY_STATE_COMPLETED' || state === 'QUERY_STATE_COMPLETED_PARTIAL';
 }
+
+const WHY_NO_RESULT: Record<string, string> = {
+  QUERY_STATE_PENDING: 'it is waiting to run',
+  QUERY_STATE_EXECUTING: 'it is still running',
+  QUERY_STATE_FAILED: 'it failed',
+  QUERY_STATE_CANCELLED: 'it was cancelled',
+  QUERY_STATE_EXPIRED: 'its result has expired; run the query again',
+};
+
+/** Why an execution has no result to `use` (read, cache, export, sample), as a sentence. */
+export function noResultText(use: string, state: string): string {
+  return `The execution has no result to ${use}: ${WHY_NO_RESULT[state] ?? `its state is one this app does not know (${state})`}.`;
+}

@@ -14,6 +14,13 @@ import { ExportAborted, type ExportSource, type FileSource } from './export-sour
 
 const POLL_MS = 250;
 
+/** Why a download the export waited for ended without the result, when it gave no reason of its own. */
+const DOWNLOAD_ENDED: Record<string, string> = {
+  cancelled: 'The download into the cache was cancelled.',
+  too_large: "The result is larger than the cache's budget.",
+  interrupted: 'The download into the cache was interrupted before the last row.',
+};
+
 export async function cacheFirstSource(
   cache: ResultCache,
   client: ServiceClient,
@@ -28,7 +35,7 @@ export async function cacheFirstSource(
   if (status.state === 'too_large') {
     return fail(
       'bad_request',
-      `Parquet and JSON lines are written from the cache, and this result${status.bytes === null ? '' : ` (${status.bytes} bytes)`} is larger than the cache's budget (${status.budgetBytes} bytes): raise the budget in Settings, or export CSV.`,
+      `Parquet and JSON lines are written from the cache, and this result${status.bytes === null ? '' : ` (${status.bytes.toLocaleString('en-US')} bytes)`} is larger than the cache's budget (${status.budgetBytes.toLocaleString('en-US')} bytes): raise the budget in Settings, or export CSV.`,
     );
   }
   const fromCache = async (): Promise<Result<FileSource>> => {
@@ -45,7 +52,7 @@ export async function cacheFirstSource(
         for (;;) {
           const now = await cache.status(accountId, executionId);
           if (now.state !== 'downloading') {
-            if (now.state !== 'cached') throw new Error(`The result could not be downloaded into the cache: ${now.error ?? now.state}.`);
+            if (now.state !== 'cached') throw new Error(now.error ?? DOWNLOAD_ENDED[now.state] ?? 'The download into the cache stopped.');
             const source = await fromCache();
             if (!source.ok) throw new Error(source.error.message);
             return source.data;

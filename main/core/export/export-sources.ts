@@ -7,6 +7,7 @@ import { refusal } from '../results/read-range.ts';
 import type { ResultView, ServiceClient } from '../service-client/index.ts';
 import { COPY_OPTIONS, copySelectList } from './copy-formats.ts';
 import { spreadsheetPages } from './csv-pages.ts';
+import { noResultText } from '../executions/states.ts';
 
 // The bytes of a result or of its view: from the cache, DuckDB writes the file itself (in
 // parallel, memory flat); from the service, its CSV pages are passed on one after another,
@@ -98,7 +99,7 @@ export async function serviceSource(
   const { executionId, view, allowPartial, text } = request;
   const probe = await client.results.page({ executionId, offset: 0, limit: 1, view, allowPartialResults: allowPartial });
   if (!probe.ok) return refusal(probe.error);
-  if (probe.value.rows === null) return fail('bad_request', `The execution has no result to export (state ${probe.value.state}).`);
+  if (probe.value.rows === null) return fail('bad_request', noResultText('export', probe.value.state));
   const { metadata } = probe.value;
   const totalRowCount = metadata?.totalRowCount ?? null;
   const columns = metadata?.columnNames && metadata.columnTypes ? { names: metadata.columnNames, types: metadata.columnTypes } : null;

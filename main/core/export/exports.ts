@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ExportProgress } from '../../contract/index.ts';
 import { ExportAborted, type ExportSource } from './export-sources.ts';
 import type { ExportTarget } from './destination.ts';
+import { failureText } from '../words.ts';
 
 // Exports running in the background, with progress and cancel. Memory stays flat whatever the
 // size: DuckDB writes a cached result's file itself (straight to the target when it is a file,
@@ -101,7 +102,7 @@ export function createExportRuns(options: { emit: (progress: ExportProgress) => 
       stream?.destroy();
       await target.discard().catch(() => undefined);
       progress.state = signal.aborted ? 'cancelled' : 'failed';
-      progress.error = signal.aborted ? null : error instanceof Error ? error.message : String(error);
+      progress.error = signal.aborted ? null : failureText(error);
     } finally {
       rmSync(scratch, { force: true });
     }

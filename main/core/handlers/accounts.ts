@@ -1,7 +1,7 @@
 import { fail, ok } from '../../contract/index.ts';
 import { checkConnection } from '../accounts/check-connection.ts';
 import type { AccountRegistry, ProfileFields } from '../accounts/registry.ts';
-import { isFailure, noSuchAccount } from '../failures.ts';
+import { isFailure, keyProblemOf, noSuchAccount } from '../failures.ts';
 import type { KeyVault } from '../secrets/key-vault.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 
@@ -25,7 +25,7 @@ export function accountHandlers(accounts: AccountRegistry, vault: KeyVault, onRe
       const reconnects = apiKey !== undefined || fields.baseUrl !== current.baseUrl || fields.serviceName !== current.serviceName;
       if (reconnects) {
         const connection = accounts.connectionWith(accountId, fields, apiKey);
-        if (connection === null) return fail('bad_key', 'This account has no API key to check the new address with; enter the key too.');
+        if (connection === null) return fail('bad_key', 'The new address is checked with the account\'s API key, and this account has none. Enter the key too.');
         const checked = await checkConnection(connection);
         if (!checked.ok) return checked;
         fields.handle = checked.data.handle;
@@ -45,7 +45,10 @@ export function accountHandlers(accounts: AccountRegistry, vault: KeyVault, onRe
       const entry = accounts.get(accountId);
       if (entry === null) return noSuchAccount(accountId);
       const connection = accounts.connectionWith(accountId, entry.account);
-      if (connection === null) return fail(entry.keyProblem?.code ?? 'bad_key', entry.keyProblem?.message ?? 'This account has no API key.');
+      if (connection === null) {
+        const problem = keyProblemOf(entry);
+        return fail(problem.code, problem.message);
+      }
       return checkConnection(connection);
     },
   };

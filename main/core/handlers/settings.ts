@@ -4,6 +4,7 @@ import type { Handlers } from '../ipc/dispatcher.ts';
 import { diagnosticsReport } from '../logging/diagnostics.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { AppSettingsState } from '../settings/app-settings.ts';
+import { clause, failureText } from '../words.ts';
 
 type SettingsChannels = 'settings:get' | 'settings:set' | 'settings:clearCache' | 'settings:diagnostics' | 'settings:openLogsFolder';
 
@@ -27,7 +28,7 @@ export function settingsHandlers(options: SettingsHandlerOptions): Pick<Handlers
         return ok({ settings: await settings.update(defined), about });
       } catch (error) {
         logger.error('Saving the settings failed', error);
-        return fail('internal', `The settings could not be saved or applied: ${error instanceof Error ? error.message : String(error)}`);
+        return fail('internal', `The settings could not be saved or applied. ${failureText(error)}`);
       }
     },
     'settings:clearCache': async () => {
@@ -40,9 +41,9 @@ export function settingsHandlers(options: SettingsHandlerOptions): Pick<Handlers
       return ok({ text: logger.redact(text) });
     },
     'settings:openLogsFolder': async () => {
-      if (options.openFolder === null) return fail('not_found', `Only the desktop app can open folders; the logs are in ${about.logsDir}.`);
+      if (options.openFolder === null) return fail('not_found', `The browser cannot open folders on this computer; the logs are in ${about.logsDir}.`);
       const problem = await options.openFolder(about.logsDir);
-      return problem === null ? ok({}) : fail('internal', `The logs folder could not be opened: ${problem}`);
+      return problem === null ? ok({}) : fail('internal', `The logs folder could not be opened (${clause(problem)}).`);
     },
   };
 }

@@ -52,7 +52,7 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return entry;
       const name = splitFullName(fullName);
-      if (name === null) return fail('invalid_request', `${fullName} is not a table's full name (namespace.table).`);
+      if (name === null) return fail('invalid_request', `“${fullName}” is not a table's full name (namespace.table).`);
       const removed = await entry.client.tables.remove(name.namespace, name.table);
       if (!removed.ok) return serviceFailure(removed.error);
       knownRows.forget(accountId, fullName);

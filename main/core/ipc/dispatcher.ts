@@ -8,6 +8,7 @@ import {
   type ContractError,
   type Result,
 } from '../../contract/index.ts';
+import { fieldProblems } from './field-problems.ts';
 
 /** The implementation of every channel. A handler returns a Result; it should not throw. */
 export type Handlers = {
@@ -35,12 +36,8 @@ export function createDispatcher<S>(options: {
     }
     const parsed = channels[channel].request.safeParse(payload ?? {});
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({
-        field: issue.path.map(String).join('.') || '(payload)',
-        message: issue.message,
-      }));
-      const summary = issues.map((i) => `${i.field}: ${i.message}`).join('; ');
-      const refused = fail('invalid_request', `Invalid request for ${channel}: ${summary}`, issues);
+      const issues = fieldProblems(parsed.error.issues, payload ?? {});
+      const refused = fail('invalid_request', issues.map((issue) => issue.message).join(' '), issues);
       onInvalidRequest?.(channel, payload, refused.error);
       return refused;
     }
@@ -49,7 +46,8 @@ export function createDispatcher<S>(options: {
       return await handler(parsed.data);
     } catch (error) {
       onInternalError?.(channel, error);
-      return fail('internal', `Something went wrong in ${channel}. The error has been logged.`);
+      return fail('internal', "An error inside the app stopped this action; it is written in the day's log, which Settings → About shows.");
     }
   };
 }
+

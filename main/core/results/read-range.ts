@@ -4,6 +4,7 @@ import type { ResultMetadata, ResultsPage, ResultView, ServiceClient, ServiceErr
 import type { JsonObject } from '../service-client/wire-read.ts';
 import { toCell } from './cells.ts';
 import { positionOf } from './view.ts';
+import { noResultText } from '../executions/states.ts';
 
 // Rows [startRow, endRow) of an execution's result, as the grid asks for them. The service may
 // lower `limit`; the range is then completed from the pages that follow, so the grid never
@@ -71,5 +72,5 @@ export function partialFailure(serviceMessage: string | null) {
 
 function noResultMessage(page: ResultsPage): string {
   if (page.error !== null) return `The execution has no result: ${page.error.message}`;
-  return `The execution has no result to read (state ${page.state}).`;
+  return noResultText('read', page.state);
 }

@@ -2,6 +2,7 @@ import { fail, ok, type Result, type ResultSample } from '../../contract/index.t
 import type { ServiceClient } from '../service-client/index.ts';
 import { toCell } from './cells.ts';
 import { isPartialRefusal, partialFailure, refusal } from './read-range.ts';
+import { noResultText } from '../executions/states.ts';
 
 // A sample from the service (`sample_count`), for results the cache does not hold.
 
@@ -27,7 +28,7 @@ export async function readSample(
   if (!read.ok) return isPartialRefusal(read.error) ? partialFailure(read.error.message) : refusal(read.error);
   const { rows, metadata, state } = read.value;
   if (state === 'QUERY_STATE_COMPLETED_PARTIAL' && !request.allowPartial) return partialFailure(null);
-  if (rows === null) return fail('bad_request', `The execution has no result to sample (state ${state}).`);
+  if (rows === null) return fail('bad_request', noResultText('sample', state));
   const names = metadata?.columnNames ?? Object.keys(rows[0] ?? {});
   const types = metadata?.columnTypes ?? [];
   return ok({

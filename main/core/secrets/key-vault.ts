@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from '../../contract/index.ts';
+import { clause, thrownText } from '../words.ts';
 import type { KeychainBackend } from './os-keychain.ts';
 
 export type KeychainStatus = { available: true } | { available: false; reason: string };
@@ -20,7 +21,7 @@ export class KeyVault {
   status(): Promise<KeychainStatus> {
     this.#status ??= this.#keychain.get('querydesk-probe').then(
       (): KeychainStatus => ({ available: true }),
-      (error: unknown): KeychainStatus => ({ available: false, reason: keychainProblem(error) }),
+      (error: unknown): KeychainStatus => ({ available: false, reason: keychainProblem('The system keychain did not answer', error) }),
     );
     return this.#status;
   }
@@ -36,17 +37,18 @@ export class KeyVault {
       this.#sessionOnly.delete(accountId);
       return ok({ sessionOnly: false });
     } catch (error) {
-      return fail('keychain_unavailable', keychainProblem(error));
+      return fail('keychain_unavailable', keychainProblem('The API key was not saved, since the system keychain did not answer', error));
     }
   }
 
-  async read(accountId: string): Promise<Result<string | null>> {
+  /** `whose` names the key in a failure's message, as "The API key of the account “Sam”". */
+  async read(accountId: string, whose = 'The API key'): Promise<Result<string | null>> {
     const inMemory = this.#sessionOnly.get(accountId);
     if (inMemory !== undefined) return ok(inMemory);
     try {
       return ok(await this.#keychain.get(accountId));
     } catch (error) {
-      return fail('keychain_unavailable', keychainProblem(error));
+      return fail('keychain_unavailable', keychainProblem(`${whose} could not be read, since the system keychain did not answer`, error));
     }
   }
 
@@ -61,7 +63,7 @@ export class KeyVault {
       return ok(undefined);
     } catch (error) {
       // A session-only key never reached the keychain, so an unreachable one leaves nothing behind.
-      return wasSessionOnly ? ok(undefined) : fail('keychain_unavailable', keychainProblem(error));
+      return wasSessionOnly ? ok(undefined) : fail('keychain_unavailable', keychainProblem('The API key could not be removed, since the system keychain did not answer', error));
     }
   }
 
@@ -71,7 +73,8 @@ export class KeyVault {
   }
 }
 
-function keychainProblem(error: unknown): string {
-  const detail = error instanceof Error ? error.message : String(error);
-  return `The system keychain could not be reached, so the API key cannot be stored safely (${detail}).`;
+/** What failed, with the keychain's own words in parentheses for a bug report. */
+function keychainProblem(what: string, error: unknown): string {
+  const detail = clause(thrownText(error));
+  return detail === '' ? `${what}.` : `${what} (${detail}).`;
 }

@@ -2,6 +2,7 @@ import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
 import { failure, kindForStatus, success, type ClientResult, type ServiceError } from './errors.ts';
 import { backoffDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy.ts';
 import { parseJsonExact } from '../../common/dune-types/index.ts';
+import { networkFailureText } from './network-words.ts';
 import { isObject } from './wire-read.ts';
 
 // The one place that speaks HTTP to the service: base URL, key header, timeout, abort, retries,
@@ -154,8 +155,8 @@ export function createTransport(connection: ServiceConnection): Transport {
       // a consumer's own failure; one caused by a broken body is the network's, below
       if (consuming && !bodyBroke && !options.signal?.aborted && !timeout.aborted) throw error;
       if (options.signal?.aborted) return failure('cancelled', 'The request was cancelled.');
-      if (timeout.aborted) return failure('timeout', `The service did not answer within ${Math.round(limitMs / 1000)} s.`);
-      return failure('unreachable', `Could not reach the service at ${url.origin}: ${networkReason(error)}.`);
+      if (timeout.aborted) return failure('timeout', `No answer came from ${url.origin} within ${waitText(limitMs)}.`);
+      return failure('unreachable', networkFailureText(error, url));
     }
   }
 
@@ -169,7 +170,7 @@ export function createTransport(connection: ServiceConnection): Transport {
 
   async function request<T>(options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
     const url = urlOf(options);
-    if (url === null) return failure('bad_request', `Refused to send the API key to ${options.url ?? options.path}: it is not under ${root}.`);
+    if (url === null) return failure('bad_request', `Nothing was sent to ${options.url ?? options.path}: the API key goes only to addresses under ${root}.`);
     const idempotent = options.idempotent ?? options.method === 'GET';
     for (let attemptNumber = 1; ; attemptNumber += 1) {
       const outcome = await attempt(url, options, consume);
@@ -212,9 +213,12 @@ export function createTransport(connection: ServiceConnection): Transport {
 }
 
 function httpFailure(response: RawResponse, refusedWaitMs: number | null) {
-  const message = errorMessage(response.status, parseJson(response.text), response.text);
-  const waitNote = refusedWaitMs === null ? '' : ` (the service asks to wait ${Math.ceil(refusedWaitMs / 1000)} s before trying again)`;
-  return failure(kindForStatus(response.status), message + waitNote, response.status);
+  const waitNote = refusedWaitMs === null ? '' : ` (try again in ${waitText(refusedWaitMs)})`;
+  return failure(kindForStatus(response.status), errorMessage(response.status, parseJson(response.text), response.text, waitNote), response.status);
+}
+
+function waitText(ms: number): string {
+  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
 }
 
 // Dune sends uint256 amounts as JSON numbers: none may be rounded through a double on the way in.
@@ -226,15 +230,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-function errorMessage(status: number, body: unknown, text: string): string {
-  if (isObject(body) && typeof body.error === 'string' && body.error.trim() !== '') return body.error;
-  const snippet = text.trim().slice(0, 200);
-  return snippet === '' ? `The service answered with HTTP ${status}.` : `The service answered with HTTP ${status}: ${snippet}`;
-}
-
-function networkReason(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  if (typeof cause?.code === 'string') return cause.code;
-  if (typeof cause?.message === 'string') return cause.message;
-  return error instanceof Error ? error.message : String(error);
+/** The service's own words when it gave some, kept exact; else what it answered, in ours. */
+function errorMessage(status: number, body: unknown, text: string, note: string): string {
+  if (isObject(body) && typeof body.error === 'string' && body.error.trim() !== '') return body.error + note;
+  const snippet = text.trim().replace(/\s+/g, ' ').slice(0, 200);
+  if (snippet === '') return `The service answered with HTTP ${status} without saying why${note}.`;
+  return `The service answered with HTTP ${status} without saying why${note}; its answer began: “${snippet}”.`;
 }

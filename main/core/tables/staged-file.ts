@@ -24,7 +24,7 @@ export class StagedFile {
   /** Answers the bytes received so far, or an error message when the chunk is out of order. */
   append(index: number, text: string): Promise<number | string> {
     if (this.#nextIndex < 0) return Promise.resolve(`file was complete when chunk ${index} arrived`);
-    if (index !== this.#nextIndex) return Promise.resolve(`chunk ${index} arrived, chunk ${this.#nextIndex} was expected`);
+    if (index !== this.#nextIndex) return Promise.resolve(`chunk ${index} arrived where chunk ${this.#nextIndex} was expected`);
     this.#nextIndex += 1;
     const written = this.#writing.then(async () => {
       this.#handle ??= await this.#create();

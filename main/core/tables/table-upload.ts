@@ -162,7 +162,7 @@ export class TableUpload {
       const inserted = await this.#client.tables.insert(parts.namespace, parts.table, body, { signal });
       if (!inserted.ok) {
         if (isAmbiguous(inserted.error) && !this.#cancelled) parts.uncertain = index;
-        return this.#failed(inserted.error, ` Part ${index + 1} of ${layout.parts.length} was not confirmed; the parts before it are in the table.`);
+        return this.#failed(inserted.error, ` (part ${index + 1} of ${layout.parts.length} was not confirmed; the parts before it are in the table)`);
       }
       parts.written.add(index);
       parts.rowsWritten += inserted.value.rowsWritten;
@@ -173,7 +173,7 @@ export class TableUpload {
 
   async #createTable(bodies: number[], signal: AbortSignal): Promise<Result<PartsState>> {
     const handle = this.#handle ?? (await resolveHandle(this.#client));
-    if (handle === null) return fail('bad_request', 'Could not tell the handle of this account, which a table sent in parts needs as its namespace.');
+    if (handle === null) return fail('bad_request', 'The handle of this account could not be found, and a table sent in parts needs it as its namespace.');
     const table = sqlTableName(this.#request.tableName);
     const existing = await findTable(this.#client, handle, table);
     if (!existing.ok) return this.#failed(existing.error);
@@ -208,8 +208,8 @@ export class TableUpload {
     } else if (listed.sizeBytes !== confirmed) {
       return fail(
         'server_error',
-        `Could not tell whether part ${index + 1} reached ${parts.fullName} (its answer was lost), so it is not sent again: ` +
-          'delete the table and upload the file again.',
+        `Whether part ${index + 1} reached ${parts.fullName} is unknown (its answer was lost), so it is not sent again. ` +
+          'Delete the table and upload the file again.',
         { retryable: false },
       );
     }

@@ -1,4 +1,5 @@
 import type { SyncState } from '../../contract/index.ts';
+import { failureText } from '../words.ts';
 
 /** What one attempt to reach the service found. */
 export type Reach = { status: 'online' } | { status: 'offline' | 'key_refused'; reason: string };
@@ -55,7 +56,7 @@ export class AccountSync {
     this.#set({ ...this.#state, status: 'checking', nextRetryAt: null });
     this.#running = this.#options
       .attempt()
-      .catch((error: unknown): Reach => ({ status: 'offline', reason: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown): Reach => ({ status: 'offline', reason: failureText(error) }))
       .then((reach) => {
         this.#running = null;
         this.#settle(reach);

@@ -1,5 +1,6 @@
 import type { Draft, DraftKey, PendingEdit, QueryDetail, SyncState, TableSummary, WorkspaceSnapshot } from '../../contract/index.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import { keyProblemOf } from '../failures.ts';
 import { isNetworkFailure, type ClientResult, type QueryListItem, type ServiceClient, type ServiceError } from '../service-client/index.ts';
 import { accountDir, removeAccountDir } from './account-dirs.ts';
 import { AccountSync, type Reach } from './account-sync.ts';
@@ -184,7 +185,7 @@ export class Workspaces {
   async #attempt(accountId: string): Promise<Reach> {
     const entry = this.#options.accounts.get(accountId);
     if (entry === null) return { status: 'offline', reason: 'The account was removed.' };
-    if (entry.client === null) return { status: 'key_refused', reason: entry.keyProblem?.message ?? 'This account has no API key.' };
+    if (entry.client === null) return { status: 'key_refused', reason: keyProblemOf(entry).message };
     const { client } = entry;
     const listed = await listAllQueries(client);
     if (!listed.ok && reachOf(listed.error).status !== 'online') return reachOf(listed.error);

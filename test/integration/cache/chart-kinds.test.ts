@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CellValue, ChannelRequest } from '../../../main/contract/index.ts';
+import { fail, type CellValue, type ChannelRequest } from '../../../main/contract/index.ts';
+import { expectWellSaid } from '../words/read-words.ts';
 import { startCacheHarness, type CacheHarness } from './cache-harness.ts';
 
 // Each kind of chart computed by DuckDB on a real cached result: a scatter's points (a uniform
@@ -69,9 +70,11 @@ describe('scatter', () => {
 
   it('refuses text on x and a missing y, saying why', async () => {
     const text = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'scatter', x: 'wallet', y: ['y'], aggregation: 'sum' });
-    expect(text).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('"wallet" is VARCHAR') } });
+    expect(text).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('“wallet” is VARCHAR') } });
     const noY = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'scatter', x: 'i', y: [], aggregation: 'count' });
     expect(noY).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('at least one number column') } });
+    const summedText = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'bar', x: 'i', y: ['wallet'], aggregation: 'avg' });
+    for (const refused of [text, noY, summedText]) expectWellSaid(refused.ok ? fail('internal', 'expected a refusal').error : refused.error);
   });
 });
 

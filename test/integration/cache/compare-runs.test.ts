@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fail } from '../../../main/contract/index.ts';
 import { LISTED_ROWS } from '../../../main/core/compare/compare-runs.ts';
+import { expectWellSaid } from '../words/read-words.ts';
 import { startCacheHarness, type CacheHarness } from './cache-harness.ts';
 
 // Two runs compared in the cache, against the same rows worked out here: run B drops ids 0-4,
@@ -63,7 +65,10 @@ describe('two runs compared', () => {
     expect(itself).toMatchObject({ ok: true, data: { byKey: { same: idsA.length, changed: 0, onlyInA: 0, onlyInB: 0, rows: [] } } });
     const grp = await harness.call('results:compare', { accountId: 'local', a, b: a, key: 'grp' });
     expect(grp).toMatchObject({ ok: false, error: { code: 'bad_request', details: { duplicatedKeys: { a: 3, b: 3 } } } });
-    expect(await compare('grp')).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('both runs') } });
-    expect(await compare(undefined, uncached)).toMatchObject({ ok: false, error: { code: 'not_found', details: { notCached: [uncached] } } });
+    const lacking = await compare('grp');
+    expect(lacking).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('both runs') } });
+    const notCached = await compare(undefined, uncached);
+    expect(notCached).toMatchObject({ ok: false, error: { code: 'not_found', details: { notCached: [uncached] } } });
+    for (const refused of [grp, lacking, notCached]) expectWellSaid(refused.ok ? fail('internal', 'expected a refusal').error : refused.error);
   });
 });

@@ -6,6 +6,7 @@ import type { ChannelRequest, ExportProgress } from '../../../main/contract/inde
 import { fileTarget, type ExportDestinations, type ExportTarget } from '../../../main/core/export/destination.ts';
 import { chartCaption, chartConfig } from '../../../renderer/src/charts/chart-config.ts';
 import { startCacheHarness, type CacheHarness } from './cache-harness.ts';
+import { expectWellSaid } from '../words/read-words.ts';
 
 // Exports (from the cache and from the service, the same bytes either way; streamed; cancellable)
 // and charts aggregated from the cache.
@@ -145,7 +146,9 @@ describe('charts', () => {
   });
 
   it('refuse an uncached result, an unknown column, and a sum of text', async () => {
-    expect(await harness.call('results:chart', { accountId: 'local', executionId: uncached, kind: 'bar', x: 'chain', y: [], aggregation: 'count' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    const notCached = await harness.call('results:chart', { accountId: 'local', executionId: uncached, kind: 'bar', x: 'chain', y: [], aggregation: 'count' });
+    expect(notCached).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    if (!notCached.ok) expectWellSaid(notCached.error);
     expect(await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'nope', y: [], aggregation: 'count' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'chain', y: ['token'], aggregation: 'sum' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
   });

@@ -6,6 +6,7 @@ import type { ExecutionUpdate, ExportProgress } from '../../../main/contract/ind
 import { Writable } from 'node:stream';
 import { fileTarget, type ExportDestinations, type ExportTarget } from '../../../main/core/export/destination.ts';
 import { startCacheHarness, until, type CacheHarness } from './cache-harness.ts';
+import { expectWellSaid } from '../words/read-words.ts';
 
 // Parquet and JSON lines exports: written by DuckDB from the cache with the cached types, exact
 // values kept; a result not cached yet is downloaded into the cache first; a cancel leaves no file.
@@ -135,5 +136,7 @@ describe('Parquet and JSON lines exports', () => {
     const refused = await harness.call('results:export', { accountId: 'local', executionId: other, scope: 'all', format: 'jsonl' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining("larger than the cache's budget") } });
     expect(refused.ok || refused.error.message).toContain('export CSV');
+    expect(refused.ok || refused.error.message).toContain("budget (1,000 bytes)");
+    if (!refused.ok) expectWellSaid(refused.error);
   });
 });

@@ -7,6 +7,7 @@ import type { CacheStatus } from '../../../main/contract/index.ts';
 import { openResultCache, type ResultCacheOptions } from '../../../main/core/cache/result-cache.ts';
 import { createServiceClient, type Fetch } from '../../../main/core/service-client/index.ts';
 import { startService, type RunningService } from '../../../main/service/index.ts';
+import { expectSentences } from '../words/read-words.ts';
 
 // A download asks for its pages as Parquet and loads each as whatever the service sent: the
 // embedded service's Parquet pages, a service that answers CSV whatever it is asked (as Dune's own
@@ -157,5 +158,6 @@ describe('the formats of a download\'s pages', () => {
       error: `The page of rows ${PAGE_ROWS} to ${2 * PAGE_ROWS} held the columns id, label, not c0 to c10.`,
     });
     expect(failed.usage.entryCount).toBe(0);
+    expectSentences(failed.status.error ?? '');
   });
 });

@@ -36,13 +36,13 @@ describe.runIf(process.platform === 'linux')('accounts without a reachable keych
   it('says so plainly in accounts:list', async () => {
     const listed = await call('accounts:list', {});
     expect(listed).toMatchObject({ ok: true, data: { keychain: { available: false } } });
-    expect(listed.ok && listed.data.keychain.reason).toMatch(/system keychain could not be reached/);
+    expect(listed.ok && listed.data.keychain.reason).toMatch(/^The system keychain did not answer/);
   });
 
   it('refuses to save a checked key with keychain_unavailable, then keeps it for the session when asked', async () => {
     const refused = await call('accounts:add', { label: 'Sam', baseUrl: harness.baseUrl, apiKey: KEY });
     expect(refused).toMatchObject({ ok: false, error: { code: 'keychain_unavailable' } });
-    expect(refused.ok ? '' : refused.error.message).toMatch(/^The system keychain could not be reached, so the API key cannot be stored safely/);
+    expect(refused.ok ? '' : refused.error.message).toMatch(/^The API key was not saved, since the system keychain did not answer/);
     const listed = await call('accounts:list', {});
     expect(listed.ok && listed.data.accounts.map((a) => a.id)).toEqual(['local']);
 
@@ -59,7 +59,7 @@ describe.runIf(process.platform === 'linux')('accounts without a reachable keych
     expect(listed.ok && listed.data.accounts.find((a) => a.id === accountId)).toMatchObject({ label: 'Sam', keyStorage: 'missing' });
     const refused = await call('queries:list', { accountId }, restarted);
     expect(refused).toMatchObject({ ok: false, error: { code: 'keychain_unavailable' } });
-    expect(refused.ok ? '' : refused.error.message).toMatch(/^Sam: The system keychain could not be reached/);
+    expect(refused.ok ? '' : refused.error.message).toMatch(/^The API key of the account “Sam” could not be read, since the system keychain did not answer/);
     await restarted.dispose();
   });
 

@@ -69,7 +69,7 @@ describe('retries', () => {
     const { client, fake } = await clientFor(() => ({ status: 429, headers: { 'Retry-After': '3600' }, body: { error: 'Too many requests' } }));
     const result = await client.queries.list();
     expect(result).toMatchObject({ ok: false, error: { kind: 'rate_limited', status: 429 } });
-    expect(result.ok ? '' : result.error.message).toBe('Too many requests (the service asks to wait 3600 s before trying again)');
+    expect(result.ok ? '' : result.error.message).toBe('Too many requests (try again in 3600 s)');
     expect(fake.requests).toHaveLength(1);
   });
 

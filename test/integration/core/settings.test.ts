@@ -35,10 +35,10 @@ describe('the app settings', () => {
     expect(badProxy).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     if (!badProxy.ok) expect(badProxy.error.message).toMatch(/proxy.*must be empty \(to use the system settings\) or an address/);
     const badPoll = await call('settings:set', { poll: { minMs: 5000, maxMs: 2000 } });
-    if (!badPoll.ok) expect(badPoll.error.message).toContain('poll.minMs must not be more than poll.maxMs');
+    if (!badPoll.ok) expect(badPoll.error.message).toContain('“poll.minMs” must not be more than poll.maxMs.');
     expect(badPoll.ok).toBe(false);
     const relative = await call('settings:set', { exportFolder: 'exports' });
-    if (!relative.ok) expect(relative.error.message).toContain('exportFolder must be an absolute path');
+    if (!relative.ok) expect(relative.error.message).toContain('“exportFolder” must be an absolute path.');
     expect(relative.ok).toBe(false);
     expect((await call('settings:set', { theme: 'sepia' as never })).ok).toBe(false);
     expect((await call('settings:get', {})).ok && (await call('settings:get', {}))).toMatchObject({ data: { settings: { proxy: '', theme: 'system' } } });
@@ -74,7 +74,7 @@ describe('block explorers and links', () => {
     const mine = { mychain: { address: 'https://scan.example/a/{value}', transaction: '', block: '' } };
     const bad = await call('settings:set', { explorers: { mychain: { ...mine.mychain, transaction: 'file:///{value}' } } });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.error.message).toContain('explorers.mychain.transaction');
+    if (!bad.ok) expect(bad.error.message).toContain('“explorers.mychain.transaction” is not valid: an explorer link must be an https address');
     expect((await call('settings:set', { explorers: mine })).ok).toBe(true);
     const again = caller(await startCore());
     expect(await again('settings:get', {})).toMatchObject({ ok: true, data: { settings: { explorers: mine } } });

@@ -116,7 +116,7 @@ describe('the browser host fetch', () => {
     if (direct.ok) return;
     expect(direct.error.kind).toBe('unreachable');
     expect(direct.error.message).toBe(
-      `Could not reach the service at ${tlsUrl}: its certificate is self-signed and not trusted by this computer (DEPTH_ZERO_SELF_SIGNED_CERT). ` +
+      `The connection to ${tlsUrl} failed: its certificate is self-signed and not trusted by this computer (DEPTH_ZERO_SELF_SIGNED_CERT). ` +
         "Add the certificate, or the authority that issued it, to this computer's trusted certificates; Querydesk does not skip certificate checks.",
     );
   });
@@ -125,13 +125,13 @@ describe('the browser host fetch', () => {
     const port = await closedPort();
     const unreachable = await listQueries(harness.baseUrl, proxyFetch(() => `http://127.0.0.1:${port}`).fetch);
     expect(unreachable.ok).toBe(false);
-    if (!unreachable.ok) expect(unreachable.error.message).toBe(`Could not reach the service at ${harness.baseUrl}: the proxy at 127.0.0.1:${port} could not be reached (ECONNREFUSED).`);
+    if (!unreachable.ok) expect(unreachable.error.message).toBe(`The connection to ${harness.baseUrl} failed: the proxy at 127.0.0.1:${port} could not be reached (ECONNREFUSED).`);
 
     const proxy = await loopbackProxy();
     proxy.refuseTunnels(403);
     const refused = await listQueries(tlsUrl, proxyFetch(() => proxy.url).fetch);
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.error.message).toBe(`Could not reach the service at ${tlsUrl}: the proxy at ${new URL(proxy.url).host} refused to connect to the service (it answered HTTP 403).`);
+    if (!refused.ok) expect(refused.error.message).toBe(`The connection to ${tlsUrl} failed: the proxy at ${new URL(proxy.url).host} refused to connect to the service (it answered HTTP 403).`);
   });
 
   it('is what core uses for added accounts, while Local goes straight to the embedded service', async () => {

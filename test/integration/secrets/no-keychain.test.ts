@@ -22,7 +22,7 @@ describe('KeyVault without a reachable keychain', () => {
       const vault = new KeyVault(osKeychain(service));
       const status = await vault.status();
       expect(status.available).toBe(false);
-      expect(status.available === false && status.reason).toMatch(/system keychain could not be reached/);
+      expect(status.available === false && status.reason).toMatch(/^The system keychain did not answer/);
 
       const refused = await vault.save('acct-4', 'some-key-2468');
       expect(refused).toMatchObject({ ok: false, error: { code: 'keychain_unavailable' } });

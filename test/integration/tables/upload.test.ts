@@ -4,6 +4,7 @@ import type { Core } from '../../../main/core/index.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import { caller, memoryKeychain, startHarness, type Harness } from '../core/core-harness.ts';
 import { startFaultProxy } from '../core/fault-proxy.ts';
+import { expectServiceWords, expectWellSaid } from '../words/read-words.ts';
 import { sql, stageUpload, startLosingProxy, upload, type Call, type UploadArgs } from './tables-harness.ts';
 
 // Uploads through core to the embedded service: one request, replacing, the service's refusals,
@@ -183,9 +184,23 @@ describe('an upload in parts', () => {
     expect(await countRows('dune.dave.dataset_first')).toEqual({ n: 120, distinct: 120 });
   });
 
+  it('says which chunk came out of order, and which upload or table name it does not know', async () => {
+    const uploadId = await stageUpload(small, { accountId: ids.aliceSmall, tableName: 'chunks', csv: bigCsv(10), columns: bigColumns, rows: 10 });
+    const outOfOrder = await small('tables:uploadChunk', { uploadId, index: 7, text: 'x' });
+    const unknown = await small('tables:uploadChunk', { uploadId: 'no-such-upload', index: 0, text: 'x' });
+    const badName = await small('tables:delete', { accountId: ids.aliceSmall, fullName: 'just_a_name' });
+    expect(badName.ok ? '' : badName.error.message).toBe("“just_a_name” is not a table's full name (namespace.table).");
+    for (const refused of [outOfOrder, unknown, badName]) {
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) expectWellSaid(refused.error);
+    }
+    await small('tables:uploadCancel', { uploadId });
+  });
+
   it('replaces an existing table when asked, and refuses to when not', async () => {
     const refused = await upload(small, { accountId: ids.aliceSmall, tableName: 'big', csv: bigCsv(200), columns: bigColumns, rows: 200, replace: false });
     expect(refused).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('exists already') } });
+    if (!refused.ok) expectWellSaid(refused.error);
     expect((await upload(small, { accountId: ids.aliceSmall, tableName: 'big', csv: bigCsv(200), columns: bigColumns, rows: 200 })).ok).toBe(true);
     expect(await countRows('dune.alice.dataset_big')).toEqual({ n: 200, distinct: 200 });
   });
@@ -199,6 +214,7 @@ describe('an upload in parts', () => {
         const uploadId = await stageUpload(small, { accountId, tableName: table, csv: bigCsv(250), columns: bigColumns, rows: 250 });
         const failed = await small('tables:uploadCommit', { uploadId });
         expect(failed).toMatchObject({ ok: false, error: { code: 'unreachable', details: { retryable: true } } });
+        if (!failed.ok) expectWellSaid(failed.error);
         const retried = await small('tables:uploadRetry', { uploadId });
         expect(retried).toMatchObject({ ok: true, data: { fullName: `dune.alice.dataset_${table}`, mode: 'parts' } });
         expect(await countRows(`dune.alice.dataset_${table}`)).toEqual({ n: 250, distinct: 250 });
@@ -224,6 +240,8 @@ describe('an upload in parts', () => {
       const uploadId = await stageUpload(small, { accountId, tableName: 'refused_part', csv: bigCsv(250), columns: bigColumns, rows: 250 });
       const failed = await small('tables:uploadCommit', { uploadId });
       expect(failed).toMatchObject({ ok: false, error: { code: 'server_error', message: expect.stringContaining('insert failed, nothing written'), details: { retryable: true } } });
+      expect(failed.ok ? '' : failed.error.message).toMatch(/^insert failed, nothing written \(part \d+ of \d+ was not confirmed; the parts before it are in the table\)$/);
+      if (!failed.ok) expectServiceWords(failed.error, 'insert failed, nothing written');
       expect((await small('tables:uploadRetry', { uploadId })).ok).toBe(true);
       expect(await countRows('dune.alice.dataset_refused_part')).toEqual({ n: 250, distinct: 250 });
     } finally {

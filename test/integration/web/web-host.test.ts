@@ -8,6 +8,7 @@ import { WS_PATH, type ServerMessage } from '../../../main/contract/index.ts';
 import { startWebHost, type WebHost } from '../../../main/web/host.ts';
 import { exchange, head, openSocket, readAnswer } from '../../../bench/probes/raw-http.ts';
 import { startFakeService, type FakeService } from '../core/fake-service.ts';
+import { proofread } from '../../unit/words/proofread.ts';
 
 const REMOTE_KEY = 'remote-key-7777-8888';
 let host: WebHost;
@@ -168,7 +169,7 @@ describe('the browser host: accounts', () => {
     socket.on('message', (data: Buffer) => received.push(data.toString()));
     const account = { label: 'Remote', baseUrl: fake.baseUrl, sessionOnly: true };
     const refused = await invoke(socket, 1, 'accounts:add', { ...account, apiKey: 'wrong-key-0000-0000' });
-    expect(refused).toMatchObject({ result: { ok: false, error: { code: 'bad_key', message: 'The service refused this API key: invalid API Key' } } });
+    expect(refused).toMatchObject({ result: { ok: false, error: { code: 'bad_key', message: 'invalid API Key' } } });
     const added = await invoke(socket, 2, 'accounts:add', { ...account, apiKey: REMOTE_KEY });
     expect(added).toMatchObject({ result: { ok: true, data: { label: 'Remote', keyHint: '••••8888', keyStorage: 'session' } } });
     const listed = await invoke(socket, 3, 'accounts:list', {});
@@ -197,6 +198,13 @@ describe('the browser host: malformed requests', () => {
       }
     }
     expect((await get('/')).status).toBe(200);
+  });
+
+  it('says in words why an export link gives no file', async () => {
+    const gone = await get(`/export/no-such-export?token=${host.token}`);
+    const foreign = await get('/export/no-such-export');
+    expect([gone.status, foreign.status]).toEqual([404, 401]);
+    for (const answer of [gone, foreign]) expect(proofread(answer.body)).toEqual([]);
   });
 
   it('answers a malformed WebSocket upgrade 400, and one whose client resets it mid-answer ends nothing', async () => {

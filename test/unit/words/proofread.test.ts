@@ -17,6 +17,9 @@ describe('the proofreading rules', () => {
     expect(proofread('The run  failed.')).toContain('has a double space');
     expect(proofread('The run failed: undefined.')).toContain('shows a program value');
     expect(proofread('The the run failed.')).toContain('repeats a word');
+    expect(proofread('Could not reach the service: ECONNREFUSED.')).toContain('shows a program code without words');
+    expect(proofread('The execution has no result (state QUERY_STATE_EXECUTING).')).toContain('shows a program code without words');
+    expect(proofread('The connection was refused (ECONNREFUSED).')).toEqual([]);
     expect(proofread('The key was refused. The key was refused.')).toEqual(['says twice: the key was refused']);
   });
 

@@ -32,6 +32,8 @@ const SLIPS: [RegExp, string][] = [
   [/\S {2,}\S/, 'has a double space'],
   [/\bundefined\b|\bNaN\b|\[object |\bnull\b(?! value| values| cells?\b)/, 'shows a program value'],
   [/^(Error|TypeError|RangeError):/, 'starts with a program error name'],
+  // a code is kept for a bug report, in parentheses after the words that say it
+  [/(?<!\()\b(?:E[A-Z]{3,}|UND_ERR_[A-Z_]+|QUERY_STATE_[A-Z_]+)\b|\b(?:E[A-Z]{3,}|UND_ERR_[A-Z_]+|QUERY_STATE_[A-Z_]+)\b(?!\))/, 'shows a program code without words'],
   [/\b(\w+) \1\b/i, 'repeats a word'],
 ];
 

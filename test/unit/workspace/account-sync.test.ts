@@ -18,6 +18,12 @@ function sync(answers: Reach[]) {
 }
 
 describe('an account’s sync state', () => {
+  it('words an attempt that failed on an error of its own as a sentence', async () => {
+    const account = new AccountSync({ accountId: 'a', attempt: async () => Promise.reject(new TypeError('store closed')), onChange: () => undefined, random: () => 0.5 });
+    expect(await account.refresh()).toMatchObject({ status: 'offline', reason: 'Store closed.' });
+    account.dispose();
+  });
+
   it('waits 2 s, 4 s, 8 s … at most a minute between retries, with ±20 % jitter', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 9].map((n) => retryDelay(n, () => 0.5))).toEqual([2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000]);
     expect(retryDelay(1, () => 0)).toBe(1600);
