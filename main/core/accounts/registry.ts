@@ -198,7 +198,7 @@ async function readKey(vault: KeyVault, profile: AccountProfile): Promise<{ key:
   const read = await vault.read(profile.id, whose);
   if (!read.ok) return { key: null, problem: { code: 'keychain_unavailable', message: read.error.message } };
   if (read.data === null) {
-    return { key: null, problem: { code: 'bad_key', message: `${whose} is not in the system keychain. Enter it again in the account's settings.` } };
+    return { key: null, problem: { code: 'bad_key', message: `${whose} is not in the system keychain. Enter it again in the account’s settings.` } };
   }
   return { key: read.data, problem: null };
 }

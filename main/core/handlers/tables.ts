@@ -52,7 +52,7 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return entry;
       const name = splitFullName(fullName);
-      if (name === null) return fail('invalid_request', `“${fullName}” is not a table's full name (namespace.table).`);
+      if (name === null) return fail('invalid_request', `“${fullName}” is not a table’s full name (namespace.table).`);
       const removed = await entry.client.tables.remove(name.namespace, name.table);
       if (!removed.ok) return serviceFailure(removed.error);
       knownRows.forget(accountId, fullName);
@@ -69,7 +69,7 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
       const session = sessions.get(uploadId);
       if (session === null) return noUpload(uploadId);
       const received = await session.file.append(index, text);
-      return typeof received === 'string' ? fail('invalid_request', `The upload's ${received}.`) : ok({ receivedBytes: received });
+      return typeof received === 'string' ? fail('invalid_request', `The upload’s ${received}.`) : ok({ receivedBytes: received });
     },
 
     'tables:uploadCommit': ({ uploadId }) => send(uploadId),

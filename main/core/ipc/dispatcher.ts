@@ -46,7 +46,8 @@ export function createDispatcher<S>(options: {
       return await handler(parsed.data);
     } catch (error) {
       onInternalError?.(channel, error);
-      return fail('internal', "An error inside the app stopped this action; it is written in the day's log, which Settings → About shows.");
+      // the renderer's advice for an internal error says where the day's log is
+      return fail('internal', 'An error inside the app stopped this action.');
     }
   };
 }

@@ -24,7 +24,7 @@ export async function profileFromSample(db: CacheDb, client: ServiceClient, exec
   if (most) sample = await ask(Number(most[1]));
   if (!sample.ok) return sample;
   const wire = sample.data.columns[0];
-  if (!wire) return fail('bad_request', `The service's sample has no column "${name}".`);
+  if (!wire) return fail('bad_request', `The service’s sample has no column “${name}”.`);
   const rows = sample.data.rows.map((row) => `(${row[0] === null || row[0] === undefined ? 'NULL' : sqlString(String(row[0]))})`);
   return db.withConnection((connection) =>
     valueErrors(async () => {

@@ -2,6 +2,7 @@ import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
 import { failure, kindForStatus, success, type ClientResult, type ServiceError } from './errors.ts';
 import { backoffDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy.ts';
 import { parseJsonExact } from '../../common/dune-types/index.ts';
+import { waitNote } from '../../common/wait-note.ts';
 import { networkFailureText } from './network-words.ts';
 import { isObject } from './wire-read.ts';
 
@@ -213,8 +214,8 @@ export function createTransport(connection: ServiceConnection): Transport {
 }
 
 function httpFailure(response: RawResponse, refusedWaitMs: number | null) {
-  const waitNote = refusedWaitMs === null ? '' : ` (try again in ${waitText(refusedWaitMs)})`;
-  return failure(kindForStatus(response.status), errorMessage(response.status, parseJson(response.text), response.text, waitNote), response.status);
+  const note = refusedWaitMs === null ? '' : waitNote(refusedWaitMs);
+  return failure(kindForStatus(response.status), errorMessage(response.status, parseJson(response.text), response.text, note), response.status);
 }
 
 function waitText(ms: number): string {

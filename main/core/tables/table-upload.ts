@@ -162,7 +162,7 @@ export class TableUpload {
       const inserted = await this.#client.tables.insert(parts.namespace, parts.table, body, { signal });
       if (!inserted.ok) {
         if (isAmbiguous(inserted.error) && !this.#cancelled) parts.uncertain = index;
-        return this.#failed(inserted.error, ` (part ${index + 1} of ${layout.parts.length} was not confirmed; the parts before it are in the table)`);
+        return this.#failed(inserted.error, `part ${index + 1} of ${layout.parts.length} was not confirmed; the parts before it are in the table`);
       }
       parts.written.add(index);
       parts.rowsWritten += inserted.value.rowsWritten;
@@ -224,12 +224,14 @@ export class TableUpload {
   }
 
   /** A refusal of the service stays one when sent again; no answer, a time-out or an overload may not. */
+  /** The service's failure, with `note` after it: a sentence of its own after ours, in brackets after the service's own words. */
   #failed(error: ServiceError, note = ''): Failure {
     if (this.#cancelled) return fail('cancelled', 'The upload was cancelled.');
-    const failure = serviceFailure(error);
+    const { message, code } = serviceFailure(error).error;
     const status = error.status;
     const retryable = status === null || status >= 500 || status === 408 || status === 429;
-    return fail(failure.error.code, failure.error.message + note, { status, retryable });
+    const noted = note === '' ? message : /[.!?]$/.test(message) ? `${message} ${note[0]!.toUpperCase()}${note.slice(1)}.` : `${message} (${note})`;
+    return fail(code, noted, { status, retryable });
   }
 
   #progress(phase: Phase): void {

@@ -1,4 +1,5 @@
 import type { ContractError, ErrorCode } from '../../../main/contract/index.ts';
+import { splitWaitNote } from '../../../main/common/wait-note.ts';
 
 // The words an error is shown in: what happened (a heading), why (main's sentence, or the service's
 // own words quoted as its), and what to do, each said once. Every heading the renderer shows over an
@@ -50,7 +51,7 @@ const CODE_HEADINGS: Record<ErrorCode, string> = {
   unknown_channel: 'The app got a request it does not know.',
   untrusted_sender: 'The app refused a request from this window.',
   not_found: 'It was not found.',
-  bad_key: 'The service refused the API key.',
+  bad_key: 'The account’s API key cannot be used.',
   forbidden: 'The service does not allow this.',
   bad_request: 'The service refused the request.',
   rate_limited: 'The service is limiting requests.',
@@ -114,15 +115,10 @@ export function errorLine(error: ContractError | string, context: ErrorContext):
   return body === '' ? heading : `${heading} ${body}`;
 }
 
-// request.ts appends this to the service's words when it asked for a wait longer than the app waits.
-const WAIT_NOTE = /\s*\(the service asks to wait (\d+) s before trying again\)$/;
-
 /** The message as a sentence of its own: main's sentences as they are, others' words quoted as theirs. */
 function whyOf(message: string, whoseWords: string): string {
-  const text = message.trim();
-  const wait = WAIT_NOTE.exec(text);
-  const words = wait ? text.slice(0, wait.index) : text;
-  const note = wait ? `The service asks to wait ${wait[1]} s before trying again.` : null;
+  const { words, seconds } = splitWaitNote(message.trim());
+  const note = seconds === null ? null : `The service asks to wait ${seconds} s before trying again.`;
   const why = words === '' ? null : isSentence(words) ? words : `${whoseWords}: “${words}”.`;
   return [why, note].filter((part) => part !== null).join(' ');
 }

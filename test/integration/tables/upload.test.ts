@@ -189,7 +189,7 @@ describe('an upload in parts', () => {
     const outOfOrder = await small('tables:uploadChunk', { uploadId, index: 7, text: 'x' });
     const unknown = await small('tables:uploadChunk', { uploadId: 'no-such-upload', index: 0, text: 'x' });
     const badName = await small('tables:delete', { accountId: ids.aliceSmall, fullName: 'just_a_name' });
-    expect(badName.ok ? '' : badName.error.message).toBe("“just_a_name” is not a table's full name (namespace.table).");
+    expect(badName.ok ? '' : badName.error.message).toBe("“just_a_name” is not a table’s full name (namespace.table).");
     for (const refused of [outOfOrder, unknown, badName]) {
       expect(refused.ok).toBe(false);
       if (!refused.ok) expectWellSaid(refused.error);

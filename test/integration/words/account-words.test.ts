@@ -39,7 +39,7 @@ describe('what the app says of an account it cannot use', () => {
     const found = findAccount(accounts, profile.id);
     expect(isFailure(found) && found.error).toEqual({
       code: 'bad_key',
-      message: 'The API key of the account “Sam” is not in the system keychain. Enter it again in the account\'s settings.',
+      message: 'The API key of the account “Sam” is not in the system keychain. Enter it again in the account’s settings.',
     });
     if (isFailure(found)) expectWellSaid(found.error);
     const tested = await accountHandlers(accounts, new KeyVault(memoryKeychain()), () => undefined)['accounts:test']({ accountId: profile.id });

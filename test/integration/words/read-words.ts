@@ -1,14 +1,18 @@
 import { expect } from 'vitest';
+import { splitWaitNote } from '../../../main/common/wait-note.ts';
 import type { ContractError } from '../../../main/contract/index.ts';
-import { errorTitle } from '../../../renderer/src/lib/errors.ts';
+import { errorWords } from '../../../renderer/src/lib/error-words.ts';
 import { proofread, proofreadTogether } from '../../unit/words/proofread.ts';
 
-// How a test reads a message main gives the app: under the heading the renderer shows for its code
-// (or the heading the caller's screen gives, when it has one of its own).
+// How a test reads a message main gives the app: rendered as the renderer shows it, under the
+// heading of its code, with the advice beneath.
 
-/** Our own words: whole sentences, and nothing the heading above them says already. */
-export function expectWellSaid(error: ContractError, heading = errorTitle(error)): void {
-  expect({ message: error.message, problems: proofreadTogether(heading, error.message) }).toEqual({ message: error.message, problems: [] });
+/** Our own words: whole sentences, shown as they are, and nothing said twice with the heading and advice. */
+export function expectWellSaid(error: ContractError): void {
+  const { heading, body } = errorWords(error);
+  expect({ message: error.message, problems: proofreadTogether(heading, body) }).toEqual({ message: error.message, problems: [] });
+  // main's sentences are shown as main wrote them, not quoted as if the service had said them
+  expect(body.startsWith(splitWaitNote(error.message).words), body).toBe(true);
 }
 
 /** A text with no heading of its own (a state's reason, a progress line). */
@@ -22,6 +26,7 @@ export function expectSentences(text: string): void {
  */
 export function expectServiceWords(error: ContractError, words: string): void {
   expect(error.message).toContain(words);
-  const ours = proofreadTogether(errorTitle(error), error.message).filter((problem) => !problem.startsWith('body '));
+  const { heading, body } = errorWords(error);
+  const ours = proofreadTogether(heading, body).filter((problem) => !problem.startsWith('body '));
   expect({ message: error.message, problems: ours }).toEqual({ message: error.message, problems: [] });
 }

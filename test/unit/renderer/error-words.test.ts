@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { waitNote } from '../../../main/common/wait-note.ts';
 import { ERROR_CODES, type ContractError } from '../../../main/contract/index.ts';
 import { CONTEXT_HEADINGS, errorLine, errorWords, type ErrorContext } from '../../../renderer/src/lib/error-words.ts';
 import { proofread, proofreadTogether } from '../words/proofread.ts';
 
 // Every heading × every code × the shapes a message comes in, read as the user reads them.
 const MESSAGES = {
-  mainSentence: 'Could not reach the service at http://127.0.0.1:9: connection refused.',
+  mainSentence: 'Nothing accepted the connection to http://127.0.0.1:9: it was refused (ECONNREFUSED).',
   serviceWords: 'invalid API Key',
   serviceCapitalWords: 'Query not found',
-  serviceWordsWithWait: 'too many requests (the service asks to wait 30 s before trying again)',
-  mainSentenceWithWait: 'Too many requests in a minute. (the service asks to wait 12 s before trying again)',
+  serviceWordsWithWait: `too many requests${waitNote(30_000)}`,
+  mainSentenceWithWait: `The service answered with HTTP 429 without saying why${waitNote(12_000)}.`,
+  internal: 'An error inside the app stopped this action.',
   empty: '',
 };
 const CONTEXTS = [...(Object.keys(CONTEXT_HEADINGS) as ErrorContext[]), undefined];
@@ -41,7 +43,7 @@ describe('the words an error is shown in', () => {
 
   it('say a refused key once, quoting the service’s words as they came', () => {
     const { heading, body } = errorWords({ code: 'bad_key', message: 'invalid API Key' });
-    expect(heading).toBe('The service refused the API key.');
+    expect(heading).toBe('The account’s API key cannot be used.');
     expect(body).toBe('The service said: “invalid API Key”. Enter the API key again in Accounts.');
     expect(errorWords({ code: 'bad_key', message: 'The key of “Work” is not in the keychain; enter it again.' }).body).not.toContain('Accounts');
   });
@@ -49,6 +51,8 @@ describe('the words an error is shown in', () => {
   it('turn the service’s wait into its own sentence, and do not advise a wait twice', () => {
     const { body } = errorWords({ code: 'rate_limited', message: MESSAGES.serviceWordsWithWait }, 'runStart');
     expect(body).toBe('The service said: “too many requests”. The service asks to wait 30 s before trying again.');
+    const ours = errorWords({ code: 'rate_limited', message: MESSAGES.mainSentenceWithWait }, 'runStart');
+    expect(ours.body).toBe('The service answered with HTTP 429 without saying why. The service asks to wait 12 s before trying again.');
   });
 
   it('leave out advice the why already gives, or that would be wrong for it', () => {

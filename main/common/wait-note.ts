@@ -1,0 +1,17 @@
+// When the service asks for a longer wait than the app waits by itself, the service client gives
+// up and adds how long to the service's own words; the renderer takes the note off again to say it
+// as a sentence of its own. Both sides use this one form.
+
+/** The note the service client adds to a refusal's words: ` (try again in N s)`. */
+export function waitNote(ms: number): string {
+  return ` (try again in ${Math.max(1, Math.ceil(ms / 1000))} s)`;
+}
+
+const NOTE = /\s*\(try again in (\d+) s\)(\.?)$/;
+
+/** A refusal's words without the note, and the seconds the note gave (null when it had none). */
+export function splitWaitNote(message: string): { words: string; seconds: number | null } {
+  const note = NOTE.exec(message);
+  if (note === null) return { words: message, seconds: null };
+  return { words: message.slice(0, note.index) + (note[2] ?? ''), seconds: Number(note[1]) };
+}
