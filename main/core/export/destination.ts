@@ -33,7 +33,17 @@ export function fileTarget(path: string, exportId: string): ExportTarget {
   return {
     delivery: { kind: 'file', path },
     filePath: partial,
-    open: async () => createWriteStream(partial, { mode: 0o600 }),
+    // a folder that is missing or not writable fails here, as the export's failure, not later as an
+    // 'error' event nothing listens to
+    open: () =>
+      new Promise<Writable>((resolve, reject) => {
+        const stream = createWriteStream(partial, { mode: 0o600 });
+        stream.once('error', reject);
+        stream.once('open', () => {
+          stream.off('error', reject);
+          resolve(stream);
+        });
+      }),
     finish: () => rename(partial, path),
     discard: () => rm(partial, { force: true }),
   };

@@ -130,6 +130,20 @@ describe('Parquet and JSON lines exports', () => {
     expect(readdirSync(outDir).sort()).toEqual(['view.jsonl', 'view.parquet']);
   });
 
+  it('fail an export to a folder that is not there, saying which, and leave nothing behind', async () => {
+    const missing = join(outDir, 'gone');
+    for (const format of ['csv', 'jsonl'] as const) {
+      stalled = { ...fileTarget(join(missing, `view.${format}`), format), discarded: false };
+      const started = await harness.call('results:export', { accountId: 'local', executionId: ran, format, ...VIEW });
+      if (!started.ok) throw new Error(started.error.message);
+      const ended = await harness.exportEnded(started.data.exportId);
+      expect(ended, format).toMatchObject({ state: 'failed', error: expect.stringContaining(missing) });
+      expectWellSaid({ code: 'internal', message: ended.error! });
+    }
+    stalled = null;
+    expect(readdirSync(outDir).sort()).toEqual(['view.jsonl', 'view.parquet']);
+  });
+
   it('refuse a result larger than the cache budget, saying why and what to do instead', async () => {
     const other = await runSql(`${SQL} ORDER BY id DESC`);
     await harness.call('results:cacheSettings', { budgetBytes: 1000 });
