@@ -14,6 +14,7 @@ import { installApplicationMenu } from './menu.ts';
 import { createFinishedNotifier } from './notifications.ts';
 import { openExternalSafely } from './external.ts';
 import { denyPermissions, guardWebContents } from './navigation.ts';
+import { noSuchAccountBox } from './message-boxes.ts';
 import { handleAppProtocol, registerAppScheme } from './protocol.ts';
 import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
 import { startUpdates } from './updates.ts';
@@ -138,7 +139,7 @@ const linkDestination = {
     emitEvent?.('query:open', { accountId, queryId });
   },
   noSuchAccount(name: string, queryId: number) {
-    const box = { type: 'warning' as const, message: `No account named “${name}”`, detail: `The link asked for query ${queryId} in an account this app does not have. Add it under Accounts, then open the link again.` };
+    const box = noSuchAccountBox(name, queryId);
     void (mainWindow === null ? dialog.showMessageBox(box) : dialog.showMessageBox(mainWindow, box));
   },
 };

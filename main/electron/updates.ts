@@ -1,6 +1,7 @@
 import { app, dialog, type BrowserWindow } from 'electron';
 import electronUpdater from 'electron-updater';
 import type { Logger } from '../core/logging/logger.ts';
+import { updateReadyBox } from './message-boxes.ts';
 import { createUpdatePolicy, type UpdatePolicy } from './update-policy.ts';
 
 // electron-updater under the app's update policy. The feed is the generic one packed with the app
@@ -20,14 +21,7 @@ export function startUpdates(options: { logger: Logger; getWindow: () => Browser
     feedUrl: process.env.QUERYDESK_UPDATE_FEED || null,
     logger,
     askToInstall: async (version) => {
-      const box = {
-        type: 'info' as const,
-        buttons: ['Install when I quit', 'Not now'],
-        defaultId: 0,
-        cancelId: 1,
-        message: `Querydesk ${version} is ready to install`,
-        detail: 'It was downloaded in the background. It is installed when you quit Querydesk; the next start opens the new version.',
-      };
+      const box = updateReadyBox(version);
       const window = options.getWindow();
       const { response } = window === null ? await dialog.showMessageBox(box) : await dialog.showMessageBox(window, box);
       return response === 0;
