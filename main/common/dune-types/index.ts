@@ -7,4 +7,4 @@ export { duneTypeOfDuckdb } from './from-duckdb.ts';
 export { storageType } from './storage-type.ts';
 export { binaryText, DOUBLE_DIGITS, numberCell, numberText, parseJsonExact, type RawJsonNumber } from './value-text.ts';
 export { compareDecimal, floorDecimal, readDecimal, writeDecimal, type DecimalText } from './decimal-text.ts';
-export { decimalText, spreadsheetRewrite, spreadsheetTimestamp } from './spreadsheet-text.ts';
+export { decimalText, floatText, spreadsheetRewrite, spreadsheetTimestamp } from './spreadsheet-text.ts';

@@ -5,7 +5,8 @@ import { binaryText } from './value-text.ts';
 
 // A value's text for a spreadsheet: as the grid shows it (without thousands grouping), in forms
 // Excel, LibreOffice and Google Sheets read as what they are. A decimal keeps its scale (98.80,
-// not 98.8) and every digit, an integer every digit, bytes are `0x` hex, and a timestamp is
+// not 98.8) and every digit, an integer every digit, a float the grid's text of it (the same
+// double, laid out as JavaScript writes it), bytes are `0x` hex, and a timestamp is
 // `YYYY-MM-DD HH:MM:SS.mmm` in UTC: ISO 8601's date and time joined by a space and without a zone,
 // the one form all three read as a date and time (Excel keeps `…T…Z` as text).
 
@@ -36,9 +37,20 @@ export function decimalText(text: string, scale: number): string {
   return `${written}${read.fraction === '' ? '.' : ''}${'0'.repeat(scale - read.fraction.length)}`;
 }
 
+// a number as services write a float: DuckDB's `8e-05` and `2.0`, Trino's `8.0E-5`
+const FLOAT_TEXT = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * A float's text as the grid shows it: the shortest digits that read back as the same double, as
+ * JavaScript lays them out (`0.00008`, `2`, `8e-7`, `1e+21`); other text (`inf`, `NaN`) as it is.
+ */
+export function floatText(text: string): string {
+  return FLOAT_TEXT.test(text) ? String(Number(text)) : text;
+}
+
 /**
  * The rewrite of one value's text for a column of this type; null for a type whose text stays as
- * the service wrote it (integers already have every digit, floats the shortest that reads back).
+ * the service wrote it (integers already have every digit).
  */
 export function spreadsheetRewrite(type: DuneType): ((text: string) => string) | null {
   switch (kindOf(type)) {
@@ -48,6 +60,8 @@ export function spreadsheetRewrite(type: DuneType): ((text: string) => string) |
       const scale = type.params[1] ?? 0;
       return (text) => decimalText(text, scale);
     }
+    case 'float':
+      return floatText;
     case 'binary':
       return (text) => binaryText(text) ?? text;
     default:

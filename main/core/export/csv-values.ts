@@ -34,8 +34,8 @@ function serviceValue(column: Column): string {
 
 /**
  * As the grid shows it: a decimal's own text (its scale, every digit), a timestamp without the
- * service's ` UTC` (the connection's zone is UTC), floats as the service writes them (the same
- * shortest digits the grid shows), bytes as `0x` hex.
+ * service's ` UTC` (the connection's zone is UTC), a float as the grid writes it (see floatText in
+ * the shared type module), bytes as `0x` hex.
  */
 function spreadsheetValue(column: Column): string {
   const name = quoteName(column.name);
@@ -43,7 +43,31 @@ function spreadsheetValue(column: Column): string {
     return `CASE WHEN isfinite(${name}) THEN strftime(CAST(${name} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g') ELSE CAST(${name} AS VARCHAR) END`;
   }
   if (column.type.startsWith('DECIMAL')) return `CAST(${name} AS VARCHAR)`;
+  if (/^(FLOAT|DOUBLE)$/.test(column.type)) return floatTextSql(`CAST(${name} AS DOUBLE)`);
   // a timestamp finer than DuckDB keeps is cached as the service's text of it
   if (column.type === 'VARCHAR' && kindOf(parseType(column.duneType ?? '')) === 'timestamp') return `regexp_replace(${name}, ' UTC$', '')`;
   return serviceValue(column);
+}
+
+// DuckDB's text of a double in scientific form: one digit, maybe more after the point, the exponent
+const SCIENTIFIC = String.raw`'^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$'`;
+
+/**
+ * floatText of the shared type module in DuckDB's SQL: DuckDB writes the same shortest digits as
+ * JavaScript, laid out otherwise (`8e-05` for 0.00008, `2.0` for 2, `1e+20` for 10^20); JavaScript
+ * writes a double's digits in full from 10^-6 up to 10^21 and in scientific form outside it.
+ */
+function floatTextSql(double: string): string {
+  const text = `CAST(${double} AS VARCHAR)`;
+  const part = (group: number) => `regexp_extract(${text}, ${SCIENTIFIC}, ${group})`;
+  const digits = `(${part(2)} || ${part(3)})`;
+  const exponent = `CAST(nullif(${part(4)}, '') AS INTEGER)`;
+  const laidOut = `CASE WHEN ${exponent} < 0 THEN '0.' || repeat('0', -${exponent} - 1) || ${digits}
+    WHEN length(${digits}) <= ${exponent} + 1 THEN rpad(${digits}, ${exponent} + 1, '0')
+    ELSE substr(${digits}, 1, ${exponent} + 1) || '.' || substr(${digits}, ${exponent} + 2) END`;
+  return String.raw`CASE WHEN NOT isfinite(${double}) THEN ${text}
+    WHEN ${double} = 0 THEN '0'
+    WHEN NOT regexp_full_match(${text}, ${SCIENTIFIC}) THEN regexp_replace(${text}, '\.0$', '')
+    WHEN ${exponent} BETWEEN -6 AND 20 THEN ${part(1)} || ${laidOut}
+    ELSE regexp_replace(${text}, 'e([+-])0*(\d)', 'e\1\2') END`;
 }

@@ -22,6 +22,7 @@ const DEMO = `SELECT
   TIMESTAMPTZ '2024-03-01 12:00:00+00' + to_hours(i) AS settled_at,
   i::HUGEINT * 100000000000000000000000000 AS raw_amount,
   i * 0.25::DOUBLE AS ratio,
+  i::DOUBLE / 100000 AS small,
   from_hex(printf('%04x', i)) AS tag,
   CASE i % 3 WHEN 0 THEN 'a, "quoted" value' WHEN 1 THEN '' ELSE 'two' || chr(10) || 'lines' END AS note
 FROM range(1, ${ROWS + 1}) AS t(i)
@@ -91,10 +92,10 @@ const lineOf = (text: string, id: number) => text.split('\n').find((line) => lin
 describe('CSV export text', () => {
   it('writes values as the grid shows them and timestamps as spreadsheets read them, the same from the cache and the service', async () => {
     const text = await bothWays('demo', { scope: 'all' });
-    expect(text.split('\n')[0]).toBe('id,price,amount,tiny,traded_at,settled_at,raw_amount,ratio,tag,note');
-    expect(lineOf(text, 8)).toBe('8,8.80,1.000000,0.000080,2024-01-01 08:00:08.008,2024-03-01 20:00:00.000,800000000000000000000000000,2.0,0x0008,"two');
-    expect(lineOf(text, 7)).toBe('7,7.70,0.875000,0.000070,,2024-03-01 19:00:00.000,700000000000000000000000000,1.75,0x0007,""');
-    expect(lineOf(text, 9)).toBe('9,9.90,1.125000,0.000090,2024-01-01 09:00:09.009,2024-03-01 21:00:00.000,900000000000000000000000000,2.25,0x0009,"a, ""quoted"" value"');
+    expect(text.split('\n')[0]).toBe('id,price,amount,tiny,traded_at,settled_at,raw_amount,ratio,small,tag,note');
+    expect(lineOf(text, 8)).toBe('8,8.80,1.000000,0.000080,2024-01-01 08:00:08.008,2024-03-01 20:00:00.000,800000000000000000000000000,2,0.00008,0x0008,"two');
+    expect(lineOf(text, 7)).toBe('7,7.70,0.875000,0.000070,,2024-03-01 19:00:00.000,700000000000000000000000000,1.75,0.00007,0x0007,""');
+    expect(lineOf(text, 9)).toBe('9,9.90,1.125000,0.000090,2024-01-01 09:00:09.009,2024-03-01 21:00:00.000,900000000000000000000000000,2.25,0.00009,0x0009,"a, ""quoted"" value"');
     expect(text).not.toContain(' UTC');
     expect(text.split('\n')).toHaveLength(ROWS + 2 + Math.floor((ROWS + 1) / 3));
   });
@@ -103,6 +104,7 @@ describe('CSV export text', () => {
     const text = await bothWays('demo', { scope: 'all', text: 'service' });
     expect(text).toBe(await serviceCsv(runs.demo.cached));
     expect(lineOf(text, 8)).toContain('8,8.8,1.0,8e-05,2024-01-01 08:00:08.008 UTC,');
+    expect(lineOf(text, 8)).toContain(',800000000000000000000000000,2.0,8e-05,0x0008,');
   });
 
   it('writes a view (filters, sort, columns) the same way from both', async () => {

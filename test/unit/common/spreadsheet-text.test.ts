@@ -34,7 +34,7 @@ describe("a value's text for a spreadsheet", () => {
     expect(rewrite('timestamp(3) with time zone', '2024-01-01 13:05:07.120 UTC')).toBe('2024-01-01 13:05:07.120');
     expect(spreadsheetTimestamp('infinity')).toBe('infinity');
     expect(spreadsheetRewrite(parseType('varchar'))).toBeNull();
-    expect(spreadsheetRewrite(parseType('double'))).toBeNull();
+    expect(spreadsheetRewrite(parseType('double'))?.('8e-05')).toBe('0.00008');
   });
 });
 
