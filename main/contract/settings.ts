@@ -32,7 +32,11 @@ export const PollBounds = z
     maxMs: z.number().int().min(1_000).max(600_000),
   })
   .strict()
-  .refine((bounds) => bounds.minMs <= bounds.maxMs, { message: 'poll.minMs must not be more than poll.maxMs', path: ['minMs'] });
+  .refine((bounds) => bounds.minMs <= bounds.maxMs, {
+    // in the words of the Settings dialog's two fields
+    message: 'The “at most every” time of checks must not be longer than the “at least every” time.',
+    path: ['minMs'],
+  });
 export type PollBounds = z.infer<typeof PollBounds>;
 
 /** A link to a block explorer's page, `{value}` standing for the address, hash or block; empty: that explorer has no such page. */

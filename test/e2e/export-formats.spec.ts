@@ -77,7 +77,7 @@ test('exports CSV as the grid shows it, times as spreadsheets read them, or in t
   expect(fields[5]).toBe(amountShown.replaceAll(',', ''));
 
   await page.getByText('Export CSV', { exact: true }).click();
-  await page.getByLabel("Keep the service's text", { exact: false }).check();
+  await page.getByLabel('Keep the service’s text', { exact: false }).check();
   await page.keyboard.press('Escape');
   const [, asSent] = await exportCsv();
   expect(asSent!.split(',')[1]).toBe('2024-01-01 00:08:37.000 UTC');

@@ -177,12 +177,21 @@ test('says offline as a download into the cache breaks off, and goes on by itsel
     await new Promise((resolve) => started.child.once('exit', resolve));
     await expect(page.getByRole('status', { name: /^Service: Offline/ })).toBeVisible();
     await expect(summary(page)).toContainText(/caching paused at \d+%: it goes on when the service answers again/, { timeout: 60_000 });
+    // a sorted view needs every row, so only the service can give it: its rows are said not loaded, never blank
+    const grid = page.getByRole('grid');
+    const header = grid.getByRole('columnheader', { name: /^n/ });
+    await header.locator('.ag-header-cell-label').click();
+    await header.locator('.ag-header-cell-label').click();
+    await expect(await cellOf(grid, 'n', 0)).toHaveText('not loaded', { timeout: 60_000 });
+    await expect(page.getByText(/they load when it answers/)).toBeVisible();
 
     // with the same key: the service keeps only hashes of keys, so it makes a new demo key at each start unless given one
     started = await service(dataDir, 'The service of this test, again', ['--demo-api-key', key], Number(new URL(url).port));
     await expect(summary(page)).toContainText('from cache, fetched', { timeout: 240_000 });
     await expect(page.getByRole('status', { name: 'Service: Online' })).toBeVisible();
-    await expect(await cellOf(page.getByRole('grid'), 'n', 0)).toHaveText('0');
+    // and those rows load by themselves, sorted, with no click
+    await expect(await cellOf(grid, 'n', 0)).toHaveText('1499999');
+    await expect(page.getByText(/they load when it answers/)).toHaveCount(0);
   } finally {
     started.child.kill('SIGTERM');
     await rm(dataDir, { recursive: true, force: true });

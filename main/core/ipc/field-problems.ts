@@ -64,6 +64,8 @@ function bound(limit: number | bigint, origin: string): string {
 
 /** The contract's own refinements, most naming their field first ("endRow must be above startRow"): the field is always named. */
 function ownWords(message: string, field: string, last: PropertyKey | undefined): string {
+  // a rule that says its own sentence, in the words of the screen its fields are on
+  if (/^\p{Lu}.*\.$/u.test(message)) return message;
   const said = clause(message);
   for (const name of [field, last === undefined ? '' : String(last)]) {
     if (name !== '' && said.startsWith(`${name} `)) return `“${field}”${said.slice(name.length)}.`;

@@ -35,7 +35,7 @@ describe('the app settings', () => {
     expect(badProxy).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     if (!badProxy.ok) expect(badProxy.error.message).toMatch(/proxy.*must be empty \(to use the system settings\) or an address/);
     const badPoll = await call('settings:set', { poll: { minMs: 5000, maxMs: 2000 } });
-    if (!badPoll.ok) expect(badPoll.error.message).toContain('“poll.minMs” must not be more than poll.maxMs.');
+    if (!badPoll.ok) expect(badPoll.error.message).toBe('The “at most every” time of checks must not be longer than the “at least every” time.');
     expect(badPoll.ok).toBe(false);
     const relative = await call('settings:set', { exportFolder: 'exports' });
     if (!relative.ok) expect(relative.error.message).toContain('“exportFolder” must be an absolute path.');

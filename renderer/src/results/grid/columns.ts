@@ -8,6 +8,7 @@ import { LONG_TEXT } from './cell-links.ts';
 import { numberStyle } from './number-style.svelte.ts';
 import { TypedHeader } from './typed-header.ts';
 import { filterFor, type ViewColumn } from './view-language.ts';
+import { LOADING, NOT_LOADED, placeholderText, type FailedRows } from './row-placeholder.ts';
 
 /** A row as it arrives: cells in column order. */
 export type Row = CellValue[];
@@ -99,7 +100,9 @@ export function columnDefs(
   columns: ViewColumn[],
   inBlock?: (row: number | null, colId: string) => boolean,
   display: ColumnDisplay = UNSCALED,
+  failedRows?: FailedRows,
 ): ColDef<Row, CellValue>[] {
+  const placeholder = (row: number | null) => placeholderText(failedRows, row);
   return columns.map(({ name, type, index }, position) => {
     const kind = columnKind(type);
     const decimals = () => (isScalable(kind) ? display.decimalsOf(name) : 0);
@@ -110,7 +113,7 @@ export function columnDefs(
       headerComponentParams: { innerHeaderComponent: TypedHeader, innerHeaderComponentParams: { type, decimals } },
       headerTooltip: `${name} (${type})`,
       valueGetter: (params) => (params.data ? params.data[position] : undefined),
-      valueFormatter: (params) => format(params.value),
+      valueFormatter: (params) => (params.data === undefined ? placeholder(params.node?.rowIndex ?? null) : format(params.value)),
       context: { copyText: (value) => cellFormat(type, { grouping: false }, decimals())(value) } satisfies ColumnContext,
       tooltipValueGetter: (params) => tooltipOf(params.value, format(params.value), kind, decimals() > 0),
       initialWidth: initialWidth(name, type, kind),
@@ -118,6 +121,8 @@ export function columnDefs(
       ...(kind === 'binary' ? { cellRenderer: middleCut, cellClass: 'qd-mono' } : {}),
       cellClassRules: {
         'qd-null': (params) => params.value === null,
+        'qd-row-loading': (params) => params.data === undefined && placeholder(params.node.rowIndex) === LOADING,
+        'qd-row-unavailable': (params) => params.data === undefined && placeholder(params.node.rowIndex) === NOT_LOADED,
         ...(inBlock ? { 'qd-block': (params) => inBlock(params.node.rowIndex, params.colDef.colId!) } : {}),
       },
       comparator: cellComparator(kind),

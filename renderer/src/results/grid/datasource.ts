@@ -2,6 +2,7 @@ import type { IDatasource } from 'ag-grid-community';
 import type { ContractError, ResultPage } from '../../../../main/contract/index.ts';
 import { resultIds, type ResultSource } from '../result-source.ts';
 import { columnId } from './columns.ts';
+import type { FailedRows } from './row-placeholder.ts';
 import { filtersParam, sortByParam, type ViewColumn } from './view-language.ts';
 
 export interface ViewRequest {
@@ -25,8 +26,10 @@ export function resultDatasource(options: {
   onView: (sortBy: string, gridFilters: string) => void;
   onPage: (page: ResultPage) => void;
   onError: (error: ContractError) => void;
+  /** The blocks that failed, for their rows to say so until asked for again. */
+  failedRows: FailedRows;
 }): IDatasource {
-  const { source, allowPartial, view, onView, onPage, onError } = options;
+  const { source, allowPartial, view, onView, onPage, onError, failedRows } = options;
   const byId = new Map(options.columns.map((c) => [columnId(c.index), c]));
   return {
     rowCount: options.rowCount,
@@ -34,6 +37,7 @@ export function resultDatasource(options: {
       const sortBy = sortByParam(params.sortModel, byId);
       const gridFilters = filtersParam(params.filterModel, byId);
       onView(sortBy, gridFilters);
+      failedRows.asked(params.startRow);
       const filters = view.filters(gridFilters);
       const request = {
         ...resultIds(source),
@@ -49,8 +53,10 @@ export function resultDatasource(options: {
           params.successCallback(answer.data.rows, answer.data.totalRowCount);
           onPage(answer.data);
         } else {
+          failedRows.failed(params.startRow, params.endRow);
           onError(answer.error);
           params.failCallback();
+          params.api.refreshCells({ force: true });
         }
       });
     },
