@@ -1,4 +1,4 @@
-// The layering rule of DESIGN.md, as a check: which folder may import what.
+// The layering rule of docs/architecture.md, as a check: which folder may import what.
 // Run alone with `npm run check:layers`; the unit tests run it too, so a violation fails `npm test`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
