@@ -13,6 +13,10 @@ import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { createServiceClient, type ServiceClient } from '../main/core/service-client/index.ts';
 import { startDuneShapes } from '../test/dune-shapes/dune-shapes-proxy.ts';
 import { startServiceChild } from './service-child.ts';
+import { recordPrinted } from './results-file.ts';
+
+// Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
+const recording = recordPrinted('bench:dune');
 
 const DEMO_QUERY_ID = 4;
 const ROWS = 1_000_000;
@@ -133,6 +137,7 @@ try {
   row('  the download, ms per MB of CSV', perMb(typed), perMb(reference));
   row(`Filtered, sorted 100-row page on uint256 (median of ${RUNS})`, typed.page, reference.page);
   row(`Profile of the uint256 column (median of ${RUNS})`, typed.profile, reference.profile);
+  recording.save();
 } finally {
   await shapes.close();
   await service.stop();

@@ -14,6 +14,10 @@ import { createServiceClient } from '../main/core/service-client/index.ts';
 import { startLinkChild } from './link-child.ts';
 import type { LinkOptions } from './link-proxy.ts';
 import { startServiceChild } from './service-child.ts';
+import { recordPrinted } from './results-file.ts';
+
+// Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
+const recording = recordPrinted('bench:link');
 
 const LARGE_QUERY_ID = 4;
 const PAGE_ROWS = 30_000;
@@ -106,6 +110,7 @@ try {
   console.log(`  (the app's Parquet download: the median of ${DOWNLOAD_RUNS}, ${runs.map((r) => `${r.seconds.toFixed(2)} s`).join(', ')})`);
   row('  official client, all JSON pages', json, `app is ${(json.seconds / app.seconds).toFixed(2)}x its speed`);
   row('  official client, all CSV pages', csv, `app is ${(csv.seconds / app.seconds).toFixed(2)}x its speed`);
+  recording.save();
 } finally {
   await link.close();
   await service.stop();

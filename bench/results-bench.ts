@@ -16,6 +16,10 @@ import { fileTarget } from '../main/core/export/destination.ts';
 import { createExportRuns } from '../main/core/export/exports.ts';
 import { createServiceClient } from '../main/core/service-client/index.ts';
 import { startServiceChild } from './service-child.ts';
+import { recordPrinted } from './results-file.ts';
+
+// Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
+const recording = recordPrinted('bench');
 
 const LARGE_QUERY_ID = 4;
 const PAGE_ROWS = 30_000;
@@ -191,6 +195,7 @@ try {
   line('download', '  plain HTTP reads of the same pages as CSV, one at a time', rate(totalRows, plainCsv.ms), `cache is ${(plainCsv.ms / download.ms).toFixed(2)}x its speed`);
 
   for (const section of ['download', 'page', 'profile', 'export']) console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
+  recording.save();
 } finally {
   await service.stop();
   rmSync(dir, { recursive: true, force: true });

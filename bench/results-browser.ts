@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Locator, type Page } from '@playwright/test';
+import { recordPrinted } from './results-file.ts';
+
+// Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
+const recording = recordPrinted('bench:browser');
 
 const RUNS = 3;
 const JUMPS = 5;
@@ -106,6 +110,7 @@ try {
   console.log(`  Completed → first rows shown               ${ms(median(runs.map((r) => r.firstRows - r.completed))).padStart(10)}`);
   console.log(`  Jump to row ${TARGET_ROW.toLocaleString('en')} → rows shown (cache)    ${ms(median(fromCache)).padStart(10)}   (all: ${fromCache.map(ms).join(', ')})`);
   console.log(`  Jump to row ${TARGET_ROW.toLocaleString('en')} → rows shown (${serviceLabel})  ${ms(median(fromService)).padStart(10)}   (all: ${fromService.map(ms).join(', ')})`);
+  recording.save();
 } finally {
   await browser.close();
   host.kill('SIGTERM');

@@ -9,6 +9,10 @@ import { DEMO_QUERIES } from '../main/service/seed/demo-queries.ts';
 import { readPages, type PageFormat } from './page-reader.ts';
 import { benchSampleTables } from './sample-bench.ts';
 import { startServiceChild } from './service-child.ts';
+import { recordPrinted } from './results-file.ts';
+
+// Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
+const recording = recordPrinted('bench:service');
 
 const LARGE_QUERY_ID = 4;
 const CLIENTS = 16;
@@ -219,3 +223,4 @@ try {
 } finally {
   rmSync(sampleDir, { recursive: true, force: true });
 }
+recording.save();

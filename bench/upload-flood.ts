@@ -6,6 +6,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServiceProcess } from './probes/service-process.ts';
+import { recordPrinted } from './results-file.ts';
+
+// Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
+const recording = recordPrinted('bench:uploads');
 
 const MB = 1024 * 1024;
 const CLIENTS = 4;
@@ -84,6 +88,7 @@ try {
   await flood('free plan, size not declared (refused at 1 MB)', 'key-free', false);
   await flood('premium plan, size declared (stored)', 'key-rich', true);
   console.log(`service peak over the whole run (VmHWM): ${(memory().peak / MB).toFixed(0)} MB`);
+  recording.save();
 } finally {
   await service.kill();
   rmSync(folder, { recursive: true, force: true });
