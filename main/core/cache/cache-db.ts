@@ -28,14 +28,12 @@ const SCHEMA = [
   "SET memory_limit = '1GB'",
   // a download's rows are loaded in one transaction (see page-loader.ts): each row group is written
   // to the file as it fills, not five at once, so that the commit at the end has one row group to
-  // write, not up to five (120 ms of the time after a download's last byte for the demo result)
+  // write, not up to five (the time it took is in bench/RESULTS.md)
   'SET write_buffer_row_group_count = 1',
   // text is kept as it is, not in dictionaries of FSST-compressed strings (in this file format the
-  // only dictionaries text has): choosing and building FSST's symbol tables took about a fifth of
-  // a download's CPU in the app. For the million-row demo result (`npm run bench`, two runs each):
-  // downloads of 0.44-0.50 s against 0.49-0.58 s, a filtered, sorted grid page in 17.1-18.4 ms
-  // against 20.4-20.8 ms, a text column's profile in 36 ms against 48 ms; the file is 32.5 MB
-  // against 11.5 MB
+  // only dictionaries text has): choosing and building FSST's symbol tables took a large share of
+  // a download's CPU in the app, and downloads, grid pages and profiles were faster without them,
+  // for a larger file (the figures are in bench/RESULTS.md)
   "SET disabled_compression_methods = 'fsst,dict_fsst'",
   `CREATE TABLE IF NOT EXISTS cache_entries (
     account_id VARCHAR NOT NULL,
@@ -65,9 +63,9 @@ const SCHEMA = [
 const MAX_IDLE = 4;
 
 // DuckDB writes files readable by its releases since 0.10 unless told otherwise, and so without the
-// compressions and storage it has gained since: with that older format, the million-row demo
-// result took 640-700 ms of the app's CPU to download against 440-510 ms with this one (text
-// compressed as set above in both). A cache made with the older format keeps it: a file's format
+// compressions and storage it has gained since: with that older format, a download took much more
+// of the app's CPU than with this one (text compressed as set above in both; see bench/RESULTS.md).
+// A cache made with the older format keeps it: a file's format
 // is set when it is made.
 const STORAGE_VERSION = 'v1.5.0';
 
@@ -160,8 +158,8 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
       }
     },
     // A download loads its pages one or two at a time as they arrive. On this 2-core machine a
-    // second DuckDB thread made those loads take 30-50% more CPU for the same rows (0.8-1.1 s
-    // against 0.63 s for the million-row demo result), which the service beside the app, the UI
+    // second DuckDB thread made those loads take more CPU for the same rows (bench/RESULTS.md),
+    // which the service beside the app, the UI
     // and the network stack were waiting for; reads meanwhile get one thread too.
     async oneThread(work) {
       if (oneThreadWork++ === 0) await exclusive((connection) => connection.run('SET threads = 1'));
@@ -172,7 +170,7 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
       }
     },
     // A download's rows reach the file as DuckDB fills row groups, and its commit waits until the
-    // disk has them all: 14 ms for the million-row demo result, after the last page had come. The
+    // disk has them all, after the last page has come. The
     // disk is given what is written as the download goes, so the commit finds little left to sync.
     writeBack() {
       if (current.writer === null || writingBack !== null || closed) return;

@@ -1,10 +1,8 @@
 // How many pages of a download are asked for at once. `min` pages keep the service busy on every core
 // it has while a page is made, which is all a nearby service needs; a link adds its round trip,
 // during which the service and the line would stand idle: so as many pages more as arrive in one
-// round trip at the rate they arrive now. For the million-row demo result on this 2-core machine
-// (four runs each, pages loaded 500,000 rows at a time): with the service beside the app, 4 to 8
-// took 1.31-1.45 s and 6 to 10 took 1.26-1.36 s (3 took 1.44-1.51 s); over an 80 ms, 100 Mbit/s
-// link, 4 to 8 took 2.04-2.13 s and 6 to 10 took 1.83-1.98 s.
+// round trip at the rate they arrive now. The bounds were chosen by timing downloads with the
+// service beside the app and over a slow link (the figures are in bench/RESULTS.md).
 
 export interface WindowOptions {
   min: number;

@@ -17,9 +17,9 @@ import type { RowRange } from './page-ranges.ts';
  */
 const WRITE_BYTES = 512 * 1024;
 /**
- * Buffers of pages written before, for the next: a new one for each page (17 MB for the demo
- * result) had V8 collect its heap once or twice a download, 20-40 ms of the app's CPU, for memory
- * outside it. As many are kept as pages are ever in flight.
+ * Buffers of pages written before, for the next: a new one for each page had V8 collect its heap
+ * during a download, at a cost in the app's CPU, for memory outside it (see bench/RESULTS.md).
+ * As many are kept as pages are ever in flight.
  */
 const spareBuffers: Buffer[] = [];
 const SPARE_BUFFERS = 16;

@@ -55,7 +55,7 @@ async function insertParquet(target: InsertTarget, pages: PageFile[]): Promise<v
 
 /**
  * The types of each Parquet page's columns, as DuckDB reads them, from one read of their schemas (a
- * DESCRIBE of each page cost the load 5-10% more); throws FaultyPages unless each page holds the
+ * DESCRIBE of each page made the load slower); throws FaultyPages unless each page holds the
  * columns c0 to c(n-1), none nested.
  */
 async function parquetColumnTypes(target: InsertTarget, pages: PageFile[]): Promise<string[][]> {

@@ -9,15 +9,13 @@ import type { RowRange } from './page-ranges.ts';
 // of format (CSV or Parquet, see page-inserts.ts). So the loads keep up with a link's pace (the
 // last one after the last byte is a page or two), and when pages come faster than they load they
 // gather and go in several to a statement: a few while pages still come, and all that wait in one
-// once the last has come, which DuckDB then loads on every core (see download.ts). For the
-// million-row demo result from a service beside the app: 0.59-0.63 s with 150,000 rows to a
-// statement and the rest in one, against 0.60-0.68 s with 500,000 to every statement (one run
-// left 16 pages to a single thread for 140 ms after the last had come).
+// once the last has come, which DuckDB then loads on every core (see download.ts); that was faster
+// than a fixed, larger number of rows to every statement, which could leave the last pages to a
+// single thread (the figures are in bench/RESULTS.md).
 // Loads share a transaction, committed once enough rows have gone in since the last commit (see
 // `durable`) and at the end: DuckDB then writes whole row groups of a load to the file as they
-// fill, and a load of one page costs about what it costs in a larger statement. For the million-row
-// demo result in CSV (one thread), a page to a statement took 0.63 s of CPU in one transaction and
-// 0.83 s committed each; all pages at once 0.61 s. Each commit makes the rows before it, and the
+// fill, and a load of one page costs about what it costs in a larger statement, where committing
+// each page cost much more (bench/RESULTS.md). Each commit makes the rows before it, and the
 // record of where they end, outlast a crash or a kill of the app; so with `durable`, the pages
 // waiting once the last has come go in statements of the usual size too, each committed: on a busy
 // machine every page of a result can arrive before the second load, and one statement for them all

@@ -2,7 +2,7 @@ import type { ColumnProfile } from '../../contract/index.ts';
 import type { Query } from './column-profile.ts';
 
 // How many distinct values a column holds, past what the profile counts exactly. DuckDB's
-// approx_count_distinct was 16-37% off on ids past 100,000 values (and could pass the row count), so
+// approx_count_distinct was far off on many distinct ids (and could pass the row count), so
 // it only sizes the estimate here: the distinct values whose hash falls below a threshold are
 // counted exactly, a share p of all of them, and the count divided by p. That count's relative
 // error at 95% is 1.96 * sqrt((1 - p) / counted); it is said with the figure, and where it would

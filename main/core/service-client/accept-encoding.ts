@@ -2,8 +2,9 @@ import zlib from 'node:zlib';
 
 // Node's own fetch asks for gzip and deflate only, though from undici 7.10 (Node 24) it decodes
 // zstd too when zlib has it. zstd is what Chromium (so the desktop host's net.fetch) asks for,
-// and for a result's CSV the service's fastest zstd is 14% smaller than its fastest gzip and takes
-// half the time to make and to read. Other fetches (Chromium's, a proxy's) keep their own header.
+// and for a result's CSV the service's fastest zstd is smaller than its fastest gzip and quicker
+// to make and to read (bench/RESULTS.md). Other fetches (Chromium's, a proxy's) keep their own
+// header.
 
 const ZSTD_SINCE = [7, 10];
 

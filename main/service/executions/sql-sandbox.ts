@@ -81,7 +81,7 @@ const KEPT_CONTEXTS = 8;
  * Others' private tables are not checked against: they are not there at all, whatever the SQL
  * (`query_table`, `query`, catalog functions) tries. Each table keeps its SQL name as a view
  * `<catalog>.<handle>.<table>` in an in-memory catalog; then file access is disabled and the
- * configuration locked, so the SQL can attach nothing more. Attaching takes about 2 ms a table, so
+ * configuration locked, so the SQL can attach nothing more. Attaching takes time for each table, so
  * a context's DuckDB serves its executions (each on a connection of its own) until the set of
  * tables it may read changes.
  *

@@ -70,7 +70,7 @@ export interface PageRows {
 }
 
 // A JSON page of up to this many rows is written by one statement; a larger one by two and COPY,
-// whose start (a file, a second statement) costs about 3 ms, paid back from a few thousand rows.
+// whose start (a file, a second statement) costs a little, paid back from a few thousand rows.
 const ONE_STATEMENT_ROWS = 2_000;
 // DuckDB writes a range of rows on one thread: a large page is written in parts at once, each of
 // at least this many rows, on as many connections as there are cores (up to four).
@@ -81,8 +81,8 @@ const COMMA = 0x2c;
 const SEPARATOR = Buffer.from([COMMA]);
 // JSON lines, each a row's JSON text from to_json, written by COPY's CSV writer as they are: COPY's
 // own JSON format writes the same bytes with the same writer, but looks at each byte of every row
-// for one that would need quotes first (none can: quoting is off), and that cost a sixth of the
-// time (the demo result's 61 blocks: 441-471 ms against 525-564 ms, on one thread).
+// for one that would need quotes first (none can: quoting is off), and that cost time (the
+// figures are in bench/RESULTS.md).
 const JSON_LINES = `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', FORCE_QUOTE *`;
 
 /**
@@ -148,13 +148,13 @@ export class PageWriter {
   /**
    * The rows as one Parquet file, compressed in it; for a result with at least one column. Its second
    * version's encodings store runs of numbers and times by their differences: a third fewer bytes.
-   * zstd's first level: for the demo result's pages, a tenth less CPU than its default (355 ms
-   * against 399 ms for the million rows) and no more bytes (6.22 MB against 6.29 MB). No Bloom
+   * zstd's first level: for the demo result's pages, less CPU than its default and no more
+   * bytes. No Bloom
    * filters, which DuckDB writes for columns of few values so that a reader can skip row groups: a
-   * page is read whole, and they cost 5-8% of the CPU (247-253 ms against 259-284 ms) and 1% of the bytes.
+   * page is read whole, and they cost CPU and bytes.
    * No dictionaries either: zstd finds the repeats they would name, and looking for them took a
-   * sixth of the CPU (the demo result's download: 290-330 ms of the service's CPU against 340-420
-   * ms), and the pages were 2% larger with them (5.88 MB against 5.75 MB).
+   * good share of the CPU, and the pages were larger with them. (The figures of each choice are
+   * in bench/RESULTS.md.)
    */
   async parquet(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     if (columns.length === 0) throw new Error('a Parquet page needs at least one column');

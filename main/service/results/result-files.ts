@@ -32,8 +32,8 @@ interface Attached {
 /**
  * Each stored result is a DuckDB file of its own (`<id>.duckdb`, one table), attached to the results
  * DuckDB while it is written or read. With every result a table of one file, DuckDB held that
- * catalog in memory whole: memory grew with each result kept (about 55 KB a small one, and some
- * 200 KB more until a checkpoint), and a few thousand small results filled its memory limit.
+ * catalog in memory whole: memory grew with each result kept, more until a checkpoint (see
+ * bench/RESULTS.md), and a few thousand small results filled its memory limit.
  *
  * New results are written through a DuckDB of their own (`writer`), attached there alone until
  * written: DuckDB keeps what it writes in memory up to its limit, so a long result (minutes of rows)

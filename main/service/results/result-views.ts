@@ -1,6 +1,6 @@
 import type { Database } from '../storage/duckdb.ts';
 
-// Cells (rows times columns) of all views kept: about 100 MB for a million rows of eight columns.
+// Cells (rows times columns) of all views kept (what that is in memory: bench/RESULTS.md).
 // The view in use is kept even when it alone is larger.
 const KEPT_CELLS = 8_000_000;
 const KEPT_VIEWS = 64;

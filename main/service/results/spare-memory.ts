@@ -1,9 +1,9 @@
 import { open } from 'node:fs/promises';
 
 // Each new buffer of several megabytes is memory outside V8's heap that V8 still counts: it starts
-// a full garbage collection about every 20 MB of them. Reading the million-row demo result's
-// 160 MB of JSON text into new buffers cost eight such collections, about 200 ms of CPU on its
-// helper threads and 40 ms on the service's own, in a read of 900 ms: the text's memory is used again instead.
+// a full garbage collection every few of them. Reading a large result's JSON text into new
+// buffers cost several such collections, a good share of the read's CPU (bench/RESULTS.md): the
+// text's memory is used again instead.
 
 // A buffer is made a little larger than asked, so that the next block's text, of about the same
 // size, fits in it; and it is not used for text of less than half its size.

@@ -38,9 +38,8 @@ interface Block {
 export const BLOCK_ROWS = 16_384;
 const COMMA = 0x2c;
 // Pages written ahead of a reader paging on. One kept a core idle at times; with the text of pages
-// sent from memory, four kept both busy more of the time than two: the first JSON read of the
-// million-row demo result at 0.62x-0.75x of DuckDB writing the same text, against 0.52x-0.65x
-// (six runs each). Six did no better than four.
+// sent from memory, four kept both busy more of the time than two, and six did no better than
+// four (the first reads' figures are in bench/RESULTS.md).
 const READ_AHEAD_PAGES = 4;
 // Text dropped from memory and kept to hold the next blocks' text (see SpareMemory): a reader
 // paging on has a block dropped for each one made.
@@ -50,11 +49,10 @@ const SPARE_BYTES = 16 * 1024 * 1024;
  * Large pages of stored results, read from text that DuckDB wrote once. A stored result never
  * changes, so its rows are written as JSON or CSV in blocks of rows the first time a page needs
  * them, kept in files (least recently used first out, within a budget of bytes), and a page is then
- * read from those files: about a millisecond where writing it took twenty. Where each row starts is
+ * read from those files, far faster than writing it. Where each row starts is
  * kept in memory, and the text of the blocks used last too, within a smaller budget: a reader
  * paging on reads the blocks just written for it, and its pages are then parts of that text, sent
- * as they are, not read back and copied (for the first read of the million-row demo result as
- * JSON, 160 MB less to allocate and collect).
+ * as they are, not read back and copied (so much less memory to allocate and collect).
  */
 export class TextBlocks {
   readonly #budget: number;

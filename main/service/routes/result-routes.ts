@@ -21,9 +21,8 @@ const PARQUET = 'application/vnd.apache.parquet';
 /**
  * Parquet pages a context's requests write at once, one to a core; the rest wait their turn in the
  * order they came. The app's download asks for up to ten pages at once: written all together, they
- * shared the cores and were ready together, late (over the benchmark's 80 ms link the first page
- * arrived 133-254 ms after it was asked for, in six downloads); in turns the first is ready first
- * (107-123 ms), and the rest follow faster than the link carries them.
+ * shared the cores and were ready together, late; in turns the first is ready first, and the rest
+ * follow faster than the link carries them (the figures over bench:link are in bench/RESULTS.md).
  */
 const PARQUET_WRITES = availableParallelism();
 /** Past this many waiting, a context's Parquet page is refused with a 429: ten times a download's window. */
@@ -68,7 +67,7 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
       // the real service's text, typo included: clients match on it
       throw badRequest("Partial Result, please request with 'allows_partial_results=true'");
     }
-    // Parquet holds a page in about 40% of the bytes of zstd CSV, and loads with far less work
+    // Parquet holds a page in far fewer bytes than zstd CSV, and loads with far less work
     const parquet = format === 'csv' && summary.columnNames.length > 0 && asksParquet(request.headers.accept);
     const read = () => readResult(results, execution, summary, url, config.maxPageRows, parquet ? 'parquet' : format);
     const slice = await (parquet ? parquetWrites.run(caller.id, read) : read());

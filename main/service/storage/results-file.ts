@@ -12,9 +12,8 @@ const WRITER_MEMORY = '128MB';
 
 // The results are read by many requests at once, each statement on a thread of its own (libuv's),
 // which already keeps every core busy: DuckDB's own workers beside them only contended for the
-// cores. With one thread, on the million-row demo result (bench:service, 2 cores): a first JSON
-// read went from 0.78M to 0.97M rows/s and making a filtered view from 170 to 122 ms; the service's
-// peak memory under 16 clients stayed about where it was, and the rest held.
+// cores. With one thread, first reads and the making of filtered views were faster in
+// bench:service, and the rest held (the figures are in bench/RESULTS.md).
 const READ_THREADS = '1';
 
 /** The stored results of a data folder: `results/`, a file each, read through one DuckDB in memory and written through another. */

@@ -30,7 +30,7 @@ export class TableData {
   #tableFiles: TableFiles;
   #turns = new Map<string, Promise<unknown>>();
   // A file's columns never change (every change to a table writes a new file), so each file's are
-  // read once: listing the tables attached every file again, past 500 ms with 60 tables.
+  // read once: listing the tables attached every file again, slow with many tables.
   #columns = new Map<string, TableColumn[]>();
 
   constructor(files: Database, store: TableStore, tableFiles: TableFiles) {

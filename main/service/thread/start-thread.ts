@@ -10,11 +10,10 @@ import type { FromServiceThread, ToServiceThread } from './thread-messages.ts';
 // The embedded service in a worker thread of its own, for the hosts (the desktop app, the browser
 // host, `npm run service`). Its event loop is then not the app core's: a burst of pages no longer
 // holds up the window's requests, nor they the pages. And its V8 heap is its own, with a young
-// generation kept small: under 16 clients for a minute, V8 grew the service's young generation
-// from 34 MB to 134 MB in the host's thread, most of its memory peak in bench:service (+166 to +310
-// MB over its level before the clients, against +57 to +91 MB here, with 48 MB at most).
+// generation kept small: under many clients, V8 grew the service's young generation several times
+// over in the host's thread, most of its memory peak in bench:service (bench/RESULTS.md).
 
-/** The young generation's largest size: V8's own limit here was 134 MB. */
+/** The young generation's largest size, well under V8's own limit. */
 const YOUNG_GENERATION_MB = 48;
 /** How long a closed service's thread has to end by itself before it is stopped. */
 const EXIT_DEADLINE_MS = 10_000;
