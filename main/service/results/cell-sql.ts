@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../storage/duckdb.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { hexBytesSql } from './hex-bytes-sql.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
