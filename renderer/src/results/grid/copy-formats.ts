@@ -1,4 +1,5 @@
 import { isNumeric, spreadsheetTimestamp, type TypeKind } from '../../../../main/common/dune-types/index.ts';
+import { csvField } from '../../../../main/common/csv-text.ts';
 import { quoteIdentifier, quoteLiteral } from '../../../../main/common/sql-quote.ts';
 import type { CellValue } from '../../../../main/contract/index.ts';
 import { toTsv } from './tsv.ts';
@@ -30,9 +31,8 @@ export interface CopyColumn {
 /** A cell as text, null as null: what every format starts from. */
 export type CellText = string | null;
 
-function csvField(text: CellText): string {
-  if (text === null) return '';
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+function csvCell(text: CellText): string {
+  return text === null ? '' : csvField(text);
 }
 
 function markdownField(text: CellText): string {
@@ -113,7 +113,7 @@ export function formatBlock(format: CopyFormat, columns: CopyColumn[], values: C
     case 'tsv':
       return toTsv(names, forSpreadsheets(columns, texts));
     case 'csv':
-      return [names, ...forSpreadsheets(columns, texts)].map((row) => row.map(csvField).join(',')).join('\n');
+      return [names, ...forSpreadsheets(columns, texts)].map((row) => row.map(csvCell).join(',')).join('\n');
     case 'markdown': {
       const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
       const rule = columns.map((c) => (isNumeric(c.kind) ? '---:' : '---'));
