@@ -9,7 +9,7 @@ import type { CacheStatus, ExportProgress } from '../main/contract/index.ts';
 import { readCachedPage } from '../main/core/cache/cached-reads.ts';
 import { openResultCache, PAGES_IN_FLIGHT } from '../main/core/cache/result-cache.ts';
 import { profileFromCache } from '../main/core/profile/column-profile.ts';
-import { quoteName } from '../main/filter-language/index.ts';
+import { quoteIdentifier } from '../main/common/sql-quote.ts';
 import { cacheSource } from '../main/core/export/export-sources.ts';
 import { compileView } from '../main/core/cache/cached-reads.ts';
 import { fileTarget } from '../main/core/export/destination.ts';
@@ -93,7 +93,7 @@ try {
   // 2. a filtered, sorted 100-row page from the cached million rows; its total is counted once per
   // filter (the two warm-up runs), as the grid reads many pages of one filter
   const entry = (await cache.use('bench', executionId))!;
-  const table = quoteName(entry.tableName);
+  const table = quoteIdentifier(entry.tableName);
   const viaCache: number[] = [];
   const direct: number[] = [];
   for (let run = -2; run < PAGE_RUNS; run++) {
@@ -125,7 +125,7 @@ try {
     for (let run = -1; run < PROFILE_RUNS; run++) {
       const profile = await timed(() => profileFromCache(cache.db, entry, column, undefined));
       if (!profile.value.ok || profile.value.data.rowCount !== totalRows) throw new Error(`the profile of ${column} was not made`);
-      const reference = await timed(() => cache.db.withConnection((connection) => connection.runAndReadAll(`SUMMARIZE SELECT ${quoteName(column)} FROM ${table}`)));
+      const reference = await timed(() => cache.db.withConnection((connection) => connection.runAndReadAll(`SUMMARIZE SELECT ${quoteIdentifier(column)} FROM ${table}`)));
       if (run >= 0) {
         ours.push(profile.ms);
         summarize.push(reference.ms);

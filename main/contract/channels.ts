@@ -24,13 +24,14 @@ import { settingsChannels } from './settings.ts';
 
 const executionId = z.string().min(1).max(200);
 
+import { SERVICE_NAME, SERVICE_NAME_RULE } from '../common/service-name.ts';
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from './defaults.ts';
 
 const label = z.string().trim().min(1).max(100);
 const accountKind = z.enum(['user', 'team']);
 const baseUrl = z.url({ protocol: /^https?$/, error: 'baseUrl must be an http or https URL' }).max(500);
 /** It becomes a header name, `X-<serviceName>-API-KEY`. */
-const serviceName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, 'serviceName must be letters, digits and underscores, starting with a letter');
+const serviceName = z.string().regex(SERVICE_NAME, `serviceName must be ${SERVICE_NAME_RULE}`);
 /** Pasted keys often carry a stray space or line break. */
 const apiKey = z.string().trim().min(1).max(500);
 

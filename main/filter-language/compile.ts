@@ -1,4 +1,5 @@
 import { kindOf, parseType } from '../common/dune-types/index.ts';
+import { quoteIdentifier } from '../common/sql-quote.ts';
 import type { ColumnRef, Comparison, Filter, Literal, SortTerm } from './ast.ts';
 import { FilterLanguageError, type LanguagePart } from './errors.ts';
 import { checkValue } from './value-types.ts';
@@ -16,10 +17,6 @@ export interface Column {
 export interface BoundSql {
   sql: string;
   params: string[];
-}
-
-export function quoteName(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }
 
 /** The column a reference names: exactly, else the one that matches ignoring case, as DuckDB does. */
@@ -78,13 +75,13 @@ function compareSql(column: Column, operator: Comparison, value: Literal, params
 function columnSql(column: Column): string {
   // enums and UUIDs compare by their text, like the strings they show as (DuckDB has no order
   // between a UUID and a string, so `<` on one would not bind)
-  return /^(ENUM\(|UUID$)/.test(column.type) ? `CAST(${quoteName(column.name)} AS VARCHAR)` : quoteName(column.name);
+  return /^(ENUM\(|UUID$)/.test(column.type) ? `CAST(${quoteIdentifier(column.name)} AS VARCHAR)` : quoteIdentifier(column.name);
 }
 
 /** The column as text for LIKE: bytes as the `0x` hex they show as, matched in any case. */
 function likeSql(column: Column): string {
-  if (storedKind(column) === 'binary') return `('0x' || lower(hex(${quoteName(column.name)}))) ILIKE ?`;
-  return `CAST(${quoteName(column.name)} AS VARCHAR) LIKE ?`;
+  if (storedKind(column) === 'binary') return `('0x' || lower(hex(${quoteIdentifier(column.name)}))) ILIKE ?`;
+  return `CAST(${quoteIdentifier(column.name)} AS VARCHAR) LIKE ?`;
 }
 
 function compileFilter(filter: Filter, columns: Column[], params: string[]): string {
@@ -112,7 +109,7 @@ function compileFilter(filter: Filter, columns: Column[], params: string[]): str
     }
     case 'is-null': {
       const column = resolveColumn(filter.column, columns, 'filters');
-      return `${quoteName(column.name)} IS ${filter.negated ? 'NOT ' : ''}NULL`;
+      return `${quoteIdentifier(column.name)} IS ${filter.negated ? 'NOT ' : ''}NULL`;
     }
   }
 }
@@ -128,11 +125,11 @@ export function compileFilters(filter: Filter, columns: Column[]): BoundSql {
  * named as that table's, where the SELECT list gives a column's name to a value shaped from it.
  */
 export function compileSort(terms: SortTerm[], columns: Column[], source?: string): string {
-  const prefix = source === undefined ? '' : `${quoteName(source)}.`;
+  const prefix = source === undefined ? '' : `${quoteIdentifier(source)}.`;
   return terms
     .map((t) => {
       const column = resolveColumn(t.column, columns, 'sort_by');
-      const name = `${prefix}${quoteName(column.name)}`;
+      const name = `${prefix}${quoteIdentifier(column.name)}`;
       const direction = t.direction.toUpperCase();
       // DuckDB sorts 128-bit and larger keys far slower than doubles: the double goes first, in the
       // same order, and the exact value breaks its ties

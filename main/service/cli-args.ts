@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isServiceName, SERVICE_NAME_RULE } from '../common/service-name.ts';
 import type { ServiceOptions } from './index.ts';
 import { PLANS, type Plan } from './accounts/account-store.ts';
 import { COMPRESSION_MODES } from './http/compression.ts';
@@ -78,8 +79,8 @@ const FLAGS: Record<string, Apply> = {
   '--port': (o, v, f) => (o.port = wholeNumber(f, v, 0, 65535)),
   '--data-dir': (o, v) => (o.dataDir = v),
   '--service-name': (o, v, f) => {
-    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(v)) {
-      throw new UsageError(`${f} must be letters, digits and underscores, starting with a letter, got '${v}'`);
+    if (!isServiceName(v)) {
+      throw new UsageError(`${f} must be ${SERVICE_NAME_RULE}, got '${v}'`);
     }
     o.serviceName = v;
   },

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isServiceName, SERVICE_NAME_RULE } from '../common/service-name.ts';
 import { AccountStore, type Account } from './accounts/account-store.ts';
 import { applyAccountsConfig } from './accounts/accounts-config.ts';
 import { authenticate } from './accounts/authenticate.ts';
@@ -85,8 +86,8 @@ const RESULT_IDLE_MILLIS = 30 * 1000;
 
 function configOf(options: ServiceOptions): ServiceConfig {
   const serviceName = options.serviceName ?? 'DUNE';
-  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(serviceName)) {
-    throw new Error(`serviceName must be letters, digits and underscores, starting with a letter: '${serviceName}'`);
+  if (!isServiceName(serviceName)) {
+    throw new Error(`serviceName must be ${SERVICE_NAME_RULE}: '${serviceName}'`);
   }
   return {
     serviceName,

@@ -1,3 +1,4 @@
+import { quoteIdentifier } from '../sql-quote.ts';
 import { KINDS, own } from './kinds.ts';
 
 // A column type's name, as the hosted service (DuneSQL, Trino's spelling: `array(row(a varchar))`,
@@ -241,6 +242,6 @@ export function typeName(type: DuneType): string {
 
 function fieldName(field: DuneField): string {
   if (field.name === null) return typeName(field.type);
-  const name = PLAIN_NAME.test(field.name) ? field.name : `"${field.name.replaceAll('"', '""')}"`;
+  const name = PLAIN_NAME.test(field.name) ? field.name : quoteIdentifier(field.name);
   return `${name} ${typeName(field.type)}`;
 }

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from './cache-db.ts';
+import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 
 // DuckDB reuses the blocks that dropped tables and rewritten row groups free, but gives a file's
 // space back only when those blocks are at its end, and never the blocks a transaction killed
@@ -56,10 +56,10 @@ async function isWasteful(connection: DuckDBConnection, file: string): Promise<b
 async function writeCompacted(connection: DuckDBConnection, file: string, storageVersion: string): Promise<void> {
   dropUnfinishedCompaction(file);
   const current = String((await connection.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
-  await connection.run(`ATTACH ${sqlString(freshPath(file))} AS compacted (STORAGE_VERSION ${sqlString(storageVersion)})`);
+  await connection.run(`ATTACH ${quoteLiteral(freshPath(file))} AS compacted (STORAGE_VERSION ${quoteLiteral(storageVersion)})`);
   try {
     // insertion order is kept: a result's rows are read in rowid order
-    await connection.run(`COPY FROM DATABASE "${current.replaceAll('"', '""')}" TO compacted`);
+    await connection.run(`COPY FROM DATABASE ${quoteIdentifier(current)} TO compacted`);
   } finally {
     await connection.run('DETACH compacted');
   }

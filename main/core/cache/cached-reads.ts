@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fail, ok, type Result, type ResultPage, type ResultSample } from '../../contract/index.ts';
-import { compileResultRequest, FilterLanguageError, quoteName, type Column, type CompiledRequest } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { compileResultRequest, FilterLanguageError, type Column, type CompiledRequest } from '../../filter-language/index.ts';
 import type { ResultView } from '../service-client/index.ts';
 import { languageFailure } from '../results/view.ts';
 import type { CacheDb } from './cache-db.ts';
@@ -38,7 +39,7 @@ export function columnsOut(entry: CacheEntry, columns: Column[]): ResultPage['co
 export async function readCachedPage(db: CacheDb, entry: CacheEntry, view: ResultView, startRow: number, endRow: number): Promise<Result<ResultPage>> {
   const compiled = compileView(entry, view);
   if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
-  const table = quoteName(entry.tableName);
+  const table = quoteIdentifier(entry.tableName);
   const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
   const params = compiled.where?.params ?? [];
   const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, rowid` : '';
@@ -74,7 +75,7 @@ export async function readCachedSample(
 ): Promise<Result<ResultSample>> {
   const compiled = compileView(entry, view);
   if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
-  const table = quoteName(entry.tableName);
+  const table = quoteIdentifier(entry.tableName);
   const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
   const params = compiled.where?.params ?? [];
   return db.withConnection((connection) =>

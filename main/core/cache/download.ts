@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { quoteName, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { Column } from '../../filter-language/index.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import { createFetchWindow, type WindowOptions } from './fetch-window.ts';
@@ -113,7 +114,7 @@ async function downloadOnce(options: DownloadOptions, tableName: string, resume:
   let kept: number | null = null;
   try {
     const rowCount = await db.withConnection(async (connection) => {
-      if (resume === null) await connection.run(`CREATE TABLE ${quoteName(table)} (${columns.map(columnDefinition).join(', ')})`);
+      if (resume === null) await connection.run(`CREATE TABLE ${quoteIdentifier(table)} (${columns.map(columnDefinition).join(', ')})`);
       const loader = createPageLoader({
         connection,
         tableName: table,

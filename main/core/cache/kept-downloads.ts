@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteName } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { CacheDb } from './cache-db.ts';
 import type { KeptRows } from './download.ts';
 
@@ -81,7 +81,7 @@ export class KeptDownloads {
   async #forget(tableName: string, dropTable: boolean): Promise<void> {
     await this.#db.exclusive(async (connection) => {
       await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [tableName]);
-      if (dropTable) await connection.run(`DROP TABLE IF EXISTS ${quoteName(tableName)}`);
+      if (dropTable) await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(tableName)}`);
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteName, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
+import type { Column } from '../../filter-language/index.ts';
 import type { CacheDb } from './cache-db.ts';
 
 // The manifest: one row per complete cached result. A row exists only once its table holds the
@@ -51,7 +52,7 @@ function listOf(value: unknown): string[] {
 }
 
 function listSql(values: string[]): string {
-  return `[${values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', ')}]::VARCHAR[]`;
+  return `[${values.map(quoteLiteral).join(', ')}]::VARCHAR[]`;
 }
 
 export async function readEntry(db: CacheDb, accountId: string, executionId: string): Promise<CacheEntry | null> {
@@ -90,7 +91,7 @@ export async function swapIn(db: CacheDb, entry: CacheEntry): Promise<void> {
         [entry.accountId, entry.executionId, entry.tableName, entry.rowCount, entry.bytes, entry.isPartial, entry.expiresAt, entry.fetchedAt, entry.lastUsed],
       );
       for (const [table] of previous.getRows()) {
-        if (table !== entry.tableName) await connection.run(`DROP TABLE IF EXISTS ${quoteName(String(table))}`);
+        if (table !== entry.tableName) await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(String(table))}`);
       }
       // the download recorded its rows as it went, for a crash to leave them to the next (see kept-downloads.ts)
       await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [entry.tableName]);
@@ -106,7 +107,7 @@ export async function removeEntry(db: CacheDb, entry: CacheEntry): Promise<void>
         entry.executionId,
         entry.tableName,
       ]);
-      await connection.run(`DROP TABLE IF EXISTS ${quoteName(entry.tableName)}`);
+      await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(entry.tableName)}`);
     }),
   );
 }
@@ -116,7 +117,7 @@ export async function dropTable(db: CacheDb, tableName: string): Promise<void> {
   await db.exclusive((connection) =>
     inTransaction(connection, async () => {
       await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [tableName]);
-      await connection.run(`DROP TABLE IF EXISTS ${quoteName(tableName)}`);
+      await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(tableName)}`);
     }),
   );
 }
@@ -129,7 +130,7 @@ export async function dropOrphans(db: CacheDb): Promise<void> {
         AND table_name NOT IN ('cache_entries', 'kept_downloads') AND table_name NOT IN (SELECT table_name FROM cache_entries)
         AND table_name NOT IN (SELECT table_name FROM kept_downloads)`,
     );
-    for (const [table] of orphans.getRows()) await connection.run(`DROP TABLE IF EXISTS ${quoteName(String(table))}`);
+    for (const [table] of orphans.getRows()) await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(String(table))}`);
   });
 }
 

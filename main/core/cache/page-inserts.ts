@@ -1,8 +1,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteName, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
+import type { Column } from '../../filter-language/index.ts';
 import type { PageFormat } from '../service-client/index.ts';
-import { sqlString } from './cache-db.ts';
 import type { RowRange } from './page-ranges.ts';
 import { storageCast } from './page-casts.ts';
 
@@ -36,7 +36,7 @@ export function insertPages(target: InsertTarget, format: PageFormat, pages: Pag
 async function insertCsv(target: InsertTarget, pages: PageFile[]): Promise<void> {
   const raw = target.columns.map((_, i) => `'c${i}': 'VARCHAR'`).join(', ');
   // allow_quoted_nulls off: "" is an empty text, as a service writing CSV with DuckDB's COPY sends it
-  const source = `read_csv([${pages.map((p) => sqlString(p.file)).join(', ')}], header = true, auto_detect = false,
+  const source = `read_csv([${pages.map((p) => quoteLiteral(p.file)).join(', ')}], header = true, auto_detect = false,
       delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${raw}})`;
   await insertRows(target, pages, source, null);
 }
@@ -50,7 +50,7 @@ async function insertParquet(target: InsertTarget, pages: PageFile[]): Promise<v
     if (last !== undefined && last.types.join('\n') === types[i]!.join('\n')) last.pages.push(page);
     else runs.push({ types: types[i]!, pages: [page] });
   });
-  for (const run of runs) await insertRows(target, run.pages, `read_parquet([${run.pages.map((p) => sqlString(p.file)).join(', ')}])`, run.types);
+  for (const run of runs) await insertRows(target, run.pages, `read_parquet([${run.pages.map((p) => quoteLiteral(p.file)).join(', ')}])`, run.types);
 }
 
 /**
@@ -64,7 +64,7 @@ async function parquetColumnTypes(target: InsertTarget, pages: PageFile[]): Prom
   if (notParquet) throw new FaultyPages(`${pageName(notParquet)} is not a Parquet file the cache can read (it does not begin and end with PAR1).`);
   let rows: unknown[][];
   try {
-    const files = pages.map((p) => sqlString(p.file)).join(', ');
+    const files = pages.map((p) => quoteLiteral(p.file)).join(', ');
     rows = (await target.connection.runAndReadAll(`SELECT file_name, column_id, name, duckdb_type, num_children FROM parquet_schema([${files}])`)).getRows();
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -115,7 +115,7 @@ function pageName(page: PageFile): string {
  */
 async function insertRows({ connection, tableName, columns }: InsertTarget, pages: PageFile[], source: string, sourceTypes: string[] | null): Promise<void> {
   const casts = columns.map((c, i) => storageCast(`c${i}`, c.type, i, sourceTypes?.[i])).join(', ');
-  const result = await connection.run(`INSERT INTO ${quoteName(tableName)} SELECT ${casts} FROM ${source}`);
+  const result = await connection.run(`INSERT INTO ${quoteIdentifier(tableName)} SELECT ${casts} FROM ${source}`);
   const from = pages[0]!.offset;
   const end = pages.at(-1)!.end;
   if (result.rowsChanged !== end - from) throw new FaultyPages(`The pages of rows ${from} to ${end} held ${result.rowsChanged} rows.`);

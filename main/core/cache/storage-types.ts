@@ -1,7 +1,8 @@
 import { DuckDBDecimalValue } from '@duckdb/node-api';
 import { isNumeric, kindOf, numberCell, parseType, storageType as duneStorageType } from '../../common/dune-types/index.ts';
 import type { CellValue } from '../../contract/index.ts';
-import { quoteName, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { Column } from '../../filter-language/index.ts';
 
 // How a result's columns are kept in the cache. The service names its column types (Dune's names
 // from the hosted service, DuckDB's from the embedded one); the shared type module says which
@@ -23,7 +24,7 @@ const UNPACKED = /^(U?HUGEINT|DECIMAL\((19|[2-3]\d),\d+\))$/;
 /** A column's definition in a cached result's CREATE TABLE. */
 export function columnDefinition(column: Column): string {
   const compression = UNPACKED.test(column.type) ? ' USING COMPRESSION uncompressed' : '';
-  return `${quoteName(column.name)} ${column.type}${compression}`;
+  return `${quoteIdentifier(column.name)} ${column.type}${compression}`;
 }
 
 /** Whether a storage type (see storageType) holds numbers. */
@@ -37,7 +38,7 @@ export function isNumberType(type: string): boolean {
  * other non-numeric types as their text.
  */
 export function cellExpression(column: Column): string {
-  const name = quoteName(column.name);
+  const name = quoteIdentifier(column.name);
   const type = column.type;
   if (type.startsWith('TIMESTAMP')) return timestampText(name);
   if (type === 'BLOB') return hexText(name);

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteName } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { cellExpression, toCacheCell } from '../cache/storage-types.ts';
 import { aggregates, distinctCount, MAX_GROUPS, topGroups, type ChartInput } from './chart-sql.ts';
 import type { ChartPart } from './chart-series.ts';
@@ -9,7 +9,7 @@ import type { ChartPart } from './chart-series.ts';
 // so the bars still add up to the whole.
 
 export async function topCategories(connection: DuckDBConnection, input: ChartInput, topN: number): Promise<ChartPart> {
-  const x = quoteName(input.x.name);
+  const x = quoteIdentifier(input.x.name);
   const values = aggregates(input);
   const countedCategories = await connection.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM (${input.base}) GROUP BY ${x})`, input.params);
   const categories = Number(countedCategories.getRows()[0]?.[0] ?? 0);

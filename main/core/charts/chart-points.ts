@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { SCATTER_MAX_POINTS } from '../../contract/index.ts';
-import { quoteName } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { cellExpression, toCacheCell } from '../cache/storage-types.ts';
 import { distinctCount, MAX_GROUPS, topGroups, type ChartInput } from './chart-sql.ts';
 import type { ChartPart } from './chart-series.ts';
@@ -11,8 +11,8 @@ import type { ChartPart } from './chart-series.ts';
 export async function scatterPoints(connection: DuckDBConnection, input: ChartInput): Promise<ChartPart> {
   const groups = input.group ? await distinctCount(connection, input, input.group) : 0;
   const top = topGroups(input);
-  const kept = [`${quoteName(input.x.name)} IS NOT NULL`, ...(top ? [top.condition] : [])];
-  const values = input.ys.map((y) => `CAST(${quoteName(y.name)} AS DOUBLE)`);
+  const kept = [`${quoteIdentifier(input.x.name)} IS NOT NULL`, ...(top ? [top.condition] : [])];
+  const values = input.ys.map((y) => `CAST(${quoteIdentifier(y.name)} AS DOUBLE)`);
   const points = `WITH base AS (${input.base})${top ? `, ${top.cte}` : ''},
     points AS (SELECT ${cellExpression(input.x)}, ${input.group ? cellExpression(input.group) : 'NULL'}, ${values.join(', ')} FROM base WHERE ${kept.join(' AND ')})`;
   const counted = await connection.runAndReadAll(`${points} SELECT count(*) FROM points`, input.params);

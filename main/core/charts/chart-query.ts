@@ -1,5 +1,6 @@
 import { CHART_TOP_N, fail, ok, showsTopCategories, type ChartData, type ChartKind, type Result } from '../../contract/index.ts';
-import { compileResultRequest, FilterLanguageError, quoteName, resolveColumn, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { compileResultRequest, FilterLanguageError, resolveColumn, type Column } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
@@ -52,7 +53,7 @@ function inputOf(entry: CacheEntry, spec: ChartSpec): Result<ChartInput> {
     const what = spec.kind === 'scatter' ? 'A scatter' : spec.aggregation === 'sum' ? 'A sum' : 'An average';
     return fail('bad_request', `${what} needs a numeric column for y; “${notNumeric.name}” is ${notNumeric.type}.`);
   }
-  const base = `SELECT * FROM ${quoteName(entry.tableName)}${where ? ` WHERE ${where.sql}` : ''}`;
+  const base = `SELECT * FROM ${quoteIdentifier(entry.tableName)}${where ? ` WHERE ${where.sql}` : ''}`;
   return ok({ x, ys, group, aggregation: spec.aggregation, base, params: where?.params ?? [] });
 }
 

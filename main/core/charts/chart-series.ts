@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ChartData } from '../../contract/index.ts';
-import { quoteName, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { Column } from '../../filter-language/index.ts';
 import { cellExpression, timestampText, toCacheCell } from '../cache/storage-types.ts';
 import { aggregates, distinctCount, kindOf, MAX_GROUPS, topGroups, type ChartInput } from './chart-sql.ts';
 
@@ -36,7 +37,7 @@ export async function aggregatedSeries(connection: DuckDBConnection, input: Char
     filters.push(top.condition);
   }
   if (kindOf(input.x) === 'text') {
-    const x = quoteName(input.x.name);
+    const x = quoteIdentifier(input.x.name);
     ctes.push(`top_x AS (SELECT ${x} AS v FROM base GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${perSeries})`);
     filters.push(`${x} IN (SELECT v FROM top_x)`);
   }
@@ -67,7 +68,7 @@ function timeUnitFor(spanSeconds: number): string {
 
 async function planX(connection: DuckDBConnection, input: ChartInput, points: number): Promise<XPlan> {
   const x: Column = input.x;
-  const name = quoteName(x.name);
+  const name = quoteIdentifier(x.name);
   const kind = kindOf(x);
   if (kind === 'text') {
     return { expression: cellExpression(x), bucket: null, truncated: (await distinctCount(connection, input, x)) > points };

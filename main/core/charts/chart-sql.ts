@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ChartData } from '../../contract/index.ts';
-import { quoteName, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { Column } from '../../filter-language/index.ts';
 import { isNumberType } from '../cache/storage-types.ts';
 
 // What every kind of chart builds on: the cached rows as the request filtered them, the columns it
@@ -33,7 +34,7 @@ const WIDE_INTEGER = /^(U?HUGEINT|BIGNUM)$/;
 
 /** One y column's value per x (and group); numbers as doubles, anything else (a min of text) as text. */
 export function aggregate(aggregation: Aggregation, y: Column): string {
-  const column = quoteName(y.name);
+  const column = quoteIdentifier(y.name);
   if (aggregation === 'count') return `count(${column})`;
   if ((aggregation === 'sum' || aggregation === 'avg') && WIDE_INTEGER.test(y.type)) return `${aggregation}(CAST(${column} AS DOUBLE))`;
   const value = `${aggregation}(${column})`;
@@ -46,14 +47,14 @@ export function aggregates(input: ChartInput): string[] {
 }
 
 export async function distinctCount(connection: DuckDBConnection, input: ChartInput, column: Column): Promise<number> {
-  const reader = await connection.runAndReadAll(`SELECT count(DISTINCT ${quoteName(column.name)}) FROM (${input.base})`, input.params);
+  const reader = await connection.runAndReadAll(`SELECT count(DISTINCT ${quoteIdentifier(column.name)}) FROM (${input.base})`, input.params);
   return Number(reader.getRows()[0]?.[0] ?? 0);
 }
 
 /** The most frequent groups, as a CTE and the condition that keeps their rows; nothing without a group. */
 export function topGroups(input: ChartInput): { cte: string; condition: string } | null {
   if (!input.group) return null;
-  const name = quoteName(input.group.name);
+  const name = quoteIdentifier(input.group.name);
   return {
     cte: `top_groups AS (SELECT ${name} AS g FROM base GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${MAX_GROUPS})`,
     condition: `${name} IN (SELECT g FROM top_groups)`,

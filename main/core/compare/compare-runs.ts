@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fail, ok, type CellValue, type Result, type RunComparison } from '../../contract/index.ts';
-import { quoteName, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { Column } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
@@ -54,7 +55,7 @@ export async function compareCached(db: CacheDb, sides: Sides, key: string | nul
 async function duplicatedKeys(connection: DuckDBConnection, { a, b }: Sides, key: Column): Promise<{ a: number; b: number }> {
   const count = async (entry: CacheEntry) => {
     const reader = await connection.runAndReadAll(
-      `SELECT count(*) FROM (SELECT ${quoteName(key.name)} FROM ${quoteName(entry.tableName)} GROUP BY 1 HAVING count(*) > 1)`,
+      `SELECT count(*) FROM (SELECT ${quoteIdentifier(key.name)} FROM ${quoteIdentifier(entry.tableName)} GROUP BY 1 HAVING count(*) > 1)`,
     );
     return Number(reader.getRows()[0]?.[0] ?? 0);
   };
@@ -62,22 +63,22 @@ async function duplicatedKeys(connection: DuckDBConnection, { a, b }: Sides, key
 }
 
 async function byKey(connection: DuckDBConnection, { a, b }: Sides, key: Column, others: Column[]): Promise<NonNullable<RunComparison['byKey']>> {
-  const k = quoteName(key.name);
+  const k = quoteIdentifier(key.name);
   const typeInB = (c: Column) => b.columns.find((other) => other.name === c.name)?.type ?? c.type;
   // the same type, or two numbers, compare as they are (1 equals 1.0); other retyped columns as text
   const differs = (c: Column) => {
-    const [left, right] = [`a.${quoteName(c.name)}`, `b.${quoteName(c.name)}`];
+    const [left, right] = [`a.${quoteIdentifier(c.name)}`, `b.${quoteIdentifier(c.name)}`];
     const direct = c.type === typeInB(c) || (isNumberType(c.type) && isNumberType(typeInB(c)));
     return direct ? `${left} IS DISTINCT FROM ${right}` : `CAST(${left} AS VARCHAR) IS DISTINCT FROM CAST(${right} AS VARCHAR)`;
   };
   const changed = others.length > 0 ? others.map(differs).join(' OR ') : 'false';
-  const joined = `FROM ${quoteName(a.tableName)} AS a FULL OUTER JOIN ${quoteName(b.tableName)} AS b ON a.${k} = b.${k}`;
+  const joined = `FROM ${quoteIdentifier(a.tableName)} AS a FULL OUTER JOIN ${quoteIdentifier(b.tableName)} AS b ON a.${k} = b.${k}`;
   const kind = `CASE WHEN b.${k} IS NULL THEN 'onlyA' WHEN a.${k} IS NULL THEN 'onlyB' WHEN ${changed} THEN 'changed' ELSE 'same' END`;
   const counts = await connection.runAndReadAll(`SELECT kind, count(*) FROM (SELECT ${kind} AS kind ${joined}) GROUP BY kind`);
   const counted = Object.fromEntries(counts.getRows().map(([name, n]) => [String(name), Number(n)]));
 
   // the listed rows, each side's cells then shaped as the grid shows them
-  const inner = others.flatMap((c, i) => [`a.${quoteName(c.name)} AS a_${i}`, `b.${quoteName(c.name)} AS b_${i}`, `${differs(c)} AS d_${i}`]);
+  const inner = others.flatMap((c, i) => [`a.${quoteIdentifier(c.name)} AS a_${i}`, `b.${quoteIdentifier(c.name)} AS b_${i}`, `${differs(c)} AS d_${i}`]);
   const shaped = others.flatMap((c, i) => [cellExpression({ name: `a_${i}`, type: c.type }), cellExpression({ name: `b_${i}`, type: typeInB(c) }), `d_${i}`]);
   const listed = await connection.runAndReadAll(
     `SELECT kind, ${cellExpression({ name: 'key_value', type: key.type })}${shaped.map((e) => `, ${e}`).join('')} FROM (

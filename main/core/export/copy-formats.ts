@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ExportFormat, ExportText } from '../../contract/index.ts';
-import { quoteName, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { Column } from '../../filter-language/index.ts';
 import { isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
 import { hexText } from '../cache/storage-types.ts';
 import { csvValueExpression } from './csv-values.ts';
@@ -22,13 +23,13 @@ const HUGE = /^U?HUGEINT$/;
  * has to choose how a 128-bit integer is kept.
  */
 export async function copySelectList(connection: DuckDBConnection, format: ExportFormat, text: ExportText, table: string, columns: Column[]): Promise<string> {
-  if (format === 'csv') return columns.map((c) => `${csvValueExpression(c, text)} AS ${quoteName(c.name)}`).join(', ');
+  if (format === 'csv') return columns.map((c) => `${csvValueExpression(c, text)} AS ${quoteIdentifier(c.name)}`).join(', ');
   if (format === 'jsonl') return columns.map(jsonValueExpression).join(', ');
   const huge = columns.filter((c) => HUGE.test(c.type));
   const fits = huge.length === 0 ? [] : await fitDecimal(connection, table, huge);
   return columns
     .map((c) => {
-      const name = quoteName(c.name);
+      const name = quoteIdentifier(c.name);
       if (!HUGE.test(c.type)) return name;
       // Parquet has no 128-bit integer and DuckDB would write a DOUBLE; DECIMAL(38,0) keeps every
       // digit up to 38 of them, and past that the digits are kept as text rather than rounded
@@ -39,7 +40,7 @@ export async function copySelectList(connection: DuckDBConnection, format: Expor
 
 /** A column for a JSON line: bytes as `0x` hex, nested values and JSON as JSON rather than text of it. */
 function jsonValueExpression(column: Column): string {
-  const name = quoteName(column.name);
+  const name = quoteIdentifier(column.name);
   if (column.type === 'BLOB') return `${hexText(name)} AS ${name}`;
   const kind = kindOf(parseType(column.duneType ?? column.type));
   return isStructured(kind) && column.type === 'VARCHAR' ? `json(${name}) AS ${name}` : name;
@@ -47,7 +48,7 @@ function jsonValueExpression(column: Column): string {
 
 /** For each column, whether every value has at most 38 digits. */
 async function fitDecimal(connection: DuckDBConnection, table: string, columns: Column[]): Promise<boolean[]> {
-  const checks = columns.map((c) => `bool_and(${quoteName(c.name)} IS NULL OR TRY_CAST(${quoteName(c.name)} AS DECIMAL(38,0)) IS NOT NULL)`);
+  const checks = columns.map((c) => `bool_and(${quoteIdentifier(c.name)} IS NULL OR TRY_CAST(${quoteIdentifier(c.name)} AS DECIMAL(38,0)) IS NOT NULL)`);
   const row = (await connection.runAndReadAll(`SELECT ${checks.join(', ')} FROM ${table}`)).getRows()[0] ?? [];
   return columns.map((_, i) => row[i] !== false);
 }

@@ -1,3 +1,4 @@
+import { csvField, scanRecord, unquotedCsvField } from '../../common/csv-text.ts';
 import { parseType, spreadsheetRewrite } from '../../common/dune-types/index.ts';
 
 // The service's CSV pages rewritten to a spreadsheet's text (see spreadsheet-text.ts in the shared
@@ -7,50 +8,10 @@ import { parseType, spreadsheetRewrite } from '../../common/dune-types/index.ts'
 
 type Rewrite = ((text: string) => string) | null;
 
-const UNQUOTED = /[^,\r\n]*/y;
-
-/**
- * Calls `visit` with where each field of the record starting at `at` begins and ends (quotes and
- * all) and its column; returns where the next record starts.
- */
-function scanRecord(text: string, at: number, visit: (start: number, end: number, column: number) => void): number {
-  for (let column = 0; ; column += 1) {
-    let end: number;
-    if (text[at] === '"') {
-      end = at + 1;
-      for (;;) {
-        const quote = text.indexOf('"', end);
-        if (quote < 0) {
-          end = text.length;
-          break;
-        }
-        end = quote + 1;
-        if (text[end] !== '"') break;
-        end += 1;
-      }
-    } else {
-      UNQUOTED.lastIndex = at;
-      UNQUOTED.exec(text);
-      end = UNQUOTED.lastIndex;
-    }
-    visit(at, end, column);
-    if (text[end] !== ',') return text.startsWith('\r\n', end) ? end + 2 : end + 1;
-    at = end + 1;
-  }
-}
-
-function unquoted(raw: string): string {
-  return raw.startsWith('"') ? raw.slice(1, -1).replaceAll('""', '"') : raw;
-}
-
-function quotedIfNeeded(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /** The names of a CSV header line. */
 export function headerNames(header: string): string[] {
   const names: string[] = [];
-  scanRecord(header, 0, (start, end) => names.push(unquoted(header.slice(start, end))));
+  scanRecord(header, 0, (start, end) => names.push(unquotedCsvField(header.slice(start, end))));
   return names;
 }
 
@@ -73,10 +34,10 @@ export function spreadsheetPages(header: string, columns: { names: string[]; typ
     let copied = 0;
     const rewrite = (start: number, end: number, column: number) => {
       const raw = rows.slice(start, end);
-      const value = unquoted(raw);
+      const value = unquotedCsvField(raw);
       // an empty field is a null, and a quoted empty one an empty text: both stay as they are
       if (value === '') return;
-      parts.push(rows.slice(copied, start), quotedIfNeeded(rewrites[column]!(value)));
+      parts.push(rows.slice(copied, start), csvField(rewrites[column]!(value)));
       copied = end;
     };
     let at = 0;

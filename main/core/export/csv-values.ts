@@ -1,6 +1,7 @@
 import { DOUBLE_DIGITS, kindOf, parseType } from '../../common/dune-types/index.ts';
 import type { ExportText } from '../../contract/index.ts';
-import { quoteName, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { Column } from '../../filter-language/index.ts';
 import { hexText, timestampText } from '../cache/storage-types.ts';
 
 // What DuckDB's CSV writer is given for each cached column: the text a CSV export has, the same
@@ -19,7 +20,7 @@ export function csvValueExpression(column: Column, text: ExportText): string {
  * a null, as DuckDB writes it and the service too.
  */
 function serviceValue(column: Column): string {
-  const name = quoteName(column.name);
+  const name = quoteIdentifier(column.name);
   if (column.type.startsWith('TIMESTAMP')) return timestampText(name);
   if (column.type === 'BLOB') return hexText(name);
   const decimal = /^DECIMAL\((\d+),[1-9]\d*\)$/.exec(column.type);
@@ -38,7 +39,7 @@ function serviceValue(column: Column): string {
  * the shared type module), bytes as `0x` hex.
  */
 function spreadsheetValue(column: Column): string {
-  const name = quoteName(column.name);
+  const name = quoteIdentifier(column.name);
   if (column.type.startsWith('TIMESTAMP')) {
     return `CASE WHEN isfinite(${name}) THEN strftime(CAST(${name} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g') ELSE CAST(${name} AS VARCHAR) END`;
   }

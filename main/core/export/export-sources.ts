@@ -1,6 +1,7 @@
 import { fail, ok, type ExportFormat, type ExportText, type Result } from '../../contract/index.ts';
-import { quoteName, type CompiledRequest } from '../../filter-language/index.ts';
-import { sqlString, type CacheDb } from '../cache/cache-db.ts';
+import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
+import type { CompiledRequest } from '../../filter-language/index.ts';
+import type { CacheDb } from '../cache/cache-db.ts';
 import { countRows } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
 import { refusal } from '../results/read-range.ts';
@@ -57,10 +58,10 @@ export async function cacheSource(
   written: { format: ExportFormat; text: ExportText },
 ): Promise<FileSource> {
   const { format, text } = written;
-  const table = quoteName(entry.tableName);
+  const table = quoteIdentifier(entry.tableName);
   const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
   const params = compiled.where?.params ?? [];
-  const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, ${quoteName(EXPORT_SOURCE)}.rowid` : '';
+  const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, ${quoteIdentifier(EXPORT_SOURCE)}.rowid` : '';
   const totalRowCount = compiled.where ? await db.withConnection((c) => countRows(c, table, where, params)) : entry.rowCount;
   return {
     kind: 'file',
@@ -77,7 +78,7 @@ export async function cacheSource(
         }, PROGRESS_POLL_MS);
         try {
           const select = await copySelectList(connection, format, text, table, compiled.columns);
-          await connection.run(`COPY (SELECT ${select} FROM ${table} AS ${quoteName(EXPORT_SOURCE)}${where}${orderBy}) TO ${sqlString(path)} (${COPY_OPTIONS[format]})`, params);
+          await connection.run(`COPY (SELECT ${select} FROM ${table} AS ${quoteIdentifier(EXPORT_SOURCE)}${where}${orderBy}) TO ${quoteLiteral(path)} (${COPY_OPTIONS[format]})`, params);
         } catch (error) {
           throw signal.aborted ? new ExportAborted() : error;
         } finally {

@@ -1,7 +1,8 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { kindOf as typeKind, parseType } from '../../common/dune-types/index.ts';
 import { ok, type CellValue, type ColumnProfile, type Result } from '../../contract/index.ts';
-import { compileResultRequest, FilterLanguageError, quoteName, resolveColumn, type Column } from '../../filter-language/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { compileResultRequest, FilterLanguageError, resolveColumn, type Column } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
@@ -42,7 +43,7 @@ export async function profileFromCache(db: CacheDb, entry: CacheEntry, name: str
     if (error instanceof FilterLanguageError) return languageFailure(error);
     throw error;
   }
-  const source = `src AS (SELECT ${quoteName(column.name)} AS v FROM ${quoteName(entry.tableName)}${where ? ` WHERE ${where.sql}` : ''})`;
+  const source = `src AS (SELECT ${quoteIdentifier(column.name)} AS v FROM ${quoteIdentifier(entry.tableName)}${where ? ` WHERE ${where.sql}` : ''})`;
   const params = where?.params ?? [];
   const query = (sql: string) => db.withConnection((connection) => connection.runAndReadAll(`WITH ${source} ${sql}`, params).then((reader) => reader.getRows()));
   const wireType = entry.wireTypes[entry.columns.indexOf(column)] ?? column.type;

@@ -1,6 +1,6 @@
 import { fail, ok, type ColumnProfile, type Result } from '../../contract/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
-import { sqlString } from '../cache/cache-db.ts';
+import { quoteLiteral } from '../../common/sql-quote.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
 import { columnsParam } from '../../filter-language/index.ts';
 import { misfitOf, storageCast, widerStorage } from '../cache/page-casts.ts';
@@ -25,7 +25,7 @@ export async function profileFromSample(db: CacheDb, client: ServiceClient, exec
   if (!sample.ok) return sample;
   const wire = sample.data.columns[0];
   if (!wire) return fail('bad_request', `The service’s sample has no column “${name}”.`);
-  const rows = sample.data.rows.map((row) => `(${row[0] === null || row[0] === undefined ? 'NULL' : sqlString(String(row[0]))})`);
+  const rows = sample.data.rows.map((row) => `(${row[0] === null || row[0] === undefined ? 'NULL' : quoteLiteral(String(row[0]))})`);
   return db.withConnection((connection) =>
     valueErrors(async () => {
       // typed as a download types them: a value its type cannot hold widens the type (see page-casts.ts)

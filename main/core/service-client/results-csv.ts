@@ -1,3 +1,4 @@
+import { scanRecord } from '../../common/csv-text.ts';
 import { success, type ClientResult } from './errors.ts';
 import { nextPageRequest } from './next-page.ts';
 import type { BodyConsumer, RequestOptions, Transport } from './request.ts';
@@ -108,14 +109,7 @@ export function createCsvPages(transport: Transport) {
 
 /** Splits at the end of the first record: a line break outside double quotes. */
 export function splitHeader(text: string): { header: string; rows: string } {
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i];
-    if (char === '"') quoted = !quoted;
-    else if (char === '\n' && !quoted) {
-      const header = text.slice(0, i).replace(/\r$/, '');
-      return { header, rows: text.slice(i + 1) };
-    }
-  }
-  return { header: text.replace(/\r$/, ''), rows: '' };
+  let headerEnd = 0;
+  const rowsStart = scanRecord(text, 0, (_start, end) => (headerEnd = end));
+  return { header: text.slice(0, headerEnd), rows: text.slice(rowsStart) };
 }

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { csvField, quotedCsvField } from '../../common/csv-text.ts';
 
 // Where the records of a staged CSV file are: the end of its header row, and ranges of whole records
 // of about `partBytes` each. A newline ends a record only outside quotes; an escaped quote ("") does
@@ -83,6 +84,7 @@ export async function readRange(path: string, range: ByteRange): Promise<Buffer>
 
 /** A header row of these names, quoted where CSV needs it. */
 export function headerRow(names: string[], lineBreak: string): string {
-  const field = (name: string) => (/[",\r\n]|^\s|\s$/.test(name) ? `"${name.replaceAll('"', '""')}"` : name);
+  // quoted at a space on either end too, which a CSV reader may trim from a bare field
+  const field = (name: string) => (/^\s|\s$/.test(name) ? quotedCsvField(name) : csvField(name));
   return names.map(field).join(',') + lineBreak;
 }

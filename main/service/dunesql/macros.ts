@@ -1,5 +1,5 @@
 import type { DuckDBInstance } from '@duckdb/node-api';
-import { quoteIdentifier as q } from '../storage/duckdb.ts';
+import { quoteIdentifier as q } from '../../common/sql-quote.ts';
 
 // DuneSQL's types and functions where DuckDB has none or answers otherwise, as DuckDB types and
 // macros in the schema executions resolve names in first (`<catalog>.main`): a macro there

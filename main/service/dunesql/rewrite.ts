@@ -1,3 +1,4 @@
+import { quoteLiteral } from '../../common/sql-quote.ts';
 import { javaPattern, mysqlPattern, PatternError } from './date-patterns.ts';
 import { argumentRanges, bracketGroups, type Group } from './brackets.ts';
 import { tokenize, type Token } from './tokens.ts';
@@ -135,7 +136,7 @@ function rewritePattern(tokens: Token[], name: number, args: [number, number][],
     throw error;
   }
   replaced.set(name, duckdb);
-  replaced.set(significant(tokens, last![0] - 1, 1), `'${converted.replace(/'/g, "''")}'`);
+  replaced.set(significant(tokens, last![0] - 1, 1), quoteLiteral(converted));
 }
 
 function hasModifiers(tokens: Token[], open: number, group: Group): boolean {

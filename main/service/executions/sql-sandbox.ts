@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { link, mkdir, rm } from 'node:fs/promises';
 import { basename, join, parse } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { quoteIdentifier as q, quoteLiteral } from '../storage/duckdb.ts';
+import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
 import { attachSamples, SAMPLE_SCHEMAS } from '../samples/attach-samples.ts';
 import { namesSampleTables, SAMPLE_NAMES } from '../samples/sample-names.ts';
 import type { SampleTables } from '../samples/sample-tables.ts';

@@ -1,5 +1,5 @@
 import { StatementType, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
-import { quoteIdentifier as q } from '../storage/duckdb.ts';
+import { quoteIdentifier as q } from '../../common/sql-quote.ts';
 import { refusedCall, type Tree } from './called-functions.ts';
 import { splitExplain } from './explain-prefix.ts';
 import { StatementRefused } from './statement-refused.ts';

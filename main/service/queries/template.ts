@@ -1,14 +1,10 @@
+import { PLACEHOLDER, placeholderNames } from '../../common/parameters.ts';
 import type { ParameterDefinition } from './query-store.ts';
 
 // `{{name}}` placeholders are replaced by the value's text, unquoted: the SQL author writes any
 // quotes or casts around them, as on the real service.
-const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
 
 export class ParameterError extends Error {}
-
-export function placeholderNames(sql: string): string[] {
-  return [...new Set(Array.from(sql.matchAll(PLACEHOLDER), (m) => m[1]!))];
-}
 
 function valueText(name: string, value: unknown): string {
   if (typeof value === 'string') return value;

@@ -1,4 +1,5 @@
-import { quoteIdentifier } from '../storage/duckdb.ts';
+import { csvField } from '../../common/csv-text.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { hexBytesSql } from './hex-bytes-sql.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
@@ -87,7 +88,7 @@ export function csvColumnSql(column: ResultColumn): string {
 
 /** The CSV header line for these columns. */
 export function csvHeader(columns: ResultColumn[]): string {
-  return columns.map((c) => (/[",\r\n]/.test(c.name) ? `"${c.name.replaceAll('"', '""')}"` : c.name)).join(',');
+  return columns.map((c) => csvField(c.name)).join(',');
 }
 
 // Parquet holds these as they are, and the CSV page's text of one is DuckDB's text of it, which

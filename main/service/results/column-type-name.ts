@@ -1,5 +1,5 @@
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
-import { quoteIdentifier as quoted } from '../storage/duckdb.ts';
+import { quoteIdentifier as quoted } from '../../common/sql-quote.ts';
 
 // DuckDB's name of a result column's type, which the result's stored table is made of. The client
 // library names a JSON column, or a list of them, as VARCHAR (JSON is VARCHAR with an alias): the

@@ -1,5 +1,5 @@
 import { parseType, type DuneType } from '../../common/dune-types/index.ts';
-import { quoteIdentifier, quoteLiteral } from '../storage/duckdb.ts';
+import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 
 // Dune sends bytes (varbinary) as `0x` and lower-case hex, where DuckDB writes a BLOB as its escaped
 // text (`\xDE\xAD`, printable bytes as they are): a BLOB, or one inside a list, struct, map or

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
-import { checkpoint, quoteIdentifier as q, quoteLiteral as literal, type Database } from '../storage/duckdb.ts';
+import { quoteIdentifier as q, quoteLiteral as literal } from '../../common/sql-quote.ts';
+import { checkpoint, type Database } from '../storage/duckdb.ts';
 
 // Results attached at once, beyond those in use: the ones paged through lately stay ready. DuckDB
 // keeps in memory what it wrote or read of an attached file, so those kept are bounded by their files'

@@ -1,6 +1,7 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import type { BoundSql } from '../../filter-language/index.ts';
-import { quoteIdentifier, valuesOf } from '../storage/duckdb.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { valuesOf } from '../storage/duckdb.ts';
 import type { ResultFiles } from './result-files.ts';
 import { PageWriter, type JsonText, type Page, type PageFormat } from './page-writer.ts';
 import { ResultViews } from './result-views.ts';

@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../storage/duckdb.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
 
 export interface ResultColumn {
   name: string;

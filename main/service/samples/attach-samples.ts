@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { SAMPLE_TABLES } from '../../common/dune-tables/index.ts';
-import { quoteIdentifier as q, quoteLiteral } from '../storage/duckdb.ts';
+import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
 
 /** The schemas of Dune's tables that have a sample. */
 export const SAMPLE_SCHEMAS = [...new Set(SAMPLE_TABLES.map((t) => t.schema))];

@@ -1,6 +1,6 @@
 import { parseType, type DuneType } from '../../common/dune-types/index.ts';
 import { SAMPLE_TABLES } from '../../common/dune-tables/index.ts';
-import { quoteIdentifier as q } from '../storage/duckdb.ts';
+import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
 
 // The statements that fill a new DuckDB file with the sample of Dune's tables: three days of
 // Ethereum from 2024-03-01, made up but consistent. Every value is a function of a row's number
@@ -52,7 +52,7 @@ const BUILDERS: [string, string][] = [
   ['1f9090aae28b8a3dceadf281b0f12828e676c326', 'rsync-builder'],
 ];
 
-const literal = (value: string | number) => (typeof value === 'number' ? String(value) : `'${value.replaceAll("'", "''")}'`);
+const literal = (value: string | number) => (typeof value === 'number' ? String(value) : quoteLiteral(value));
 const values = (rows: (string | number)[][]) => rows.map((row) => `(${row.map(literal).join(', ')})`).join(',\n  ');
 
 /** DuckDB's spelling of a DuneSQL type of the sample tables. */

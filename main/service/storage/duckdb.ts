@@ -244,16 +244,6 @@ export function valuesOf(params: SqlParams): SqlParams | undefined {
   return params.length > 0 ? params : undefined;
 }
 
-/** A DuckDB string literal in single quotes, whatever it contains. */
-export function quoteLiteral(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
-}
-
-/** A DuckDB identifier in double quotes, whatever it contains. */
-export function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
 const OTHERS_WRITING = /Cannot CHECKPOINT: there are other write transactions active/;
 const CHECKPOINT_TRIES = 20;
 

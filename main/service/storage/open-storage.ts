@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { quoteLiteral } from '../../common/sql-quote.ts';
 import { TableFiles } from '../tables/table-files.ts';
 import { Database } from './duckdb.ts';
 import { assertRoom, RECORDS_FLOOR_BYTES } from './disk-full.ts';
@@ -40,8 +41,8 @@ export async function openStorage(dataDir: string): Promise<Storage> {
   );
   const results = await openResults(dataDir, MEMORY.results);
   // in memory, it would spill large uploads into the process's working folder
-  const spill = join(dataDir, 'tmp', 'files').replaceAll("'", "''");
-  const files = await Database.open(':memory:', [`SET temp_directory = '${spill}'`], [], { memory_limit: MEMORY.files });
+  const spill = join(dataDir, 'tmp', 'files');
+  const files = await Database.open(':memory:', [`SET temp_directory = ${quoteLiteral(spill)}`], [], { memory_limit: MEMORY.files });
   return {
     meta,
     results,

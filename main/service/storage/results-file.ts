@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ResultFiles } from '../results/result-files.ts';
-import { Database, quoteIdentifier as q, quoteLiteral } from './duckdb.ts';
+import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import { Database } from './duckdb.ts';
 
 // pages are written by DuckDB, timestamps with a time zone included: in UTC
 const SESSION = [`SET TimeZone = 'UTC'`];

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, rm, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { checkpoint, quoteIdentifier as q, type Database } from '../storage/duckdb.ts';
+import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import { checkpoint, type Database } from '../storage/duckdb.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import { DATA, type TableFiles } from './table-files.ts';
 import type { NewTableRecord, TableRecord, TableStore } from './table-store.ts';
@@ -47,11 +48,11 @@ export class TableData {
     // a table's file takes about what its text did, or less
     assertRoom(this.#tableFiles.dir, DATA_FLOOR_BYTES, (await stat(path)).size);
     const file = this.#tableFiles.newName();
-    const source = path.replaceAll("'", "''");
+    const source = quoteLiteral(path);
     const read =
       format === 'csv'
-        ? `read_csv('${source}', header = true${allText ? ', all_varchar = true' : ''})`
-        : `read_json('${source}', format = 'newline_delimited')`;
+        ? `read_csv(${source}, header = true${allText ? ', all_varchar = true' : ''})`
+        : `read_json(${source}, format = 'newline_delimited')`;
     try {
       const rows = await this.#withFiles([{ file, readOnly: false }], async (c, [alias]) => {
         await c.run(`CREATE TABLE ${alias}.${DATA} AS SELECT * FROM ${read}`);
@@ -198,8 +199,7 @@ export class TableData {
     try {
       for (const { file, readOnly } of files) {
         const alias = q(`f_${randomBytes(8).toString('hex')}`);
-        const path = this.#tableFiles.path(file).replaceAll("'", "''");
-        await connection.run(`ATTACH '${path}' AS ${alias}${readOnly ? ' (READ_ONLY)' : ''}`);
+        await connection.run(`ATTACH ${quoteLiteral(this.#tableFiles.path(file))} AS ${alias}${readOnly ? ' (READ_ONLY)' : ''}`);
         attached.push({ alias, readOnly });
       }
       const result = await work(connection, attached.map((a) => a.alias));

@@ -1,6 +1,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { quoteIdentifier as q, type Database } from '../storage/duckdb.ts';
+import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import type { Database } from '../storage/duckdb.ts';
 import type { TableData } from './table-data.ts';
 import { DATA, type TableFiles } from './table-files.ts';
 import type { TableStore } from './table-store.ts';
@@ -26,7 +27,7 @@ export async function prepareTableFiles(dataDir: string, files: Database, store:
 async function convertSharedFile(path: string, files: Database, store: TableStore, data: TableData, tableFiles: TableFiles): Promise<void> {
   const connection = await files.connect();
   // read-write, so that what its write-ahead log still holds is read too
-  await connection.run(`ATTACH '${path.replaceAll("'", "''")}' AS shared`);
+  await connection.run(`ATTACH ${quoteLiteral(path)} AS shared`);
   try {
     for (const table of await store.all()) {
       if (table.file) continue;
@@ -42,7 +43,7 @@ async function convertSharedFile(path: string, files: Database, store: TableStor
         continue;
       }
       const file = await data.create(columns.map((c) => ({ name: c.column_name, type: c.data_type, nullable: c.is_nullable })));
-      await connection.run(`ATTACH '${tableFiles.path(file).replaceAll("'", "''")}' AS target`);
+      await connection.run(`ATTACH ${quoteLiteral(tableFiles.path(file))} AS target`);
       await connection.run(`INSERT INTO target.${DATA} SELECT * FROM shared.${q(table.namespace)}.${q(table.tableName)}`);
       await connection.run(`CHECKPOINT target`);
       await connection.run(`DETACH target`);

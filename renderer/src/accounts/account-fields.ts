@@ -1,9 +1,9 @@
 // The checks main applies to an account's fields, repeated here so a mistake is shown by its
 // field before anything is sent (the contract's schemas stay out of the renderer bundle).
 
-export { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../../../main/contract/defaults.ts';
+import { isServiceName } from '../../../main/common/service-name.ts';
 
-const SERVICE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
+export { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../../../main/contract/defaults.ts';
 
 export interface AccountFields {
   label: string;
@@ -22,8 +22,8 @@ export function accountProblems(fields: AccountFields, keyRequired: boolean): Fi
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
     problems.baseUrl = 'Enter the address of the service, such as https://api.dune.com.';
   }
-  if (!SERVICE_NAME.test(fields.serviceName.trim())) {
-    problems.serviceName = 'Use letters, digits and underscores, starting with a letter: it names the X-…-API-KEY header.';
+  if (!isServiceName(fields.serviceName.trim())) {
+    problems.serviceName = 'Use at most 40 letters, digits and underscores, starting with a letter: it names the X-…-API-KEY header.';
   }
   if (keyRequired && !fields.apiKey.trim()) problems.apiKey = 'Paste the API key.';
   return problems;

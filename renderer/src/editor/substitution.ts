@@ -1,10 +1,9 @@
+import { PLACEHOLDER } from '../../../main/common/parameters.ts';
 import type { ParameterValues } from '../../../main/contract/index.ts';
 
 // The SQL that runs is the editor's text with `{{name}}` replaced by each value's text, as the
 // service does it. The service reports an error's position in that SQL; this maps it back to the
 // editor, or says it falls inside a value put in.
-
-const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
 
 export interface Position {
   line: number;

@@ -1,10 +1,10 @@
+import { placeholderNames } from '../../../main/common/parameters.ts';
 import type { ParameterValues, QueryParameter } from '../../../main/contract/index.ts';
 
 // The parameter form's rules: what each type of field holds, what is valid, and what is sent.
 
 export type FieldValue = string | string[];
 
-const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 /** `YYYY-MM-DD HH:MM[:SS]`, with a space or a T, as the service and the date-time picker write it. */
 const DATETIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?/;
@@ -15,7 +15,7 @@ const DATETIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?/;
  */
 export function fieldsOf(definitions: QueryParameter[], sql: string): QueryParameter[] {
   const declared = new Set(definitions.map((p) => p.key));
-  const undeclared = [...new Set(Array.from(sql.matchAll(PLACEHOLDER), (m) => m[1]!))].filter((key) => !declared.has(key));
+  const undeclared = placeholderNames(sql).filter((key) => !declared.has(key));
   return [...definitions, ...undeclared.map((key): QueryParameter => ({ key, type: 'text', value: '' }))];
 }
 

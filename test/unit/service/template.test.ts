@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParameterError, placeholderNames, resolveParameters, substitute } from '../../../main/service/queries/template.ts';
+import { ParameterError, resolveParameters, substitute } from '../../../main/service/queries/template.ts';
 import type { ParameterDefinition } from '../../../main/service/queries/query-store.ts';
 
 const defs: ParameterDefinition[] = [
@@ -9,10 +9,6 @@ const defs: ParameterDefinition[] = [
 const sql = "select * from t where chain = '{{chain}}' and n > {{ min }} and c = '{{chain}}'";
 
 describe('query templates', () => {
-  it('lists each placeholder once, spaces inside the braces allowed', () => {
-    expect(placeholderNames(sql)).toEqual(['chain', 'min']);
-  });
-
   it('substitutes given values as text, defaults for the others, lists comma-joined', () => {
     const values = resolveParameters(sql, defs, { min: 5 });
     expect(values).toEqual({ chain: 'ethereum', min: '5' });

@@ -1,4 +1,6 @@
 import { isNumeric, spreadsheetTimestamp, type TypeKind } from '../../../../main/common/dune-types/index.ts';
+import { csvField } from '../../../../main/common/csv-text.ts';
+import { quoteIdentifier, quoteLiteral } from '../../../../main/common/sql-quote.ts';
 import type { CellValue } from '../../../../main/contract/index.ts';
 import { toTsv } from './tsv.ts';
 
@@ -29,9 +31,8 @@ export interface CopyColumn {
 /** A cell as text, null as null: what every format starts from. */
 export type CellText = string | null;
 
-function csvField(text: CellText): string {
-  if (text === null) return '';
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+function csvCell(text: CellText): string {
+  return text === null ? '' : csvField(text);
 }
 
 function markdownField(text: CellText): string {
@@ -82,10 +83,6 @@ const FLOAT_WORDS = new Map([
 const BYTES = /^0x([0-9a-f]{2})*$/;
 const DATE_TEXT = /^\d{4}-\d{2}-\d{2}/;
 
-function quoted(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
-}
-
 /**
  * A cell as a DuneSQL literal of its kind: numbers bare with every digit, bytes as a bare `0x…`
  * (`X''` when empty), dates and timestamps typed, nested and json values as quoted JSON text.
@@ -97,13 +94,9 @@ function sqlLiteral(text: CellText, value: CellValue, kind: TypeKind): string {
   if (isNumeric(kind) && SQL_NUMBER.test(text)) return text;
   if (kind === 'float' && FLOAT_WORDS.has(text)) return FLOAT_WORDS.get(text)!;
   if (kind === 'binary' && BYTES.test(text)) return text === '0x' ? "X''" : text;
-  if (kind === 'date' && DATE_TEXT.test(text)) return `DATE ${quoted(text)}`;
-  if (kind === 'timestamp' && DATE_TEXT.test(text)) return `TIMESTAMP ${quoted(text)}`;
-  return quoted(text);
-}
-
-function sqlName(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
+  if (kind === 'date' && DATE_TEXT.test(text)) return `DATE ${quoteLiteral(text)}`;
+  if (kind === 'timestamp' && DATE_TEXT.test(text)) return `TIMESTAMP ${quoteLiteral(text)}`;
+  return quoteLiteral(text);
 }
 
 /** The texts with each timestamp as spreadsheets read it. */
@@ -120,7 +113,7 @@ export function formatBlock(format: CopyFormat, columns: CopyColumn[], values: C
     case 'tsv':
       return toTsv(names, forSpreadsheets(columns, texts));
     case 'csv':
-      return [names, ...forSpreadsheets(columns, texts)].map((row) => row.map(csvField).join(',')).join('\n');
+      return [names, ...forSpreadsheets(columns, texts)].map((row) => row.map(csvCell).join(',')).join('\n');
     case 'markdown': {
       const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
       const rule = columns.map((c) => (isNumeric(c.kind) ? '---:' : '---'));
@@ -130,7 +123,7 @@ export function formatBlock(format: CopyFormat, columns: CopyColumn[], values: C
       return jsonRows(columns, values, texts);
     case 'sql': {
       const rows = values.map((row, r) => `  (${columns.map((c, i) => sqlLiteral(texts[r]![i]!, row[i]!, c.kind)).join(', ')})`);
-      return `SELECT * FROM (VALUES\n${rows.join(',\n')}\n) AS t(${names.map(sqlName).join(', ')})`;
+      return `SELECT * FROM (VALUES\n${rows.join(',\n')}\n) AS t(${names.map(quoteIdentifier).join(', ')})`;
     }
   }
 }

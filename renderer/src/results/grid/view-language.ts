@@ -1,5 +1,6 @@
 import type { ColDef, FilterModel, SortModelItem } from 'ag-grid-community';
 import { isNumeric, type TypeKind } from '../../../../main/common/dune-types/index.ts';
+import { quoteIdentifier, quoteLiteral } from '../../../../main/common/sql-quote.ts';
 
 // The grid's sort and filter models written in the service's `sort_by` / `filters` / `columns`
 // language, so the same request works against the service and the cache.
@@ -16,12 +17,7 @@ const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'like', 'is', 'null', 'asc',
 
 /** A column name for `filters` and `sort_by`: double-quoted unless it is a plain word. */
 export function columnRef(name: string): string {
-  return BARE_NAME.test(name) && !KEYWORDS.has(name.toLowerCase()) ? name : `"${name.replaceAll('"', '""')}"`;
-}
-
-/** A string value, single quotes doubled. */
-export function stringLiteral(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
+  return BARE_NAME.test(name) && !KEYWORDS.has(name.toLowerCase()) ? name : quoteIdentifier(name);
 }
 
 export { columnsParam } from '../../../../main/filter-language/index.ts';
@@ -54,11 +50,11 @@ export function sortByParam(model: SortModelItem[], byId: Map<string, ViewColumn
 function textCondition(ref: string, type: string | null | undefined, value: string): string | null {
   switch (type) {
     case 'contains':
-      return `${ref} LIKE ${stringLiteral(`%${value}%`)}`;
+      return `${ref} LIKE ${quoteLiteral(`%${value}%`)}`;
     case 'startsWith':
-      return `${ref} LIKE ${stringLiteral(`${value}%`)}`;
+      return `${ref} LIKE ${quoteLiteral(`${value}%`)}`;
     case 'equals':
-      return `${ref} = ${stringLiteral(value)}`;
+      return `${ref} = ${quoteLiteral(value)}`;
     default:
       return null;
   }
@@ -107,13 +103,13 @@ function dateCondition(ref: string, type: string | null | undefined, from: strin
   const day = from.slice(0, 10);
   switch (type) {
     case 'equals':
-      return `(${ref} >= ${stringLiteral(day)} AND ${ref} < ${stringLiteral(nextDay(day))})`;
+      return `(${ref} >= ${quoteLiteral(day)} AND ${ref} < ${quoteLiteral(nextDay(day))})`;
     case 'lessThan':
-      return `${ref} < ${stringLiteral(day)}`;
+      return `${ref} < ${quoteLiteral(day)}`;
     case 'greaterThan':
-      return `${ref} >= ${stringLiteral(nextDay(day))}`;
+      return `${ref} >= ${quoteLiteral(nextDay(day))}`;
     case 'inRange':
-      return to ? `(${ref} >= ${stringLiteral(day)} AND ${ref} < ${stringLiteral(nextDay(to))})` : null;
+      return to ? `(${ref} >= ${quoteLiteral(day)} AND ${ref} < ${quoteLiteral(nextDay(to))})` : null;
     default:
       return null;
   }
