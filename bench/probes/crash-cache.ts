@@ -69,34 +69,29 @@ async function digest(cache: ResultCache, executionId: string): Promise<string |
 }
 
 /**
- * A commit of rows has reached the log once it holds this much: the rows go to the file, the log
- * names their blocks (about 4 KiB for the first commit), and the CREATE TABLE before takes a few
- * hundred bytes.
- */
-const COMMITTED_LOG_BYTES = 2048;
-
-/**
- * Runs a child that downloads the result into `dir`, and kills it once a commit of rows has
- * reached the cache's log and the file (with its log) has grown by `further` bytes since: a point
- * in the writes, since the rows arrive well ahead of their loads on a busy machine. A kill before
- * any commit would rightly start again from row 0: there is nothing on disk to go on from. Answers
- * the rows arrived.
+ * Runs a child that downloads the result into `dir`, and kills it once it has committed rows (it
+ * says so) and the file (with its log) has grown by `further` bytes since: a point in the writes,
+ * since the rows arrive well ahead of their loads on a busy machine. (Watching the log's size for
+ * the first commit was not enough: on a new file the schema's own commits could pass for it, and a
+ * kill then rightly started again from row 0.) Answers the rows arrived.
  */
 async function killMidway(dir: string, service: RunningService, executionId: string, further: number): Promise<number> {
   const file = join(dir, 'results.duckdb');
   const child = spawn(process.execPath, [CHILD, dir, service.baseUrl, service.demoApiKey!, executionId], { stdio: ['ignore', 'pipe', 'inherit'] });
   let arrived = 0;
   let finished = false;
+  let committed = false;
   child.stdout!.on('data', (chunk: Buffer) => {
     for (const [, state, rows] of chunk.toString().matchAll(/^(\w+) (\d+)$/gm)) {
       if (state === 'downloading') arrived = Math.max(arrived, Number(rows));
+      else if (state === 'committed') committed = true;
       else finished = true;
     }
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let killAt = Infinity;
   while (fileBytes(file) < killAt && !finished && child.exitCode === null) {
-    if (killAt === Infinity && existsSync(`${file}.wal`) && statSync(`${file}.wal`).size >= COMMITTED_LOG_BYTES) killAt = fileBytes(file) + further;
+    if (killAt === Infinity && committed) killAt = fileBytes(file) + further;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   child.kill('SIGKILL');
