@@ -1,5 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import { isDiskFull } from './disk-full.ts';
+import { SerialQueue } from '../../common/serial-queue.ts';
 
 export type SqlParams = DuckDBValue[];
 export type Row = Record<string, unknown>;
@@ -22,7 +23,7 @@ export class Database {
   #invalid = false;
   /** Connections of an instance given up on, closed as their users release them. */
   #stale = new Set<DuckDBConnection>();
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly #turns = new SerialQueue();
   #others = new Set<DuckDBConnection>();
   /** Released connections, kept for the next `connect`: a new one costs a round trip and the session's statements. */
   #idle: DuckDBConnection[] = [];
@@ -64,7 +65,7 @@ export class Database {
 
   /** Runs `work` with the shared connection, after every earlier call has finished. */
   exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const result = this.#tail.then(async () => {
+    return this.#turns.run(async () => {
       if (this.#invalid) await this.#reopen();
       const instance = this.#instance;
       try {
@@ -74,8 +75,6 @@ export class Database {
         throw error;
       }
     });
-    this.#tail = result.catch(() => undefined);
-    return result;
   }
 
   /**
@@ -190,7 +189,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
-    await this.#tail;
+    await this.#turns.settled();
     for (const connection of this.#others) connection.interrupt();
     for (const connection of [...this.#others, ...this.#idle]) connection.closeSync();
     this.#others.clear();
