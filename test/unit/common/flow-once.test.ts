@@ -23,6 +23,12 @@ const RULES: Rule[] = [
     // the queue's tail: the last call's promise, its failure swallowed, kept for the next call
     tellTales: [/(#?\w+|\.#?\w+)\s*=\s*[\w.#]+\.catch\(\(\) => (undefined|\{\})\)/],
   },
+  {
+    name: 'a doubling wait with jitter',
+    home: 'main/common/backoff.ts',
+    // a wait doubled per failure (`base * 2 ** n`), or spread by a random share of itself
+    tellTales: [/\*\s*2\s*\*\*\s*[\w(]/, /[*/+]\s*(Math\.)?random\(\)|(Math\.)?random\(\)\s*[*/+]/],
+  },
 ];
 
 function sources(dir: string): string[] {
