@@ -1,8 +1,9 @@
 import { doubled } from '../../common/backoff.ts';
+import { hasResult } from '../../common/dune-states.ts';
 import type { ExecutionUpdate, PollBounds } from '../../contract/index.ts';
 import type { ExecutionStatus, ServiceClient, ServiceErrorKind } from '../service-client/index.ts';
 import { toExecutionUpdate } from './snapshot.ts';
-import { hasResult, isTerminal } from './states.ts';
+import { isTerminal } from './states.ts';
 
 // Polls the status of executions until they end, and reports every status it reads as an
 // `execution:update`. Polling is fast while a run is young (most finish in seconds) and slows

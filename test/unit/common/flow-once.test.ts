@@ -29,6 +29,18 @@ const RULES: Rule[] = [
     // a wait doubled per failure (`base * 2 ** n`), or spread by a random share of itself
     tellTales: [/\*\s*2\s*\*\*\s*[\w(]/, /[*/+]\s*(Math\.)?random\(\)|(Math\.)?random\(\)\s*[*/+]/],
   },
+  {
+    name: "Dune's terminal and with-result states, and its partial-result refusal",
+    home: 'main/common/dune-states.ts',
+    tellTales: [
+      // a set of states holding FAILED: the terminal ones
+      /new Set[^(]*\(\[[^\]]*('QUERY_STATE_FAILED'|STATE\.failed)/,
+      // COMPLETED and COMPLETED_PARTIAL together: the states with a result
+      /new Set[^(]*\(\[\s*('QUERY_STATE_COMPLETED'|STATE\.completed),\s*('QUERY_STATE_COMPLETED_PARTIAL'|STATE\.completedPartial)\s*\]/,
+      /===\s*('QUERY_STATE_COMPLETED'|STATE\.completed)\s*\|\|[^;]*===\s*('QUERY_STATE_COMPLETED_PARTIAL'|STATE\.completedPartial)/,
+      /partial result\/i|Partial Result, please/,
+    ],
+  },
 ];
 
 function sources(dir: string): string[] {
