@@ -41,6 +41,15 @@ const RULES: Rule[] = [
       /partial result\/i|Partial Result, please/,
     ],
   },
+  {
+    name: "the reading of DuckDB's error messages",
+    home: 'main/common/duckdb-errors.ts',
+    tellTales: [
+      // a regular expression on a message that starts with DuckDB's exception type
+      /\/\^\(?[A-Z][\w |]*\)? Error: /,
+      /has been invalidated because of|Cannot CHECKPOINT: there are/,
+    ],
+  },
 ];
 
 function sources(dir: string): string[] {
