@@ -1,14 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { projectSources } from './project-sources.ts';
 
 // Each small rule of control flow is written once, in main/common. A copy shows by its tell-tale;
 // one found outside the rule's own module fails here, so the copies cannot drift apart again.
 // FLOW_ONCE_ROOT points the check at another checkout (to see it fail on one with the copies).
 
 const root = process.env.FLOW_ONCE_ROOT ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const SOURCE = /\.(ts|svelte)$/;
 
 interface Rule {
   name: string;
@@ -52,18 +51,7 @@ const RULES: Rule[] = [
   },
 ];
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sources(path);
-    return SOURCE.test(entry.name) ? [path] : [];
-  });
-}
-
-const files = ['main', 'renderer', 'preload'].flatMap((top) => sources(join(root, top))).map((file) => ({
-  path: relative(root, file),
-  text: readFileSync(file, 'utf8'),
-}));
+const files = projectSources(root);
 
 describe('each rule of control flow is defined once', () => {
   it.each(RULES)('$name lives in $home only', (rule) => {
@@ -71,5 +59,8 @@ describe('each rule of control flow is defined once', () => {
       .filter((file) => file.path !== rule.home && rule.tellTales.some((tellTale) => tellTale.test(file.text)))
       .map((file) => file.path);
     expect(copies).toEqual([]);
+    // and the tell-tales still find the rule in its home, so they would find a copy of it
+    const home = files.find((file) => file.path === rule.home);
+    expect(home !== undefined && rule.tellTales.some((tellTale) => tellTale.test(home.text))).toBe(true);
   });
 });
