@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { SerialQueue } from '../../common/serial-queue.ts';
 import { compactIfWasteful, dropUnfinishedCompaction } from './cache-compaction.ts';
 
 // The cache's DuckDB file. Short statements on the manifest go through one connection, one at a
@@ -97,7 +98,7 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
   const others = new Set<DuckDBConnection>();
   // a grid reads page after page: idle connections are kept for the next read instead of reopened
   const idle: DuckDBConnection[] = [];
-  let tail: Promise<unknown> = Promise.resolve();
+  const turns = new SerialQueue();
   let closed = false;
   let oneThreadWork = 0;
   /** Connections taken or being taken; while a compaction runs (`swapping`), none is. */
@@ -113,9 +114,7 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
   }
 
   function exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const result = tail.then(() => work(current.shared));
-    tail = result.catch(() => undefined);
-    return result;
+    return turns.run(() => work(current.shared));
   }
 
   /** Closes DuckDB's database (which writes out its log) and the write-back's handle. */
@@ -197,7 +196,7 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
     async close() {
       closed = true;
       for (const connection of others) connection.interrupt();
-      await tail;
+      await turns.settled();
       await current.shared.run('CHECKPOINT').catch(() => undefined);
       await closeFile();
     },

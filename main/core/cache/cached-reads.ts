@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { isValueError } from '../../common/duckdb-errors.ts';
 import { fail, ok, type Result, type ResultPage, type ResultSample } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { compileResultRequest, FilterLanguageError, type Column, type CompiledRequest } from '../../filter-language/index.ts';
@@ -14,9 +15,6 @@ import { cellExpression, toCacheCell } from './storage-types.ts';
 
 /** The row's place in the result, carried through a page's subquery; a name no result column is expected to have. */
 const PAGE_ROW = '"__querydesk_row"';
-
-// DuckDB refuses a filter value its column cannot hold (`id = 'abc'`): the request's mistake.
-const VALUE_ERROR = /^(Conversion|Invalid Input) Error: /;
 
 /** The view compiled against the entry's columns; with `source`, its sort names them as that table's. */
 export function compileView(entry: CacheEntry, view: ResultView, source?: string): CompiledRequest | FilterLanguageError {
@@ -114,7 +112,7 @@ export async function valueErrors<T>(work: () => Promise<Result<T>>): Promise<Re
   try {
     return await work();
   } catch (error) {
-    if (error instanceof Error && VALUE_ERROR.test(error.message)) return fail('bad_request', `filters: ${error.message.split('\n')[0]}`);
+    if (error instanceof Error && isValueError(error.message)) return fail('bad_request', `filters: ${error.message.split('\n')[0]}`);
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import { hasResult } from '../../common/dune-states.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { ResultShape } from './download.ts';
 import { storageType } from './storage-types.ts';
@@ -10,8 +11,6 @@ export type ShapeRefusal = ServiceError | { kind: 'partial_result'; message: str
 
 export type ShapeOutcome = { ok: true; shape: ResultShape; roundTripMs: number } | { ok: false; error: ShapeRefusal };
 
-const COMPLETE_STATES = new Set(['QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED_PARTIAL']);
-
 /**
  * The result's shape from its status, with that request's round trip (the service does next to
  * nothing for it; with the first pages on their way beside it, it may take a little longer).
@@ -23,12 +22,12 @@ export async function readResultShape(client: ServiceClient, accountId: string, 
   if (!read.ok) return { ok: false, error: read.error };
   const execution = read.value;
   let metadata = execution.resultMetadata;
-  if (COMPLETE_STATES.has(execution.state) && metadata?.totalResultSetBytes == null) {
+  if (hasResult(execution.state) && metadata?.totalResultSetBytes == null) {
     // a status without the result's size: the first row's page carries the same metadata
     const first = await client.results.page({ executionId, offset: 0, limit: 1, allowPartialResults: allowPartial });
     if (first.ok) metadata = first.value.metadata ?? metadata;
   }
-  if (!COMPLETE_STATES.has(execution.state) || metadata === null) {
+  if (!hasResult(execution.state) || metadata === null) {
     return { ok: false, error: { kind: 'bad_request', status: null, message: noResultText('cache', execution.state) } };
   }
   const isPartial = execution.state === 'QUERY_STATE_COMPLETED_PARTIAL';

@@ -1,9 +1,8 @@
+import { hasResult } from '../../common/dune-states.ts';
 import { sameParameterValues, type ExecutionRecord, type ExecutionUpdate, type ParameterValues } from '../../contract/index.ts';
 
 // Runs this app remembers, shown without the service: the last state it saw of each, and the latest
 // finished one of a query (with the same parameter values when asked).
-
-const WITH_RESULT = new Set(['QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED_PARTIAL']);
 
 export function rememberedUpdate(record: ExecutionRecord): ExecutionUpdate {
   const ended = record.endedAt === null ? Number.NaN : Date.parse(record.endedAt) - Date.parse(record.submittedAt);
@@ -26,6 +25,6 @@ export function rememberedUpdate(record: ExecutionRecord): ExecutionUpdate {
 
 /** Newest first in `records`: the newest with a result, with these values when one has them. */
 export function latestFinished(records: ExecutionRecord[], queryId: number, parameters: ParameterValues | undefined): ExecutionRecord | null {
-  const finished = records.filter((r) => r.queryId === queryId && r.isFinished && WITH_RESULT.has(r.state) && r.result);
+  const finished = records.filter((r) => r.queryId === queryId && r.isFinished && hasResult(r.state) && r.result);
   return (parameters && finished.find((r) => sameParameterValues(r.parameters, parameters))) || finished[0] || null;
 }

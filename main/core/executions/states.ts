@@ -1,21 +1,11 @@
+import { isTerminalState } from '../../common/dune-states.ts';
+
 // Which wire states end an execution. A state this app does not know is not terminal, unless the
 // service itself says the execution is finished: so a new terminal state (as COMPLETED_PARTIAL
 // once was) can never leave the watcher polling forever, and nothing crashes on a new string.
 
-const TERMINAL_STATES: ReadonlySet<string> = new Set([
-  'QUERY_STATE_COMPLETED',
-  'QUERY_STATE_COMPLETED_PARTIAL',
-  'QUERY_STATE_FAILED',
-  'QUERY_STATE_CANCELLED',
-  'QUERY_STATE_EXPIRED',
-]);
-
 export function isTerminal(state: string, isExecutionFinished: boolean | null): boolean {
-  return isExecutionFinished === true || TERMINAL_STATES.has(state);
-}
-
-export function hasResult(state: string): boolean {
-  return state === 'QUERY_STATE_COMPLETED' || state === 'QUERY_STATE_COMPLETED_PARTIAL';
+  return isExecutionFinished === true || isTerminalState(state);
 }
 
 const WHY_NO_RESULT: Record<string, string> = {

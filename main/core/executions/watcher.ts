@@ -1,7 +1,9 @@
+import { doubled } from '../../common/backoff.ts';
+import { hasResult } from '../../common/dune-states.ts';
 import type { ExecutionUpdate, PollBounds } from '../../contract/index.ts';
 import type { ExecutionStatus, ServiceClient, ServiceErrorKind } from '../service-client/index.ts';
 import { toExecutionUpdate } from './snapshot.ts';
-import { hasResult, isTerminal } from './states.ts';
+import { isTerminal } from './states.ts';
 
 // Polls the status of executions until they end, and reports every status it reads as an
 // `execution:update`. Polling is fast while a run is young (most finish in seconds) and slows
@@ -42,7 +44,7 @@ const MAX_REMEMBERED = 500;
 /** A tenth of the run's age, within the bounds; doubled per failed poll in a row, up to 30 s (or the upper bound, if longer). */
 export function pollDelayWithin(bounds: PollBounds, elapsedMs: number, failures: number): number {
   const base = Math.min(bounds.maxMs, Math.max(bounds.minMs, elapsedMs / 10));
-  return failures === 0 ? base : Math.min(Math.max(30_000, bounds.maxMs), base * 2 ** failures);
+  return doubled(base, failures, Math.max(30_000, bounds.maxMs));
 }
 
 export const DEFAULT_POLL_BOUNDS: PollBounds = { minMs: 250, maxMs: 3000 };

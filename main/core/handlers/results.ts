@@ -1,3 +1,4 @@
+import { missingTable } from '../../common/duckdb-errors.ts';
 import { EXPORT_FORMATS, fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
 import { FilterLanguageError } from '../../filter-language/index.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
@@ -24,9 +25,6 @@ import { checkSyntax, languageFailure, viewOf } from '../results/view.ts';
 
 // The result channels. Whatever the cache holds whole is answered from it (so it keeps working
 // when the service cannot be reached); everything else goes to the service, with the same answers.
-
-/** DuckDB's words for a table that is no longer there. */
-const EVICTED = /^Catalog Error: Table with name .* does not exist/;
 
 type ResultChannels =
   | 'results:getRows'
@@ -71,7 +69,7 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
       try {
         return await fromCache(entry);
       } catch (error) {
-        if (!(error instanceof Error && EVICTED.test(error.message))) throw error;
+        if (!(error instanceof Error && missingTable(error.message) !== null)) throw error;
       }
     }
     const account = findAccount(accounts, request.accountId);
@@ -103,7 +101,7 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
     try {
       return await readCachedPage(cache.db, kept.entry, view, startRow, endRow);
     } catch (error) {
-      if (error instanceof Error && EVICTED.test(error.message)) return null;
+      if (error instanceof Error && missingTable(error.message) !== null) return null;
       throw error;
     }
   }

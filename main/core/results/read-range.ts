@@ -1,3 +1,4 @@
+import { isPartialRefusalText } from '../../common/dune-states.ts';
 import { fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
 import { serviceFailure } from '../failures.ts';
 import type { ResultMetadata, ResultsPage, ResultView, ServiceClient, ServiceError } from '../service-client/index.ts';
@@ -61,9 +62,9 @@ export function refusal(error: ServiceError) {
   return position === undefined ? serviceFailure(error) : fail('bad_request', error.message, position);
 }
 
-/** The real service refuses with "Partial Result, please request with 'allows_partial_results=true'". */
+/** Dune's refusal to send a partial result the request did not allow (PARTIAL_REFUSAL). */
 export function isPartialRefusal(error: ServiceError): boolean {
-  return error.kind === 'bad_request' && /partial result/i.test(error.message);
+  return error.kind === 'bad_request' && isPartialRefusalText(error.message);
 }
 
 export function partialFailure(serviceMessage: string | null) {

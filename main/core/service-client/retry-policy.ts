@@ -1,3 +1,5 @@
+import { doubled, jittered, type Jitter } from '../../common/backoff.ts';
+
 // When a failed request is worth sending again, and how long to wait first. Exponential backoff
 // with jitter, so many clients refused together do not come back together; a Retry-After from
 // the service wins over the backoff.
@@ -9,6 +11,8 @@ export interface RetryPolicy {
   /** No wait is longer; a Retry-After asking for more ends the retries instead. */
   maxDelayMs: number;
 }
+
+const HALF_TO_ALL: Jitter = { from: 0.5, spread: 0.5 };
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
 
@@ -23,8 +27,7 @@ export function isRetryableStatus(status: number, idempotent: boolean): boolean 
 }
 
 export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(ceiling * (0.5 + random() / 2));
+  return jittered(doubled(policy.baseDelayMs, attempt - 1, policy.maxDelayMs), HALF_TO_ALL, random);
 }
 
 /** Retry-After in milliseconds (delay-seconds or an HTTP date), or null when absent or unreadable. */

@@ -1,5 +1,6 @@
 import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { SerialQueue } from '../../common/serial-queue.ts';
 
 /**
  * The text of a file the renderer sends in chunks, written to a temporary file as it arrives so
@@ -11,7 +12,7 @@ export class StagedFile {
   #nextIndex = 0;
   #bytes = 0;
   /** Appends run one after another even when chunks are sent without waiting. */
-  #writing: Promise<unknown> = Promise.resolve();
+  readonly #writing = new SerialQueue();
 
   constructor(path: string) {
     this.path = path;
@@ -26,28 +27,26 @@ export class StagedFile {
     if (this.#nextIndex < 0) return Promise.resolve(`file was complete when chunk ${index} arrived`);
     if (index !== this.#nextIndex) return Promise.resolve(`chunk ${index} arrived where chunk ${this.#nextIndex} was expected`);
     this.#nextIndex += 1;
-    const written = this.#writing.then(async () => {
+    return this.#writing.run(async () => {
       this.#handle ??= await this.#create();
       const data = Buffer.from(text, 'utf8');
       await this.#handle.write(data);
       this.#bytes += data.length;
       return this.#bytes;
     });
-    this.#writing = written.catch(() => undefined);
-    return written;
   }
 
   /** Waits for the last chunk to be on disk; nothing may be appended after. */
   async finish(): Promise<void> {
     if (this.#nextIndex < 0) return;
-    await this.#writing;
+    await this.#writing.settled();
     this.#handle ??= await this.#create();
     await this.#handle.close();
     this.#nextIndex = -1;
   }
 
   async discard(): Promise<void> {
-    await this.#writing;
+    await this.#writing.settled();
     await this.#handle?.close().catch(() => undefined);
     await rm(this.path, { force: true });
   }

@@ -1,3 +1,4 @@
+import { doubled, jittered, type Jitter } from '../../common/backoff.ts';
 import type { SyncState } from '../../contract/index.ts';
 import { failureText } from '../words.ts';
 
@@ -16,11 +17,11 @@ export interface SyncOptions {
 
 const FIRST_RETRY_MS = 2_000;
 const LAST_RETRY_MS = 60_000;
+const WITHIN_A_FIFTH: Jitter = { from: 0.8, spread: 0.4 };
 
 /** 2 s, 4 s, 8 s ... up to a minute, each within ±20 % so many windows don't retry in step. */
 export function retryDelay(failures: number, random: () => number): number {
-  const base = Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1));
-  return Math.round(base * (0.8 + 0.4 * random()));
+  return jittered(doubled(FIRST_RETRY_MS, failures - 1, LAST_RETRY_MS), WITHIN_A_FIFTH, random);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { outOfMemory } from '../../common/duckdb-errors.ts';
 import type { Plan } from '../accounts/account-store.ts';
 import type { PlanLimits } from './plan-limits.ts';
 
@@ -22,8 +23,7 @@ export function timeLimitMessage(plan: Plan, limitMillis: number): string {
   return `the execution ran past the ${plan} plan's time limit of ${formatDuration(limitMillis)} and was cancelled`;
 }
 
-// DuckDB's words for running out of its memory limit, and for the spill limit when that is what ran out.
-const OUT_OF_MEMORY = /^Out of Memory Error: (.*)/;
+// DuckDB's words for the spill limit, when that is what ran out of room.
 const SPILL_LIMIT = 'max_temp_directory_size';
 
 /**
@@ -32,9 +32,9 @@ const SPILL_LIMIT = 'max_temp_directory_size';
  * is left out: the user cannot follow it.
  */
 export function overBudgetMessage(message: string, plan: Plan, limits: PlanLimits): string | null {
-  const match = OUT_OF_MEMORY.exec(message);
-  if (!match) return null;
-  const detail = `(DuckDB: ${match[1]!.trim().replace(/\.$/, "")})`;
+  const said = outOfMemory(message);
+  if (said === null) return null;
+  const detail = `(DuckDB: ${said.trim().replace(/\.$/, "")})`;
   const shared = `shared by the context's running executions`;
   if (message.includes(SPILL_LIMIT)) {
     return `the execution went past the ${plan} plan's spill budget: ${formatBytes(limits.spillBytes)} of disk for data that does not fit in its ${formatBytes(limits.memoryBytes)} of memory, ${shared} ${detail}`;

@@ -1,3 +1,4 @@
+import { hasResult, STATES_WITH_RESULT } from '../../common/dune-states.ts';
 import type { Database } from '../storage/duckdb.ts';
 
 export const STATE = {
@@ -10,6 +11,8 @@ export const STATE = {
   expired: 'QUERY_STATE_EXPIRED',
 } as const;
 export type ExecutionState = (typeof STATE)[keyof typeof STATE];
+
+const WITH_RESULT_PLACES = STATES_WITH_RESULT.map(() => '?').join(', ');
 
 export const UNFINISHED_STATES: readonly ExecutionState[] = [STATE.pending, STATE.executing];
 
@@ -152,7 +155,7 @@ export class ExecutionStore {
     const rows = await this.#db.read<ExecutionRow>(`SELECT * FROM executions WHERE id = ?`, [id]);
     if (!rows[0]) return null;
     const execution = toExecution(rows[0]);
-    if ((execution.state === STATE.completed || execution.state === STATE.completedPartial) && expiries === this.#expiries) {
+    if (hasResult(execution.state) && expiries === this.#expiries) {
       if (this.#completed.size >= KEPT_COMPLETED) this.#completed.delete(this.#completed.keys().next().value!);
       this.#completed.set(id, Object.freeze(execution));
     }
@@ -218,8 +221,8 @@ export class ExecutionStore {
 
   async dueForExpiry(now: string): Promise<string[]> {
     const rows = await this.#db.rows<{ id: string }>(
-      `SELECT id FROM executions WHERE state IN (?, ?) AND expires_at <= ?`,
-      [STATE.completed, STATE.completedPartial, now],
+      `SELECT id FROM executions WHERE state IN (${WITH_RESULT_PLACES}) AND expires_at <= ?`,
+      [...STATES_WITH_RESULT, now],
     );
     return rows.map((r) => r.id);
   }
@@ -241,7 +244,7 @@ export class ExecutionStore {
 
   /** The executions that completed with a result (whole or partial). */
   async idsWithResult(): Promise<Set<string>> {
-    const rows = await this.#db.rows<{ id: string }>(`SELECT id FROM executions WHERE state IN (?, ?)`, [STATE.completed, STATE.completedPartial]);
+    const rows = await this.#db.rows<{ id: string }>(`SELECT id FROM executions WHERE state IN (${WITH_RESULT_PLACES})`, [...STATES_WITH_RESULT]);
     return new Set(rows.map((row) => row.id));
   }
 

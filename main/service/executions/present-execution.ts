@@ -1,19 +1,10 @@
+import { hasResult, isTerminalState } from '../../common/dune-states.ts';
 import { duneTypeOfDuckdb } from '../../common/dune-types/index.ts';
 import type { Execution, ResultSummary } from './execution-store.ts';
-import { STATE } from './execution-store.ts';
 
 // The wire shapes of executions (notes §4.3 to §4.6). Optional fields are left out, never null:
 // clients treat a present key as a value.
 
-const FINISHED = new Set<string>([
-  STATE.completed,
-  STATE.completedPartial,
-  STATE.failed,
-  STATE.cancelled,
-  STATE.expired,
-]);
-
-export const hasResult = (e: Execution) => e.state === STATE.completed || e.state === STATE.completedPartial;
 
 function errorBody(e: Execution) {
   if (!e.error) return undefined;
@@ -29,7 +20,7 @@ export function executionEnvelope(e: Execution): Record<string, unknown> {
     execution_id: e.id,
     query_id: e.queryId,
     state: e.state,
-    is_execution_finished: FINISHED.has(e.state),
+    is_execution_finished: isTerminalState(e.state),
     submitted_at: e.submittedAt,
     expires_at: e.expiresAt ?? undefined,
     execution_started_at: e.startedAt ?? undefined,
@@ -69,7 +60,7 @@ export function statusBody(
   queuePosition: number | null,
   slots: { total: number; busy: number },
 ): Record<string, unknown> {
-  const summary = hasResult(e) ? e.result : null;
+  const summary = hasResult(e.state) ? e.result : null;
   return withoutUndefined({
     ...executionEnvelope(e),
     queue_position: queuePosition ?? undefined,

@@ -1,3 +1,4 @@
+import { isValueError } from '../../common/duckdb-errors.ts';
 import type { Execution, ResultSummary } from '../executions/execution-store.ts';
 import { badRequest } from '../http/http-error.ts';
 import type { PageWindow } from './paging.ts';
@@ -24,10 +25,6 @@ export interface ResultSlice {
 function storedColumns(summary: ResultSummary): ResultColumn[] {
   return summary.columnNames.map((name, i) => ({ name, type: summary.columnTypes[i]! }));
 }
-
-// DuckDB refuses a filter value that its column's type cannot hold (`id = 'abc'`), or an operator
-// its type has no meaning for: the client's mistake, never the service's.
-const VALUE_ERROR = /^(Conversion|Invalid Input|Binder|Not implemented) Error: /;
 
 /** Reads the slice a request asks for: page or sample, with its filters, sort and columns. */
 export async function readResult(
@@ -72,7 +69,7 @@ export async function readResult(
       sampled: sampleCount !== null,
     };
   } catch (error) {
-    if (error instanceof Error && VALUE_ERROR.test(error.message)) {
+    if (error instanceof Error && isValueError(error.message)) {
       // The condition as the client wrote it names the column and the operator DuckDB refused.
       throw badRequest(`filters: ${error.message.split('\n')[0]} (in ${JSON.stringify(url.searchParams.get('filters') ?? '')})`);
     }

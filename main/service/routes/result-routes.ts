@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
+import { hasResult, PARTIAL_REFUSAL } from '../../common/dune-states.ts';
 import type { Account } from '../accounts/account-store.ts';
 import { readableExecution } from '../executions/execution-access.ts';
 import { STATE, type Execution } from '../executions/execution-store.ts';
 import { expireIfDue } from '../executions/expiry.ts';
-import { executionEnvelope, hasResult, resultMetadata } from '../executions/present-execution.ts';
+import { executionEnvelope, resultMetadata } from '../executions/present-execution.ts';
 import { acceptedWeights } from '../http/accept-list.ts';
 import { badRequest, notFound } from '../http/http-error.ts';
 import { Slots, SlotsByKey } from '../http/slots.ts';
@@ -57,7 +58,7 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
   const parquetWrites = new SlotsByKey(() => new Slots(PARQUET_WRITES, PARQUET_WAITING, 'Parquet pages of this context'));
 
   async function answer(execution: Execution, format: PageFormat, { url, origin, request, caller }: RouteRequest<Account>): Promise<Reply> {
-    const summary = hasResult(execution) ? execution.result : null;
+    const summary = hasResult(execution.state) ? execution.result : null;
     if (format === 'csv' && !summary) {
       throw badRequest(`Query state is ${execution.state}, cannot provide CSV result`);
     }
@@ -65,7 +66,7 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
     if (!summary) return { json: envelope };
     if (execution.state === STATE.completedPartial && url.searchParams.get('allow_partial_results')?.toLowerCase() !== 'true') {
       // the real service's text, typo included: clients match on it
-      throw badRequest("Partial Result, please request with 'allows_partial_results=true'");
+      throw badRequest(PARTIAL_REFUSAL);
     }
     // Parquet holds a page in far fewer bytes than zstd CSV, and loads with far less work
     const parquet = format === 'csv' && summary.columnNames.length > 0 && asksParquet(request.headers.accept);

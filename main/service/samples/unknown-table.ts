@@ -1,8 +1,6 @@
+import { missingTable } from '../../common/duckdb-errors.ts';
 import { DUNE_ONLY_TABLES, SAMPLE_TABLES } from '../../common/dune-tables/index.ts';
 
-// DuckDB's words for a table it cannot find (its name, or schema and name, in quotes or not),
-// whatever follows (the schema it lacks, a guess at another table).
-const NOT_FOUND = /^Catalog Error: Table with name (?:"([^"]+)"|(\S+)) does not exist/;
 // A dotted name as written at the place DuckDB points to: parts bare or in double quotes.
 const PART = String.raw`(?:"(?:[^"]|"")*"|[A-Za-z_][\w$]*)`;
 const DOTTED = new RegExp(String.raw`^${PART}(?:\s*\.\s*${PART})*`);
@@ -16,9 +14,9 @@ const OFFLINE = SAMPLE_TABLES.map((t) => `${t.schema}.${t.name}`).join(', ');
  * no sample of it; null when `message` is not DuckDB's unknown table or the name is not found.
  */
 export function unknownTableMessage(message: string, sql: string, line: number, column: number): string | null {
-  const found = NOT_FOUND.exec(message);
-  if (!found) return null;
-  const missing = (found[1] ?? found[2]!).split('.').at(-1)!;
+  const found = missingTable(message);
+  if (found === null) return null;
+  const missing = found.split('.').at(-1)!;
   const source = sql.split('\n')[line - 1] ?? '';
   const written = DOTTED.exec(source.slice(column - 1))?.[0];
   if (written === undefined) return null;

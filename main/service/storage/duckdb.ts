@@ -1,5 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import { isDiskFull } from './disk-full.ts';
+import { SerialQueue } from '../../common/serial-queue.ts';
+import { isCheckpointBlocked, isInvalidatedDatabase } from '../../common/duckdb-errors.ts';
 
 export type SqlParams = DuckDBValue[];
 export type Row = Record<string, unknown>;
@@ -22,7 +24,7 @@ export class Database {
   #invalid = false;
   /** Connections of an instance given up on, closed as their users release them. */
   #stale = new Set<DuckDBConnection>();
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly #turns = new SerialQueue();
   #others = new Set<DuckDBConnection>();
   /** Released connections, kept for the next `connect`: a new one costs a round trip and the session's statements. */
   #idle: DuckDBConnection[] = [];
@@ -64,7 +66,7 @@ export class Database {
 
   /** Runs `work` with the shared connection, after every earlier call has finished. */
   exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const result = this.#tail.then(async () => {
+    return this.#turns.run(async () => {
       if (this.#invalid) await this.#reopen();
       const instance = this.#instance;
       try {
@@ -74,8 +76,6 @@ export class Database {
         throw error;
       }
     });
-    this.#tail = result.catch(() => undefined);
-    return result;
   }
 
   /**
@@ -87,7 +87,7 @@ export class Database {
    */
   #noteFailure(error: unknown, instance: DuckDBInstance): void {
     if (this.#opening.path === ':memory:' || instance !== this.#instance) return;
-    if (error instanceof Error && INVALIDATED.test(error.message)) this.#invalid = true;
+    if (error instanceof Error && isInvalidatedDatabase(error.message)) this.#invalid = true;
   }
 
   async #reopen(): Promise<void> {
@@ -190,7 +190,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
-    await this.#tail;
+    await this.#turns.settled();
     for (const connection of this.#others) connection.interrupt();
     for (const connection of [...this.#others, ...this.#idle]) connection.closeSync();
     this.#others.clear();
@@ -214,10 +214,6 @@ interface Opening {
 
 // Statements that only read (what `read` runs, and `rows` often does).
 const READS = /^\s*(SELECT|WITH|PRAGMA|SHOW|DESCRIBE)\b/i;
-
-// DuckDB's words for a database it gave up on whole after a write it could not make (an attached
-// file given up on says "The database has been invalidated" alone, and its DETACH is the cure).
-const INVALIDATED = /database has been invalidated because of a previous fatal error/;
 
 async function openInstance({ path, setup, session, config }: Opening): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
   const instance = await DuckDBInstance.create(path, config);
@@ -244,7 +240,6 @@ export function valuesOf(params: SqlParams): SqlParams | undefined {
   return params.length > 0 ? params : undefined;
 }
 
-const OTHERS_WRITING = /Cannot CHECKPOINT: there are other write transactions active/;
 const CHECKPOINT_TRIES = 20;
 
 /**
@@ -259,7 +254,7 @@ export async function checkpoint(connection: Pick<DuckDBConnection, 'run'>, alia
       await connection.run(`CHECKPOINT ${alias}`);
       return;
     } catch (error) {
-      if (!(error instanceof Error && OTHERS_WRITING.test(error.message))) throw error;
+      if (!(error instanceof Error && isCheckpointBlocked(error.message))) throw error;
       if (attempt === CHECKPOINT_TRIES) return;
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt));
     }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, rm, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import { KeyedSerialQueue } from '../../common/serial-queue.ts';
 import { checkpoint, type Database } from '../storage/duckdb.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import { DATA, type TableFiles } from './table-files.ts';
@@ -29,7 +30,7 @@ export class TableData {
   #files: Database;
   #store: TableStore;
   #tableFiles: TableFiles;
-  #turns = new Map<string, Promise<unknown>>();
+  readonly #turns = new KeyedSerialQueue();
   // A file's columns never change (every change to a table writes a new file), so each file's are
   // read once: listing the tables attached every file again, slow with many tables.
   #columns = new Map<string, TableColumn[]>();
@@ -182,14 +183,7 @@ export class TableData {
 
   /** Runs `work` once every earlier change of the same table has finished. */
   #inTurn<T>(table: Pick<TableRecord, 'namespace' | 'tableName'>, work: () => Promise<T>): Promise<T> {
-    const key = `${table.namespace}.${table.tableName}`;
-    const result = (this.#turns.get(key) ?? Promise.resolve()).then(work);
-    const tail = result.catch(() => undefined);
-    this.#turns.set(key, tail);
-    void tail.then(() => {
-      if (this.#turns.get(key) === tail) this.#turns.delete(key);
-    });
-    return result;
+    return this.#turns.run(`${table.namespace}.${table.tableName}`, work);
   }
 
   /** Attaches the files under fresh names, runs `work`, and detaches them, writing written ones out whole. */

@@ -1,24 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { projectSources } from './project-sources.ts';
 
 // Each small rule every layer applies lives in one module of main/common; a copy written again
 // elsewhere drifts from it (the service-name rule had two lengths). These tell-tales find a copy.
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const SOURCE = /\.(ts|mts|cts|js|mjs|svelte)$/;
-const SKIPPED = new Set(['node_modules', 'out', 'dist', 'public']);
-
-function sources(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return SKIPPED.has(entry.name) ? [] : sources(path);
-    return SOURCE.test(entry.name) ? [path.split(sep).join('/')] : [];
-  });
-}
-
-const files = ['main', 'renderer', 'preload'].flatMap(sources).map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
+const files = projectSources(root);
 
 /** A quote character doubled by replace/replaceAll: how a quoting rule is written. */
 const doubling = (quote: string) =>
