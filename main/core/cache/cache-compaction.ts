@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from './cache-db.ts';
+import { sqlString } from './sql-literal.ts';
 
 // DuckDB reuses the blocks that dropped tables and rewritten row groups free, but gives a file's
 // space back only when those blocks are at its end, and never the blocks a transaction killed

@@ -205,7 +205,3 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
     },
   };
 }
-
-export function sqlString(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
-}

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteName, type Column } from '../../filter-language/index.ts';
 import type { PageFormat } from '../service-client/index.ts';
-import { sqlString } from './cache-db.ts';
+import { sqlString } from './sql-literal.ts';
 import type { RowRange } from './page-ranges.ts';
 import { storageCast } from './page-casts.ts';
 

@@ -1,6 +1,7 @@
 import { fail, ok, type ExportFormat, type ExportText, type Result } from '../../contract/index.ts';
 import { quoteName, type CompiledRequest } from '../../filter-language/index.ts';
-import { sqlString, type CacheDb } from '../cache/cache-db.ts';
+import type { CacheDb } from '../cache/cache-db.ts';
+import { sqlString } from '../cache/sql-literal.ts';
 import { countRows } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
 import { refusal } from '../results/read-range.ts';

@@ -1,6 +1,6 @@
 import { fail, ok, type ColumnProfile, type Result } from '../../contract/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
-import { sqlString } from '../cache/cache-db.ts';
+import { sqlString } from '../cache/sql-literal.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
 import { columnsParam } from '../../filter-language/index.ts';
 import { misfitOf, storageCast, widerStorage } from '../cache/page-casts.ts';
