@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { externalUrl } from '../common/external-url.ts';
+import { SERVICE_NAME, SERVICE_NAME_RULE } from '../common/service-name.ts';
 import type { ChannelName } from './names.ts';
 import {
   Account,
@@ -19,13 +20,11 @@ import { tableChannels } from './tables.ts';
 import { uiChannels } from './ui-state.ts';
 import { workspaceChannels } from './workspace.ts';
 import { settingsChannels } from './settings.ts';
+import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from './defaults.ts';
 
 // Every channel: the request main accepts and the data it answers with (inside a Result).
 
 const executionId = z.string().min(1).max(200);
-
-import { SERVICE_NAME, SERVICE_NAME_RULE } from '../common/service-name.ts';
-import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from './defaults.ts';
 
 const label = z.string().trim().min(1).max(100);
 const accountKind = z.enum(['user', 'team']);

@@ -2,16 +2,9 @@ import { kindOf, parseType } from '../common/dune-types/index.ts';
 import { quoteIdentifier } from '../common/sql-quote.ts';
 import type { ColumnRef, Comparison, Filter, Literal, SortTerm } from './ast.ts';
 import { FilterLanguageError, type LanguagePart } from './errors.ts';
+import type { Column } from './table-column.ts';
 import { checkValue } from './value-types.ts';
 import { compareOutside, placeOf, type Place } from './whole-numbers.ts';
-
-/** A column of the table a request is answered from, with its DuckDB type name. */
-export interface Column {
-  name: string;
-  type: string;
-  /** The type as the service named it (`uint256`, `varbinary`), where it differs from `type`. */
-  duneType?: string;
-}
 
 /** SQL with `?` placeholders and their values in order; no value of the request is ever in the SQL text. */
 export interface BoundSql {

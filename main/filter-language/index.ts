@@ -4,6 +4,7 @@
 export type { ColumnRef, Comparison, Filter, Literal, SortTerm } from './ast.ts';
 export { FilterLanguageError, type LanguagePart } from './errors.ts';
 export { parseColumns, parseFilters, parseSort } from './parse.ts';
-export { compileFilters, compileSort, resolveColumn, selectColumns, type BoundSql, type Column } from './compile.ts';
+export { compileFilters, compileSort, resolveColumn, selectColumns, type BoundSql } from './compile.ts';
+export type { Column } from './table-column.ts';
 export { columnsParam } from './write.ts';
 export { compileResultRequest, type ResultRequest, type CompiledRequest } from './result-request.ts';

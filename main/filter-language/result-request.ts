@@ -1,4 +1,5 @@
-import { compileFilters, compileSort, selectColumns, type BoundSql, type Column } from './compile.ts';
+import { compileFilters, compileSort, selectColumns, type BoundSql } from './compile.ts';
+import type { Column } from './table-column.ts';
 import { parseColumns, parseFilters, parseSort } from './parse.ts';
 
 /** The three options of a result request as they arrive; empty or absent means "not given". */

@@ -1,6 +1,6 @@
 import { kindOf, parseType, type TypeKind } from '../common/dune-types/index.ts';
 import type { Literal } from './ast.ts';
-import type { Column } from './compile.ts';
+import type { Column } from './table-column.ts';
 import { FilterLanguageError } from './errors.ts';
 
 // A filter's value is checked against its column's type before any SQL is made, so that the live

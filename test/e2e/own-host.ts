@@ -16,7 +16,7 @@ export interface OwnHost {
 }
 
 export const test = base.extend<{ ownHost: OwnHost }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
+  // Empty: Playwright reads the fixtures a fixture needs from this pattern, and this one needs none.
   ownHost: async ({}, use) => {
     const dir = await mkdtemp(join(tmpdir(), 'querydesk-own-host-'));
     let host: Started = await webHost(join(dir, 'app'), false, 'The browser host of this test');

@@ -1,107 +1,123 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkLayers } from '../../build/check-layers.ts';
+
+// The layering rule of the design, as the lint enforces it (eslint.config.ts): each fixture is
+// linted as if it were a file at its path in the project, importing files that exist there (an
+// import that resolves to no file is left to the type check). `npm run lint` checks the project itself.
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const configFile = join(projectRoot, 'eslint.config.ts');
+const LAYER_RULES = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', 'no-restricted-syntax', 'import-x/no-nodejs-modules']);
+const FLAGS = ['unstable_native_nodejs_ts_config'];
+// Cycles are tested apart: following every import of a fixture's targets would only slow these.
+const eslint = new ESLint({ cwd: projectRoot, flags: FLAGS, overrideConfig: { rules: { 'import-x/no-cycle': 'off' } } });
+// What no-restricted-imports and no-restricted-paths put before the message the config gives.
+const RULE_PREFIX = /^('[^']*' import is restricted from being used by a pattern|Unexpected path "[^"]*" imported in restricted zone)\. /;
 
-describe('layering check', () => {
-  let root: string;
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-  function tree(files: Record<string, string>): string {
-    root = mkdtempSync(join(tmpdir(), 'layers-'));
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
+/** The layer problems of each file, as `path:line message`. */
+async function layerProblems(files: Record<string, string>): Promise<string[]> {
+  const found: string[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    const [result] = await eslint.lintText(text, { filePath: join(projectRoot, path) });
+    for (const m of result!.messages) {
+      if (m.fatal) throw new Error(`${path}: ${m.message}`);
+      if (m.ruleId !== null && LAYER_RULES.has(m.ruleId)) found.push(`${path}:${m.line} ${m.message.replace(RULE_PREFIX, '')}`);
     }
-    return root;
   }
+  return found.sort();
+}
 
-  it('finds no violation in the project itself', () => {
-    root = mkdtempSync(join(tmpdir(), 'layers-'));
-    expect(checkLayers(projectRoot)).toEqual([]);
+describe('layering rules', () => {
+  it('accept the imports the design allows', async () => {
+    const found = await layerProblems({
+      'main/contract/fixture.ts': "import { z } from 'zod';\nimport { kindOf } from '../common/dune-types/index.ts';\n",
+      'main/core/fixture.ts': "import { x } from '../contract/index.ts';\nimport { p } from '../filter-language/parse.ts';\n",
+      'main/service/fixture.ts': "import { p } from '../filter-language/parse.ts';\nimport { readFile } from 'node:fs';\n",
+      'main/web/fixture.ts': "import { c } from '../core/index.ts';\nimport { s } from '../service/index.ts';\n",
+      'main/electron/fixture.ts': "import { app } from 'electron';\nimport { c } from '../core/index.ts';\n",
+      'preload/fixture.ts': "import { contextBridge } from 'electron';\nimport { CHANNEL_NAMES } from '../main/contract/names.ts';\n",
+      'renderer/src/Fixture.svelte': '<script lang="ts">\nimport type { Account } from \'../../main/contract/index.ts\';\n</script>\n',
+    });
+    expect(found).toEqual([]);
   });
 
-  it('accepts the imports the design allows', () => {
-    tree({
-      'main/contract/a.ts': "import { z } from 'zod';\n",
-      'main/core/a.ts': "import { x } from '../contract/a.ts';\nimport { p } from '../filter-language/parse.ts';\n",
-      'main/service/a.ts': "import { p } from '../filter-language/parse.ts';\nimport { readFile } from 'node:fs';\n",
-      'main/web/a.ts': "import { c } from '../core/a.ts';\nimport { s } from '../service/a.ts';\n",
-      'main/electron/a.ts': "import { app } from 'electron';\nimport { c } from '../core/a.ts';\n",
-      'preload/index.ts': "import { contextBridge } from 'electron';\nimport { CHANNEL_NAMES } from '../main/contract/names.ts';\n",
-      'renderer/src/App.svelte': "<script lang=\"ts\">\nimport type { Account } from '../../main/contract/index.ts';\n</script>\n",
+  it('refuse electron outside the Electron host and preload', async () => {
+    const found = await layerProblems({
+      'main/core/fixture.ts': "import { app } from 'electron';\n",
+      'main/web/fixture.ts': "const e = require('electron');\n",
+      'renderer/src/fixture.ts': "const m = await import('electron');\n",
     });
-    expect(checkLayers(root)).toEqual([]);
+    const electronOnly = "'electron' may be imported only in main/electron and preload";
+    expect(found).toEqual([
+      `main/core/fixture.ts:1 ${electronOnly}`,
+      `main/web/fixture.ts:1 ${electronOnly}`,
+      `renderer/src/fixture.ts:1 ${electronOnly}`,
+    ]);
   });
 
-  it('refuses electron outside the Electron host and preload', () => {
-    tree({
-      'main/core/a.ts': "import { app } from 'electron';\n",
-      'main/web/b.ts': "const e = require('electron');\n",
-      'renderer/src/c.ts': "const m = await import('electron');\n",
+  it('refuse core and service importing each other, but not the shared filter language', async () => {
+    const found = await layerProblems({
+      'main/core/fixture.ts': "import { s } from '../service/index.ts';\n",
+      'main/service/fixture.ts': "\n\nexport { c } from '../core/index.ts';\n",
+      'main/filter-language/fixture.ts': "import { c } from '../core/index.ts';\n",
     });
-    const rules = checkLayers(root).map((v) => `${v.file}:${v.line}`);
-    expect(rules.sort()).toEqual(['main/core/a.ts:1', 'main/web/b.ts:1', 'renderer/src/c.ts:1']);
+    expect(found).toEqual([
+      'main/core/fixture.ts:1 core may not import from service',
+      'main/filter-language/fixture.ts:1 filter-language may not import from core',
+      'main/service/fixture.ts:3 service may not import from core',
+    ]);
   });
 
-  it('refuses core and service importing each other, but not the shared filter language', () => {
-    tree({
-      'main/core/a.ts': "import { s } from '../service/index.ts';\n",
-      'main/service/b.ts': "\n\nexport { c } from '../core/index.ts';\n",
-      'main/filter-language/parse.ts': "import { c } from '../core/index.ts';\n",
+  it('let the renderer and preload reach main only through the contract', async () => {
+    const found = await layerProblems({
+      'renderer/src/fixture.ts': "import { x } from '../../main/core/index.ts';\nimport { y } from '../../main/contract/index.ts';\n",
+      'preload/fixture.ts': "import { d } from '../main/core/ipc/dispatcher.ts';\nimport fs from 'node:fs';\n",
+      'main/contract/fixture.ts': "import { readFile } from 'node:fs';\n",
     });
-    const found = checkLayers(root).map((v) => [v.file, v.line, v.rule]);
-    expect(found).toContainEqual(['main/core/a.ts', 1, 'core may not import from service']);
-    expect(found).toContainEqual(['main/service/b.ts', 3, 'service may not import from core']);
-    expect(found).toContainEqual(['main/filter-language/parse.ts', 1, 'filter-language may not import from core']);
-    expect(found).toHaveLength(3);
-  });
-
-  it('lets the renderer and preload reach main only through the contract', () => {
-    tree({
-      'renderer/src/a.ts': "import { x } from '../../main/core/index.ts';\nimport { y } from '../../main/contract/index.ts';\n",
-      'preload/index.ts': "import { d } from '../main/core/ipc/dispatcher.ts';\nimport fs from 'node:fs';\n",
-      'main/contract/a.ts': "import { readFile } from 'node:fs';\n",
-    });
-    const found = checkLayers(root).map((v) => `${v.file}:${v.line} ${v.rule}`);
-    expect(found.sort()).toEqual([
-      'main/contract/a.ts:1 main/contract may import only zod',
-      'preload/index.ts:1 preload may not import from core',
-      'preload/index.ts:2 preload runs sandboxed and may not import Node built-ins',
-      'renderer/src/a.ts:1 renderer may not import from core',
+    expect(found).toEqual([
+      'main/contract/fixture.ts:1 main/contract may import only zod',
+      'preload/fixture.ts:1 preload may not import from core',
+      'preload/fixture.ts:2 Do not import Node.js builtin module "node:fs"',
+      'renderer/src/fixture.ts:1 renderer may not import from core',
     ]);
   });
 });
 
 describe('the shared pure layer', () => {
+  it('may be imported by every layer but preload, and imports nothing itself', async () => {
+    const common = 'common/dune-types/index.ts';
+    const found = await layerProblems({
+      'main/common/fixture.ts': "import { x } from '../core/index.ts';\nimport { readFile } from 'node:fs';\nimport { z } from 'zod';\n",
+      'main/core/fixture.ts': `import { r } from '../${common}';\n`,
+      'main/service/fixture.ts': `import { r } from '../${common}';\n`,
+      'main/filter-language/fixture.ts': `import { r } from '../${common}';\n`,
+      'main/contract/fixture.ts': `import { r } from '../${common}';\n`,
+      'renderer/src/fixture.ts': `import { r } from '../../main/${common}';\n`,
+      'preload/fixture.ts': `import { r } from '../main/${common}';\n`,
+    });
+    expect(found).toEqual([
+      'main/common/fixture.ts:1 common may not import from core',
+      'main/common/fixture.ts:2 main/common is pure: it may import no package and no Node built-in',
+      'main/common/fixture.ts:3 main/common is pure: it may import no package and no Node built-in',
+      'preload/fixture.ts:1 preload may not import from common',
+    ]);
+  });
+});
+
+describe('import cycles', () => {
   let root: string;
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('may be imported by every layer but preload, and imports nothing itself', () => {
-    root = mkdtempSync(join(tmpdir(), 'layers-'));
-    const files: Record<string, string> = {
-      'main/common/rule.ts': "import { x } from '../core/a.ts';\nimport { readFile } from 'node:fs';\nimport { z } from 'zod';\n",
-      'main/core/a.ts': "import { r } from '../common/rule.ts';\n",
-      'main/service/a.ts': "import { r } from '../common/rule.ts';\n",
-      'main/filter-language/a.ts': "import { r } from '../common/rule.ts';\n",
-      'main/contract/a.ts': "import { r } from '../common/rule.ts';\n",
-      'renderer/src/a.ts': "import { r } from '../../main/common/rule.ts';\n",
-      'preload/index.ts': "import { r } from '../main/common/rule.ts';\n",
-    };
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    }
-    const found = checkLayers(root).map((v) => `${v.file}:${v.line} ${v.rule}`);
-    expect(found.sort()).toEqual([
-      'main/common/rule.ts:1 common may not import from core',
-      'main/common/rule.ts:2 main/common is pure: it may import no package and no Node built-in',
-      'main/common/rule.ts:3 main/common is pure: it may import no package and no Node built-in',
-      'preload/index.ts:1 preload may not import from common',
-    ]);
+  it('are refused', async () => {
+    root = mkdtempSync(join(tmpdir(), 'cycles-'));
+    writeFileSync(join(root, 'a.ts'), "import { b } from './b.ts';\nexport const a = () => b;\n");
+    writeFileSync(join(root, 'b.ts'), "import { a } from './a.ts';\nexport const b = () => a;\n");
+    const inTemp = new ESLint({ cwd: root, overrideConfigFile: configFile, flags: FLAGS });
+    const [result] = await inTemp.lintFiles(['a.ts']);
+    expect(result!.messages.filter((m) => m.ruleId === 'import-x/no-cycle').map((m) => m.line)).toEqual([1]);
   });
 });

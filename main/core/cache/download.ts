@@ -5,7 +5,7 @@ import type { Column } from '../../filter-language/index.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import { createFetchWindow, type WindowOptions } from './fetch-window.ts';
-import { recordKept } from './kept-downloads.ts';
+import { recordKept, type KeptRows } from './kept-downloads.ts';
 import { dropTable, swapIn, type CacheEntry } from './manifest.ts';
 import { DownloadFailure, fetchPage, type EarlyPages, type PageFormats, type PageSource } from './page-fetch.ts';
 import { misfitOf, MisfitColumn, widerStorage } from './page-casts.ts';
@@ -72,12 +72,6 @@ export interface DownloadOptions {
 
 /** The reason a download is stopped with as the app closes: unlike a cancel, it keeps the rows it has. */
 export class AppClosing extends Error {}
-
-/** The staging table of a download that was broken off, and the rows it holds from the start of the result. */
-export interface KeptRows {
-  tableName: string;
-  rows: number;
-}
 
 export type DownloadOutcome = { ok: true; entry: CacheEntry } | { ok: false; error: ServiceError; kept: KeptRows | null };
 

@@ -1,13 +1,18 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { CacheDb } from './cache-db.ts';
-import type { KeptRows } from './download.ts';
 
 // The rows of downloads broken off (by the network, the service, the app closing or its being
 // killed), kept in the cache file with where they end, so that the next start of the same result,
 // in this session or a later one, goes on from there. A download records where its rows end in
 // each of its commits (see download.ts), so that record holds after any kind of end. They are not
 // counted in the cache's budget, so few are kept, and not for long.
+
+/** The staging table of a download that was broken off, and the rows it holds from the start of the result. */
+export interface KeptRows {
+  tableName: string;
+  rows: number;
+}
 
 /** Kept downloads at most: the oldest beyond this go as a new one is kept. */
 const MOST_KEPT = 4;

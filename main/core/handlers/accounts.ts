@@ -1,7 +1,8 @@
 import { fail, ok } from '../../contract/index.ts';
 import { checkConnection } from '../accounts/check-connection.ts';
 import type { AccountRegistry, ProfileFields } from '../accounts/registry.ts';
-import { isFailure, keyProblemOf, noSuchAccount } from '../failures.ts';
+import { isFailure, noSuchAccount } from '../failures.ts';
+import { keyProblemOf } from '../accounts/find-account.ts';
 import type { KeyVault } from '../secrets/key-vault.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 

@@ -8,7 +8,8 @@ import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ExecutionHistory } from '../executions/history.ts';
 import { statusAfterExecute, toExecutionUpdate } from '../executions/snapshot.ts';
 import type { ExecutionWatcher } from '../executions/watcher.ts';
-import { findAccount, isFailure, serviceFailure } from '../failures.ts';
+import { isFailure, serviceFailure } from '../failures.ts';
+import { findAccount } from '../accounts/find-account.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 
 type ExecutionChannels = 'executions:run' | 'executions:runSql' | 'executions:get' | 'executions:cancel' | 'executions:list' | 'executions:viewing' | 'executions:latest';

@@ -16,7 +16,8 @@ import { cacheSource, EXPORT_SOURCE, serviceSource, type ExportSource } from '..
 import type { ExportDestinations } from '../export/destination.ts';
 import type { ExportRuns } from '../export/exports.ts';
 import type { ActivityLog } from '../logging/activity-log.ts';
-import { findAccount, isFailure, serviceFailure, type Failure } from '../failures.ts';
+import { isFailure, serviceFailure, type Failure } from '../failures.ts';
+import { findAccount } from '../accounts/find-account.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ResultView, ServiceClient } from '../service-client/index.ts';
 import { partialFailure, readRowRange } from '../results/read-range.ts';

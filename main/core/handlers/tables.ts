@@ -1,6 +1,7 @@
 import { fail, ok, type Result, type UploadDone } from '../../contract/index.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
-import { findAccount, isFailure, serviceFailure } from '../failures.ts';
+import { isFailure, serviceFailure } from '../failures.ts';
+import { findAccount } from '../accounts/find-account.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import { readTableSummaries } from '../tables/table-summaries.ts';
 import { queryOwner } from '../tables/table-lookup.ts';

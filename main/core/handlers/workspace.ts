@@ -1,6 +1,7 @@
 import { fail, ok, type PendingEdit, type QueryDetail, type Result } from '../../contract/index.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
-import { findAccount, isFailure, noSuchAccount, serviceFailure } from '../failures.ts';
+import { isFailure, noSuchAccount, serviceFailure } from '../failures.ts';
+import { findAccount } from '../accounts/find-account.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ActivityLog } from '../logging/activity-log.ts';
 import type { ServiceClient } from '../service-client/index.ts';

@@ -1,4 +1,3 @@
-import type { DuckDBValue } from '@duckdb/node-api';
 import { kindOf as typeKind, parseType } from '../../common/dune-types/index.ts';
 import { ok, type CellValue, type ColumnProfile, type Result } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
@@ -9,6 +8,7 @@ import type { CacheEntry } from '../cache/manifest.ts';
 import { cellExpression, isNumberType, toCacheCell } from '../cache/storage-types.ts';
 import { languageFailure } from '../results/view.ts';
 import { estimateDistinct } from './distinct-count.ts';
+import type { Query } from './profile-query.ts';
 
 // One column of a result described in a few DuckDB scans: nulls, distinct values, range, mean and
 // quartiles, its most frequent values and an equal-width histogram; over the whole cached result or
@@ -76,9 +76,6 @@ export async function describeColumn(query: Query, column: Column, wireType: str
     histogram: Number.isFinite(stats.low) && Number.isFinite(stats.high) ? await histogram(query, kind, stats.low!, stats.high!) : [],
   };
 }
-
-/** Runs a statement after the `src` table expression (the column's values as `v`), with the filters' parameters. */
-export type Query = (sql: string) => Promise<DuckDBValue[][]>;
 
 interface Summary {
   rows: number;

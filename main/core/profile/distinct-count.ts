@@ -1,5 +1,5 @@
 import type { ColumnProfile } from '../../contract/index.ts';
-import type { Query } from './column-profile.ts';
+import type { Query } from './profile-query.ts';
 
 // How many distinct values a column holds, past what the profile counts exactly. DuckDB's
 // approx_count_distinct was far off on many distinct ids (and could pass the row count), so

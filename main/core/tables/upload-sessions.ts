@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { UploadProgress } from '../../contract/index.ts';
-import type { UsableAccount } from '../failures.ts';
+import type { UsableAccount } from '../accounts/find-account.ts';
 import { StagedFile } from './staged-file.ts';
 import { TableUpload, type UploadLimits, type UploadRequest } from './table-upload.ts';
 

@@ -1,6 +1,6 @@
 import type { Draft, DraftKey, PendingEdit, QueryDetail, SyncState, TableSummary, WorkspaceSnapshot } from '../../contract/index.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
-import { keyProblemOf } from '../failures.ts';
+import { keyProblemOf } from '../accounts/find-account.ts';
 import { isNetworkFailure, type ClientResult, type QueryListItem, type ServiceClient, type ServiceError } from '../service-client/index.ts';
 import { accountDir, removeAccountDir } from './account-dirs.ts';
 import { AccountSync, type Reach } from './account-sync.ts';

@@ -1,6 +1,5 @@
 import { outOfMemory } from '../../common/duckdb-errors.ts';
 import type { Plan } from '../accounts/account-store.ts';
-import type { PlanLimits } from './plan-limits.ts';
 
 const MB = 1024 ** 2;
 const GB = 1024 ** 3;
@@ -31,7 +30,7 @@ const SPILL_LIMIT = 'max_temp_directory_size';
  * the plan; null for any other error. DuckDB's advice after its first line (raise the limits)
  * is left out: the user cannot follow it.
  */
-export function overBudgetMessage(message: string, plan: Plan, limits: PlanLimits): string | null {
+export function overBudgetMessage(message: string, plan: Plan, limits: { memoryBytes: number; spillBytes: number }): string | null {
   const said = outOfMemory(message);
   if (said === null) return null;
   const detail = `(DuckDB: ${said.trim().replace(/\.$/, "")})`;

@@ -8,6 +8,7 @@ import { valuesOf, type Database, type SqlParams } from '../storage/duckdb.ts';
 import { csvColumnSql, jsonCellSql, jsonNumbersFitSql, parquetColumnSql } from './cell-sql.ts';
 import { neverNullSql, rowBytesSql, type ResultColumn } from './row-bytes.ts';
 import { csvRowStarts } from './csv-rows.ts';
+import type { Page, PageFormat } from './page.ts';
 import { readBytes } from './spare-memory.ts';
 import type { BlockText } from './text-blocks.ts';
 
@@ -15,21 +16,6 @@ import type { BlockText } from './text-blocks.ts';
 export interface JsonText {
   line: string;
   rowBytes: string;
-}
-
-/** Parquet: for a client that asks for it instead of CSV (see `parquetColumnSql`). */
-export type PageFormat = 'json' | 'csv' | 'parquet';
-
-/**
- * A page as bytes, in parts sent one after another: its rows' JSON objects joined by commas, its
- * CSV lines, each ending in a line break, or a Parquet file.
- */
-export interface Page {
-  body: Buffer[];
-  rowCount: number;
-  bytes: number;
-  /** For a body in memory that is used again: to be called once it is sent, or never will be. */
-  sent?: () => void;
 }
 
 /** JSON lines of rows, as COPY wrote them, with the rows' count and bytes, and with each row's bytes when asked. */

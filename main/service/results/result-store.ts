@@ -3,13 +3,14 @@ import type { BoundSql } from '../../filter-language/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { valuesOf } from '../storage/duckdb.ts';
 import type { ResultFiles } from './result-files.ts';
-import { PageWriter, type JsonText, type Page, type PageFormat } from './page-writer.ts';
+import { PageWriter, type JsonText } from './page-writer.ts';
+import type { Page, PageFormat } from './page.ts';
 import { ResultViews } from './result-views.ts';
 import { ViewTexts } from './view-texts.ts';
 import { TextBlocks, type MakeBlock } from './text-blocks.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
 
-export type { Page, PageFormat } from './page-writer.ts';
+export type { Page, PageFormat } from './page.ts';
 
 export interface StoredSize {
   rowCount: number;

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { Page, PageFormat } from './page-writer.ts';
+import type { Page, PageFormat } from './page.ts';
 import { readBytes, SpareMemory } from './spare-memory.ts';
 
 /** A block's rows as written in a file: JSON lines, or CSV lines without a header. */

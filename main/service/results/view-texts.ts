@@ -1,4 +1,5 @@
-import { textPage, type Page, type RowsText } from './page-writer.ts';
+import { textPage, type RowsText } from './page-writer.ts';
+import type { Page } from './page.ts';
 
 // Texts kept at once, in bytes, and the most cells (rows times columns) a view may have to be made
 // into one: two million cells make a text of some tens of megabytes.

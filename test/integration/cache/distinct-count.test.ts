@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeColumn, type Query } from '../../../main/core/profile/column-profile.ts';
+import { describeColumn } from '../../../main/core/profile/column-profile.ts';
+import type { Query } from '../../../main/core/profile/profile-query.ts';
 
 // A profile's distinct count and quartiles on DuckDB, over columns whose answers are known: exact
 // up to a million values, past that an estimate within the margin it states, never above the rows.

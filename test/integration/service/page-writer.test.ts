@@ -3,14 +3,12 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageWriter, textPage, type PageRows } from '../../../main/service/results/page-writer.ts';
 import { rowBytesSql, type ResultColumn } from '../../../main/service/results/row-bytes.ts';
-import { Database } from '../../../main/service/storage/duckdb.ts';
 import { openTypedRows, ROWS, type TypedRows } from './typed-rows.ts';
 
 // Pages are written two ways: short JSON pages by one statement, the rest by COPY, with columns
 // written as they are where the page's values allow; large pages of a range in parts at once. All
 // must give the same text.
 
-let db: Database;
 let connection: DuckDBConnection;
 let dir: string;
 let writer: PageWriter;
@@ -27,7 +25,7 @@ const range = (from: number, to: number, limit = to - from): PageRows => ({
 let rows: TypedRows;
 beforeAll(async () => {
   rows = await openTypedRows();
-  ({ db, connection, columns, dir, writer } = rows);
+  ({ connection, columns, dir, writer } = rows);
 });
 afterAll(() => rows.close());
 
