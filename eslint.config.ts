@@ -1,10 +1,10 @@
 // The project's lint: the layers (which folder may import what, below), no import cycles, one
 // import order and no unused code. Syntax-only (no type information), so it stays fast.
 import { createRequire } from 'node:module';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
-import svelte from 'eslint-plugin-svelte';
 import type { Linter } from 'eslint';
 import { defineConfig, globalIgnores } from 'eslint/config';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import svelte from 'eslint-plugin-svelte';
 import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;

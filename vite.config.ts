@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { defineConfig } from 'electron-vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig } from 'electron-vite';
 
 // One build for the three parts of the desktop app. The browser host serves the same
 // renderer output (out/renderer), so what the end-to-end tests click is what ships.

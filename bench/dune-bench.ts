@@ -12,8 +12,8 @@ import { openResultCache, type ResultCache } from '../main/core/cache/result-cac
 import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { createServiceClient, type ServiceClient } from '../main/core/service-client/index.ts';
 import { startDuneShapes } from '../test/dune-shapes/dune-shapes-proxy.ts';
-import { startServiceChild } from './service-child.ts';
 import { recordPrinted } from './results-file.ts';
+import { startServiceChild } from './service-child.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
 const recording = recordPrinted('bench:dune');

@@ -13,8 +13,8 @@ import { openResultCache } from '../main/core/cache/result-cache.ts';
 import { createServiceClient } from '../main/core/service-client/index.ts';
 import { startLinkChild } from './link-child.ts';
 import type { LinkOptions } from './link-proxy.ts';
-import { startServiceChild } from './service-child.ts';
 import { recordPrinted } from './results-file.ts';
+import { startServiceChild } from './service-child.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
 const recording = recordPrinted('bench:link');

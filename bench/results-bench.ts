@@ -5,17 +5,17 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuneClient } from '@duneanalytics/client-sdk';
+import { quoteIdentifier } from '../main/common/sql-quote.ts';
 import type { CacheStatus, ExportProgress } from '../main/contract/index.ts';
 import { compileView, readCachedPage } from '../main/core/cache/cached-reads.ts';
 import { openResultCache, PAGES_IN_FLIGHT } from '../main/core/cache/result-cache.ts';
-import { profileFromCache } from '../main/core/profile/column-profile.ts';
-import { quoteIdentifier } from '../main/common/sql-quote.ts';
-import { cacheSource } from '../main/core/export/export-sources.ts';
 import { fileTarget } from '../main/core/export/destination.ts';
+import { cacheSource } from '../main/core/export/export-sources.ts';
 import { createExportRuns } from '../main/core/export/exports.ts';
+import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { createServiceClient } from '../main/core/service-client/index.ts';
-import { startServiceChild } from './service-child.ts';
 import { recordPrinted } from './results-file.ts';
+import { startServiceChild } from './service-child.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
 const recording = recordPrinted('bench');

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { DEMO_QUERIES } from '../main/service/seed/demo-queries.ts';
 import { readPages, type PageFormat } from './page-reader.ts';
+import { recordPrinted } from './results-file.ts';
 import { benchSampleTables } from './sample-bench.ts';
 import { startServiceChild } from './service-child.ts';
-import { recordPrinted } from './results-file.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
 const recording = recordPrinted('bench:service');

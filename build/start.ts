@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { constants } from 'node:os';
+import { dirname, join } from 'node:path';
 
 // `npm start`: the desktop app where Electron's binary is installed, the browser host elsewhere.
 // The `electron` package is never required from Node here: doing so starts its binary download.

@@ -1,6 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC_EVENT, IPC_INVOKE, isChannelName, isEventName } from '../main/contract/names.ts';
 import type { QuerydeskBridge } from '../main/contract/bridge.ts';
+import { IPC_EVENT, IPC_INVOKE, isChannelName, isEventName } from '../main/contract/names.ts';
 import type { Result } from '../main/contract/result.ts';
 
 // The renderer's only way into main. It never sees ipcRenderer or an IpcRendererEvent (whose

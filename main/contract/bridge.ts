@@ -1,6 +1,6 @@
-import type { ChannelName, EventName } from './names.ts';
 import type { ChannelRequest, ChannelResponse } from './channels.ts';
 import type { EventPayload } from './events.ts';
+import type { ChannelName, EventName } from './names.ts';
 import type { Result } from './result.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { externalUrl } from '../common/external-url.ts';
 import { SERVICE_NAME, SERVICE_NAME_RULE } from '../common/service-name.ts';
-import type { ChannelName } from './names.ts';
+import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from './defaults.ts';
 import {
   Account,
   accountId,
@@ -15,12 +15,12 @@ import {
   QuerySummary,
   ResultPage,
 } from './models.ts';
+import type { ChannelName } from './names.ts';
 import { CacheStatus, CacheUsage, ChartData, ChartRequest, ColumnProfile, RunComparison, ExportRequest, ExportStarted, ResultSample, resultView } from './results.ts';
+import { settingsChannels } from './settings.ts';
 import { tableChannels } from './tables.ts';
 import { uiChannels } from './ui-state.ts';
 import { workspaceChannels } from './workspace.ts';
-import { settingsChannels } from './settings.ts';
-import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from './defaults.ts';
 
 // Every channel: the request main accepts and the data it answers with (inside a Result).
 

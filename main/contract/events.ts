@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { EventName } from './names.ts';
 import { accountId, ExecutionUpdate } from './models.ts';
+import type { EventName } from './names.ts';
 import { CacheStatus, ExportProgress } from './results.ts';
 import { UploadProgress } from './tables.ts';
 import { workspaceEvents } from './workspace.ts';

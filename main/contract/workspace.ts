@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ERROR_CODES } from './result.ts';
 import { accountId, ExecutionUpdate, ParameterDefinition, ParameterValues, QueryDetail, queryId, QuerySummary } from './models.ts';
+import { ERROR_CODES } from './result.ts';
 import { TableSummary } from './tables.ts';
 
 // The local-first workspace: main keeps, per account and on disk, what the user saw and typed

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
+import type Store from 'electron-store';
+import type { EventName } from '../contract/names.ts';
 import { AccountSettings, defaultAccountSettings } from '../core/accounts/profiles.ts';
 import { CacheSettings, defaultCacheSettings } from '../core/cache/cache-settings.ts';
 import type { ExportDestinations } from '../core/export/destination.ts';
 import { createCore, KEYCHAIN_SERVICE, type Core, type FinishedExecution } from '../core/index.ts';
+import type { Logger } from '../core/logging/logger.ts';
 import { KeyVault } from '../core/secrets/key-vault.ts';
 import { keepLocalKey, keptLocalKey } from '../core/secrets/local-key.ts';
 import { osKeychain } from '../core/secrets/os-keychain.ts';
-import { startServiceThread } from '../service/thread/start-thread.ts';
-import type { Logger } from '../core/logging/logger.ts';
 import type { AppSettingsState } from '../core/settings/app-settings.ts';
-import type { EventName } from '../contract/names.ts';
-import type Store from 'electron-store';
+import { startServiceThread } from '../service/thread/start-thread.ts';
 import { electronFetch } from './network.ts';
 import { electronSettingsStore } from './settings-store.ts';
 

@@ -1,6 +1,6 @@
 import { ipcMain, type BrowserWindow, type WebFrameMain } from 'electron';
-import { createDispatcher, type Handlers } from '../core/ipc/dispatcher.ts';
 import { IPC_EVENT, IPC_INVOKE, type EventName } from '../contract/names.ts';
+import { createDispatcher, type Handlers } from '../core/ipc/dispatcher.ts';
 import { isAppUrl } from './origin.ts';
 
 type GetWindow = () => BrowserWindow | null;

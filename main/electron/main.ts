@@ -1,25 +1,25 @@
 import '../service/thread/size-thread-pool.ts';
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, screen, session, shell } from 'electron';
-import type { SettingsStore } from '../core/settings/settings-store.ts';
 import type { Core } from '../core/index.ts';
 import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
+import type { SettingsStore } from '../core/settings/settings-store.ts';
 import { startBackend } from './backend.ts';
-import { applyDesktopSettings } from './desktop-settings.ts';
 import { DEEP_LINK_SCHEME, deepLinkIn, LinkRouter, parseDeepLink } from './deep-link.ts';
+import { applyDesktopSettings } from './desktop-settings.ts';
 import { saveDialogDestinations } from './export-dialog.ts';
+import { openExternalSafely } from './external.ts';
 import { createEventSender, registerInvokeHandler } from './ipc.ts';
 import { installApplicationMenu } from './menu.ts';
-import { createFinishedNotifier } from './notifications.ts';
-import { openExternalSafely } from './external.ts';
-import { denyPermissions, guardWebContents } from './navigation.ts';
 import { noSuchAccountBox } from './message-boxes.ts';
+import { denyPermissions, guardWebContents } from './navigation.ts';
+import { createFinishedNotifier } from './notifications.ts';
 import { handleAppProtocol, registerAppScheme } from './protocol.ts';
 import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
 import { startUpdates } from './updates.ts';
-import { createMainWindow } from './window.ts';
 import { noPlacements, placementFor, rememberPlacement, WindowPlacements } from './window-placement.ts';
+import { createMainWindow } from './window.ts';
 
 // This file is bundled to out/main/; the preload and renderer builds sit next to it.
 const PRELOAD_PATH = join(import.meta.dirname, '../preload/index.cjs');

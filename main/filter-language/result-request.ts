@@ -1,6 +1,6 @@
 import { compileFilters, compileSort, selectColumns, type BoundSql } from './compile.ts';
-import type { Column } from './table-column.ts';
 import { parseColumns, parseFilters, parseSort } from './parse.ts';
+import type { Column } from './table-column.ts';
 
 /** The three options of a result request as they arrive; empty or absent means "not given". */
 export interface ResultRequest {

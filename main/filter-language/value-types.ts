@@ -1,7 +1,7 @@
 import { kindOf, parseType, type TypeKind } from '../common/dune-types/index.ts';
 import type { Literal } from './ast.ts';
-import type { Column } from './table-column.ts';
 import { FilterLanguageError } from './errors.ts';
+import type { Column } from './table-column.ts';
 
 // A filter's value is checked against its column's type before any SQL is made, so that the live
 // check in the app, the cache and the service refuse `amount_usd > 'abc'` alike, at the value's

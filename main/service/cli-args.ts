@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isServiceName, SERVICE_NAME_RULE } from '../common/service-name.ts';
-import type { ServiceOptions } from './index.ts';
 import { PLANS, type Plan } from './accounts/account-store.ts';
-import { COMPRESSION_MODES } from './http/compression.ts';
 import { resolveLimits, type PerPlan } from './executions/plan-limits.ts';
+import { COMPRESSION_MODES } from './http/compression.ts';
+import type { ServiceOptions } from './index.ts';
 
 export class UsageError extends Error {}
 

@@ -1,7 +1,7 @@
 // `npm run service -- [flags]`: the embedded service on its own, until SIGINT or SIGTERM.
 import './thread/size-thread-pool.ts';
-import { parseServiceArgs, USAGE, UsageError } from './cli-args.ts';
 import { AccountsConfigError } from './accounts/accounts-config.ts';
+import { parseServiceArgs, USAGE, UsageError } from './cli-args.ts';
 import type { RunningService, ServiceOptions } from './index.ts';
 import { startServiceThread } from './thread/start-thread.ts';
 

@@ -5,11 +5,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { KEYCHAIN_SERVICE } from '../core/index.ts';
+import { createLogger } from '../core/logging/logger.ts';
 import { KeyVault } from '../core/secrets/key-vault.ts';
 import { keepLocalKey, keptLocalKey } from '../core/secrets/local-key.ts';
 import { osKeychain } from '../core/secrets/os-keychain.ts';
 import { startServiceThread } from '../service/thread/start-thread.ts';
-import { createLogger } from '../core/logging/logger.ts';
 import { logsDirOf, startWebHost } from './host.ts';
 import { buildApp, rendererBuildIsStale } from './renderer-build.ts';
 

@@ -1,10 +1,10 @@
 import { mount } from 'svelte';
-import App from './App.svelte';
-import { createBridge } from './lib/bridge.ts';
 import { Accounts } from './accounts/accounts.svelte.ts';
-import { Runs } from './runs/runs.svelte.ts';
-import { Workspace } from './queries/workspace.svelte.ts';
+import App from './App.svelte';
 import { Drafts } from './editor/drafts.svelte.ts';
+import { createBridge } from './lib/bridge.ts';
+import { Workspace } from './queries/workspace.svelte.ts';
+import { Runs } from './runs/runs.svelte.ts';
 
 const { api, connection } = createBridge();
 const workspace = new Workspace(api, new Accounts(api), new Drafts(api));

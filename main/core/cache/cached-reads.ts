@@ -1,10 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { isValueError } from '../../common/duckdb-errors.ts';
-import { fail, ok, type Result, type ResultPage, type ResultSample } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { fail, ok, type Result, type ResultPage, type ResultSample } from '../../contract/index.ts';
 import { compileResultRequest, FilterLanguageError, type Column, type CompiledRequest } from '../../filter-language/index.ts';
-import type { ResultView } from '../service-client/index.ts';
 import { languageFailure } from '../results/view.ts';
+import type { ResultView } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import type { CacheEntry } from './manifest.ts';
 import { cellExpression, toCacheCell } from './storage-types.ts';

@@ -3,8 +3,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 import type { Column } from '../../filter-language/index.ts';
 import type { PageFormat } from '../service-client/index.ts';
-import type { RowRange } from './page-ranges.ts';
 import { storageCast } from './page-casts.ts';
+import type { RowRange } from './page-ranges.ts';
 
 // The statements that put consecutive page files of one format into the staging table, each
 // column cast to its storage type. A CSV page is read as text. A Parquet page's columns, c0, c1, …

@@ -1,11 +1,11 @@
-import { join } from 'node:path';
 import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CacheStatus } from '../../contract/index.ts';
 import { isNetworkFailure, type ServiceClient, type ServiceError } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
-import { AppClosing, columnsOf, downloadResult, stagingTableName, tableTypes, type ResultShape } from './download.ts';
-import { DownloadOutcomes } from './download-outcomes.ts';
 import { absentStatus, cachedStatus, downloadingStatus } from './cache-status.ts';
+import { DownloadOutcomes } from './download-outcomes.ts';
+import { AppClosing, columnsOf, downloadResult, stagingTableName, tableTypes, type ResultShape } from './download.ts';
 import { KeptDownloads } from './kept-downloads.ts';
 import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
 import { startEarlyPages, type EarlyPages, type PageFormats } from './page-fetch.ts';

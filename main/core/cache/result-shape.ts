@@ -1,8 +1,8 @@
 import { hasResult } from '../../common/dune-states.ts';
+import { noResultText } from '../executions/states.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { ResultShape } from './download.ts';
 import { storageType } from './storage-types.ts';
-import { noResultText } from '../executions/states.ts';
 
 // What a download needs to know of a result before it is cached: that it is complete (or partial
 // and allowed), its rows, columns, size and expiry, all from the execution's status.

@@ -1,7 +1,7 @@
 import { DuckDBDecimalValue } from '@duckdb/node-api';
 import { isNumeric, kindOf, numberCell, parseType, storageType as duneStorageType } from '../../common/dune-types/index.ts';
-import type { CellValue } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { CellValue } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
 
 // How a result's columns are kept in the cache. The service names its column types (Dune's names

@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { cellExpression, toCacheCell } from '../cache/storage-types.ts';
-import { aggregates, distinctCount, MAX_GROUPS, topGroups, type ChartInput } from './chart-sql.ts';
 import type { ChartPart } from './chart-series.ts';
+import { aggregates, distinctCount, MAX_GROUPS, topGroups, type ChartInput } from './chart-sql.ts';
 
 // Bars and pies of many categories (50,000 wallets) cannot be read: the N largest by the chart's
 // measure (its first value) are shown, and every other category is aggregated into one "Other",

@@ -1,9 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { SCATTER_MAX_POINTS } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { SCATTER_MAX_POINTS } from '../../contract/index.ts';
 import { cellExpression, toCacheCell } from '../cache/storage-types.ts';
-import { distinctCount, MAX_GROUPS, topGroups, type ChartInput } from './chart-sql.ts';
 import type { ChartPart } from './chart-series.ts';
+import { distinctCount, MAX_GROUPS, topGroups, type ChartInput } from './chart-sql.ts';
 
 // A scatter plots rows, not aggregates: every row with an x, or a uniform sample of them when there
 // are more than a canvas can draw and a person can read.

@@ -1,5 +1,5 @@
-import { CHART_TOP_N, fail, ok, showsTopCategories, type ChartData, type ChartKind, type Result } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { CHART_TOP_N, fail, ok, showsTopCategories, type ChartData, type ChartKind, type Result } from '../../contract/index.ts';
 import { compileResultRequest, FilterLanguageError, resolveColumn, type Column } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';

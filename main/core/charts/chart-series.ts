@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ChartData } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { ChartData } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
 import { cellExpression, timestampText, toCacheCell } from '../cache/storage-types.ts';
 import { aggregates, distinctCount, kindOf, MAX_GROUPS, topGroups, type ChartInput } from './chart-sql.ts';

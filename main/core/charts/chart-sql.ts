@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ChartData } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { ChartData } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
 import { isNumberType } from '../cache/storage-types.ts';
 

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { fail, ok, type CellValue, type Result, type RunComparison } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { fail, ok, type CellValue, type Result, type RunComparison } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';

@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ExportFormat, ExportText } from '../../contract/index.ts';
-import { quoteIdentifier } from '../../common/sql-quote.ts';
-import type { Column } from '../../filter-language/index.ts';
 import { isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { ExportFormat, ExportText } from '../../contract/index.ts';
+import type { Column } from '../../filter-language/index.ts';
 import { hexText } from '../cache/storage-types.ts';
 import { csvValueExpression } from './csv-values.ts';
 

@@ -1,6 +1,6 @@
 import { DOUBLE_DIGITS, kindOf, parseType } from '../../common/dune-types/index.ts';
-import type { ExportText } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { ExportText } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
 import { hexText, timestampText } from '../cache/storage-types.ts';
 

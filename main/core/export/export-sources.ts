@@ -1,14 +1,14 @@
-import { fail, ok, type ExportFormat, type ExportText, type Result } from '../../contract/index.ts';
 import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
+import { fail, ok, type ExportFormat, type ExportText, type Result } from '../../contract/index.ts';
 import type { CompiledRequest } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { countRows } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
+import { noResultText } from '../executions/states.ts';
 import { refusal } from '../results/read-range.ts';
 import type { ResultView, ServiceClient } from '../service-client/index.ts';
 import { COPY_OPTIONS, copySelectList } from './copy-formats.ts';
 import { spreadsheetPages } from './csv-pages.ts';
-import { noResultText } from '../executions/states.ts';
 
 // The bytes of a result or of its view: from the cache, DuckDB writes the file itself (in
 // parallel, memory flat); from the service, its CSV pages are passed on one after another,

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, mkdirSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
+import { createReadStream, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ExportProgress } from '../../contract/index.ts';
-import { ExportAborted, type ExportSource } from './export-sources.ts';
-import type { ExportTarget } from './destination.ts';
 import { failureText } from '../words.ts';
+import type { ExportTarget } from './destination.ts';
+import { ExportAborted, type ExportSource } from './export-sources.ts';
 
 // Exports running in the background, with progress and cancel. Memory stays flat whatever the
 // size: DuckDB writes a cached result's file itself (straight to the target when it is a file,

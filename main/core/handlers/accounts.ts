@@ -1,10 +1,10 @@
 import { fail, ok } from '../../contract/index.ts';
 import { checkConnection } from '../accounts/check-connection.ts';
+import { keyProblemOf } from '../accounts/find-account.ts';
 import type { AccountRegistry, ProfileFields } from '../accounts/registry.ts';
 import { isFailure, noSuchAccount } from '../failures.ts';
-import { keyProblemOf } from '../accounts/find-account.ts';
-import type { KeyVault } from '../secrets/key-vault.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
+import type { KeyVault } from '../secrets/key-vault.ts';
 
 type AccountChannels = 'accounts:list' | 'accounts:add' | 'accounts:update' | 'accounts:remove' | 'accounts:setActive' | 'accounts:test';
 

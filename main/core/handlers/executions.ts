@@ -1,16 +1,16 @@
 import { ok, type ExecutionListItem, type ExecutionUpdate, type LatestResult, type ParameterValues, type Result } from '../../contract/index.ts';
-import type { ClientResult } from '../service-client/errors.ts';
-import type { ExecuteResponse } from '../service-client/executions.ts';
-import { isNetworkFailure, type ServiceClient } from '../service-client/index.ts';
-import type { ResultCache } from '../cache/result-cache.ts';
-import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
+import { findAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import type { ResultCache } from '../cache/result-cache.ts';
 import type { ExecutionHistory } from '../executions/history.ts';
+import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
 import { statusAfterExecute, toExecutionUpdate } from '../executions/snapshot.ts';
 import type { ExecutionWatcher } from '../executions/watcher.ts';
 import { isFailure, serviceFailure } from '../failures.ts';
-import { findAccount } from '../accounts/find-account.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
+import type { ClientResult } from '../service-client/errors.ts';
+import type { ExecuteResponse } from '../service-client/executions.ts';
+import { isNetworkFailure, type ServiceClient } from '../service-client/index.ts';
 
 type ExecutionChannels = 'executions:run' | 'executions:runSql' | 'executions:get' | 'executions:cancel' | 'executions:list' | 'executions:viewing' | 'executions:latest';
 

@@ -1,7 +1,7 @@
 import { ok, type QueryDetail, type Result } from '../../contract/index.ts';
+import { findAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { isFailure, serviceFailure } from '../failures.ts';
-import { findAccount } from '../accounts/find-account.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import { toQueryDetail } from '../queries/query-detail.ts';
 import type { ClientResult, ServiceClient } from '../service-client/index.ts';

@@ -1,28 +1,28 @@
 import { missingTable } from '../../common/duckdb-errors.ts';
 import { EXPORT_FORMATS, fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
 import { FilterLanguageError } from '../../filter-language/index.ts';
+import { findAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import type { CacheSettings } from '../cache/cache-settings.ts';
 import { compileView, readCachedPage, readCachedSample } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
-import type { CacheSettings } from '../cache/cache-settings.ts';
-import type { SettingsStore } from '../settings/settings-store.ts';
 import { chartFromCache } from '../charts/chart-query.ts';
-import { profileFromCache } from '../profile/column-profile.ts';
-import { profileFromSample } from '../profile/sampled-profile.ts';
 import { compareCached } from '../compare/compare-runs.ts';
 import { cacheFirstSource } from '../export/cache-first.ts';
-import { cacheSource, EXPORT_SOURCE, serviceSource, type ExportSource } from '../export/export-sources.ts';
 import type { ExportDestinations } from '../export/destination.ts';
+import { cacheSource, EXPORT_SOURCE, serviceSource, type ExportSource } from '../export/export-sources.ts';
 import type { ExportRuns } from '../export/exports.ts';
-import type { ActivityLog } from '../logging/activity-log.ts';
 import { isFailure, serviceFailure, type Failure } from '../failures.ts';
-import { findAccount } from '../accounts/find-account.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
-import type { ResultView, ServiceClient } from '../service-client/index.ts';
+import type { ActivityLog } from '../logging/activity-log.ts';
+import { profileFromCache } from '../profile/column-profile.ts';
+import { profileFromSample } from '../profile/sampled-profile.ts';
 import { partialFailure, readRowRange } from '../results/read-range.ts';
 import { readSample, WHOLE_RESULT_ONLY } from '../results/read-sample.ts';
 import { checkSyntax, languageFailure, viewOf } from '../results/view.ts';
+import type { ResultView, ServiceClient } from '../service-client/index.ts';
+import type { SettingsStore } from '../settings/settings-store.ts';
 
 // The result channels. Whatever the cache holds whole is answered from it (so it keeps working
 // when the service cannot be reached); everything else goes to the service, with the same answers.

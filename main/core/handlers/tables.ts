@@ -1,12 +1,12 @@
 import { fail, ok, type Result, type UploadDone } from '../../contract/index.ts';
+import { findAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { isFailure, serviceFailure } from '../failures.ts';
-import { findAccount } from '../accounts/find-account.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
-import { readTableSummaries } from '../tables/table-summaries.ts';
+import type { KnownRows } from '../tables/known-rows.ts';
 import { queryOwner } from '../tables/table-lookup.ts';
 import { splitFullName } from '../tables/table-names.ts';
-import type { KnownRows } from '../tables/known-rows.ts';
+import { readTableSummaries } from '../tables/table-summaries.ts';
 import type { UploadSessions } from '../tables/upload-sessions.ts';
 import type { Workspaces } from '../workspace/workspaces.ts';
 

@@ -1,11 +1,11 @@
 import { fail, ok, type PendingEdit, type QueryDetail, type Result } from '../../contract/index.ts';
+import { findAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { isFailure, noSuchAccount, serviceFailure } from '../failures.ts';
-import { findAccount } from '../accounts/find-account.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ActivityLog } from '../logging/activity-log.ts';
-import type { ServiceClient } from '../service-client/index.ts';
 import { toQueryChanges, toQueryDetail } from '../queries/query-detail.ts';
+import type { ServiceClient } from '../service-client/index.ts';
 import { mergePending, sendEdit } from '../workspace/pending-edits.ts';
 import type { Workspaces } from '../workspace/workspaces.ts';
 

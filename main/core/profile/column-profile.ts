@@ -1,6 +1,6 @@
 import { kindOf as typeKind, parseType } from '../../common/dune-types/index.ts';
-import { ok, type CellValue, type ColumnProfile, type Result } from '../../contract/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { ok, type CellValue, type ColumnProfile, type Result } from '../../contract/index.ts';
 import { compileResultRequest, FilterLanguageError, resolveColumn, type Column } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';

@@ -1,8 +1,8 @@
-import { fail, ok, type ColumnProfile, type Result } from '../../contract/index.ts';
-import type { CacheDb } from '../cache/cache-db.ts';
 import { quoteLiteral } from '../../common/sql-quote.ts';
-import { valueErrors } from '../cache/cached-reads.ts';
+import { fail, ok, type ColumnProfile, type Result } from '../../contract/index.ts';
 import { columnsParam } from '../../filter-language/index.ts';
+import type { CacheDb } from '../cache/cache-db.ts';
+import { valueErrors } from '../cache/cached-reads.ts';
 import { misfitOf, storageCast, widerStorage } from '../cache/page-casts.ts';
 import { storageType } from '../cache/storage-types.ts';
 import { readSample } from '../results/read-sample.ts';

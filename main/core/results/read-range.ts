@@ -1,11 +1,11 @@
 import { isPartialRefusalText } from '../../common/dune-states.ts';
 import { fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
+import { noResultText } from '../executions/states.ts';
 import { serviceFailure } from '../failures.ts';
 import type { ResultMetadata, ResultsPage, ResultView, ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { JsonObject } from '../service-client/wire-read.ts';
 import { toCell } from './cells.ts';
 import { positionOf } from './view.ts';
-import { noResultText } from '../executions/states.ts';
 
 // Rows [startRow, endRow) of an execution's result, as the grid asks for them. The service may
 // lower `limit`; the range is then completed from the pages that follow, so the grid never

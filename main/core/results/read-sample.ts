@@ -1,8 +1,8 @@
 import { fail, ok, type Result, type ResultSample } from '../../contract/index.ts';
+import { noResultText } from '../executions/states.ts';
 import type { ServiceClient } from '../service-client/index.ts';
 import { toCell } from './cells.ts';
 import { isPartialRefusal, partialFailure, refusal } from './read-range.ts';
-import { noResultText } from '../executions/states.ts';
 
 // A sample from the service (`sample_count`), for results the cache does not hold.
 

@@ -1,9 +1,9 @@
-import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
-import { failure, kindForStatus, success, type ClientResult, type ServiceError } from './errors.ts';
-import { backoffDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy.ts';
 import { parseJsonExact } from '../../common/dune-types/index.ts';
 import { waitNote } from '../../common/wait-note.ts';
+import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
+import { failure, kindForStatus, success, type ClientResult, type ServiceError } from './errors.ts';
 import { networkFailureText } from './network-words.ts';
+import { backoffDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy.ts';
 import { isObject } from './wire-read.ts';
 
 // The one place that speaks HTTP to the service: base URL, key header, timeout, abort, retries,

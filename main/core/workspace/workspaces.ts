@@ -1,13 +1,13 @@
 import type { Draft, DraftKey, PendingEdit, QueryDetail, SyncState, TableSummary, WorkspaceSnapshot } from '../../contract/index.ts';
-import type { AccountRegistry } from '../accounts/registry.ts';
 import { keyProblemOf } from '../accounts/find-account.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
+import { toQueryDetail } from '../queries/query-detail.ts';
 import { isNetworkFailure, type ClientResult, type QueryListItem, type ServiceClient, type ServiceError } from '../service-client/index.ts';
 import { accountDir, removeAccountDir } from './account-dirs.ts';
 import { AccountSync, type Reach } from './account-sync.ts';
 import { mergeCatalog, withDetail } from './catalog-merge.ts';
 import { LocalStore } from './local-store.ts';
 import { contractError, sendEdit } from './pending-edits.ts';
-import { toQueryDetail } from '../queries/query-detail.ts';
 
 // Every account's local workspace: what the window shows first, kept on disk, and refreshed from
 // the service when it answers (the list, the tables, then the edits waiting to be sent).

@@ -1,6 +1,6 @@
 import { quoteLiteral } from '../../common/sql-quote.ts';
-import { javaPattern, mysqlPattern, PatternError } from './date-patterns.ts';
 import { argumentRanges, bracketGroups, type Group } from './brackets.ts';
+import { javaPattern, mysqlPattern, PatternError } from './date-patterns.ts';
 import { tokenize, type Token } from './tokens.ts';
 
 // The DuneSQL that DuckDB's parser cannot take as it is, rewritten token by token: varbinary

@@ -1,20 +1,20 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Plan } from '../accounts/account-store.ts';
+import { explainOfflineRange } from '../dunesql/offline-range.ts';
+import { DialectError, rewriteDuneSql, type Rewritten } from '../dunesql/rewrite.ts';
+import { uniqueColumnNames } from '../results/column-names.ts';
+import { columnTypeName } from '../results/column-type-name.ts';
 import type { ResultStore } from '../results/result-store.ts';
 import type { ResultColumn } from '../results/row-bytes.ts';
+import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
 import { addMillis, millisBetween, nowIso } from '../time.ts';
-import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
-import { EXECUTION_FAILED, sqlError, sqlErrorAt } from './sql-error.ts';
 import { overBudgetMessage, timeLimitMessage } from './budget-messages.ts';
+import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
 import type { PlanLimits } from './plan-limits.ts';
+import { EXECUTION_FAILED, sqlError, sqlErrorAt } from './sql-error.ts';
 import type { Reservation, Sandbox, Sandboxes } from './sql-sandbox.ts';
 import { prepareReadOnly } from './statement-check.ts';
 import { StatementRefused } from './statement-refused.ts';
-import { uniqueColumnNames } from '../results/column-names.ts';
-import { columnTypeName } from '../results/column-type-name.ts';
-import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
-import { DialectError, rewriteDuneSql, type Rewritten } from '../dunesql/rewrite.ts';
-import { explainOfflineRange } from '../dunesql/offline-range.ts';
 
 export interface Job {
   executionId: string;

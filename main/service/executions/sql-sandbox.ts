@@ -3,6 +3,7 @@ import { link, mkdir, rm } from 'node:fs/promises';
 import { basename, join, parse } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import { createDuneSqlMacros } from '../dunesql/macros.ts';
 import { attachSamples, SAMPLE_SCHEMAS } from '../samples/attach-samples.ts';
 import { namesSampleTables, SAMPLE_NAMES } from '../samples/sample-names.ts';
 import type { SampleTables } from '../samples/sample-tables.ts';
@@ -10,7 +11,6 @@ import { DATA, type TableFiles } from '../tables/table-files.ts';
 import type { TableRecord, TableStore } from '../tables/table-store.ts';
 import type { ExecutionBudget } from './execution-budget.ts';
 import type { ServiceBudget } from './plan-limits.ts';
-import { createDuneSqlMacros } from '../dunesql/macros.ts';
 
 // A spare DuckDB waits with this much memory; it gets its context's budget when taken.
 const SPARE_MEMORY_LIMIT = '64MB';

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { finished, type Duplex } from 'node:stream';
+import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
 import { chooseEncoding, compress, compressesFor, MIN_COMPRESSED_BYTES, type CompressionMode } from './compression.ts';
 import { badRequest, ClientGone, HttpError } from './http-error.ts';
-import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
 import type { Reply, Router } from './router.ts';
 
 export interface ServerSetup<Caller> {

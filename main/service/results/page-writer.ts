@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
 import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 import { valuesOf, type Database, type SqlParams } from '../storage/duckdb.ts';
 import { csvColumnSql, jsonCellSql, jsonNumbersFitSql, parquetColumnSql } from './cell-sql.ts';
-import { neverNullSql, rowBytesSql, type ResultColumn } from './row-bytes.ts';
 import { csvRowStarts } from './csv-rows.ts';
 import type { Page, PageFormat } from './page.ts';
+import { neverNullSql, rowBytesSql, type ResultColumn } from './row-bytes.ts';
 import { readBytes } from './spare-memory.ts';
 import type { BlockText } from './text-blocks.ts';
 

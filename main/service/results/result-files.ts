@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import { quoteIdentifier as q, quoteLiteral as literal } from '../../common/sql-quote.ts';
+import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import { checkpoint, type Database } from '../storage/duckdb.ts';
 
 // Results attached at once, beyond those in use: the ones paged through lately stay ready. DuckDB

@@ -1,14 +1,14 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
-import type { BoundSql } from '../../filter-language/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { BoundSql } from '../../filter-language/index.ts';
 import { valuesOf } from '../storage/duckdb.ts';
-import type { ResultFiles } from './result-files.ts';
 import { PageWriter, type JsonText } from './page-writer.ts';
 import type { Page, PageFormat } from './page.ts';
+import type { ResultFiles } from './result-files.ts';
 import { ResultViews } from './result-views.ts';
-import { ViewTexts } from './view-texts.ts';
-import { TextBlocks, type MakeBlock } from './text-blocks.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
+import { TextBlocks, type MakeBlock } from './text-blocks.ts';
+import { ViewTexts } from './view-texts.ts';
 
 export type { Page, PageFormat } from './page.ts';
 

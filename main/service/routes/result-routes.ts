@@ -7,15 +7,15 @@ import { expireIfDue } from '../executions/expiry.ts';
 import { executionEnvelope, resultMetadata } from '../executions/present-execution.ts';
 import { acceptedWeights } from '../http/accept-list.ts';
 import { badRequest, notFound } from '../http/http-error.ts';
-import { Slots, SlotsByKey } from '../http/slots.ts';
 import type { Reply, RouteRequest, Router } from '../http/router.ts';
+import { Slots, SlotsByKey } from '../http/slots.ts';
 import { readableQuery } from '../queries/query-access.ts';
 import { ParameterError, resolveParameters } from '../queries/template.ts';
 import { csvHeader } from '../results/cell-sql.ts';
-import { resultsJson } from '../results/results-json.ts';
 import { nextPage } from '../results/paging.ts';
 import { readResult } from '../results/read-result.ts';
 import type { PageFormat } from '../results/result-store.ts';
+import { resultsJson } from '../results/results-json.ts';
 import type { ServiceContext } from '../service-context.ts';
 
 const PARQUET = 'application/vnd.apache.parquet';

@@ -1,5 +1,5 @@
-import { parseType, type DuneType } from '../../common/dune-types/index.ts';
 import { SAMPLE_TABLES } from '../../common/dune-tables/index.ts';
+import { parseType, type DuneType } from '../../common/dune-types/index.ts';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
 
 // The statements that fill a new DuckDB file with the sample of Dune's tables: three days of

@@ -1,7 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
-import { isDiskFull } from './disk-full.ts';
-import { SerialQueue } from '../../common/serial-queue.ts';
 import { isCheckpointBlocked, isInvalidatedDatabase } from '../../common/duckdb-errors.ts';
+import { SerialQueue } from '../../common/serial-queue.ts';
+import { isDiskFull } from './disk-full.ts';
 
 export type SqlParams = DuckDBValue[];
 export type Row = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { API_KEY_HASHES } from './meta-schema.ts';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import { API_KEY_HASHES } from './meta-schema.ts';
 
 /**
  * Data folders of releases that stored API keys as they are (`api_keys`): at start the keys are

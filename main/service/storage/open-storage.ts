@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { quoteLiteral } from '../../common/sql-quote.ts';
+import type { ResultFiles } from '../results/result-files.ts';
 import { TableFiles } from '../tables/table-files.ts';
-import { Database } from './duckdb.ts';
 import { assertRoom, RECORDS_FLOOR_BYTES } from './disk-full.ts';
+import { Database } from './duckdb.ts';
 import { hashStoredKeys } from './hash-stored-keys.ts';
 import { META_SCHEMA } from './meta-schema.ts';
-import type { ResultFiles } from '../results/result-files.ts';
 import { openResults } from './results-file.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ResultFiles } from '../results/result-files.ts';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import { ResultFiles } from '../results/result-files.ts';
 import { Database } from './duckdb.ts';
 
 // pages are written by DuckDB, timestamps with a time zone included: in UTC

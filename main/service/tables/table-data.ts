@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, rm, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
 import { KeyedSerialQueue } from '../../common/serial-queue.ts';
-import { checkpoint, type Database } from '../storage/duckdb.ts';
+import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import { notFound } from '../http/http-error.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
+import { checkpoint, type Database } from '../storage/duckdb.ts';
 import { DATA, type TableFiles } from './table-files.ts';
 import type { NewTableRecord, TableRecord, TableStore } from './table-store.ts';
-import { notFound } from '../http/http-error.ts';
 
 export interface TableColumn {
   name: string;

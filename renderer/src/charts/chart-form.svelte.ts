@@ -1,8 +1,8 @@
 import { CHART_TOP_N, ChartSettings, showsTopCategories, type ChartData, type ChartKind, type ContractError } from '../../../main/contract/index.ts';
-import { resultIds, type ResultSource } from '../results/result-source.ts';
-import { chartCaption, chartConfig } from './chart-config.ts';
 import { isNumericType, isTemporalType } from '../results/grid/columns.ts';
 import type { ViewColumn } from '../results/grid/view-language.ts';
+import { resultIds, type ResultSource } from '../results/result-source.ts';
+import { chartCaption, chartConfig } from './chart-config.ts';
 
 /** Identifiers are numbers too, but summing them means nothing. */
 const ID_LIKE = /(^|_)id$/i;

@@ -1,5 +1,5 @@
-import type { SQLNamespace } from '@codemirror/lang-sql';
 import type { Completion, CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete';
+import type { SQLNamespace } from '@codemirror/lang-sql';
 import { SAMPLE_TABLES } from '../../../main/common/dune-tables/index.ts';
 import type { TableSummary } from '../../../main/contract/index.ts';
 

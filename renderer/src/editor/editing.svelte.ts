@@ -1,6 +1,6 @@
 import type { ContractError, PendingEdit, QueryDetail } from '../../../main/contract/index.ts';
-import type { Drafts } from './drafts.svelte.ts';
 import type { Workspace } from '../queries/workspace.svelte.ts';
+import type { Drafts } from './drafts.svelte.ts';
 
 
 /**

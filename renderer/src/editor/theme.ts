@@ -1,7 +1,7 @@
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import type { Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
-import type { Extension } from '@codemirror/state';
 
 // Colours are the app's CSS variables (app.css), so the editor follows the OS's light or dark
 // scheme the moment it changes, with no reconfiguration.

@@ -12,12 +12,12 @@ import type {
   TableSummary,
   WorkspaceSnapshot,
 } from '../../../main/contract/index.ts';
-import type { Api } from '../lib/bridge.ts';
 import type { Accounts } from '../accounts/accounts.svelte.ts';
 import type { Drafts } from '../editor/drafts.svelte.ts';
-import { readTabsState, Tabs } from './tabs.svelte.ts';
+import type { Api } from '../lib/bridge.ts';
 import { isScratch, nextScratchId, scratchName, Scratches } from './scratch.svelte.ts';
 import { searchQueries } from './search.ts';
+import { readTabsState, Tabs } from './tabs.svelte.ts';
 
 export type LoadState = 'loading' | 'ready' | 'failed';
 

@@ -10,8 +10,8 @@ import { createLogger } from '../../../main/core/logging/logger.ts';
 import { createServiceClient } from '../../../main/core/service-client/index.ts';
 import { startService, type RunningService } from '../../../main/service/index.ts';
 import { startFaultProxy, type Fault, type FaultProxy } from '../core/fault-proxy.ts';
-import { finishedRun } from './finished-run.ts';
 import { expectSentences } from '../words/read-words.ts';
+import { finishedRun } from './finished-run.ts';
 
 // A download the network breaks off in the middle of a page: the cache keeps what it had, and the
 // next start of the same result goes on from the last row loaded instead of from the first.

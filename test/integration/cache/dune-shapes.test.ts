@@ -4,8 +4,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { numberText, parseJsonExact } from '../../../main/common/dune-types/index.ts';
 import { fileTarget, type ExportDestinations } from '../../../main/core/export/destination.ts';
-import { startDuneShapes, type DuneShapes } from '../../dune-shapes/dune-shapes-proxy.ts';
 import { duneResultSql, PAST_128_BITS, UINT256_MAX } from '../../dune-shapes/dune-result-sql.ts';
+import { startDuneShapes, type DuneShapes } from '../../dune-shapes/dune-shapes-proxy.ts';
 import { startCacheHarness, withoutSource, type CacheHarness } from './cache-harness.ts';
 
 // A result as the hosted service sends it (Dune's types and value text, CSV pages only, next_uri

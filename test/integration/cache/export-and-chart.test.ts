@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRequest, ExportProgress } from '../../../main/contract/index.ts';
 import { fileTarget, type ExportDestinations, type ExportTarget } from '../../../main/core/export/destination.ts';
 import { chartCaption, chartConfig } from '../../../renderer/src/charts/chart-config.ts';
-import { startCacheHarness, type CacheHarness } from './cache-harness.ts';
 import { expectWellSaid } from '../words/read-words.ts';
+import { startCacheHarness, type CacheHarness } from './cache-harness.ts';
 
 // Exports (from the cache and from the service, the same bytes either way; streamed; cancellable)
 // and charts aggregated from the cache.

@@ -1,12 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionUpdate, ExportProgress } from '../../../main/contract/index.ts';
-import { Writable } from 'node:stream';
 import { fileTarget, type ExportDestinations, type ExportTarget } from '../../../main/core/export/destination.ts';
-import { startCacheHarness, until, type CacheHarness } from './cache-harness.ts';
 import { expectWellSaid } from '../words/read-words.ts';
+import { startCacheHarness, until, type CacheHarness } from './cache-harness.ts';
 
 // Parquet and JSON lines exports: written by DuckDB from the cache with the cached types, exact
 // values kept; a result not cached yet is downloaded into the cache first; a cancel leaves no file.

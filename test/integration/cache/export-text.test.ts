@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRequest } from '../../../main/contract/index.ts';
 import { fileTarget, type ExportDestinations } from '../../../main/core/export/destination.ts';
-import { startDuneShapes, type DuneShapes } from '../../dune-shapes/dune-shapes-proxy.ts';
 import { duneResultSql, PAST_128_BITS, UINT256_MAX } from '../../dune-shapes/dune-result-sql.ts';
+import { startDuneShapes, type DuneShapes } from '../../dune-shapes/dune-shapes-proxy.ts';
 import { startCacheHarness, type CacheHarness } from './cache-harness.ts';
 
 // CSV exports in a spreadsheet's text (the default: values as the grid shows them, timestamps as

@@ -6,8 +6,8 @@ import type { ExecutionUpdate, QuerySummary } from '../../../main/contract/index
 import { createCore, type Core } from '../../../main/core/index.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import { createServiceClient } from '../../../main/core/service-client/index.ts';
-import { memoryKeychain } from '../../unit/core/memory-keychain.ts';
 import { startService } from '../../../main/service/index.ts';
+import { memoryKeychain } from '../../unit/core/memory-keychain.ts';
 
 // The core against the real embedded service over HTTP, with a small page cap so that reading
 // a range has to follow the service's lowered limit.

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../../main/core/hosting/renderer-files.ts';
-import { startService } from '../../../main/service/index.ts';
-import { appBuildIsStale, buildApp } from '../../../main/web/renderer-build.ts';
 import { KEYCHAIN_SERVICE } from '../../../main/core/index.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import { keptLocalKey } from '../../../main/core/secrets/local-key.ts';
 import { osKeychain } from '../../../main/core/secrets/os-keychain.ts';
+import { startService } from '../../../main/service/index.ts';
+import { appBuildIsStale, buildApp } from '../../../main/web/renderer-build.ts';
 
 // The app as built (out/main, out/preload, out/renderer), booted in a Node process of its own with
 // a stand-in `electron` (see stand-in/). That process reports what it saw; this file judges it.

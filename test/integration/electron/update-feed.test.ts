@@ -7,8 +7,8 @@ import { HttpExecutor } from 'builder-util-runtime';
 import { DebUpdater } from 'electron-updater';
 import type { AppAdapter } from 'electron-updater/out/AppAdapter.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUpdatePolicy } from '../../../main/electron/update-policy.ts';
 import { createLogger } from '../../../main/core/logging/logger.ts';
+import { createUpdatePolicy } from '../../../main/electron/update-policy.ts';
 
 // electron-updater itself, reading a generic feed from a loopback server, as the packaged app
 // would. Two things cannot exist here and stand in: the app (an AppAdapter with a version and

@@ -1,9 +1,9 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { diskFullService, fill } from '../../../bench/probes/diskfull-run.ts';
 import { makeSmallDisk } from '../../../bench/probes/small-disk.ts';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { ResultStore } from '../../../main/service/results/result-store.ts';
 import { isDiskFull } from '../../../main/service/storage/disk-full.ts';
 import { Database } from '../../../main/service/storage/duckdb.ts';

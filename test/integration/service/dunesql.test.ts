@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness, type Json } from './service-harness.ts';
 import { executeSql, withApiKey } from './run-sql.ts';
+import { startHarness, type Harness, type Json } from './service-harness.ts';
 
 // DuneSQL as analysts write it, run on the embedded service; each answer is Dune's. Values whose
 // JSON shape is the result writer's concern (bytes, 128-bit integers) are read as text here.

@@ -2,9 +2,9 @@ import { mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandboxes } from '../../../main/service/executions/sql-sandbox.ts';
 import { ExecutionBudget } from '../../../main/service/executions/execution-budget.ts';
 import { DEFAULT_PLAN_LIMITS, DEFAULT_SERVICE_BUDGET } from '../../../main/service/executions/plan-limits.ts';
+import { Sandboxes } from '../../../main/service/executions/sql-sandbox.ts';
 import { SampleTables } from '../../../main/service/samples/sample-tables.ts';
 import { runSql } from './run-sql.ts';
 import { startHarness, type Harness, type Json } from './service-harness.ts';

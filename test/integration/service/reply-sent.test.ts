@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CompressionMode } from '../../../main/service/http/compression.ts';
 import { Router, type Reply } from '../../../main/service/http/router.ts';
 import { createHttpServer, type HttpServer } from '../../../main/service/http/server.ts';
-import type { CompressionMode } from '../../../main/service/http/compression.ts';
 
 // A page's body may be memory that is used again once the page is sent: the server says when its
 // reply is no longer read, never before the body is written out, and also when the client goes.

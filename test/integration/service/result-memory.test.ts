@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../main/service/storage/duckdb.ts';
 import type { ResultFiles } from '../../../main/service/results/result-files.ts';
+import type { Database } from '../../../main/service/storage/duckdb.ts';
 import { openResults } from '../../../main/service/storage/results-file.ts';
 
 // DuckDB keeps what it wrote or read of an attached file in memory until its limit, and gives it back

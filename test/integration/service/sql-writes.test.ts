@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeSandbox, tableAndTempFiles, tableFiles } from '../../../bench/probes/sandbox-writes.ts';
 import { ExecutionBudget } from '../../../main/service/executions/execution-budget.ts';
 import { DEFAULT_PLAN_LIMITS, DEFAULT_SERVICE_BUDGET } from '../../../main/service/executions/plan-limits.ts';
 import { Sandboxes } from '../../../main/service/executions/sql-sandbox.ts';
 import { SampleTables } from '../../../main/service/samples/sample-tables.ts';
 import { TableFiles } from '../../../main/service/tables/table-files.ts';
-import { probeSandbox, tableAndTempFiles, tableFiles } from '../../../bench/probes/sandbox-writes.ts';
 import { ACCOUNTS, KEYS } from './accounts-fixture.ts';
 import { executeSql, withApiKey } from './run-sql.ts';
 import { startHarness, type Harness, type Json } from './service-harness.ts';

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ViewTexts } from '../../../main/service/results/view-texts.ts';
-import { PageWriter, type RowsText } from '../../../main/service/results/page-writer.ts';
-import { Database } from '../../../main/service/storage/duckdb.ts';
 import { tmpdir } from 'node:os';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PageWriter, type RowsText } from '../../../main/service/results/page-writer.ts';
+import { ViewTexts } from '../../../main/service/results/view-texts.ts';
+import { Database } from '../../../main/service/storage/duckdb.ts';
 
 // The JSON text of a view, made once for readers that ask at once and kept under a budget; never
 // kept for a view dropped meanwhile, and made again for a view made again.

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { exchange, head, openSocket, readAnswer } from '../../../bench/probes/raw-http.ts';
 import { WS_PATH, type ServerMessage } from '../../../main/contract/index.ts';
 import { startWebHost, type WebHost } from '../../../main/web/host.ts';
-import { exchange, head, openSocket, readAnswer } from '../../../bench/probes/raw-http.ts';
-import { startFakeService, type FakeService } from '../core/fake-service.ts';
 import { proofread } from '../../unit/words/proofread.ts';
+import { startFakeService, type FakeService } from '../core/fake-service.ts';
 
 const REMOTE_KEY = 'remote-key-7777-8888';
 let host: WebHost;

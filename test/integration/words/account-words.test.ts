@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { findAccount, keyProblemOf } from '../../../main/core/accounts/find-account.ts';
 import { defaultAccountSettings, type AccountSettings } from '../../../main/core/accounts/profiles.ts';
 import { createAccountRegistry } from '../../../main/core/accounts/registry.ts';
 import { isFailure } from '../../../main/core/failures.ts';
-import { findAccount, keyProblemOf } from '../../../main/core/accounts/find-account.ts';
 import { accountHandlers } from '../../../main/core/handlers/accounts.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import type { KeychainBackend } from '../../../main/core/secrets/os-keychain.ts';

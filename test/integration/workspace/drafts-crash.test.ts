@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { caller, memoryKeychain } from '../core/core-harness.ts';
 import { createCore } from '../../../main/core/index.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
+import { caller, memoryKeychain } from '../core/core-harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'querydesk-drafts-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

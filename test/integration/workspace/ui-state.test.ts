@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UI_VALUE_MAX_CHARS } from '../../../main/contract/index.ts';
-import { caller, memoryKeychain, startHarness, type Harness } from '../core/core-harness.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
+import { caller, memoryKeychain, startHarness, type Harness } from '../core/core-harness.ts';
 
 // The window's state per account: kept on disk by main, back after a restart, gone with the account.
 

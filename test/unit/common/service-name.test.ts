@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { channels } from '../../../main/contract/index.ts';
 import { isServiceName } from '../../../main/common/service-name.ts';
-import { accountProblems } from '../../../renderer/src/accounts/account-fields.ts';
+import { channels } from '../../../main/contract/index.ts';
 import { parseServiceArgs } from '../../../main/service/cli-args.ts';
+import { accountProblems } from '../../../renderer/src/accounts/account-fields.ts';
 
 const longest = 'A' + 'b'.repeat(39);
 

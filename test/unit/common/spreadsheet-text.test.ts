@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cellFormat } from '../../../renderer/src/results/grid/cell-format.ts';
 import { decimalText, parseType, spreadsheetRewrite, spreadsheetTimestamp } from '../../../main/common/dune-types/index.ts';
 import { headerNames, spreadsheetPages } from '../../../main/core/export/csv-pages.ts';
+import { cellFormat } from '../../../renderer/src/results/grid/cell-format.ts';
 
 const rewrite = (type: string, text: string) => (spreadsheetRewrite(parseType(type)) ?? ((t: string) => t))(text);
 

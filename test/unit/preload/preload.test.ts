@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IPC_EVENT, IPC_INVOKE } from '../../../main/contract/names.ts';
 import type { QuerydeskBridge } from '../../../main/contract/bridge.ts';
+import { IPC_EVENT, IPC_INVOKE } from '../../../main/contract/names.ts';
 
 type Listener = (event: unknown, ...args: unknown[]) => void;
 

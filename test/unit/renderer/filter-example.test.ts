@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filterExample, filterPlaceholder } from '../../../renderer/src/results/filter-example.ts';
 import { checkFilters } from '../../../renderer/src/results/check-filters.ts';
+import { filterExample, filterPlaceholder } from '../../../renderer/src/results/filter-example.ts';
 import type { ViewColumn } from '../../../renderer/src/results/grid/view-language.ts';
 
 const columns = (...specs: Array<[string, string]>): ViewColumn[] => specs.map(([name, type], index) => ({ name, type, index }));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { kindOf, parseType } from '../../../main/common/dune-types/index.ts';
 import { compileFilters, compileSort, parseColumns, parseFilters, parseSort, selectColumns } from '../../../main/filter-language/index.ts';
-import { columnRef, columnsParam, combineFilters, filterFor, filtersParam, sortByParam, type ViewColumn } from '../../../renderer/src/results/grid/view-language.ts';
 import { checkFilters } from '../../../renderer/src/results/check-filters.ts';
 import { toTsv } from '../../../renderer/src/results/grid/tsv.ts';
+import { columnRef, columnsParam, combineFilters, filterFor, filtersParam, sortByParam, type ViewColumn } from '../../../renderer/src/results/grid/view-language.ts';
 
 // The grid's sorts and filters as the service's language: every text the renderer writes must
 // read back, through the shared parser, as what the user picked.

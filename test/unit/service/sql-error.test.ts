@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sqlError, sqlErrorAt } from '../../../main/service/executions/sql-error.ts';
 import { rewriteDuneSql } from '../../../main/service/dunesql/rewrite.ts';
+import { sqlError, sqlErrorAt } from '../../../main/service/executions/sql-error.ts';
 
 describe('sqlError', () => {
   it("turns DuckDB's caret into a 1-based line and column", () => {

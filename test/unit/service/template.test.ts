@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ParameterError, resolveParameters, substitute } from '../../../main/service/queries/template.ts';
 import type { ParameterDefinition } from '../../../main/service/queries/query-store.ts';
+import { ParameterError, resolveParameters, substitute } from '../../../main/service/queries/template.ts';
 
 const defs: ParameterDefinition[] = [
   { key: 'chain', type: 'text', value: 'ethereum' },

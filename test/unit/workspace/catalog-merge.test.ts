@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LocalQuery } from '../../../main/contract/index.ts';
-import { mergeCatalog } from '../../../main/core/workspace/catalog-merge.ts';
 import type { QueryListItem } from '../../../main/core/service-client/index.ts';
+import { mergeCatalog } from '../../../main/core/workspace/catalog-merge.ts';
 
 const item = (id: number, name: string): QueryListItem => ({ id, name, description: '', owner: 'alice', tags: [], createdAt: null, updatedAt: null });
 const local = (id: number, name: string, extra: Partial<LocalQuery> = {}): LocalQuery => ({ ...item(id, name), isPrivate: null, isArchived: null, sql: null, isGone: false, ...extra });

@@ -1,5 +1,5 @@
-import { explorerUrl, FIRST_CHAIN, onchainKind, rowChain, type OnchainKind } from '../../../../main/common/explorers/index.ts';
 import type { TypeKind } from '../../../../main/common/dune-types/index.ts';
+import { explorerUrl, FIRST_CHAIN, onchainKind, rowChain, type OnchainKind } from '../../../../main/common/explorers/index.ts';
 import type { CellValue, Explorers } from '../../../../main/contract/index.ts';
 
 // What a cell's context menu offers beyond copying: its value in a block explorer, and the cell

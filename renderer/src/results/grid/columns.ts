@@ -1,14 +1,14 @@
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
-import { cellComparator } from './cell-order.ts';
 import { isNumeric, type TypeKind } from '../../../../main/common/dune-types/index.ts';
 import type { CellValue } from '../../../../main/contract/index.ts';
 import { localTimeOf } from '../dates.ts';
 import { cellFormat, columnKind, isScalable, type CellFormat } from './cell-format.ts';
 import { LONG_TEXT } from './cell-links.ts';
+import { cellComparator } from './cell-order.ts';
 import { numberStyle } from './number-style.svelte.ts';
+import { LOADING, NOT_LOADED, placeholderText, type FailedRows } from './row-placeholder.ts';
 import { TypedHeader } from './typed-header.ts';
 import { filterFor, type ViewColumn } from './view-language.ts';
-import { LOADING, NOT_LOADED, placeholderText, type FailedRows } from './row-placeholder.ts';
 
 /** A row as it arrives: cells in column order. */
 export type Row = CellValue[];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../../../main/contract/index.ts';
-import type { Api } from '../../../../renderer/src/lib/bridge.ts';
 import { Accounts } from '../../../../renderer/src/accounts/accounts.svelte.ts';
 import { Drafts } from '../../../../renderer/src/editor/drafts.svelte.ts';
+import type { Api } from '../../../../renderer/src/lib/bridge.ts';
 import { Workspace } from '../../../../renderer/src/queries/workspace.svelte.ts';
 
 /**

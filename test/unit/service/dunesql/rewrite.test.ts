@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DialectError, rewriteDuneSql } from '../../../../main/service/dunesql/rewrite.ts';
 import { javaPattern, mysqlPattern } from '../../../../main/service/dunesql/date-patterns.ts';
+import { DialectError, rewriteDuneSql } from '../../../../main/service/dunesql/rewrite.ts';
 
 const sql = (text: string) => rewriteDuneSql(text).sql;
 
