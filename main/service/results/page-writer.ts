@@ -3,20 +3,17 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
-import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
-import { valuesOf, type Database, type SqlParams } from '../storage/duckdb.ts';
-import { csvColumnSql, jsonCellSql, jsonNumbersFitSql, parquetColumnSql } from './cell-sql.ts';
+import { quoteLiteral } from '../../common/sql-quote.ts';
+import { valuesOf, type Database } from '../storage/duckdb.ts';
+import { csvColumnSql, jsonNumbersFitSql, parquetColumnSql } from './cell-sql.ts';
 import { csvRowStarts } from './csv-rows.ts';
+import { commasForLineBreaks, hold, jsonLineSql, type JsonText, type RowsText } from './json-lines.ts';
+import { rowidRange, type PageRows } from './page-rows.ts';
 import type { Page, PageFormat } from './page.ts';
 import { neverNullSql, rowBytesSql, type ResultColumn } from './row-bytes.ts';
 import { readBytes } from './spare-memory.ts';
+import { columnless, oneStatementJson } from './statement-pages.ts';
 import type { BlockText } from './text-blocks.ts';
-
-/** How a table's JSON text is written: each row's JSON, and its bytes (see PageWriter.jsonText). */
-export interface JsonText {
-  line: string;
-  rowBytes: string;
-}
 
 /** JSON lines of rows, as COPY wrote them, with the rows' count and bytes, and with each row's bytes when asked. */
 interface JsonLines {
@@ -26,36 +23,6 @@ interface JsonLines {
   sizes: Uint32Array;
 }
 
-/** Rows as JSON text whole, each followed by a comma; see `PageWriter.text`. */
-export interface RowsText {
-  body: Buffer;
-  /** Where each row starts in `body`, and last, its length. */
-  starts: Uint32Array;
-  /** The bytes (the service's measure) of the rows before each row, and last, of all. */
-  bytesBefore: Float64Array;
-}
-
-/** The rows `offset` to `offset + limit` of a text, as a page: a slice of it, not a copy. */
-export function textPage(text: RowsText, offset: number, limit: number): Page {
-  const rows = text.starts.length - 1;
-  const from = Math.min(offset, rows);
-  const to = Math.min(offset + limit, rows);
-  if (to === from) return { body: [], rowCount: 0, bytes: 0 };
-  return { body: [text.body.subarray(text.starts[from], text.starts[to]! - 1)], rowCount: to - from, bytes: text.bytesBefore[to]! - text.bytesBefore[from]! };
-}
-
-/** The rows of a page, as a SELECT of (at least) the columns shown and the names its order uses. */
-export interface PageRows {
-  sql: string;
-  params: SqlParams;
-  /** The page's order. */
-  orderBy: string;
-  /** Whether the rows come in that order as they are read: a range of rowids of a table written in order. */
-  inOrder: boolean;
-  /** The most rows the page may hold. */
-  limit: number;
-}
-
 // A JSON page of up to this many rows is written by one statement; a larger one by two and COPY,
 // whose start (a file, a second statement) costs a little, paid back from a few thousand rows.
 const ONE_STATEMENT_ROWS = 2_000;
@@ -63,9 +30,7 @@ const ONE_STATEMENT_ROWS = 2_000;
 // at least this many rows, on as many connections as there are cores (up to four).
 const PART_ROWS = 5_000;
 const PARTS = Math.min(4, availableParallelism());
-const LINE_BREAK = 0x0a;
-const COMMA = 0x2c;
-const SEPARATOR = Buffer.from([COMMA]);
+const SEPARATOR = Buffer.from(',');
 // JSON lines, each a row's JSON text from to_json, written by COPY's CSV writer as they are: COPY's
 // own JSON format writes the same bytes with the same writer, but looks at each byte of every row
 // for one that would need quotes first (none can: quoting is off), and that cost time (the
@@ -301,30 +266,6 @@ export class PageWriter {
   }
 }
 
-/**
- * A row's JSON object, as SQL: its cells as they are where `numbersFit` says all of a column's
- * values are exact JSON numbers (see `jsonCellSql`).
- */
-function jsonLineSql(columns: ResultColumn[], numbersFit: readonly boolean[]): string {
-  return `to_json(struct_pack(${columns.map((column, i) => `${quoteIdentifier(column.name)} := ${jsonCellSql(column, numbersFit[i] ?? false)}`).join(', ')}))`;
-}
-
-/** For each of the `facts` (null where none was asked), whether it holds: `answers` are those asked, in order. */
-function hold(facts: (string | null)[], answers: unknown[]): boolean[] {
-  let next = 0;
-  return facts.map((fact) => fact !== null && answers[next++] === true);
-}
-
-/**
- * Turns the line breaks after JSON lines into commas, in place, and answers where each line starts,
- * and last, the text's length. JSON text holds a line break only between values, never inside one.
- */
-function commasForLineBreaks(body: Buffer): Uint32Array {
-  const starts = lineStarts(body);
-  for (const end of starts.subarray(1)) body[end - 1] = COMMA;
-  return starts;
-}
-
 /** The values of a result's one UINTEGER column, none of them null, read from its vectors as they are. */
 async function uintegers(result: DuckDBMaterializedResult): Promise<Uint32Array> {
   const values = new Uint32Array(Number(result.rowCount));
@@ -336,35 +277,4 @@ async function uintegers(result: DuckDBMaterializedResult): Promise<Uint32Array>
     for (let i = 0; i < count; i++) values[at++] = vector.getItem(i) as number;
   }
   return values;
-}
-
-/** Rows `from` to `to` of a table written in order, by rowid (see `PageWriter.range`). */
-function rowidRange(table: string, row: string, from: number, to: number): PageRows {
-  return { sql: `SELECT *, rowid AS ${row} FROM ${table} WHERE rowid >= ${from} AND rowid < ${to}`, params: [], orderBy: row, inOrder: true, limit: to - from };
-}
-
-/** Where each JSON line starts, and last, the text's length. */
-function lineStarts(body: Buffer): Uint32Array {
-  const starts = [0];
-  for (let at = body.indexOf(LINE_BREAK); at !== -1; at = body.indexOf(LINE_BREAK, at + 1)) starts.push(at + 1);
-  return Uint32Array.from(starts);
-}
-
-/** A short JSON page, its text, size and bytes from one statement. */
-async function oneStatementJson(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
-  const row = `${jsonLineSql(columns, [])}::VARCHAR`;
-  const reader = await connection.runAndReadAll(
-    `SELECT string_agg(${row}, ',' ORDER BY ${rows.orderBy}), count(*)::BIGINT, coalesce(sum(${rowBytesSql(columns)}), 0)::BIGINT FROM (${rows.sql})`,
-    valuesOf(rows.params),
-  );
-  const [[text, rowCount, bytes]] = reader.getRows() as [[string | null, bigint, bigint]];
-  return { body: [Buffer.from(text ?? '')], rowCount: Number(rowCount), bytes: Number(bytes) };
-}
-
-/** A page without columns: as many empty objects, or empty lines, as it has rows. */
-async function columnless(connection: DuckDBConnection, rows: PageRows, format: PageFormat): Promise<Page> {
-  const [[count]] = (await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM (${rows.sql})`, valuesOf(rows.params))).getRows() as [[bigint]];
-  const rowCount = Number(count);
-  const text = format === 'json' ? Array(rowCount).fill('{}').join(',') : '\n'.repeat(rowCount);
-  return { body: [Buffer.from(text)], rowCount, bytes: 0 };
 }

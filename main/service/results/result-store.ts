@@ -2,7 +2,8 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk } from '@duckdb/
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { BoundSql } from '../../filter-language/index.ts';
 import { valuesOf } from '../storage/duckdb.ts';
-import { PageWriter, type JsonText } from './page-writer.ts';
+import type { JsonText } from './json-lines.ts';
+import { PageWriter } from './page-writer.ts';
 import type { Page, PageFormat } from './page.ts';
 import type { ResultFiles } from './result-files.ts';
 import { ResultViews } from './result-views.ts';

@@ -1,4 +1,4 @@
-import { textPage, type RowsText } from './page-writer.ts';
+import { textPage, type RowsText } from './json-lines.ts';
 import type { Page } from './page.ts';
 
 // Texts kept at once, in bytes, and the most cells (rows times columns) a view may have to be made

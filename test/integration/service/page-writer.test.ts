@@ -1,7 +1,9 @@
 import { readdirSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageWriter, textPage, type PageRows } from '../../../main/service/results/page-writer.ts';
+import { textPage } from '../../../main/service/results/json-lines.ts';
+import type { PageRows } from '../../../main/service/results/page-rows.ts';
+import { PageWriter } from '../../../main/service/results/page-writer.ts';
 import { rowBytesSql, type ResultColumn } from '../../../main/service/results/row-bytes.ts';
 import { openTypedRows, ROWS, type TypedRows } from './typed-rows.ts';
 

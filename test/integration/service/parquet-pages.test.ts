@@ -4,7 +4,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageCast } from '../../../main/core/cache/page-casts.ts';
 import { storageType } from '../../../main/core/cache/storage-types.ts';
-import type { PageRows } from '../../../main/service/results/page-writer.ts';
+import type { PageRows } from '../../../main/service/results/page-rows.ts';
 import { startHarness, type Harness } from './service-harness.ts';
 import { openTypedRows, ROWS, type TypedRows } from './typed-rows.ts';
 

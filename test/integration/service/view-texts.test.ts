@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PageWriter, type RowsText } from '../../../main/service/results/page-writer.ts';
+import type { RowsText } from '../../../main/service/results/json-lines.ts';
+import { PageWriter } from '../../../main/service/results/page-writer.ts';
 import { ViewTexts } from '../../../main/service/results/view-texts.ts';
 import { Database } from '../../../main/service/storage/duckdb.ts';
 
