@@ -1,16 +1,13 @@
-import { realpathSync } from 'node:fs';
-import { link, mkdir, rm } from 'node:fs/promises';
-import { basename, join, parse } from 'node:path';
+import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
-import { createDuneSqlMacros } from '../dunesql/macros.ts';
-import { attachSamples, SAMPLE_SCHEMAS } from '../samples/attach-samples.ts';
-import { namesSampleTables, SAMPLE_NAMES } from '../samples/sample-names.ts';
+import { namesSampleTables } from '../samples/sample-names.ts';
 import type { SampleTables } from '../samples/sample-tables.ts';
-import { DATA, type TableFiles } from '../tables/table-files.ts';
+import type { TableFiles } from '../tables/table-files.ts';
 import type { TableRecord, TableStore } from '../tables/table-store.ts';
 import type { ExecutionBudget } from './execution-budget.ts';
+import { hostPathsHider } from './host-paths.ts';
 import type { ServiceBudget } from './plan-limits.ts';
+import { furnish } from './sandbox-tables.ts';
 
 // A spare DuckDB waits with this much memory; it gets its context's budget when taken.
 const SPARE_MEMORY_LIMIT = '64MB';
@@ -60,10 +57,6 @@ interface ContextDb {
   retired: boolean;
 }
 
-// Where an execution's connection resolves names first (an in-memory DuckDB's own catalog): Dune's
-// tables and `<handle>.<table>` as views, and DuneSQL's macros.
-const DEFAULT_CATALOG = 'memory';
-
 /** The key of the DuckDB that holds public tables only (no account has this id). */
 const PUBLIC_ONLY = -1;
 
@@ -94,7 +87,7 @@ export class Sandboxes {
   #store: TableStore;
   #files: TableFiles;
   #options: SandboxOptions;
-  #hidden: RegExp | null;
+  #hidden: (text: string) => string;
   #spilled = 0;
   #linked = 0;
   #contexts = new Map<string, ContextDb>();
@@ -106,19 +99,12 @@ export class Sandboxes {
     this.#store = store;
     this.#files = files;
     this.#options = options;
-    // Each folder also as the file system resolves it (`/var/…` is `/private/var/…` on macOS), as
-    // DuckDB may name it so; longest first, so that a folder inside another is hidden whole; only
-    // where a path starts, so that a folder's name inside another (`/tmp` in `<data folder>/tmp/…`,
-    // or in `<hidden>/tmp/…` when hidden twice) is not hidden again.
-    const named = options.hiddenPaths.flatMap((path) => [path, resolvedPath(path)]);
-    const folders = [...new Set(named)].filter((path) => path !== parse(path).root).sort((a, b) => b.length - a.length);
-    const escaped = folders.map((path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    this.#hidden = folders.length === 0 ? null : new RegExp(`(?<![\\w.\\-/\\\\>])(?:${escaped.join('|')})`, 'g');
+    this.#hidden = hostPathsHider(options.hiddenPaths);
   }
 
   /** `text` (an error or a plan a client is answered) with every host folder replaced by `<hidden>`. */
   hidePaths(text: string): string {
-    return this.#hidden === null ? text : text.replace(this.#hidden, '<hidden>');
+    return this.#hidden(text);
   }
 
   /**
@@ -222,7 +208,12 @@ export class Sandboxes {
     try {
       instance = await this.#takeSpare();
       await this.#limit(instance, budget);
-      attachedAll = await this.#furnish(instance, tables, samples);
+      attachedAll = await furnish(instance, tables, samples, {
+        catalog: this.#options.catalog,
+        links: join(this.#options.tempDir, `attach-${++this.#linked}`),
+        pathOf: (file) => this.#files.path(file),
+        hidePaths: (text) => this.hidePaths(text),
+      });
     } catch (error) {
       instance?.closeSync();
       this.#files.release(held);
@@ -250,68 +241,6 @@ export class Sandboxes {
       await connection.run(`SET memory_limit = '${budget.memoryBytes}B'; SET max_temp_directory_size = '${budget.spillBytes}B'`);
     } finally {
       connection.closeSync();
-    }
-  }
-
-  /**
-   * Attaches the tables under their SQL names, then takes away file access and settings. DuckDB
-   * keeps every attached file (and its `.wal` siblings) writable by path when file access goes:
-   * each is attached through a hard link in a folder removed right after, so the paths user SQL
-   * could write to lead nowhere, and it cannot make the folder again. (The folder it spills into
-   * stays writable by path, as DuckDB needs it: there the statement check keeps every write out.)
-   * A file that cannot be attached fails only the executions that read its table; false then, so
-   * that the next execution tries it again. Each table is also named `<handle>.<table>` in the
-   * default catalog, unless that is a sample table's name.
-   */
-  async #furnish(instance: DuckDBInstance, tables: TableRecord[], samples: string | null): Promise<boolean> {
-    const connection = await instance.connect();
-    let attachedAll = true;
-    const links = join(this.#options.tempDir, `attach-${++this.#linked}`);
-    try {
-      const catalog = q(this.#options.catalog);
-      await connection.run(`ATTACH ':memory:' AS ${catalog}`);
-      await createDuneSqlMacros(instance, DEFAULT_CATALOG);
-      for (const namespace of new Set(tables.map((t) => t.namespace))) await connection.run(`CREATE SCHEMA ${catalog}.${q(namespace)}`);
-      for (const schema of new Set([...tables.map((t) => t.namespace), ...SAMPLE_SCHEMAS])) await connection.run(`CREATE SCHEMA IF NOT EXISTS ${q(schema)}`);
-      await mkdir(links, { recursive: true });
-      if (samples !== null) await attachSamples(connection, await this.#link(samples, links));
-      for (const [i, table] of tables.entries()) {
-        const view = `${catalog}.${q(table.namespace)}.${q(table.tableName)}`;
-        // a name no handle can take (handles have no spaces), so `<handle>.<table>` stays unambiguous
-        const attached = q(`table file ${i}`);
-        try {
-          await connection.run(`ATTACH ${quoteLiteral(await this.#link(this.#files.path(table.file), links))} AS ${attached} (READ_ONLY)`);
-          await connection.run(`CREATE VIEW ${view} AS SELECT * FROM ${attached}.main.${DATA}`);
-        } catch (error) {
-          attachedAll = false;
-          const reason = this.hidePaths((error instanceof Error ? error.message : String(error)).split('\n')[0]!);
-          const message = `table ${this.#options.catalog}.${table.namespace}.${table.tableName} cannot be read: its file could not be opened (${reason}); its owner can upload it again`;
-          await connection.run(`CREATE VIEW ${view} AS SELECT * FROM range(1) WHERE error(${quoteLiteral(message)})`);
-        }
-        if (!SAMPLE_NAMES.has(`${table.namespace}.${table.tableName}`.toLowerCase())) {
-          await connection.run(`CREATE VIEW ${q(table.namespace)}.${q(table.tableName)} AS SELECT * FROM ${view}`);
-        }
-      }
-      await connection.run(`SET enable_external_access = false; SET lock_configuration = true`);
-      return attachedAll;
-    } finally {
-      connection.closeSync();
-      // Where a system keeps an open file's name until it is closed (Windows before POSIX deletes),
-      // the links stay until the next start empties the temporary folder: the statement check still
-      // keeps every write out, and no execution fails for it.
-      await rm(links, { recursive: true, force: true }).catch(() => undefined);
-    }
-  }
-
-  /** A hard link to `path` in `links`; the file itself where the file system has no hard links. */
-  async #link(path: string, links: string): Promise<string> {
-    const linked = join(links, basename(path));
-    try {
-      await link(path, linked);
-      return linked;
-    } catch {
-      // still read-only to user SQL: the statement check lets no write run
-      return path;
     }
   }
 
@@ -345,14 +274,6 @@ export class Sandboxes {
   #create(): Promise<DuckDBInstance> {
     const temp_directory = join(this.#options.tempDir, `sql-${++this.#spilled}`);
     return DuckDBInstance.create(':memory:', { memory_limit: SPARE_MEMORY_LIMIT, temp_directory });
-  }
-}
-
-function resolvedPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }
 
