@@ -1,6 +1,6 @@
 import type { ContractError, TableSummary } from '../../../main/contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
-import type { LoadState } from '../queries/workspace.svelte.ts';
+import type { LoadState } from '../queries/query-details.svelte.ts';
 
 /** The tables of one account, as the service lists them. */
 export class TablesList {
