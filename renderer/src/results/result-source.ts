@@ -10,3 +10,17 @@ export interface ResultSource {
 export function resultIds(source: ResultSource): { accountId: string; executionId: string } {
   return { accountId: source.accountId, executionId: source.executionId };
 }
+
+/** Calls `retry` once the result's service answers again, or once the cache holds the result; answers how to stop listening. */
+export function onReachable(source: ResultSource, retry: () => void): () => void {
+  const ids = resultIds(source);
+  const stops = [
+    source.api.on('workspace:sync', (state) => {
+      if (state.accountId === ids.accountId && state.status === 'online') retry();
+    }),
+    source.api.on('results:cacheStatus', (status) => {
+      if (status.accountId === ids.accountId && status.executionId === ids.executionId && status.state === 'cached') retry();
+    }),
+  ];
+  return () => stops.forEach((stop) => stop());
+}

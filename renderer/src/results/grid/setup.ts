@@ -93,3 +93,15 @@ export function createThemedGrid<T>(container: HTMLElement, options: GridOptions
     },
   };
 }
+
+/** A whole result, read from the service in blocks of rows as the grid scrolls. */
+export const INFINITE_ROWS = {
+  rowModelType: 'infinite',
+  cacheBlockSize: 200,
+  maxBlocksInCache: 100,
+  maxConcurrentDatasourceRequests: 2,
+  blockLoadDebounceMillis: 60,
+  animateRows: false,
+  tooltipShowDelay: 400,
+  overlayNoRowsTemplate: '<span class="qd-grid-empty">No rows to show.</span>',
+} as const satisfies GridOptions;

@@ -1,0 +1,192 @@
+import type { Editing } from '../editor/editing.svelte.ts';
+import { substitute, type EditorSelection } from '../editor/substitution.ts';
+import { isModified } from '../lib/shortcuts.ts';
+import type { Parameters } from '../queries/parameters.svelte.ts';
+import { isScratch, SCRATCH_TEMPLATE } from '../queries/scratch.svelte.ts';
+import type { Workspace } from '../queries/workspace.svelte.ts';
+import type { ExecutionHistory } from '../runs/history.svelte.ts';
+import type { Run } from '../runs/run.svelte.ts';
+import type { Runs } from '../runs/runs.svelte.ts';
+import type { Settings } from '../settings/settings.svelte.ts';
+import { actionHandlers } from './action-handlers.svelte.ts';
+
+export type WindowDialog = 'accounts' | 'new' | 'open' | 'settings' | 'palette' | 'shortcuts';
+
+export interface WindowParts {
+  workspace: Workspace;
+  runs: Runs;
+  editing: Editing;
+  parameters: Parameters;
+  history: ExecutionHistory;
+  settings: Settings;
+}
+
+/** A run going for longer than this is asked about before Escape cancels it. */
+const CONFIRM_CANCEL_AFTER_MS = 10_000;
+
+/**
+ * What the window does on its own: run and close the tab in front, cancel its run, switch tabs,
+ * and which page and dialog are shown; the window's keys and actions come here.
+ */
+export class WindowActions {
+  page = $state<'queries' | 'tables'>('queries');
+  dialog = $state<WindowDialog | null>(null);
+  /** A tab with unsaved changes asked to close: the question is on screen. */
+  closing = $state<number | null>(null);
+  /** A scratch tab whose SQL is being saved as a query. */
+  savingScratch = $state<number | null>(null);
+  /** A long run Escape would cancel, waiting for the user to confirm. */
+  stopping = $state<Run | null>(null);
+  readonly #parts: WindowParts;
+
+  constructor(parts: WindowParts) {
+    this.#parts = parts;
+  }
+
+  openSettings = (): void => {
+    void this.#parts.settings.load();
+    this.dialog = 'settings';
+  };
+
+  newSql = (): void => {
+    this.page = 'queries';
+    void this.#parts.workspace.newScratch();
+  };
+
+  /**
+   * Runs what the editor shows: the query as saved when its text is unchanged, else the edited
+   * text (or only `selection`) through /sql/execute, without saving it.
+   */
+  run = async (queryId: number | null = this.#parts.workspace.selectedId, selection: EditorSelection | null = null): Promise<void> => {
+    const { workspace, runs, editing, parameters, history } = this.#parts;
+    const accountId = workspace.account?.id;
+    if (!accountId || queryId === null) return;
+    if (isScratch(queryId)) return this.#runScratch(accountId, queryId, selection);
+    // Before the detail arrives (Ctrl+Enter right after selecting) the saved query runs with the service's defaults.
+    const query = workspace.detailOf(queryId);
+    if (!query) return void (await runs.start(accountId, queryId));
+    const values = parameters.formFor(accountId, query, editing.drafts.values(accountId, queryId)).take();
+    if (values === null) return;
+    const text = selection?.text ?? editing.sqlOf(accountId, query);
+    const ran = substitute(text, values, selection?.start);
+    await runs.start(accountId, queryId, values, ran, selection !== null || text !== editing.savedSql(query));
+    await history.refresh(accountId);
+  };
+
+  /** A scratch tab's SQL (or only `selection`), as it is: it has no parameters. */
+  async #runScratch(accountId: string, tabId: number, selection: EditorSelection | null): Promise<void> {
+    const { workspace, runs, history } = this.#parts;
+    const text = selection?.text ?? workspace.scratches.stateOf(accountId, tabId)?.sql ?? '';
+    if (!text.trim()) return;
+    await runs.start(accountId, tabId, {}, substitute(text, {}, selection?.start), true);
+    const executionId = runs.latest(accountId, tabId)?.update?.executionId;
+    if (executionId) workspace.scratches.ran(accountId, tabId, executionId);
+    await history.refresh(accountId);
+  }
+
+  /** Closes a tab, or asks first when it holds unsaved changes. */
+  closeTab = (queryId: number): void => {
+    const { workspace, editing } = this.#parts;
+    const account = workspace.account;
+    if (isScratch(queryId)) {
+      const sql = account ? workspace.scratches.stateOf(account.id, queryId)?.sql : undefined;
+      if (sql?.trim() && sql !== SCRATCH_TEMPLATE) this.closing = queryId;
+      else workspace.close(queryId);
+      return;
+    }
+    const query = workspace.detailOf(queryId);
+    if (account && query && editing.isDirty(account.id, query)) this.closing = queryId;
+    else workspace.close(queryId);
+  };
+
+  /** Cancels the active tab's run (Escape); one running for more than 10 s is asked about first. Answers whether one was running. */
+  cancelActiveRun(): boolean {
+    const { workspace, runs } = this.#parts;
+    const active = runs.latest(workspace.account?.id, workspace.selectedId);
+    if (!active?.isActive) return false;
+    if (active.elapsedAt(performance.now()) > CONFIRM_CANCEL_AFTER_MS) this.stopping = active;
+    else void runs.cancel(active);
+    return true;
+  }
+
+  switchTab(step: number): void {
+    const { workspace } = this.#parts;
+    const next = workspace.tabs.neighbour(workspace.selectedId, step);
+    if (next !== null) void workspace.select(next);
+  }
+
+  /** Offers the window's own actions, for the tab in front (in an `$effect`); answers how to take them back. */
+  offer(): () => void {
+    const { workspace, runs, editing } = this.#parts;
+    const tab = workspace.selectedId;
+    const scratch = tab !== null && isScratch(tab);
+    const active = runs.latest(workspace.account?.id, tab)?.isActive ?? false;
+    const manyTabs = workspace.tabs.items.length > 1;
+    return actionHandlers.offer({
+      newQuery: () => (this.dialog = 'new'),
+      newSql: this.newSql,
+      openById: () => (this.dialog = 'open'),
+      run: tab !== null ? () => void this.run() : null,
+      cancelRun: active ? () => void this.cancelActiveRun() : null,
+      save: tab !== null && !scratch ? () => void editing.save() : null,
+      saveAsQuery: scratch ? () => (this.savingScratch = tab) : null,
+      closeTab: tab !== null ? () => this.closeTab(tab) : null,
+      nextTab: manyTabs ? () => this.switchTab(1) : null,
+      previousTab: manyTabs ? () => this.switchTab(-1) : null,
+      tryAgain: () => void workspace.refresh(),
+      queriesPage: () => (this.page = 'queries'),
+      tablesPage: () => (this.page = 'tables'),
+      accounts: () => (this.dialog = 'accounts'),
+      settings: this.openSettings,
+      palette: () => (this.dialog = 'palette'),
+      shortcuts: () => (this.dialog = 'shortcuts'),
+    });
+  }
+
+  /** Window-wide keys that open something, whatever page is shown. */
+  #opener(event: KeyboardEvent): (() => void) | null {
+    if (event.defaultPrevented || this.dialog !== null) return null;
+    // F1, not Ctrl+/: that one comments lines out in the editor, as in other editors
+    if (event.key === 'F1' && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) return () => (this.dialog = 'shortcuts');
+    if (!isModified(event)) return null;
+    const key = event.key.toLowerCase();
+    if (key === ',') return this.openSettings;
+    if (key === 'n' && !event.shiftKey) return this.newSql;
+    if (key === 'k' || (key === 'p' && event.shiftKey)) return () => (this.dialog = 'palette');
+    return null;
+  }
+
+  /** The window's keys (a key the page or a dialog handled is left alone). */
+  onkeydown = (event: KeyboardEvent): void => {
+    const open = this.#opener(event);
+    if (open) {
+      event.preventDefault();
+      open();
+      return;
+    }
+    const { workspace, editing } = this.#parts;
+    if (event.defaultPrevented || this.dialog !== null || this.closing !== null || this.stopping !== null || this.page !== 'queries') return;
+    if (event.key === 'Escape' && !isModified(event)) {
+      if (this.cancelActiveRun()) event.preventDefault();
+      return;
+    }
+    // Ctrl+Tab is Control on every system, as in browsers and VS Code.
+    if (event.ctrlKey && (event.key === 'Tab' || event.key === 'PageDown' || event.key === 'PageUp')) {
+      event.preventDefault();
+      this.switchTab(event.key === 'PageUp' || (event.key === 'Tab' && event.shiftKey) ? -1 : 1);
+      return;
+    }
+    if (!isModified(event)) return;
+    const key = event.key.toLowerCase();
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      void this.run();
+    } else if (key === 's') {
+      event.preventDefault();
+      void editing.save();
+    } else if (key === 'w' && workspace.selectedId !== null) {
+      event.preventDefault();
+      this.closeTab(workspace.selectedId);
+    }
+  };
+}
