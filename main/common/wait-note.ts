@@ -4,7 +4,12 @@
 
 /** The note the service client adds to a refusal's words: ` (try again in N s)`. */
 export function waitNote(ms: number): string {
-  return ` (try again in ${Math.max(1, Math.ceil(ms / 1000))} s)`;
+  return ` (try again in ${secondsText(ms)})`;
+}
+
+/** A wait as the app's messages say it: whole seconds, rounded up, at least one (`3 s`). */
+export function secondsText(ms: number): string {
+  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
 }
 
 const NOTE = /\s*\(try again in (\d+) s\)(\.?)$/;

@@ -1,5 +1,5 @@
 import { parseJsonExact } from '../../common/dune-types/index.ts';
-import { waitNote } from '../../common/wait-note.ts';
+import { secondsText, waitNote } from '../../common/wait-note.ts';
 import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
 import { failure, kindForStatus, success, type ClientResult, type ServiceError } from './errors.ts';
 import { networkFailureText } from './network-words.ts';
@@ -156,7 +156,7 @@ export function createTransport(connection: ServiceConnection): Transport {
       // a consumer's own failure; one caused by a broken body is the network's, below
       if (consuming && !bodyBroke && !options.signal?.aborted && !timeout.aborted) throw error;
       if (options.signal?.aborted) return failure('cancelled', 'The request was cancelled.');
-      if (timeout.aborted) return failure('timeout', `No answer came from ${url.origin} within ${waitText(limitMs)}.`);
+      if (timeout.aborted) return failure('timeout', `No answer came from ${url.origin} within ${secondsText(limitMs)}.`);
       return failure('unreachable', networkFailureText(error, url));
     }
   }
@@ -216,10 +216,6 @@ export function createTransport(connection: ServiceConnection): Transport {
 function httpFailure(response: RawResponse, refusedWaitMs: number | null) {
   const note = refusedWaitMs === null ? '' : waitNote(refusedWaitMs);
   return failure(kindForStatus(response.status), errorMessage(response.status, parseJson(response.text), response.text, note), response.status);
-}
-
-function waitText(ms: number): string {
-  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
 }
 
 // Dune sends uint256 amounts as JSON numbers: none may be rounded through a double on the way in.
