@@ -1,5 +1,5 @@
 import { SvelteMap } from 'svelte/reactivity';
-import type { Draft, ParameterValues } from '../../../main/contract/index.ts';
+import type { Draft, ParameterValues } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 /** Typing is sent to main at most this often; main has it on disk before it answers. */

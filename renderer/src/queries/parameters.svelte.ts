@@ -1,5 +1,5 @@
-import type { ParameterValues, QueryDetail, QueryParameter } from '../../../main/contract/index.ts';
-import { sameParameterValues } from '../../../main/contract/parameter-values.ts';
+import type { ParameterValues, QueryDetail, QueryParameter } from '$contract/index.ts';
+import { sameParameterValues } from '$contract/parameter-values.ts';
 import { fieldsOf, fieldValueOf, initialValue, problemOf, wireValues, type FieldValue } from './parameters.ts';
 
 /** The values typed for one query's parameters. */

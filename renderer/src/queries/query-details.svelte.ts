@@ -1,5 +1,5 @@
 import { SvelteMap } from 'svelte/reactivity';
-import type { ContractError, LocalQuery, QueryDetail } from '../../../main/contract/index.ts';
+import type { ContractError, LocalQuery, QueryDetail } from '$contract/index.ts';
 
 export type LoadState = 'loading' | 'ready' | 'failed';
 

@@ -1,6 +1,6 @@
 import { SvelteSet } from 'svelte/reactivity';
+import type { ContractError, FromCache, ResultSummary } from '$contract/index.ts';
 import { chainColumn } from '../../../main/common/explorers/index.ts';
-import type { ContractError, FromCache, ResultSummary } from '../../../main/contract/index.ts';
 import { checkFilters, refusedFilter, type FilterProblem } from './check-filters.ts';
 import { columnsParam, combineFilters, type ViewColumn } from './grid/view-language.ts';
 

@@ -1,5 +1,5 @@
 import { SvelteMap } from 'svelte/reactivity';
-import { ChartSettings } from '../../../main/contract/index.ts';
+import { ChartSettings } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ContractError, ExecutionListItem } from '../../../main/contract/index.ts';
+import type { ContractError, ExecutionListItem } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 const LIMIT = 100;

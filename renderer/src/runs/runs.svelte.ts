@@ -1,5 +1,5 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import type { ContractError, ExecutionUpdate, LatestResult, ParameterValues } from '../../../main/contract/index.ts';
+import type { ContractError, ExecutionUpdate, LatestResult, ParameterValues } from '$contract/index.ts';
 import type { Substituted } from '../editor/substitution.ts';
 import type { Api } from '../lib/bridge.ts';
 import { isScratch } from '../queries/scratch.svelte.ts';

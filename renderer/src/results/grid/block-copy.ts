@@ -1,4 +1,4 @@
-import type { CellValue } from '../../../../main/contract/index.ts';
+import type { CellValue } from '$contract/index.ts';
 import { errorLine } from '../../lib/error-words.ts';
 import { formatCount } from '../../lib/format.ts';
 import { resultIds, type ResultSource } from '../result-source.ts';

@@ -1,5 +1,5 @@
+import type { Explorers } from '$contract/index.ts';
 import { FIRST_CHAIN } from '../../../../main/common/explorers/index.ts';
-import type { Explorers } from '../../../../main/contract/index.ts';
 import type { MenuItem } from '../../ui/menu-item.ts';
 import type { ResultView } from '../result-view.svelte.ts';
 import { columnKind, isScalable } from './cell-format.ts';
