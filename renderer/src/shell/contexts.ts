@@ -2,10 +2,10 @@ import { createContext } from 'svelte';
 import type { Editing } from '../editor/editing.svelte.ts';
 import type { Api } from '../lib/bridge.ts';
 import type { Connection } from '../lib/connection.svelte.ts';
-import type { Parameters } from '../queries/parameters.svelte.ts';
+import type { ParameterForms } from '../queries/parameter-forms.svelte.ts';
 import type { Workspace } from '../queries/workspace.svelte.ts';
 import type { ViewStore } from '../results/view-store.svelte.ts';
-import type { ExecutionHistory } from '../runs/history.svelte.ts';
+import type { RunHistory } from '../runs/run-history.svelte.ts';
 import type { Runs } from '../runs/runs.svelte.ts';
 import type { Settings } from '../settings/settings.svelte.ts';
 import type { WindowState } from './window-state.ts';
@@ -18,12 +18,12 @@ const [getConnection, setConnection] = createContext<Connection>();
 const [getWorkspace, setWorkspace] = createContext<Workspace>();
 const [getRuns, setRuns] = createContext<Runs>();
 const [getEditing, setEditing] = createContext<Editing>();
-const [getParameters, setParameters] = createContext<Parameters>();
-const [getHistory, setHistory] = createContext<ExecutionHistory>();
+const [getParameterForms, setParameterForms] = createContext<ParameterForms>();
+const [getRunHistory, setRunHistory] = createContext<RunHistory>();
 const [getViews, setViews] = createContext<ViewStore>();
 const [getSettings, setSettings] = createContext<Settings>();
 
-export { getApi, getConnection, getEditing, getHistory, getParameters, getRuns, getSettings, getViews, getWorkspace };
+export { getApi, getConnection, getEditing, getRunHistory, getParameterForms, getRuns, getSettings, getViews, getWorkspace };
 
 /** Called by the root component, while it is made: every part, for all the components under it. */
 export function provideWindowState(state: WindowState): void {
@@ -32,8 +32,8 @@ export function provideWindowState(state: WindowState): void {
   setWorkspace(state.workspace);
   setRuns(state.runs);
   setEditing(state.editing);
-  setParameters(state.parameters);
-  setHistory(state.history);
+  setParameterForms(state.parameterForms);
+  setRunHistory(state.runHistory);
   setViews(state.views);
   setSettings(state.settings);
 }

@@ -3,10 +3,10 @@ import { Drafts } from '../editor/drafts.svelte.ts';
 import { Editing } from '../editor/editing.svelte.ts';
 import { createBridge, type Api } from '../lib/bridge.ts';
 import type { Connection } from '../lib/connection.svelte.ts';
-import { Parameters } from '../queries/parameters.svelte.ts';
+import { ParameterForms } from '../queries/parameter-forms.svelte.ts';
 import { Workspace } from '../queries/workspace.svelte.ts';
 import { ViewStore } from '../results/view-store.svelte.ts';
-import { ExecutionHistory } from '../runs/history.svelte.ts';
+import { RunHistory } from '../runs/run-history.svelte.ts';
 import { Runs } from '../runs/runs.svelte.ts';
 import { Settings } from '../settings/settings.svelte.ts';
 
@@ -17,8 +17,8 @@ export interface WindowState {
   workspace: Workspace;
   runs: Runs;
   editing: Editing;
-  parameters: Parameters;
-  history: ExecutionHistory;
+  parameterForms: ParameterForms;
+  runHistory: RunHistory;
   views: ViewStore;
   settings: Settings;
 }
@@ -33,8 +33,8 @@ export function createWindowState(): WindowState {
     workspace,
     runs: new Runs(api),
     editing: new Editing(workspace),
-    parameters: new Parameters(),
-    history: new ExecutionHistory(api),
+    parameterForms: new ParameterForms(),
+    runHistory: new RunHistory(api),
     views: new ViewStore(api),
     settings: new Settings(api),
   };

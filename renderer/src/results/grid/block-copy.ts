@@ -5,8 +5,8 @@ import { resultIds, type ResultSource } from '../result-source.ts';
 import type { ResultView } from '../result-view.svelte.ts';
 import type { BlockBounds } from './cell-block.ts';
 import { cellFormat, columnKind } from './cell-format.ts';
+import { formatBlock, type CellText, type CopyFormat } from './clipboard-text.ts';
 import { columnId } from './columns.ts';
-import { formatBlock, type CellText, type CopyFormat } from './copy-formats.ts';
 
 // A block's cells are read again from main in the grid's view (filters, sort, columns), a few
 // thousand rows at a time: the grid holds only the rows near the screen.

@@ -4,7 +4,7 @@ import type { Api } from '../lib/bridge.ts';
 const LIMIT = 100;
 
 /** The executions this app started for the active account, newest first, as main remembers them. */
-export class ExecutionHistory {
+export class RunHistory {
   readonly #api: Api;
   records = $state.raw<ExecutionListItem[]>([]);
   error = $state.raw<ContractError | null>(null);

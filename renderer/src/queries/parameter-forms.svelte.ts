@@ -62,7 +62,7 @@ function signature(fields: QueryParameter[]): string {
 }
 
 /** One form per query, kept while the app runs, so values stay when the user comes back. */
-export class Parameters {
+export class ParameterForms {
   readonly #forms = new Map<string, { signature: string; form: ParameterForm }>();
 
   /** `restored`: values kept in the query's draft, used when its form is first made. */
