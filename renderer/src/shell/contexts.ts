@@ -23,7 +23,7 @@ const [getRunHistory, setRunHistory] = createContext<RunHistory>();
 const [getViews, setViews] = createContext<ViewStore>();
 const [getSettings, setSettings] = createContext<Settings>();
 
-export { getApi, getConnection, getEditing, getRunHistory, getParameterForms, getRuns, getSettings, getViews, getWorkspace };
+export { getApi, getConnection, getEditing, getParameterForms, getRunHistory, getRuns, getSettings, getViews, getWorkspace };
 
 /** Called by the root component, while it is made: every part, for all the components under it. */
 export function provideWindowState(state: WindowState): void {

@@ -1,25 +1,14 @@
-import type { Editing } from '../editor/editing.svelte.ts';
 import { substitute, type EditorSelection } from '../editor/substitution.ts';
 import { isModified } from '../lib/shortcuts.ts';
-import type { ParameterForms } from '../queries/parameter-forms.svelte.ts';
 import { isScratch, SCRATCH_TEMPLATE } from '../queries/scratch.svelte.ts';
-import type { Workspace } from '../queries/workspace.svelte.ts';
-import type { RunHistory } from '../runs/run-history.svelte.ts';
 import type { Run } from '../runs/run.svelte.ts';
-import type { Runs } from '../runs/runs.svelte.ts';
-import type { Settings } from '../settings/settings.svelte.ts';
 import { actionHandlers } from './action-handlers.svelte.ts';
+import type { WindowState } from './window-state.ts';
 
 export type WindowDialog = 'accounts' | 'new' | 'open' | 'settings' | 'palette' | 'shortcuts';
 
-export interface WindowParts {
-  workspace: Workspace;
-  runs: Runs;
-  editing: Editing;
-  parameterForms: ParameterForms;
-  runHistory: RunHistory;
-  settings: Settings;
-}
+/** The parts of the window's state its actions use. */
+export type WindowParts = Pick<WindowState, 'workspace' | 'runs' | 'editing' | 'parameterForms' | 'runHistory' | 'settings'>;
 
 /** A run going for longer than this is asked about before Escape cancels it. */
 const CONFIRM_CANCEL_AFTER_MS = 10_000;
