@@ -80,7 +80,10 @@ export default defineConfig(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin },
     settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.svelte', '.json'] })],
+      // `$contract/…` is the renderer's name for main/contract (vite.config.ts): resolved, so the layer rules see where it leads
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.js', '.svelte', '.json'], alias: { $contract: [`${root}/main/contract`] } }),
+      ],
       'import-x/extensions': ['.ts', '.js', '.svelte'],
       // no-cycle reads the modules a file imports: TypeScript's parser reads them whatever parser
       // the importing file needs; components are not followed, so a cycle must pass through modules.

@@ -33,6 +33,8 @@ export default defineConfig({
     root: resolve('renderer'),
     base: './',
     plugins: [svelte()],
+    // the renderer's name for the contract it shares with main (renderer/tsconfig.json says it to TypeScript)
+    resolve: { alias: { $contract: resolve('main/contract') } },
     build: {
       outDir: resolve('out/renderer'),
       minify: true,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
@@ -6,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   // Compiles the renderer's state classes (.svelte.ts), so their logic is tested without a browser.
   plugins: [svelte({ configFile: false, compilerOptions: { runes: true } })],
+  // renderer modules name the contract `$contract/…`, as in vite.config.ts
+  resolve: { alias: { $contract: resolve(import.meta.dirname, 'main/contract') } },
   test: {
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
     environment: 'node',

@@ -12,6 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SOURCE = /\.(ts|svelte)$/;
 const SCRIPT = /<script[^>]*>([\s\S]*?)<\/script>/g;
+/** The renderer's name for main/contract (vite.config.ts). */
+const CONTRACT_ALIAS = '$contract/';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -28,7 +30,8 @@ function importsOf(file: string): string[] {
   return ts
     .preProcessFile(code, true, true)
     .importedFiles.map((f) => f.fileName)
-    .filter((name) => name.startsWith('.'))
+    .map((name) => (name.startsWith(CONTRACT_ALIAS) ? join(projectRoot, 'main/contract', name.slice(CONTRACT_ALIAS.length)) : name))
+    .filter((name) => name.startsWith('.') || name.startsWith('/'))
     .map((name) => resolve(dirname(file), name));
 }
 

@@ -41,6 +41,7 @@ describe('layering rules', () => {
       'main/electron/fixture.ts': "import { app } from 'electron';\nimport { c } from '../core/index.ts';\n",
       'preload/fixture.ts': "import { contextBridge } from 'electron';\nimport { CHANNEL_NAMES } from '../main/contract/names.ts';\n",
       'renderer/src/Fixture.svelte': '<script lang="ts">\nimport type { Account } from \'../../main/contract/index.ts\';\n</script>\n',
+      'renderer/src/aliased.ts': "import type { Account } from '$contract/index.ts';\n",
     });
     expect(found).toEqual([]);
   });
@@ -75,6 +76,8 @@ describe('layering rules', () => {
   it('let the renderer and preload reach main only through the contract', async () => {
     const found = await layerProblems({
       'renderer/src/fixture.ts': "import { x } from '../../main/core/index.ts';\nimport { y } from '../../main/contract/index.ts';\n",
+      // the contract's alias leads to its folder: past it is core still
+      'renderer/src/aliased.ts': "import { y } from '$contract/index.ts';\nimport { x } from '$contract/../core/index.ts';\n",
       'preload/fixture.ts': "import { d } from '../main/core/ipc/dispatcher.ts';\nimport fs from 'node:fs';\n",
       'main/contract/fixture.ts': "import { readFile } from 'node:fs';\n",
     });
@@ -82,6 +85,7 @@ describe('layering rules', () => {
       'main/contract/fixture.ts:1 main/contract may import only zod',
       'preload/fixture.ts:1 preload may not import from core',
       'preload/fixture.ts:2 Do not import Node.js builtin module "node:fs"',
+      'renderer/src/aliased.ts:2 renderer may not import from core',
       'renderer/src/fixture.ts:1 renderer may not import from core',
     ]);
   });

@@ -3,7 +3,7 @@
 
 import { isServiceName } from '../../../main/common/service-name.ts';
 
-export { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../../../main/contract/defaults.ts';
+export { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '$contract/defaults.ts';
 
 export interface AccountFields {
   label: string;

@@ -1,4 +1,4 @@
-import type { Account, ChannelRequest, ContractError, KeychainStatus, Result } from '../../../main/contract/index.ts';
+import type { Account, ChannelRequest, ContractError, KeychainStatus, Result } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 export type AccountInput = ChannelRequest<'accounts:add'>;

@@ -1,5 +1,5 @@
 import type { ChartConfiguration, ChartDataset } from 'chart.js';
-import { ChartKind, showsTopCategories, type CellValue, type ChartData } from '../../../main/contract/index.ts';
+import { ChartKind, showsTopCategories, type CellValue, type ChartData } from '$contract/index.ts';
 import { formatCount } from '../lib/format.ts';
 import { timeLabel, timeOf, xLabel } from './chart-labels.ts';
 

@@ -1,4 +1,4 @@
-import { CHART_TOP_N, ChartSettings, showsTopCategories, type ChartData, type ChartKind, type ContractError } from '../../../main/contract/index.ts';
+import { CHART_TOP_N, ChartSettings, showsTopCategories, type ChartData, type ChartKind, type ContractError } from '$contract/index.ts';
 import { isNumericType, isTemporalType } from '../results/grid/columns.ts';
 import type { ViewColumn } from '../results/grid/view-language.ts';
 import { resultIds, type ResultSource } from '../results/result-source.ts';

@@ -1,4 +1,4 @@
-import type { CellValue, ChartData } from '../../../main/contract/index.ts';
+import type { CellValue, ChartData } from '$contract/index.ts';
 
 // Time on a chart reads as long as its bucket: a day's `2024-01-01`, an hour's `2024-01-01 13:00`,
 // a month's `2024-01`, a year's `2024`, never the bucket's start to the millisecond. Times are in

@@ -1,7 +1,7 @@
 import type { Completion, CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete';
 import type { SQLNamespace } from '@codemirror/lang-sql';
+import type { TableSummary } from '$contract/index.ts';
 import { SAMPLE_TABLES } from '../../../main/common/dune-tables/index.ts';
-import type { TableSummary } from '../../../main/contract/index.ts';
 
 // What the editor offers while typing: Dune's most used tables as `<schema>.<table>` (the ones the
 // embedded service keeps a sample of, which Dune has too) and the account's tables as

@@ -1,4 +1,5 @@
-import type { Draft, ParameterValues } from '../../../main/contract/index.ts';
+import { SvelteMap } from 'svelte/reactivity';
+import type { Draft, ParameterValues } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 /** Typing is sent to main at most this often; main has it on disk before it answers. */
@@ -23,7 +24,7 @@ interface Held {
  */
 export class Drafts {
   readonly #api: Api;
-  #held = $state.raw<ReadonlyMap<string, Held>>(new Map());
+  readonly #held = new SvelteMap<string, Held>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(api: Api) {
@@ -32,16 +33,15 @@ export class Drafts {
 
   /** The drafts main had on disk for an account (at start, or after switching to it). */
   adopt(accountId: string, drafts: Draft[]): void {
-    const next = new Map([...this.#held].filter(([key]) => !key.startsWith(`${accountId}\u0000`)));
+    for (const key of [...this.#held.keys()]) if (key.startsWith(`${accountId}\u0000`)) this.#held.delete(key);
     for (const draft of drafts) {
-      if ('queryId' in draft.key) next.set(keyOf(accountId, draft.key.queryId), {
+      if ('queryId' in draft.key) this.#held.set(keyOf(accountId, draft.key.queryId), {
           sql: draft.sql,
           values: Object.keys(draft.parameterValues).length > 0 ? draft.parameterValues : null,
           baseVersion: draft.baseVersion,
           sqlEdited: draft.sqlEdited ?? true,
         });
     }
-    this.#held = next;
   }
 
   /** The draft's text, when it differs from `saved`. */
@@ -93,10 +93,8 @@ export class Drafts {
   #put(accountId: string, queryId: number, held: Held, saved: string): void {
     const key = keyOf(accountId, queryId);
     const empty = held.sql === saved && held.values === null;
-    const next = new Map(this.#held);
-    if (empty) next.delete(key);
-    else next.set(key, held);
-    this.#held = next;
+    if (empty) this.#held.delete(key);
+    else this.#held.set(key, held);
     clearTimeout(this.#timers.get(key));
     this.#timers.set(
       key,

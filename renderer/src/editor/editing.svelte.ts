@@ -1,4 +1,4 @@
-import type { ContractError, PendingEdit, QueryDetail } from '../../../main/contract/index.ts';
+import type { ContractError, PendingEdit, QueryDetail } from '$contract/index.ts';
 import type { Workspace } from '../queries/workspace.svelte.ts';
 import type { Drafts } from './drafts.svelte.ts';
 

@@ -1,5 +1,5 @@
+import type { ParameterValues } from '$contract/index.ts';
 import { PLACEHOLDER } from '../../../main/common/parameters.ts';
-import type { ParameterValues } from '../../../main/contract/index.ts';
 
 // The SQL that runs is the editor's text with `{{name}}` replaced by each value's text, as the
 // service does it. The service reports an error's position in that SQL; this maps it back to the

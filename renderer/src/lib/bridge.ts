@@ -1,5 +1,5 @@
-import type { QuerydeskBridge } from '../../../main/contract/index.ts';
-import { WS_PATH } from '../../../main/contract/wire.ts';
+import type { QuerydeskBridge } from '$contract/index.ts';
+import { WS_PATH } from '$contract/wire.ts';
 import { Connection } from './connection.svelte.ts';
 import { SocketBridge } from './socket-bridge.ts';
 import { takeToken } from './token.ts';

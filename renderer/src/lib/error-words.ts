@@ -1,5 +1,5 @@
+import type { ContractError, ErrorCode } from '$contract/index.ts';
 import { splitWaitNote } from '../../../main/common/wait-note.ts';
-import type { ContractError, ErrorCode } from '../../../main/contract/index.ts';
 
 // The words an error is shown in: what happened (a heading), why (main's sentence, or the service's
 // own words quoted as its), and what to do, each said once. Every heading the renderer shows over an

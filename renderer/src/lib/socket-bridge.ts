@@ -8,7 +8,7 @@ import type {
   QuerydeskBridge,
   Result,
   ServerMessage,
-} from '../../../main/contract/index.ts';
+} from '$contract/index.ts';
 
 export type LinkStatus = 'connecting' | 'open' | 'retrying';
 

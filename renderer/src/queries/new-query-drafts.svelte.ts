@@ -1,4 +1,4 @@
-import type { Draft, Result } from '../../../main/contract/index.ts';
+import type { Draft, Result } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 /** New queries not created yet: an unfinished New query form, or ones waiting for the service. */

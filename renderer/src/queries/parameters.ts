@@ -1,5 +1,5 @@
+import type { ParameterValues, QueryParameter } from '$contract/index.ts';
 import { placeholderNames } from '../../../main/common/parameters.ts';
-import type { ParameterValues, QueryParameter } from '../../../main/contract/index.ts';
 
 // The parameter form's rules: what each type of field holds, what is valid, and what is sent.
 

@@ -1,4 +1,5 @@
-import type { ContractError, LocalQuery, QueryDetail } from '../../../main/contract/index.ts';
+import { SvelteMap } from 'svelte/reactivity';
+import type { ContractError, LocalQuery, QueryDetail } from '$contract/index.ts';
 
 export type LoadState = 'loading' | 'ready' | 'failed';
 
@@ -15,8 +16,8 @@ export function localOf(query: QueryDetail, before?: LocalQuery): LocalQuery {
 
 /** Details of the active account's queries, from disk first, then from the service, and how far each has loaded. */
 export class QueryDetails {
-  #details = $state.raw<ReadonlyMap<number, QueryDetail>>(new Map());
-  #loads = $state.raw<ReadonlyMap<number, DetailLoad>>(new Map());
+  readonly #details = new SvelteMap<number, QueryDetail>();
+  readonly #loads = new SvelteMap<number, DetailLoad>();
 
   get(queryId: number): QueryDetail | null {
     return this.#details.get(queryId) ?? null;
@@ -31,15 +32,15 @@ export class QueryDetails {
   }
 
   remember(query: QueryDetail): void {
-    this.#details = new Map(this.#details).set(query.id, query);
+    this.#details.set(query.id, query);
   }
 
   setLoad(queryId: number, state: LoadState, error: ContractError | null): void {
-    this.#loads = new Map(this.#loads).set(queryId, { state, error });
+    this.#loads.set(queryId, { state, error });
   }
 
   clear(): void {
-    this.#details = new Map();
-    this.#loads = new Map();
+    this.#details.clear();
+    this.#loads.clear();
   }
 }

@@ -1,3 +1,4 @@
+import { SvelteMap } from 'svelte/reactivity';
 import type { Api } from '../lib/bridge.ts';
 
 // A scratch tab (New SQL) holds SQL that runs without being a query. It shares the tabs, runs and
@@ -43,7 +44,7 @@ function readState(value: unknown): ScratchState | null {
 /** The text and last run of each scratch tab, kept by main (per account) as it is typed. */
 export class Scratches {
   readonly #api: Api;
-  #states = $state.raw<ReadonlyMap<string, ScratchState>>(new Map());
+  readonly #states = new SvelteMap<string, ScratchState>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(api: Api) {
@@ -77,9 +78,7 @@ export class Scratches {
     const key = keyOf(accountId, tabId);
     clearTimeout(this.#timers.get(key));
     this.#timers.delete(key);
-    const states = new Map(this.#states);
-    states.delete(key);
-    this.#states = states;
+    this.#states.delete(key);
     void this.#api.invoke('ui:set', { accountId, key: uiKey(tabId), value: null });
   }
 
@@ -99,6 +98,6 @@ export class Scratches {
   }
 
   #put(accountId: string, tabId: number, state: ScratchState): void {
-    this.#states = new Map(this.#states).set(keyOf(accountId, tabId), state);
+    this.#states.set(keyOf(accountId, tabId), state);
   }
 }

@@ -1,4 +1,4 @@
-import type { LocalQuery } from '../../../main/contract/index.ts';
+import type { LocalQuery } from '$contract/index.ts';
 
 // The list's filter finds a query by its name, a tag, or a line of its SQL (as last fetched,
 // so offline too); for a match in the SQL the line is shown under the name.

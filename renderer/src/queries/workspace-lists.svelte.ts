@@ -1,4 +1,4 @@
-import type { ContractError, Draft, LocalQuery, PendingEdit, SyncState, TableSummary, WorkspaceSnapshot } from '../../../main/contract/index.ts';
+import type { ContractError, Draft, LocalQuery, PendingEdit, SyncState, TableSummary, WorkspaceSnapshot } from '$contract/index.ts';
 import type { Accounts } from '../accounts/accounts.svelte.ts';
 import type { Drafts } from '../editor/drafts.svelte.ts';
 import type { Api } from '../lib/bridge.ts';

@@ -5,7 +5,7 @@ import type {
   QueryEdit,
   Result,
   SaveOutcome,
-} from '../../../main/contract/index.ts';
+} from '$contract/index.ts';
 import type { Accounts } from '../accounts/accounts.svelte.ts';
 import type { Drafts } from '../editor/drafts.svelte.ts';
 import type { Api } from '../lib/bridge.ts';

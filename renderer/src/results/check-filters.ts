@@ -1,4 +1,4 @@
-import type { ContractError } from '../../../main/contract/index.ts';
+import type { ContractError } from '$contract/index.ts';
 import { compileFilters, FilterLanguageError, parseFilters, type Column } from '../../../main/filter-language/index.ts';
 
 export interface FilterProblem {

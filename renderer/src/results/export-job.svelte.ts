@@ -1,4 +1,4 @@
-import type { ChannelRequest, ContractError, ExportProgress } from '../../../main/contract/index.ts';
+import type { ChannelRequest, ContractError, ExportProgress } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 type Delivery = { kind: 'file'; path: string } | { kind: 'download'; url: string };

@@ -1,4 +1,4 @@
-import type { CacheStatus, ContractError } from '../../../main/contract/index.ts';
+import type { CacheStatus, ContractError } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 import { resultIds, type ResultSource } from './result-source.ts';
 

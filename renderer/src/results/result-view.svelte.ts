@@ -1,5 +1,6 @@
+import { SvelteSet } from 'svelte/reactivity';
+import type { ContractError, FromCache, ResultSummary } from '$contract/index.ts';
 import { chainColumn } from '../../../main/common/explorers/index.ts';
-import type { ContractError, FromCache, ResultSummary } from '../../../main/contract/index.ts';
 import { checkFilters, refusedFilter, type FilterProblem } from './check-filters.ts';
 import { columnsParam, combineFilters, type ViewColumn } from './grid/view-language.ts';
 
@@ -22,7 +23,7 @@ export class ResultView {
   /** The chain explorer links are for when a row names none; null: the first of Dune's. */
   defaultChain = $state<string | null>(null);
   /** Positions of the hidden columns. */
-  hidden = $state.raw<ReadonlySet<number>>(new Set());
+  readonly hidden = new SvelteSet<number>();
   /** Rows in the current view (all of them unless filtered), from the last page read. */
   viewRowCount = $state<number | null>(null);
   fromCache = $state.raw<FromCache | null>(null);
@@ -56,7 +57,7 @@ export class ResultView {
     this.decimals = saved.decimals ?? {};
     this.defaultChain = saved.defaultChain ?? null;
     const hidden = this.columns.filter((c) => saved.hidden.includes(c.name)).map((c) => c.index);
-    if (hidden.length < this.columns.length) this.hidden = new Set(hidden);
+    if (hidden.length < this.columns.length) for (const index of hidden) this.hidden.add(index);
     this.draft = saved.typedFilters;
     if (!this.applyDraft()) this.draft = saved.typedFilters;
   }
@@ -108,14 +109,12 @@ export class ResultView {
   }
 
   toggleColumn(index: number): void {
-    const next = new Set(this.hidden);
-    if (next.has(index)) next.delete(index);
-    else if (this.visible.length > 1) next.add(index);
-    this.hidden = next;
+    if (this.hidden.has(index)) this.hidden.delete(index);
+    else if (this.visible.length > 1) this.hidden.add(index);
   }
 
   showAll(): void {
-    this.hidden = new Set();
+    this.hidden.clear();
   }
 
   /** The request's view part, with empty parts left out. */

@@ -1,4 +1,5 @@
-import { ChartSettings } from '../../../main/contract/index.ts';
+import { SvelteMap } from 'svelte/reactivity';
+import { ChartSettings } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 /**
@@ -67,7 +68,7 @@ function readSavedView(value: unknown): SavedView {
 
 export class ViewStore {
   readonly #api: Api;
-  #views = $state.raw<ReadonlyMap<string, SavedView>>(new Map());
+  readonly #views = new SvelteMap<string, SavedView>();
   readonly #loading = new Map<string, Promise<SavedView>>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
 
@@ -89,7 +90,7 @@ export class ViewStore {
       loading = this.#api.invoke('ui:get', { accountId, key: `view:${queryId}` }).then((answer) => {
         this.#loading.delete(key);
         const view = this.#views.get(key) ?? readSavedView(answer.ok ? answer.data.value : null);
-        this.#views = new Map(this.#views).set(key, view);
+        this.#views.set(key, view);
         return view;
       });
       this.#loading.set(key, loading);
@@ -105,7 +106,7 @@ export class ViewStore {
   update(accountId: string, queryId: number, patch: Partial<SavedView>): void {
     const key = `${accountId}\u0000${queryId}`;
     const view = { ...(this.#views.get(key) ?? EMPTY), ...patch };
-    this.#views = new Map(this.#views).set(key, view);
+    this.#views.set(key, view);
     clearTimeout(this.#timers.get(key));
     const save = () => {
       this.#timers.delete(key);

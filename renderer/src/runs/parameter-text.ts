@@ -1,4 +1,4 @@
-import type { ParameterValues } from '../../../main/contract/index.ts';
+import type { ParameterValues } from '$contract/index.ts';
 
 /** The values a run was given, on one line: "chain = base · tokens = a, b". */
 export function parameterText(values: ParameterValues): string {

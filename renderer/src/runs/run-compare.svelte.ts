@@ -1,4 +1,4 @@
-import type { CacheStatus, ContractError, ExecutionListItem, RunComparison } from '../../../main/contract/index.ts';
+import type { CacheStatus, ContractError, ExecutionListItem, RunComparison } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 /** The runs that can be compared: finished, with a result. */

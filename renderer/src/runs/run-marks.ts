@@ -1,4 +1,4 @@
-import type { TableSummary } from '../../../main/contract/index.ts';
+import type { TableSummary } from '$contract/index.ts';
 import type { CompletionData } from '../editor/completion.ts';
 import type { ErrorAt } from '../editor/error-mark.ts';
 import type { Run } from './run.svelte.ts';

@@ -1,4 +1,4 @@
-import type { ContractError, ExecutionUpdate, ParameterValues } from '../../../main/contract/index.ts';
+import type { ContractError, ExecutionUpdate, ParameterValues } from '$contract/index.ts';
 import type { Position } from '../editor/substitution.ts';
 import { phaseOfState, type Phase } from './phase.ts';
 

@@ -1,4 +1,5 @@
-import type { ContractError, ExecutionUpdate, LatestResult, ParameterValues } from '../../../main/contract/index.ts';
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
+import type { ContractError, ExecutionUpdate, LatestResult, ParameterValues } from '$contract/index.ts';
 import type { Substituted } from '../editor/substitution.ts';
 import type { Api } from '../lib/bridge.ts';
 import { isScratch } from '../queries/scratch.svelte.ts';
@@ -18,9 +19,9 @@ function keyOf(accountId: string, queryId: number): string {
  */
 export class Runs {
   readonly #api: Api;
-  #byQuery = $state.raw<ReadonlyMap<string, Run>>(new Map());
-  #starting = $state.raw<ReadonlySet<string>>(new Set());
-  #startFailures = $state.raw<ReadonlyMap<string, ContractError>>(new Map());
+  readonly #byQuery = new SvelteMap<string, Run>();
+  readonly #starting = new SvelteSet<string>();
+  readonly #startFailures = new SvelteMap<string, ContractError>();
   readonly #byExecution = new Map<string, Run>();
   readonly #early = new Map<string, ExecutionUpdate>();
   /** Queries whose latest result was already asked for in this session. */
@@ -53,20 +54,16 @@ export class Runs {
   async start(accountId: string, queryId: number, parameters: ParameterValues = {}, ran: Substituted | null = null, asText = false): Promise<void> {
     const key = keyOf(accountId, queryId);
     if (this.latest(accountId, queryId)?.isActive || this.#starting.has(key)) return;
-    this.#starting = new Set(this.#starting).add(key);
+    this.#starting.add(key);
     const answer = ran && asText
       ? await this.#api.invoke('executions:runSql', { accountId, queryId: isScratch(queryId) ? null : queryId, sql: ran.sql, parameters })
       : await this.#api.invoke('executions:run', { accountId, queryId, parameters });
-    const starting = new Set(this.#starting);
-    starting.delete(key);
-    this.#starting = starting;
-    const failures = new Map(this.#startFailures);
+    this.#starting.delete(key);
     if (!answer.ok) {
-      this.#startFailures = failures.set(key, answer.error);
+      this.#startFailures.set(key, answer.error);
       return;
     }
-    failures.delete(key);
-    this.#startFailures = failures;
+    this.#startFailures.delete(key);
     this.#follow(this.#put(new Run(accountId, queryId, parameters, false, ran?.toEditor ?? null)), answer.data);
   }
 
@@ -104,9 +101,7 @@ export class Runs {
     const key = keyOf(accountId, queryId);
     const run = this.#byQuery.get(key);
     if (!run || run.toEditor === null || run.isActive) return;
-    const next = new Map(this.#byQuery);
-    next.delete(key);
-    this.#byQuery = next;
+    this.#byQuery.delete(key);
     this.#askedLatest.delete(key);
   }
 
@@ -129,7 +124,7 @@ export class Runs {
   }
 
   #put(run: Run): Run {
-    this.#byQuery = new Map(this.#byQuery).set(keyOf(run.accountId, run.queryId), run);
+    this.#byQuery.set(keyOf(run.accountId, run.queryId), run);
     return run;
   }
 

@@ -1,4 +1,4 @@
-import type { AboutInfo, AppSettings, ChannelRequest, ContractError } from '../../../main/contract/index.ts';
+import type { AboutInfo, AppSettings, ChannelRequest, ContractError } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 import type { ErrorContext } from '../lib/error-words.ts';
 import { explorerSettings } from '../results/grid/explorers.svelte.ts';

@@ -1,4 +1,4 @@
-import type { AppSettings } from '../../../main/contract/index.ts';
+import type { AppSettings } from '$contract/index.ts';
 
 // The palette follows the OS through `prefers-color-scheme` media rules. Electron can force that
 // query itself (nativeTheme), a browser cannot: so a chosen theme turns those rules on or off

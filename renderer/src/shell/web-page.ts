@@ -1,4 +1,4 @@
-import type { Account } from '../../../main/contract/index.ts';
+import type { Account } from '$contract/index.ts';
 
 // A query of an account on the real service also has a page on its website. The link opens in the
 // user's browser: in Electron through the window-open guard, which lets only https through.

@@ -1,25 +1,14 @@
-import type { Editing } from '../editor/editing.svelte.ts';
 import { substitute, type EditorSelection } from '../editor/substitution.ts';
 import { isModified } from '../lib/shortcuts.ts';
-import type { Parameters } from '../queries/parameters.svelte.ts';
 import { isScratch, SCRATCH_TEMPLATE } from '../queries/scratch.svelte.ts';
-import type { Workspace } from '../queries/workspace.svelte.ts';
-import type { ExecutionHistory } from '../runs/history.svelte.ts';
 import type { Run } from '../runs/run.svelte.ts';
-import type { Runs } from '../runs/runs.svelte.ts';
-import type { Settings } from '../settings/settings.svelte.ts';
 import { actionHandlers } from './action-handlers.svelte.ts';
+import type { WindowState } from './window-state.ts';
 
 export type WindowDialog = 'accounts' | 'new' | 'open' | 'settings' | 'palette' | 'shortcuts';
 
-export interface WindowParts {
-  workspace: Workspace;
-  runs: Runs;
-  editing: Editing;
-  parameters: Parameters;
-  history: ExecutionHistory;
-  settings: Settings;
-}
+/** The parts of the window's state its actions use. */
+export type WindowParts = Pick<WindowState, 'workspace' | 'runs' | 'editing' | 'parameterForms' | 'runHistory' | 'settings'>;
 
 /** A run going for longer than this is asked about before Escape cancels it. */
 const CONFIRM_CANCEL_AFTER_MS = 10_000;
@@ -58,30 +47,30 @@ export class WindowActions {
    * text (or only `selection`) through /sql/execute, without saving it.
    */
   run = async (queryId: number | null = this.#parts.workspace.selectedId, selection: EditorSelection | null = null): Promise<void> => {
-    const { workspace, runs, editing, parameters, history } = this.#parts;
+    const { workspace, runs, editing, parameterForms, runHistory } = this.#parts;
     const accountId = workspace.account?.id;
     if (!accountId || queryId === null) return;
     if (isScratch(queryId)) return this.#runScratch(accountId, queryId, selection);
     // Before the detail arrives (Ctrl+Enter right after selecting) the saved query runs with the service's defaults.
     const query = workspace.detailOf(queryId);
     if (!query) return void (await runs.start(accountId, queryId));
-    const values = parameters.formFor(accountId, query, editing.drafts.values(accountId, queryId)).take();
+    const values = parameterForms.formFor(accountId, query, editing.drafts.values(accountId, queryId)).take();
     if (values === null) return;
     const text = selection?.text ?? editing.sqlOf(accountId, query);
     const ran = substitute(text, values, selection?.start);
     await runs.start(accountId, queryId, values, ran, selection !== null || text !== editing.savedSql(query));
-    await history.refresh(accountId);
+    await runHistory.refresh(accountId);
   };
 
   /** A scratch tab's SQL (or only `selection`), as it is: it has no parameters. */
   async #runScratch(accountId: string, tabId: number, selection: EditorSelection | null): Promise<void> {
-    const { workspace, runs, history } = this.#parts;
+    const { workspace, runs, runHistory } = this.#parts;
     const text = selection?.text ?? workspace.scratches.stateOf(accountId, tabId)?.sql ?? '';
     if (!text.trim()) return;
     await runs.start(accountId, tabId, {}, substitute(text, {}, selection?.start), true);
     const executionId = runs.latest(accountId, tabId)?.update?.executionId;
     if (executionId) workspace.scratches.ran(accountId, tabId, executionId);
-    await history.refresh(accountId);
+    await runHistory.refresh(accountId);
   }
 
   /** Closes a tab, or asks first when it holds unsaved changes. */

@@ -1,4 +1,4 @@
-import type { TableColumnTypeName } from '../../../main/contract/table-rules.ts';
+import type { TableColumnTypeName } from '$contract/table-rules.ts';
 import type { RaggedRow } from './validate.ts';
 
 // What the CSV worker and the page say to each other.

@@ -1,4 +1,4 @@
-import type { TableColumnTypeName } from '../../../main/contract/table-rules.ts';
+import type { TableColumnTypeName } from '$contract/table-rules.ts';
 
 // The type of each column, from every value of the file: the narrowest type all its non-empty
 // values can be read as. Kept strict so that the service can convert every value when a table is

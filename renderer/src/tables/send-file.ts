@@ -1,4 +1,4 @@
-import { UPLOAD_CHUNK_MAX_CHARS, type Result } from '../../../main/contract/index.ts';
+import { UPLOAD_CHUNK_MAX_CHARS, type Result } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 // The file's text to main, one chunk after another: read in slices of bytes and decoded as a

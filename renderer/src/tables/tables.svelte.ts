@@ -1,4 +1,4 @@
-import type { ContractError, TableSummary } from '../../../main/contract/index.ts';
+import type { ContractError, TableSummary } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 import type { LoadState } from '../queries/query-details.svelte.ts';
 

@@ -1,4 +1,4 @@
-import { SINGLE_UPLOAD_MAX_BYTES, type ContractError, type Result, type TableSummary, type UploadDone, type UploadProgress } from '../../../main/contract/index.ts';
+import { SINGLE_UPLOAD_MAX_BYTES, type ContractError, type Result, type TableSummary, type UploadDone, type UploadProgress } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 import { compareColumns, hasChanges, unforeseen, type ColumnChanges } from './column-changes.ts';
 import type { ParsedCsv } from './csv-messages.ts';

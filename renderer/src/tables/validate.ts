@@ -1,4 +1,4 @@
-import { SINGLE_UPLOAD_MAX_BYTES, TABLE_NAME_PATTERN } from '../../../main/contract/table-rules.ts';
+import { SINGLE_UPLOAD_MAX_BYTES, TABLE_NAME_PATTERN } from '$contract/table-rules.ts';
 import { formatBytes, formatCount } from '../lib/format.ts';
 
 // What the service would refuse, found before anything is sent, in words that point at the column

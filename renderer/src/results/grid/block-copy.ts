@@ -1,12 +1,12 @@
-import type { CellValue } from '../../../../main/contract/index.ts';
+import type { CellValue } from '$contract/index.ts';
 import { errorLine } from '../../lib/error-words.ts';
 import { formatCount } from '../../lib/format.ts';
 import { resultIds, type ResultSource } from '../result-source.ts';
 import type { ResultView } from '../result-view.svelte.ts';
 import type { BlockBounds } from './cell-block.ts';
 import { cellFormat, columnKind } from './cell-format.ts';
+import { formatBlock, type CellText, type CopyFormat } from './clipboard-text.ts';
 import { columnId } from './columns.ts';
-import { formatBlock, type CellText, type CopyFormat } from './copy-formats.ts';
 
 // A block's cells are read again from main in the grid's view (filters, sort, columns), a few
 // thousand rows at a time: the grid holds only the rows near the screen.

@@ -1,6 +1,6 @@
+import type { CellValue, Explorers } from '$contract/index.ts';
 import type { TypeKind } from '../../../../main/common/dune-types/index.ts';
 import { explorerUrl, FIRST_CHAIN, onchainKind, rowChain, type OnchainKind } from '../../../../main/common/explorers/index.ts';
-import type { CellValue, Explorers } from '../../../../main/contract/index.ts';
 
 // What a cell's context menu offers beyond copying: its value in a block explorer, and the cell
 // viewer for values too long or too deep to read in a cell.

@@ -1,10 +1,10 @@
+import type { Explorers } from '$contract/index.ts';
 import { FIRST_CHAIN } from '../../../../main/common/explorers/index.ts';
-import type { Explorers } from '../../../../main/contract/index.ts';
 import type { MenuItem } from '../../ui/menu-item.ts';
 import type { ResultView } from '../result-view.svelte.ts';
 import { columnKind, isScalable } from './cell-format.ts';
 import { explorerAction, isViewable, type CellTarget } from './cell-links.ts';
-import { COPY_FORMATS, FORMAT_LABELS, type CopyFormat } from './copy-formats.ts';
+import { COPY_FORMATS, FORMAT_LABELS, type CopyFormat } from './clipboard-text.ts';
 import type { ViewColumn } from './view-language.ts';
 
 // The grid's context menus: a column's (its header) offers its profile and its scale; a cell's

@@ -1,5 +1,5 @@
+import type { CellValue } from '$contract/index.ts';
 import { compareDecimal, isNumeric, readDecimal, type TypeKind } from '../../../../main/common/dune-types/index.ts';
-import type { CellValue } from '../../../../main/contract/index.ts';
 
 // How a grid that holds all its rows (a sample) orders them itself, as the cache and the service
 // order a result: numbers by their exact value (uint256 digits past a double, decimal(38,18)),

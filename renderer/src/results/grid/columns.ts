@@ -1,6 +1,6 @@
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import type { CellValue } from '$contract/index.ts';
 import { isNumeric, type TypeKind } from '../../../../main/common/dune-types/index.ts';
-import type { CellValue } from '../../../../main/contract/index.ts';
 import { localTimeOf } from '../dates.ts';
 import { cellFormat, columnKind, isScalable, type CellFormat } from './cell-format.ts';
 import { LONG_TEXT } from './cell-links.ts';

@@ -1,5 +1,5 @@
 import type { Column, GridApi } from 'ag-grid-community';
-import type { CellValue } from '../../../../main/contract/index.ts';
+import type { CellValue } from '$contract/index.ts';
 import type { ColumnContext } from './columns.ts';
 import { toTsv } from './tsv.ts';
 

@@ -1,5 +1,5 @@
 import type { IDatasource } from 'ag-grid-community';
-import type { ContractError, ResultPage } from '../../../../main/contract/index.ts';
+import type { ContractError, ResultPage } from '$contract/index.ts';
 import { resultIds, type ResultSource } from '../result-source.ts';
 import { columnId } from './columns.ts';
 import type { FailedRows } from './row-placeholder.ts';

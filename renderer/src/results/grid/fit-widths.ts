@@ -1,5 +1,5 @@
 import type { GridApi } from 'ag-grid-community';
-import type { CellValue } from '../../../../main/contract/index.ts';
+import type { CellValue } from '$contract/index.ts';
 import { cellFormat, columnKind } from './cell-format.ts';
 import { columnId } from './columns.ts';
 import type { ViewColumn } from './view-language.ts';

@@ -1,4 +1,4 @@
-import type { ColumnProfile, ContractError } from '../../../../main/contract/index.ts';
+import type { ColumnProfile, ContractError } from '$contract/index.ts';
 import { resultIds, type ResultSource } from '../result-source.ts';
 
 /** The profile of the column the user picked, for the view's filters; the last answer asked for wins. */

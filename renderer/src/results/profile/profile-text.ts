@@ -1,4 +1,4 @@
-import type { CellValue, ColumnProfile } from '../../../../main/contract/index.ts';
+import type { CellValue, ColumnProfile } from '$contract/index.ts';
 import { formatCount } from '../../lib/format.ts';
 import { cellFormat, type NumberStyle } from '../grid/cell-format.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Editing } from '../../../../renderer/src/editor/editing.svelte.ts';
-import type { Parameters } from '../../../../renderer/src/queries/parameters.svelte.ts';
+import type { ParameterForms } from '../../../../renderer/src/queries/parameter-forms.svelte.ts';
 import type { Workspace } from '../../../../renderer/src/queries/workspace.svelte.ts';
-import type { ExecutionHistory } from '../../../../renderer/src/runs/history.svelte.ts';
+import type { RunHistory } from '../../../../renderer/src/runs/run-history.svelte.ts';
 import type { Runs } from '../../../../renderer/src/runs/runs.svelte.ts';
 import type { Settings } from '../../../../renderer/src/settings/settings.svelte.ts';
 import { WindowActions } from '../../../../renderer/src/shell/window-actions.svelte.ts';
@@ -31,8 +31,8 @@ function window(options: { dirty?: boolean; scratchSql?: string; runFor?: number
     workspace,
     runs,
     editing,
-    parameters: {} as Parameters,
-    history: {} as ExecutionHistory,
+    parameterForms: {} as ParameterForms,
+    runHistory: {} as RunHistory,
     settings,
   });
   return { actions, workspace, closed, cancelled };

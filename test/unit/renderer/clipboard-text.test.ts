@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBlock, type CopyColumn } from '../../../renderer/src/results/grid/copy-formats.ts';
+import { formatBlock, type CopyColumn } from '../../../renderer/src/results/grid/clipboard-text.ts';
 
 // Two rows as the grid holds them (values) and writes them (texts): a DECIMAL with its scale, an
 // integer past 2^53 sent as text, a null, text with the characters each format must escape.

@@ -1,7 +1,7 @@
+import type { CellValue } from '$contract/index.ts';
 import { csvField } from '../../../../main/common/csv-text.ts';
 import { isNumeric, spreadsheetTimestamp, type TypeKind } from '../../../../main/common/dune-types/index.ts';
 import { quoteIdentifier, quoteLiteral } from '../../../../main/common/sql-quote.ts';
-import type { CellValue } from '../../../../main/contract/index.ts';
 import { toTsv } from './tsv.ts';
 
 // A block of cells written out for pasting elsewhere: into a spreadsheet (TSV), a file (CSV), a

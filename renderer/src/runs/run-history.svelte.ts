@@ -1,10 +1,10 @@
-import type { ContractError, ExecutionListItem } from '../../../main/contract/index.ts';
+import type { ContractError, ExecutionListItem } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 const LIMIT = 100;
 
 /** The executions this app started for the active account, newest first, as main remembers them. */
-export class ExecutionHistory {
+export class RunHistory {
   readonly #api: Api;
   records = $state.raw<ExecutionListItem[]>([]);
   error = $state.raw<ContractError | null>(null);

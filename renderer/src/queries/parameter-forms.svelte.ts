@@ -1,5 +1,5 @@
-import type { ParameterValues, QueryDetail, QueryParameter } from '../../../main/contract/index.ts';
-import { sameParameterValues } from '../../../main/contract/parameter-values.ts';
+import type { ParameterValues, QueryDetail, QueryParameter } from '$contract/index.ts';
+import { sameParameterValues } from '$contract/parameter-values.ts';
 import { fieldsOf, fieldValueOf, initialValue, problemOf, wireValues, type FieldValue } from './parameters.ts';
 
 /** The values typed for one query's parameters. */
@@ -62,7 +62,7 @@ function signature(fields: QueryParameter[]): string {
 }
 
 /** One form per query, kept while the app runs, so values stay when the user comes back. */
-export class Parameters {
+export class ParameterForms {
   readonly #forms = new Map<string, { signature: string; form: ParameterForm }>();
 
   /** `restored`: values kept in the query's draft, used when its form is first made. */
