@@ -51,7 +51,7 @@ const SCHEMA = [
     last_used TIMESTAMP NOT NULL,
     PRIMARY KEY (account_id, execution_id)
   )`,
-  // downloads broken off, for the next start to go on from (see kept-downloads.ts)
+  // downloads broken off, for the next start to go on from (see resumable-downloads.ts)
   `CREATE TABLE IF NOT EXISTS kept_downloads (
     account_id VARCHAR NOT NULL,
     execution_id VARCHAR NOT NULL,

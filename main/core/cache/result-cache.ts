@@ -6,11 +6,11 @@ import { openCacheDb, type CacheDb } from './cache-db.ts';
 import { absentStatus, cachedStatus, downloadingStatus } from './cache-status.ts';
 import { DownloadOutcomes } from './download-outcomes.ts';
 import { AppClosing, columnsOf, stagingTableName, tableTypes } from './download.ts';
-import { KeptDownloads } from './kept-downloads.ts';
 import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
 import { startEarlyPages, type PageFormats } from './page-fetch.ts';
 import { earlyRanges } from './page-ranges.ts';
 import { readResultShape } from './result-shape.ts';
+import { ResumableDownloads } from './resumable-downloads.ts';
 import { RunningDownloads, type DownloadSettings } from './running-downloads.ts';
 import { valuesNotFitting } from './values-not-fitting.ts';
 
@@ -84,16 +84,16 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   };
   const workRoot = join(options.dir, 'downloads');
   rmSync(workRoot, { recursive: true, force: true });
-  const kept = await KeptDownloads.open(db, settings.now());
+  const resumable = await ResumableDownloads.open(db, settings.now());
   await dropOrphans(db);
-  const cache = new CacheOnDisk(db, kept, settings, workRoot, options);
+  const cache = new CacheOnDisk(db, resumable, settings, workRoot, options);
   await cache.evict(0);
   return cache;
 }
 
 class CacheOnDisk implements ResultCache {
   readonly db: CacheDb;
-  readonly #kept: KeptDownloads;
+  readonly #resumable: ResumableDownloads;
   readonly #settings: DownloadSettings;
   /** Where downloads write their pages before they are loaded. */
   readonly #workRoot: string;
@@ -102,16 +102,16 @@ class CacheOnDisk implements ResultCache {
   readonly #downloads: RunningDownloads;
   #budgetBytes: number;
 
-  constructor(db: CacheDb, kept: KeptDownloads, settings: DownloadSettings, workRoot: string, options: ResultCacheOptions) {
+  constructor(db: CacheDb, resumable: ResumableDownloads, settings: DownloadSettings, workRoot: string, options: ResultCacheOptions) {
     this.db = db;
-    this.#kept = kept;
+    this.#resumable = resumable;
     this.#settings = settings;
     this.#workRoot = workRoot;
     this.#options = options;
     this.#budgetBytes = options.budgetBytes ?? DEFAULT_CACHE_BUDGET_BYTES;
     this.#downloads = new RunningDownloads({
       db,
-      kept,
+      resumable,
       outcomes: this.#outcomes,
       settings,
       report: (accountId, executionId) => void this.status(accountId, executionId).then(options.onStatus, () => undefined),
@@ -136,7 +136,7 @@ class CacheOnDisk implements ResultCache {
 
   async #drop(isDropped: (accountId: string) => boolean): Promise<void> {
     await this.#downloads.stop(isDropped);
-    await this.#kept.drop(isDropped);
+    await this.#resumable.drop(isDropped);
     for (const entry of await listEntries(this.db)) if (isDropped(entry.accountId)) await removeEntry(this.db, entry);
     await this.#giveSpaceBack();
   }
@@ -165,7 +165,7 @@ class CacheOnDisk implements ResultCache {
     const workDir = join(this.#workRoot, tableName);
     mkdirSync(workDir, { recursive: true });
     const controller = new AbortController();
-    const from = this.#kept.get(accountId, executionId)?.rows ?? 0;
+    const from = this.#resumable.get(accountId, executionId)?.rows ?? 0;
     const ahead = earlyRanges(from, knownRows ?? this.#options.knownRowCount?.(accountId, executionId) ?? null, pageRows, pagesInFlight.max);
     const early = startEarlyPages({ client, executionId, allowPartial, formats, workDir }, ahead, controller.signal);
     const read = await readResultShape(client, accountId, executionId, allowPartial);
@@ -180,7 +180,7 @@ class CacheOnDisk implements ResultCache {
       return refuse({ ok: true, status: await this.status(accountId, executionId) });
     }
     // the start may have raced with another for the same result while the status was read
-    if (this.#downloads.has(accountId, executionId) || (this.#kept.get(accountId, executionId)?.rows ?? 0) !== from) {
+    if (this.#downloads.has(accountId, executionId) || (this.#resumable.get(accountId, executionId)?.rows ?? 0) !== from) {
       return refuse({ ok: true, status: await this.status(accountId, executionId) });
     }
     await this.evict(shape.totalBytes);
@@ -211,7 +211,7 @@ class CacheOnDisk implements ResultCache {
 
   async interruptedRows(accountId: string, executionId: string): Promise<{ entry: CacheEntry; rows: number } | null> {
     const interrupted = this.#outcomes.interruptedOf(accountId, executionId);
-    const rows = this.#kept.get(accountId, executionId);
+    const rows = this.#resumable.get(accountId, executionId);
     if (interrupted === null || rows === null || this.#downloads.has(accountId, executionId)) return null;
     const { shape, keptAt } = interrupted;
     const columns = columnsOf(shape, await tableTypes(this.db, rows.tableName));

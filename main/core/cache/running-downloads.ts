@@ -2,8 +2,8 @@ import type { ServiceClient } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import type { DownloadOutcomes } from './download-outcomes.ts';
 import { downloadResult, type ResultShape } from './download.ts';
-import type { KeptDownloads } from './kept-downloads.ts';
 import type { EarlyPages, PageFormats } from './page-fetch.ts';
+import type { ResumableDownloads } from './resumable-downloads.ts';
 
 // The downloads of the result cache under way, one per result at most: how each is started (from
 // the rows a broken-off one kept, if any), stopped, and what is recorded when it ends.
@@ -35,7 +35,7 @@ export interface StartedDownload {
 
 interface Parts {
   db: CacheDb;
-  kept: KeptDownloads;
+  resumable: ResumableDownloads;
   outcomes: DownloadOutcomes;
   settings: DownloadSettings;
   /** A download's rows grew, or it ended: its status is to be told. */
@@ -74,10 +74,10 @@ export class RunningDownloads {
   }
 
   launch(shape: ResultShape, client: ServiceClient, started: StartedDownload): Download {
-    const { db, kept, outcomes, settings, report } = this.#parts;
+    const { db, resumable, outcomes, settings, report } = this.#parts;
     const { accountId, executionId } = shape;
     const key = keyOf(accountId, executionId);
-    const resume = kept.get(accountId, executionId);
+    const resume = resumable.get(accountId, executionId);
     const fruitless = outcomes.started(accountId, executionId);
     const { controller, tableName } = started;
     const download: Download = { controller, rowsLoaded: 0, shape, done: Promise.resolve() };
@@ -105,8 +105,8 @@ export class RunningDownloads {
     )
       .then(async (outcome) => {
         // kept rows stay named until the download that goes on from them ends, so a crash meanwhile loses nothing
-        if (!outcome.ok && outcome.kept !== null) await kept.keep(accountId, executionId, outcome.kept, settings.now());
-        else if (resume !== null) await kept.settled(accountId, executionId, resume);
+        if (!outcome.ok && outcome.kept !== null) await resumable.keep(accountId, executionId, outcome.kept, settings.now());
+        else if (resume !== null) await resumable.settled(accountId, executionId, resume);
         if (outcome.ok) return;
         const ended = { rowsLoaded: outcome.kept?.rows ?? 0, resumedFrom: resume?.rows ?? 0, fruitless, client, allowPartial: started.allowPartial, at: settings.now().toISOString() };
         outcomes.brokenOff(shape, outcome.error, ended);
