@@ -1,5 +1,5 @@
 import { net, type Session } from 'electron';
-import { withClearFailures } from '../core/network/clear-failures.ts';
+import { withExplainedFailures } from '../core/network/explained-fetch-failures.ts';
 import type { Fetch } from '../core/service-client/index.ts';
 
 // In Electron, requests to services go through Chromium's network stack (net.fetch on the default
@@ -9,7 +9,7 @@ import type { Fetch } from '../core/service-client/index.ts';
 
 export function electronFetch(proxySetting: () => string): Fetch {
   const send: Fetch = (url, init) => net.fetch(url.href, { ...init, body: streamable(init.body) });
-  return withClearFailures(send, () => {
+  return withExplainedFailures(send, () => {
     const proxy = proxySetting();
     return proxy === '' ? null : new URL(proxy);
   });

@@ -1,5 +1,5 @@
 import { Agent, EnvHttpProxyAgent, fetch as undiciFetch, ProxyAgent, type Dispatcher } from 'undici';
-import { withClearFailures } from '../core/network/clear-failures.ts';
+import { withExplainedFailures } from '../core/network/explained-fetch-failures.ts';
 import type { Fetch } from '../core/service-client/index.ts';
 
 // The browser host reaches services the way command-line tools do: through the proxy set in
@@ -47,7 +47,7 @@ export function createProxyFetch(proxySetting: () => string, env: NodeJS.Process
 
   const send: Fetch = (url, init) => undiciFetch(url, { ...(init as object), dispatcher: dispatcher() }) as unknown as Promise<Response>;
   return {
-    fetch: withClearFailures(send, proxyFor),
+    fetch: withExplainedFailures(send, proxyFor),
     async close() {
       const all = [...retired.splice(0), ...(current === null ? [] : [current.dispatcher])];
       current = null;

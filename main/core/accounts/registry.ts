@@ -44,13 +44,14 @@ export interface AccountRegistry {
   setActive(accountId: string): Result<{ activeAccountId: string }>;
 }
 
-interface Held {
+/** An account the user added, as held in memory: its profile, its key, and what is built from them. */
+interface AddedAccount {
   profile: AccountProfile;
   key: string | null;
   entry: AccountEntry;
 }
 
-export async function createAccountRegistry(options: {
+interface RegistryOptions {
   localService: { baseUrl: string; apiKey: string | null };
   settings: SettingsStore<AccountSettings>;
   vault: KeyVault;
@@ -60,60 +61,89 @@ export async function createAccountRegistry(options: {
   onKey?: (key: string) => void;
   /** Told after every attempt of an account's client whether its service answered (see ServiceConnection.onReach). */
   onReach?: (accountId: string, failure: ServiceError | null) => void;
-}): Promise<AccountRegistry> {
-  const { settings, vault } = options;
-  const noteKey = (key: string | null | undefined) => {
-    if (key) options.onKey?.(key);
-  };
-  noteKey(options.localService.apiKey);
-  const reporterFor = (accountId: string) => (options.onReach === undefined ? undefined : (failure: ServiceError | null) => options.onReach?.(accountId, failure));
-  const local = localEntry(options.localService, reporterFor(LOCAL_ACCOUNT_ID));
-  const held = new Map<string, Held>();
-  const stored = settings.read();
-  for (const profile of stored.accounts) {
-    if (profile.id === LOCAL_ACCOUNT_ID) continue;
-    held.set(profile.id, hold(profile, await readKey(vault, profile)));
-  }
-  let active = stored.activeAccountId !== null && held.has(stored.activeAccountId) ? stored.activeAccountId : LOCAL_ACCOUNT_ID;
+}
 
-  function hold(profile: AccountProfile, key: { key: string | null; problem: KeyProblem | null }): Held {
-    noteKey(key.key);
+type KeyRead = { key: string | null; problem: KeyProblem | null };
+
+export async function createAccountRegistry(options: RegistryOptions): Promise<AccountRegistry> {
+  const registry = new Registry(options);
+  await registry.load();
+  return registry;
+}
+
+class Registry implements AccountRegistry {
+  readonly #options: RegistryOptions;
+  readonly #local: AccountEntry;
+  readonly #added = new Map<string, AddedAccount>();
+  #active = LOCAL_ACCOUNT_ID;
+
+  constructor(options: RegistryOptions) {
+    this.#options = options;
+    this.#noteKey(options.localService.apiKey);
+    this.#local = localEntry(options.localService, this.#reporterFor(LOCAL_ACCOUNT_ID));
+  }
+
+  /** Reads the added accounts from the settings store, and their keys from the vault. */
+  async load(): Promise<void> {
+    const stored = this.#options.settings.read();
+    for (const profile of stored.accounts) {
+      if (profile.id === LOCAL_ACCOUNT_ID) continue;
+      this.#added.set(profile.id, this.#addedAccount(profile, await readKey(this.#options.vault, profile)));
+    }
+    const active = stored.activeAccountId;
+    this.#active = active !== null && this.#added.has(active) ? active : LOCAL_ACCOUNT_ID;
+  }
+
+  #noteKey(key: string | null | undefined): void {
+    if (key) this.#options.onKey?.(key);
+  }
+
+  #reporterFor(accountId: string): ServiceConnection['onReach'] {
+    const { onReach } = this.#options;
+    return onReach === undefined ? undefined : (failure: ServiceError | null) => onReach(accountId, failure);
+  }
+
+  /** The account as held in memory with this key: the Account shown for it and its client. */
+  #addedAccount(profile: AccountProfile, key: KeyRead): AddedAccount {
+    this.#noteKey(key.key);
     const account: Account = {
       ...profile,
       keyHint: keyHint(key.key),
-      keyStorage: key.key === null ? 'missing' : vault.isSessionOnly(profile.id) ? 'session' : 'keychain',
+      keyStorage: key.key === null ? 'missing' : this.#options.vault.isSessionOnly(profile.id) ? 'session' : 'keychain',
       isLocal: false,
     };
     const client =
       key.key === null
         ? null
-        : createServiceClient({ baseUrl: profile.baseUrl, serviceName: profile.serviceName, apiKey: key.key, fetch: options.fetch, onReach: reporterFor(profile.id) });
+        : createServiceClient({ baseUrl: profile.baseUrl, serviceName: profile.serviceName, apiKey: key.key, fetch: this.#options.fetch, onReach: this.#reporterFor(profile.id) });
     return { profile, key: key.key, entry: { account, client, keyProblem: key.problem } };
   }
 
-  function persist(): void {
-    settings.write({ accounts: [...held.values()].map((h) => h.profile), activeAccountId: active === LOCAL_ACCOUNT_ID ? null : active });
+  #persist(): void {
+    this.#options.settings.write({ accounts: [...this.#added.values()].map((h) => h.profile), activeAccountId: this.#active === LOCAL_ACCOUNT_ID ? null : this.#active });
   }
 
-  function editable(accountId: string): Held | Failure {
+  #editable(accountId: string): AddedAccount | Failure {
     if (accountId === LOCAL_ACCOUNT_ID) return fail('bad_request', 'The Local account belongs to the app: it cannot be changed or removed.');
-    return held.get(accountId) ?? noSuchAccount(accountId);
+    return this.#added.get(accountId) ?? noSuchAccount(accountId);
   }
 
   /** Saves the key first: a profile is never kept for a key that could not be stored. */
-  async function store(profile: AccountProfile, apiKey: string | undefined, sessionOnly: boolean, previous: Held | undefined): Promise<Result<Account>> {
+  async #store(profile: AccountProfile, apiKey: string | undefined, sessionOnly: boolean, previous: AddedAccount | undefined): Promise<Result<Account>> {
+    const { vault } = this.#options;
     if (apiKey !== undefined) {
       const saved = await vault.save(profile.id, apiKey, { sessionOnly });
       if (!saved.ok) return saved;
     }
-    const next = apiKey === undefined && previous ? hold(profile, { key: previous.key, problem: previous.entry.keyProblem }) : hold(profile, { key: apiKey ?? null, problem: null });
-    held.set(profile.id, next);
+    const key = apiKey === undefined && previous ? { key: previous.key, problem: previous.entry.keyProblem } : { key: apiKey ?? null, problem: null };
+    const next = this.#addedAccount(profile, key);
+    this.#added.set(profile.id, next);
     try {
-      persist();
+      this.#persist();
     } catch (error) {
-      if (previous) held.set(profile.id, previous);
+      if (previous) this.#added.set(profile.id, previous);
       else {
-        held.delete(profile.id);
+        this.#added.delete(profile.id);
         await vault.remove(profile.id);
       }
       throw error;
@@ -121,57 +151,66 @@ export async function createAccountRegistry(options: {
     return ok({ ...next.entry.account });
   }
 
-  return {
-    list: () => [{ ...local.account }, ...[...held.values()].map((h) => ({ ...h.entry.account }))],
-    get: (accountId) => (accountId === LOCAL_ACCOUNT_ID ? local : (held.get(accountId)?.entry ?? null)),
-    activeAccountId: () => active,
+  list(): Account[] {
+    return [{ ...this.#local.account }, ...[...this.#added.values()].map((h) => ({ ...h.entry.account }))];
+  }
 
-    profile(accountId) {
-      const current = editable(accountId);
-      return isFailure(current) ? current : { ...current.profile };
-    },
+  get(accountId: string): AccountEntry | null {
+    return accountId === LOCAL_ACCOUNT_ID ? this.#local : (this.#added.get(accountId)?.entry ?? null);
+  }
 
-    connectionWith(accountId, fields, apiKey) {
-      noteKey(apiKey);
-      const key = apiKey ?? (accountId === LOCAL_ACCOUNT_ID ? options.localService.apiKey : held.get(accountId)?.key) ?? null;
-      if (key === null) return null;
-      return { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey: key, fetch: accountId === LOCAL_ACCOUNT_ID ? undefined : options.fetch };
-    },
+  activeAccountId(): string {
+    return this.#active;
+  }
 
-    newConnection(fields, apiKey) {
-      noteKey(apiKey);
-      return { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey, fetch: options.fetch };
-    },
+  profile(accountId: string): AccountProfile | Failure {
+    const current = this.#editable(accountId);
+    return isFailure(current) ? current : { ...current.profile };
+  }
 
-    add: (fields, apiKey, { sessionOnly = false }) => store({ id: randomUUID(), ...fields }, apiKey, sessionOnly, undefined),
+  connectionWith(accountId: string, fields: ProfileFields, apiKey?: string): ServiceConnection | null {
+    this.#noteKey(apiKey);
+    const isLocal = accountId === LOCAL_ACCOUNT_ID;
+    const key = apiKey ?? (isLocal ? this.#options.localService.apiKey : this.#added.get(accountId)?.key) ?? null;
+    if (key === null) return null;
+    return { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey: key, fetch: isLocal ? undefined : this.#options.fetch };
+  }
 
-    async update(accountId, fields, apiKey, { sessionOnly = false }) {
-      const current = editable(accountId);
-      if (isFailure(current)) return current;
-      return store({ ...fields, id: accountId }, apiKey, sessionOnly, current);
-    },
+  newConnection(fields: Pick<ProfileFields, 'baseUrl' | 'serviceName'>, apiKey: string): ServiceConnection {
+    this.#noteKey(apiKey);
+    return { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey, fetch: this.#options.fetch };
+  }
 
-    async remove(accountId) {
-      const current = editable(accountId);
-      if (isFailure(current)) return current;
-      // The key goes first: an account is never forgotten while its key stays behind in the keychain.
-      const removed = await vault.remove(accountId);
-      if (!removed.ok) return removed;
-      held.delete(accountId);
-      if (active === accountId) active = LOCAL_ACCOUNT_ID;
-      persist();
-      return ok({ activeAccountId: active });
-    },
+  add(fields: ProfileFields, apiKey: string, { sessionOnly = false }: { sessionOnly?: boolean }): Promise<Result<Account>> {
+    return this.#store({ id: randomUUID(), ...fields }, apiKey, sessionOnly, undefined);
+  }
 
-    setActive(accountId) {
-      if (accountId !== LOCAL_ACCOUNT_ID && !held.has(accountId)) {
-        return noSuchAccount(accountId);
-      }
-      active = accountId;
-      persist();
-      return ok({ activeAccountId: active });
-    },
-  };
+  async update(accountId: string, fields: ProfileFields, apiKey: string | undefined, { sessionOnly = false }: { sessionOnly?: boolean }): Promise<Result<Account>> {
+    const current = this.#editable(accountId);
+    if (isFailure(current)) return current;
+    return this.#store({ ...fields, id: accountId }, apiKey, sessionOnly, current);
+  }
+
+  async remove(accountId: string): Promise<Result<{ activeAccountId: string }>> {
+    const current = this.#editable(accountId);
+    if (isFailure(current)) return current;
+    // The key goes first: an account is never forgotten while its key stays behind in the keychain.
+    const removed = await this.#options.vault.remove(accountId);
+    if (!removed.ok) return removed;
+    this.#added.delete(accountId);
+    if (this.#active === accountId) this.#active = LOCAL_ACCOUNT_ID;
+    this.#persist();
+    return ok({ activeAccountId: this.#active });
+  }
+
+  setActive(accountId: string): Result<{ activeAccountId: string }> {
+    if (accountId !== LOCAL_ACCOUNT_ID && !this.#added.has(accountId)) {
+      return noSuchAccount(accountId);
+    }
+    this.#active = accountId;
+    this.#persist();
+    return ok({ activeAccountId: this.#active });
+  }
 }
 
 function localEntry(localService: { baseUrl: string; apiKey: string | null }, onReach: ServiceConnection['onReach']): AccountEntry {
@@ -193,7 +232,7 @@ function localEntry(localService: { baseUrl: string; apiKey: string | null }, on
   };
 }
 
-async function readKey(vault: KeyVault, profile: AccountProfile): Promise<{ key: string | null; problem: KeyProblem | null }> {
+async function readKey(vault: KeyVault, profile: AccountProfile): Promise<KeyRead> {
   const whose = `The API key of the account “${profile.label}”`;
   const read = await vault.read(profile.id, whose);
   if (!read.ok) return { key: null, problem: { code: 'keychain_unavailable', message: read.error.message } };

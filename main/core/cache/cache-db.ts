@@ -51,7 +51,7 @@ const SCHEMA = [
     last_used TIMESTAMP NOT NULL,
     PRIMARY KEY (account_id, execution_id)
   )`,
-  // downloads broken off, for the next start to go on from (see kept-downloads.ts)
+  // downloads broken off, for the next start to go on from (see resumable-downloads.ts)
   `CREATE TABLE IF NOT EXISTS kept_downloads (
     account_id VARCHAR NOT NULL,
     execution_id VARCHAR NOT NULL,
@@ -93,112 +93,131 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'results.duckdb');
   dropUnfinishedCompaction(file);
-  let current = await openFile(file);
-  let writingBack: Promise<void> | null = null;
-  const others = new Set<DuckDBConnection>();
-  // a grid reads page after page: idle connections are kept for the next read instead of reopened
-  const idle: DuckDBConnection[] = [];
-  const turns = new SerialQueue();
-  let closed = false;
-  let oneThreadWork = 0;
-  /** Connections taken or being taken; while a compaction runs (`swapping`), none is. */
-  let users = 0;
-  let swapping: Promise<void> | null = null;
+  const db = new CacheFile(file, await openFile(file));
+  await db.compact();
+  // a plain object, which a caller may copy with some of its functions replaced (tests count write-backs so)
+  return {
+    exclusive: (work) => db.exclusive(work),
+    withConnection: (work) => db.withConnection(work),
+    oneThread: (work) => db.oneThread(work),
+    writeBack: () => db.writeBack(),
+    compactWhenIdle: () => db.compactWhenIdle(),
+    close: () => db.close(),
+  };
+}
 
-  async function take(): Promise<DuckDBConnection> {
-    const reused = idle.pop();
+class CacheFile {
+  readonly #file: string;
+  #current: OpenFile;
+  #writingBack: Promise<void> | null = null;
+  readonly #others = new Set<DuckDBConnection>();
+  // a grid reads page after page: idle connections are kept for the next read instead of reopened
+  readonly #idle: DuckDBConnection[] = [];
+  readonly #turns = new SerialQueue();
+  #closed = false;
+  #oneThreadWork = 0;
+  /** Connections taken or being taken; while a compaction runs (`swapping`), none is. */
+  #users = 0;
+  #swapping: Promise<void> | null = null;
+
+  constructor(file: string, opened: OpenFile) {
+    this.#file = file;
+    this.#current = opened;
+  }
+
+  async #take(): Promise<DuckDBConnection> {
+    const reused = this.#idle.pop();
     if (reused) return reused;
-    const connection = await current.instance.connect();
+    const connection = await this.#current.instance.connect();
     for (const sql of SESSION) await connection.run(sql);
     return connection;
   }
 
-  function exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    return turns.run(() => work(current.shared));
+  exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.#turns.run(() => work(this.#current.shared));
   }
 
   /** Closes DuckDB's database (which writes out its log) and the write-back's handle. */
-  async function closeFile(): Promise<void> {
-    for (const connection of idle.splice(0)) connection.closeSync();
-    current.shared.closeSync();
-    current.instance.closeSync();
-    await writingBack;
-    await current.writer?.close();
+  async #closeFile(): Promise<void> {
+    for (const connection of this.#idle.splice(0)) connection.closeSync();
+    this.#current.shared.closeSync();
+    this.#current.instance.closeSync();
+    await this.#writingBack;
+    await this.#current.writer?.close();
   }
 
   /** Compacts the file when it is wasteful, and opens it again if it was closed for that. */
-  async function compact(): Promise<void> {
-    if (await compactIfWasteful(current.shared, file, STORAGE_VERSION, closeFile)) current = await openFile(file);
+  async compact(): Promise<void> {
+    if (await compactIfWasteful(this.#current.shared, this.#file, STORAGE_VERSION, () => this.#closeFile())) this.#current = await openFile(this.#file);
   }
 
-  await compact();
+  async withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    while (this.#swapping !== null) await this.#swapping;
+    this.#users++;
+    let connection: DuckDBConnection | null = null;
+    let reusable = false;
+    try {
+      connection = await this.#take();
+      this.#others.add(connection);
+      const result = await work(connection);
+      reusable = true;
+      return result;
+    } finally {
+      this.#users--;
+      if (connection !== null) {
+        this.#others.delete(connection);
+        // after a failure the connection may hold an open transaction or a half-read stream
+        if (reusable && !this.#closed && this.#idle.length < MAX_IDLE) this.#idle.push(connection);
+        else connection.closeSync();
+      }
+    }
+  }
 
-  return {
-    exclusive,
-    async withConnection(work) {
-      while (swapping !== null) await swapping;
-      users++;
-      let connection: DuckDBConnection | null = null;
-      let reusable = false;
+  // A download loads its pages one or two at a time as they arrive. On this 2-core machine a
+  // second DuckDB thread made those loads take more CPU for the same rows (bench/RESULTS.md),
+  // which the service beside the app, the UI
+  // and the network stack were waiting for; reads meanwhile get one thread too.
+  async oneThread<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#oneThreadWork++ === 0) await this.exclusive((connection) => connection.run('SET threads = 1'));
+    try {
+      return await work();
+    } finally {
+      if (--this.#oneThreadWork === 0 && !this.#closed) await this.exclusive((connection) => connection.run('RESET threads')).catch(() => undefined);
+    }
+  }
+
+  // A download's rows reach the file as DuckDB fills row groups, and its commit waits until the
+  // disk has them all, after the last page has come. The
+  // disk is given what is written as the download goes, so the commit finds little left to sync.
+  writeBack(): void {
+    if (this.#current.writer === null || this.#writingBack !== null || this.#closed) return;
+    this.#writingBack = this.#current.writer
+      .datasync()
+      .catch(() => undefined)
+      .finally(() => (this.#writingBack = null));
+  }
+
+  // The file is closed and opened again for a compaction, so it runs only while no connection
+  // but the shared one is in use: new ones wait until it is over.
+  compactWhenIdle(): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.#closed || this.#users > 0) return;
+      let done = () => undefined as void;
+      this.#swapping = new Promise<void>((resolve) => (done = resolve));
       try {
-        connection = await take();
-        others.add(connection);
-        const result = await work(connection);
-        reusable = true;
-        return result;
+        await this.compact();
       } finally {
-        users--;
-        if (connection !== null) {
-          others.delete(connection);
-          // after a failure the connection may hold an open transaction or a half-read stream
-          if (reusable && !closed && idle.length < MAX_IDLE) idle.push(connection);
-          else connection.closeSync();
-        }
+        this.#swapping = null;
+        done();
       }
-    },
-    // A download loads its pages one or two at a time as they arrive. On this 2-core machine a
-    // second DuckDB thread made those loads take more CPU for the same rows (bench/RESULTS.md),
-    // which the service beside the app, the UI
-    // and the network stack were waiting for; reads meanwhile get one thread too.
-    async oneThread(work) {
-      if (oneThreadWork++ === 0) await exclusive((connection) => connection.run('SET threads = 1'));
-      try {
-        return await work();
-      } finally {
-        if (--oneThreadWork === 0 && !closed) await exclusive((connection) => connection.run('RESET threads')).catch(() => undefined);
-      }
-    },
-    // A download's rows reach the file as DuckDB fills row groups, and its commit waits until the
-    // disk has them all, after the last page has come. The
-    // disk is given what is written as the download goes, so the commit finds little left to sync.
-    writeBack() {
-      if (current.writer === null || writingBack !== null || closed) return;
-      writingBack = current.writer
-        .datasync()
-        .catch(() => undefined)
-        .finally(() => (writingBack = null));
-    },
-    // The file is closed and opened again for a compaction, so it runs only while no connection
-    // but the shared one is in use: new ones wait until it is over.
-    compactWhenIdle() {
-      return exclusive(async () => {
-        if (closed || users > 0) return;
-        let done = () => undefined as void;
-        swapping = new Promise<void>((resolve) => (done = resolve));
-        try {
-          await compact();
-        } finally {
-          swapping = null;
-          done();
-        }
-      });
-    },
-    async close() {
-      closed = true;
-      for (const connection of others) connection.interrupt();
-      await turns.settled();
-      await current.shared.run('CHECKPOINT').catch(() => undefined);
-      await closeFile();
-    },
-  };
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const connection of this.#others) connection.interrupt();
+    await this.#turns.settled();
+    await this.#current.shared.run('CHECKPOINT').catch(() => undefined);
+    await this.#closeFile();
+  }
 }

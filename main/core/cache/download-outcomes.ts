@@ -5,7 +5,7 @@ import type { ResultShape } from './download.ts';
 // How the downloads no longer under way ended, for their status to say so: refused as too large,
 // broken off by the network (and then how to go on when the service answers again), failed or
 // cancelled. Held for this session only; the rows a broken-off download kept are in the cache
-// file (kept-downloads.ts).
+// file (resumable-downloads.ts).
 
 /** Times in a row an interrupted download goes on by itself and breaks off again with no row more. */
 const FRUITLESS_RESUMES = 3;

@@ -5,13 +5,13 @@ import type { Column } from '../../filter-language/index.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import { createFetchWindow, type WindowOptions } from './fetch-window.ts';
-import { recordKept, type KeptRows } from './kept-downloads.ts';
 import { dropTable, swapIn, type CacheEntry } from './manifest.ts';
 import { misfitOf, MisfitColumn, widerStorage } from './page-casts.ts';
 import { DownloadFailure, fetchPage, type EarlyPages, type PageFormats, type PageSource } from './page-fetch.ts';
 import { FaultyPages } from './page-inserts.ts';
 import { createPageLoader, type PageLoader } from './page-loader.ts';
 import { PageRanges } from './page-ranges.ts';
+import { recordResumePoint, type ResumePoint } from './resumable-downloads.ts';
 import { columnDefinition } from './storage-types.ts';
 
 // A whole result into the cache, page by page: several pages in flight at once (the first ones
@@ -22,7 +22,7 @@ import { columnDefinition } from './storage-types.ts';
 // one transaction at the end. Until then the previous entry (if any) stays as it was, whatever
 // happens to this download. A download the network, the service, the app closing or a kill broke
 // off keeps its staging table with the rows loaded, so that the next one goes on from there (see
-// kept-downloads.ts): the loads are committed every so often with the record of where they end.
+// resumable-downloads.ts): the loads are committed every so often with the record of where they end.
 
 /** Pages arrived and not loaded yet: a bound on the disk they take while the loads fall behind. */
 const WAITING_PAGES = 16;
@@ -73,7 +73,7 @@ export interface DownloadOptions {
 /** The reason a download is stopped with as the app closes: unlike a cancel, it keeps the rows it has. */
 export class AppClosing extends Error {}
 
-export type DownloadOutcome = { ok: true; entry: CacheEntry } | { ok: false; error: ServiceError; kept: KeptRows | null };
+export type DownloadOutcome = { ok: true; entry: CacheEntry } | { ok: false; error: ServiceError; kept: ResumePoint | null };
 
 export function stagingTableName(): string {
   return `r_${Date.now().toString(36)}_${randomBytes(6).toString('hex')}`;
@@ -85,7 +85,7 @@ export function stagingTableName(): string {
  * and the download starts again from the first row into a new table: so rarely needed (a uint256
  * past 128 bits, a service's text in a number column) that it is not worth checking every page first.
  */
-export async function downloadResult(options: DownloadOptions, tableName: string, resume: KeptRows | null = null): Promise<DownloadOutcome> {
+export async function downloadResult(options: DownloadOptions, tableName: string, resume: ResumePoint | null = null): Promise<DownloadOutcome> {
   let attempt: DownloadOptions = options;
   let from = resume;
   for (;;) {
@@ -98,7 +98,7 @@ export async function downloadResult(options: DownloadOptions, tableName: string
   }
 }
 
-async function downloadOnce(options: DownloadOptions, tableName: string, resume: KeptRows | null): Promise<DownloadOutcome | MisfitColumn> {
+async function downloadOnce(options: DownloadOptions, tableName: string, resume: ResumePoint | null): Promise<DownloadOutcome | MisfitColumn> {
   const { db, shape, workDir } = options;
   const table = resume?.tableName ?? tableName;
   // a download that goes on keeps its table's types, which may be wider than a first choice
@@ -118,7 +118,7 @@ async function downloadOnce(options: DownloadOptions, tableName: string, resume:
         onLoaded: () => db.writeBack(),
         durable: {
           ...(options.commitEvery ?? COMMIT_EVERY),
-          record: (connection, rows) => recordKept(connection, shape.accountId, shape.executionId, { tableName: table, rows }, options.now()),
+          record: (connection, rows) => recordResumePoint(connection, shape.accountId, shape.executionId, { tableName: table, rows }, options.now()),
         },
       });
       try {

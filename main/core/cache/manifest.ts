@@ -93,7 +93,7 @@ export async function swapIn(db: CacheDb, entry: CacheEntry): Promise<void> {
       for (const [table] of previous.getRows()) {
         if (table !== entry.tableName) await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(String(table))}`);
       }
-      // the download recorded its rows as it went, for a crash to leave them to the next (see kept-downloads.ts)
+      // the download recorded its rows as it went, for a crash to leave them to the next (see resumable-downloads.ts)
       await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [entry.tableName]);
     });
   });

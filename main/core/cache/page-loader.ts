@@ -56,98 +56,119 @@ export interface Durable {
 }
 
 export function createPageLoader(options: LoaderOptions): PageLoader {
-  const { connection } = options;
-  const arrived = new Map<number, { end: number; file: string; format: PageFormat }>();
-  let next = options.from;
+  return new InOrderLoader(options);
+}
+
+interface ArrivedPage {
+  end: number;
+  file: string;
+  format: PageFormat;
+}
+
+class InOrderLoader implements PageLoader {
+  readonly #options: LoaderOptions;
+  readonly #arrived = new Map<number, ArrivedPage>();
+  #next: number;
   /** The rows in the table as of the last commit: what a rollback or a crash leaves. */
-  let committed = options.from;
-  let committedAt = performance.now();
-  let running: Promise<void> | null = null;
-  let failure: unknown = null;
-  let inTransaction = false;
-  let stopped = false;
-  let finishing = false;
-  const waiters: (() => void)[] = [];
+  #committed: number;
+  #committedAt = performance.now();
+  #running: Promise<void> | null = null;
+  #failure: unknown = null;
+  #inTransaction = false;
+  #stopped = false;
+  #finishing = false;
+  readonly #waiters: (() => void)[] = [];
+
+  constructor(options: LoaderOptions) {
+    this.#options = options;
+    this.#next = options.from;
+    this.#committed = options.from;
+  }
+
+  add(range: RowRange, file: string, format: PageFormat): void {
+    this.#arrived.set(range.offset, { end: range.end, file, format });
+    this.#kick();
+  }
+
+  async drained(count: number): Promise<void> {
+    while (this.#arrived.size >= count && this.#running !== null) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    if (this.#failure !== null) throw this.#failure;
+  }
+
+  async finish(): Promise<number> {
+    this.#finishing = true;
+    await this.#end(true);
+    if (this.#failure !== null) throw this.#failure;
+    return this.#next;
+  }
+
+  async abandon(): Promise<void> {
+    this.#stopped = true;
+    await this.#end(false);
+  }
 
   /** The pages that follow on from the rows loaded, in one format, up to the rows of one statement. */
-  function due(): { format: PageFormat; pages: PageFile[] } | null {
-    const first = arrived.get(next);
+  #due(): { format: PageFormat; pages: PageFile[] } | null {
+    const next = this.#next;
+    const first = this.#arrived.get(next);
     if (first === undefined) return null;
     const pages: PageFile[] = [];
     let end = next;
-    const unbounded = finishing && options.durable === undefined;
-    for (let page = arrived.get(end); page?.format === first.format && (pages.length === 0 || unbounded || page.end - next <= options.batchRows); page = arrived.get(end)) {
+    const unbounded = this.#finishing && this.#options.durable === undefined;
+    for (let page = this.#arrived.get(end); page?.format === first.format && (pages.length === 0 || unbounded || page.end - next <= this.#options.batchRows); page = this.#arrived.get(end)) {
       pages.push({ offset: end, end: page.end, file: page.file });
       end = page.end;
     }
     return { format: first.format, pages };
   }
 
-  function kick(): void {
-    if (running !== null || failure !== null || stopped) return;
-    const batch = due();
+  /** Starts loading the pages due, unless a load runs already. */
+  #kick(): void {
+    if (this.#running !== null || this.#failure !== null || this.#stopped) return;
+    const batch = this.#due();
     if (batch === null) return;
     // the batch's pages no longer wait: the bound on waiting pages is for those not being loaded
-    for (const page of batch.pages) arrived.delete(page.offset);
-    running = (async () => {
-      if (!inTransaction) await connection.run('BEGIN TRANSACTION');
-      inTransaction = true;
-      await insertPages(options, batch.format, batch.pages);
-      next = batch.pages.at(-1)!.end;
-      const { durable } = options;
-      if (durable && (next - committed >= durable.rows || performance.now() - committedAt >= durable.millis)) await commit();
-      options.onLoaded?.();
-      for (const page of batch.pages) rmSync(page.file, { force: true });
-    })()
+    for (const page of batch.pages) this.#arrived.delete(page.offset);
+    this.#running = this.#load(batch.format, batch.pages)
       .catch((error: unknown) => {
-        failure = error;
+        this.#failure = error;
       })
       .finally(() => {
-        running = null;
-        kick();
-        for (const wake of waiters.splice(0)) wake();
+        this.#running = null;
+        this.#kick();
+        for (const wake of this.#waiters.splice(0)) wake();
       });
   }
 
-  async function commit(): Promise<void> {
-    await options.durable?.record(connection, next);
-    await connection.run('COMMIT');
-    inTransaction = false;
-    committed = next;
-    committedAt = performance.now();
+  async #load(format: PageFormat, pages: PageFile[]): Promise<void> {
+    const { connection, durable } = this.#options;
+    if (!this.#inTransaction) await connection.run('BEGIN TRANSACTION');
+    this.#inTransaction = true;
+    await insertPages(this.#options, format, pages);
+    this.#next = pages.at(-1)!.end;
+    if (durable && (this.#next - this.#committed >= durable.rows || performance.now() - this.#committedAt >= durable.millis)) await this.#commit();
+    this.#options.onLoaded?.();
+    for (const page of pages) rmSync(page.file, { force: true });
+  }
+
+  async #commit(): Promise<void> {
+    await this.#options.durable?.record(this.#options.connection, this.#next);
+    await this.#options.connection.run('COMMIT');
+    this.#inTransaction = false;
+    this.#committed = this.#next;
+    this.#committedAt = performance.now();
   }
 
   /** Waits for the load under way (and those it starts), then ends the transaction. */
-  async function end(keep: boolean): Promise<void> {
-    while (running !== null) await running;
-    if (!inTransaction) return;
-    if (keep && failure === null) {
-      await commit();
+  async #end(keep: boolean): Promise<void> {
+    while (this.#running !== null) await this.#running;
+    if (!this.#inTransaction) return;
+    if (keep && this.#failure === null) {
+      await this.#commit();
       return;
     }
-    next = committed;
-    inTransaction = false;
-    await connection.run('ROLLBACK').catch(() => undefined);
+    this.#next = this.#committed;
+    this.#inTransaction = false;
+    await this.#options.connection.run('ROLLBACK').catch(() => undefined);
   }
-
-  return {
-    add(range, file, format) {
-      arrived.set(range.offset, { end: range.end, file, format });
-      kick();
-    },
-    async drained(count) {
-      while (arrived.size >= count && running !== null) await new Promise<void>((resolve) => waiters.push(resolve));
-      if (failure !== null) throw failure;
-    },
-    async finish() {
-      finishing = true;
-      await end(true);
-      if (failure !== null) throw failure;
-      return next;
-    },
-    async abandon() {
-      stopped = true;
-      await end(false);
-    },
-  };
 }

@@ -5,12 +5,13 @@ import { isNetworkFailure, type ServiceClient, type ServiceError } from '../serv
 import { openCacheDb, type CacheDb } from './cache-db.ts';
 import { absentStatus, cachedStatus, downloadingStatus } from './cache-status.ts';
 import { DownloadOutcomes } from './download-outcomes.ts';
-import { AppClosing, columnsOf, downloadResult, stagingTableName, tableTypes, type ResultShape } from './download.ts';
-import { KeptDownloads } from './kept-downloads.ts';
+import { AppClosing, columnsOf, stagingTableName, tableTypes } from './download.ts';
 import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
-import { startEarlyPages, type EarlyPages, type PageFormats } from './page-fetch.ts';
+import { startEarlyPages, type PageFormats } from './page-fetch.ts';
 import { earlyRanges } from './page-ranges.ts';
 import { readResultShape } from './result-shape.ts';
+import { ResumableDownloads } from './resumable-downloads.ts';
+import { RunningDownloads, type DownloadSettings } from './running-downloads.ts';
 import { valuesNotFitting } from './values-not-fitting.ts';
 
 // The result cache: which results are held whole, which are on their way, and the budget they
@@ -70,221 +71,190 @@ export interface ResultCache {
   close(): Promise<void>;
 }
 
-interface Download {
-  controller: AbortController;
-  rowsLoaded: number;
-  shape: ResultShape;
-  done: Promise<void>;
-}
-
 /** last_used is rewritten at most this often per entry: every grid page would be too many writes. */
 const TOUCH_INTERVAL_MS = 60_000;
 
 export async function openResultCache(options: ResultCacheOptions): Promise<ResultCache> {
   const db = await openCacheDb(options.dir);
-  let budgetBytes = options.budgetBytes ?? DEFAULT_CACHE_BUDGET_BYTES;
-  const now = options.now ?? (() => new Date());
-  const downloads = new Map<string, Download>();
-  const outcomes = new DownloadOutcomes();
-  const keyOf = (accountId: string, executionId: string) => `${accountId}\n${executionId}`;
+  const settings: DownloadSettings = {
+    pageRows: options.pageRows ?? 30_000,
+    pagesInFlight: options.pagesInFlight ?? PAGES_IN_FLIGHT,
+    formats: options.pageFormats ?? 'parquet-or-csv',
+    now: options.now ?? (() => new Date()),
+  };
   const workRoot = join(options.dir, 'downloads');
-  const pageRows = options.pageRows ?? 30_000;
-  const pagesInFlight = options.pagesInFlight ?? PAGES_IN_FLIGHT;
-  const formats = options.pageFormats ?? 'parquet-or-csv';
   rmSync(workRoot, { recursive: true, force: true });
-  const kept = await KeptDownloads.open(db, now());
+  const resumable = await ResumableDownloads.open(db, settings.now());
   await dropOrphans(db);
-  await evict(0);
+  const cache = new CacheOnDisk(db, resumable, settings, workRoot, options);
+  await cache.evict(0);
+  return cache;
+}
 
-  function isExpired(entry: CacheEntry): boolean {
-    return entry.expiresAt !== null && Date.parse(entry.expiresAt) <= now().getTime();
+class CacheOnDisk implements ResultCache {
+  readonly db: CacheDb;
+  readonly #resumable: ResumableDownloads;
+  readonly #settings: DownloadSettings;
+  /** Where downloads write their pages before they are loaded. */
+  readonly #workRoot: string;
+  readonly #options: ResultCacheOptions;
+  readonly #outcomes = new DownloadOutcomes();
+  readonly #downloads: RunningDownloads;
+  #budgetBytes: number;
+
+  constructor(db: CacheDb, resumable: ResumableDownloads, settings: DownloadSettings, workRoot: string, options: ResultCacheOptions) {
+    this.db = db;
+    this.#resumable = resumable;
+    this.#settings = settings;
+    this.#workRoot = workRoot;
+    this.#options = options;
+    this.#budgetBytes = options.budgetBytes ?? DEFAULT_CACHE_BUDGET_BYTES;
+    this.#downloads = new RunningDownloads({
+      db,
+      resumable,
+      outcomes: this.#outcomes,
+      settings,
+      report: (accountId, executionId) => void this.status(accountId, executionId).then(options.onStatus, () => undefined),
+      onResumed: options.onResumed,
+    });
+  }
+
+  #isExpired(entry: CacheEntry): boolean {
+    return entry.expiresAt !== null && Date.parse(entry.expiresAt) <= this.#settings.now().getTime();
   }
 
   /** Drops expired entries, then the least recently used until `incoming` more bytes fit beside the downloads under way. */
-  async function evict(incoming: number): Promise<void> {
-    const entries = await listEntries(db);
-    let total = entries.reduce((sum, e) => sum + e.bytes, 0);
-    for (const download of downloads.values()) total += download.shape.totalBytes;
+  async evict(incoming: number): Promise<void> {
+    const entries = await listEntries(this.db);
+    let total = entries.reduce((sum, e) => sum + e.bytes, 0) + this.#downloads.totalBytes();
     for (const entry of entries) {
-      if (!isExpired(entry) && total + incoming <= budgetBytes) continue;
-      await removeEntry(db, entry);
+      if (!this.#isExpired(entry) && total + incoming <= this.#budgetBytes) continue;
+      await removeEntry(this.db, entry);
       total -= entry.bytes;
     }
   }
 
-  async function drop(isDropped: (accountId: string) => boolean): Promise<void> {
-    const stopping = [...downloads.values()].filter((d) => isDropped(d.shape.accountId));
-    for (const download of stopping) download.controller.abort();
-    await Promise.all(stopping.map((d) => d.done));
-    await kept.drop(isDropped);
-    for (const entry of await listEntries(db)) if (isDropped(entry.accountId)) await removeEntry(db, entry);
-    await giveSpaceBack();
+  async #drop(isDropped: (accountId: string) => boolean): Promise<void> {
+    await this.#downloads.stop(isDropped);
+    await this.#resumable.drop(isDropped);
+    for (const entry of await listEntries(this.db)) if (isDropped(entry.accountId)) await removeEntry(this.db, entry);
+    await this.#giveSpaceBack();
   }
 
   /** After entries went, the file gives their space back, unless a download is under way (see cache-db.ts). */
-  async function giveSpaceBack(): Promise<void> {
-    if (downloads.size === 0) await db.compactWhenIdle().catch(() => undefined);
+  async #giveSpaceBack(): Promise<void> {
+    if (this.#downloads.size === 0) await this.db.compactWhenIdle().catch(() => undefined);
   }
 
-  async function status(accountId: string, executionId: string): Promise<CacheStatus> {
-    const download = downloads.get(keyOf(accountId, executionId));
-    if (download) return downloadingStatus(download.shape, download.rowsLoaded, budgetBytes);
-    const entry = await readEntry(db, accountId, executionId);
-    if (entry && !isExpired(entry)) return cachedStatus(entry, await valuesNotFitting(db, entry), budgetBytes);
-    return { ...absentStatus(accountId, executionId, budgetBytes), ...outcomes.get(accountId, executionId) };
+  async status(accountId: string, executionId: string): Promise<CacheStatus> {
+    const download = this.#downloads.get(accountId, executionId);
+    if (download) return downloadingStatus(download.shape, download.rowsLoaded, this.#budgetBytes);
+    const entry = await readEntry(this.db, accountId, executionId);
+    if (entry && !this.#isExpired(entry)) return cachedStatus(entry, await valuesNotFitting(this.db, entry), this.#budgetBytes);
+    return { ...absentStatus(accountId, executionId, this.#budgetBytes), ...this.#outcomes.get(accountId, executionId) };
   }
 
-  /** The download of a result whose first pages were asked for already (see start). */
-  function launch(
-    shape: ResultShape,
-    client: ServiceClient,
-    started: { roundTripMs: number; controller: AbortController; tableName: string; workDir: string; early: EarlyPages; allowPartial: boolean },
-  ): Download {
-    const key = keyOf(shape.accountId, shape.executionId);
-    const resume = kept.get(shape.accountId, shape.executionId);
-    const fruitless = outcomes.started(shape.accountId, shape.executionId);
-    const { controller, tableName } = started;
-    const download: Download = { controller, rowsLoaded: 0, shape, done: Promise.resolve() };
-    downloads.set(key, download);
-    const report = () => void status(shape.accountId, shape.executionId).then(options.onStatus, () => undefined);
-    if (resume !== null) options.onResumed?.(shape.accountId, shape.executionId, resume.rows);
-    download.done = downloadResult(
-      {
-        db,
-        client,
-        shape,
-        workDir: started.workDir,
-        pageRows,
-        window: { ...pagesInFlight, roundTripMs: started.roundTripMs },
-        early: started.early,
-        formats,
-        signal: controller.signal,
-        onRows: (rows) => {
-          download.rowsLoaded = rows;
-          report();
-        },
-        now: () => now().toISOString(),
-      },
-      tableName,
-      resume,
-    )
-      .then(async (outcome) => {
-        // kept rows stay named until the download that goes on from them ends, so a crash meanwhile loses nothing
-        if (!outcome.ok && outcome.kept !== null) await kept.keep(shape.accountId, shape.executionId, outcome.kept, now());
-        else if (resume !== null) await kept.settled(shape.accountId, shape.executionId, resume);
-        if (outcome.ok) return;
-        const ended = { rowsLoaded: outcome.kept?.rows ?? 0, resumedFrom: resume?.rows ?? 0, fruitless, client, allowPartial: started.allowPartial, at: now().toISOString() };
-        outcomes.brokenOff(shape, outcome.error, ended);
-      })
-      .catch((error: unknown) => outcomes.crashed(shape, error))
-      .finally(() => {
-        downloads.delete(key);
-        report();
-      });
-    return download;
+  async start(accountId: string, client: ServiceClient, executionId: string, allowPartial: boolean, knownRows: number | null = null): Promise<StartOutcome> {
+    if (this.#downloads.has(accountId, executionId)) return { ok: true, status: await this.status(accountId, executionId) };
+    const current = await this.status(accountId, executionId);
+    if (current.state === 'cached') return { ok: true, status: current };
+    // The first pages are asked for beside the status, not after it: a round trip less before the
+    // rows come. They are dropped when the status says the result is not to be cached.
+    const { pageRows, pagesInFlight, formats } = this.#settings;
+    const tableName = stagingTableName();
+    const workDir = join(this.#workRoot, tableName);
+    mkdirSync(workDir, { recursive: true });
+    const controller = new AbortController();
+    const from = this.#resumable.get(accountId, executionId)?.rows ?? 0;
+    const ahead = earlyRanges(from, knownRows ?? this.#options.knownRowCount?.(accountId, executionId) ?? null, pageRows, pagesInFlight.max);
+    const early = startEarlyPages({ client, executionId, allowPartial, formats, workDir }, ahead, controller.signal);
+    const read = await readResultShape(client, accountId, executionId, allowPartial);
+    const refuse = async (outcome: StartOutcome): Promise<StartOutcome> => {
+      void early.discard().then(() => rmSync(workDir, { recursive: true, force: true }));
+      return outcome;
+    };
+    if (!read.ok) return refuse({ ok: false, error: read.error });
+    const { shape } = read;
+    if (shape.totalBytes > this.#budgetBytes) {
+      this.#outcomes.tooLarge(shape);
+      return refuse({ ok: true, status: await this.status(accountId, executionId) });
+    }
+    // the start may have raced with another for the same result while the status was read
+    if (this.#downloads.has(accountId, executionId) || (this.#resumable.get(accountId, executionId)?.rows ?? 0) !== from) {
+      return refuse({ ok: true, status: await this.status(accountId, executionId) });
+    }
+    await this.evict(shape.totalBytes);
+    this.#downloads.launch(shape, client, { roundTripMs: read.roundTripMs, controller, tableName, workDir, early, allowPartial });
+    return { ok: true, status: await this.status(accountId, executionId) };
   }
 
-  const cache: ResultCache = {
-    db,
-    status,
+  async cancel(accountId: string, executionId: string): Promise<CacheStatus> {
+    const download = this.#downloads.get(accountId, executionId);
+    if (download) {
+      download.controller.abort();
+      await download.done;
+    }
+    return this.status(accountId, executionId);
+  }
 
-    async start(accountId, client, executionId, allowPartial, knownRows = null) {
-      const key = keyOf(accountId, executionId);
-      if (downloads.has(key)) return { ok: true, status: await status(accountId, executionId) };
-      const current = await status(accountId, executionId);
-      if (current.state === 'cached') return { ok: true, status: current };
-      // The first pages are asked for beside the status, not after it: a round trip less before the
-      // rows come. They are dropped when the status says the result is not to be cached.
-      const tableName = stagingTableName();
-      const workDir = join(workRoot, tableName);
-      mkdirSync(workDir, { recursive: true });
-      const controller = new AbortController();
-      const from = kept.get(accountId, executionId)?.rows ?? 0;
-      const ahead = earlyRanges(from, knownRows ?? options.knownRowCount?.(accountId, executionId) ?? null, pageRows, pagesInFlight.max);
-      const early = startEarlyPages({ client, executionId, allowPartial, formats, workDir }, ahead, controller.signal);
-      const read = await readResultShape(client, accountId, executionId, allowPartial);
-      const refuse = async (outcome: StartOutcome): Promise<StartOutcome> => {
-        void early.discard().then(() => rmSync(workDir, { recursive: true, force: true }));
-        return outcome;
-      };
-      if (!read.ok) return refuse({ ok: false, error: read.error });
-      const { shape } = read;
-      if (shape.totalBytes > budgetBytes) {
-        outcomes.tooLarge(shape);
-        return refuse({ ok: true, status: await status(accountId, executionId) });
-      }
-      // the start may have raced with another for the same result while the status was read
-      if (downloads.has(key) || (kept.get(accountId, executionId)?.rows ?? 0) !== from) return refuse({ ok: true, status: await status(accountId, executionId) });
-      await evict(shape.totalBytes);
-      launch(shape, client, { roundTripMs: read.roundTripMs, controller, tableName, workDir, early, allowPartial });
-      return { ok: true, status: await status(accountId, executionId) };
-    },
+  async use(accountId: string, executionId: string): Promise<CacheEntry | null> {
+    const entry = await readEntry(this.db, accountId, executionId);
+    if (entry === null) return null;
+    if (this.#isExpired(entry)) {
+      await removeEntry(this.db, entry);
+      return null;
+    }
+    const at = this.#settings.now();
+    if (at.getTime() - Date.parse(entry.lastUsed) > TOUCH_INTERVAL_MS) await touchEntry(this.db, entry, at.toISOString());
+    return entry;
+  }
 
-    async cancel(accountId, executionId) {
-      const download = downloads.get(keyOf(accountId, executionId));
-      if (download) {
-        download.controller.abort();
-        await download.done;
-      }
-      return status(accountId, executionId);
-    },
+  async interruptedRows(accountId: string, executionId: string): Promise<{ entry: CacheEntry; rows: number } | null> {
+    const interrupted = this.#outcomes.interruptedOf(accountId, executionId);
+    const rows = this.#resumable.get(accountId, executionId);
+    if (interrupted === null || rows === null || this.#downloads.has(accountId, executionId)) return null;
+    const { shape, keptAt } = interrupted;
+    const columns = columnsOf(shape, await tableTypes(this.db, rows.tableName));
+    const entry: CacheEntry = {
+      accountId, executionId, tableName: rows.tableName, columns, wireTypes: shape.wireTypes,
+      // the whole result's rows, which a page says it is one of
+      rowCount: shape.totalRowCount, bytes: 0, isPartial: shape.isPartial, expiresAt: shape.expiresAt, fetchedAt: keptAt, lastUsed: keptAt,
+    };
+    return { entry, rows: rows.rows };
+  }
 
-    async use(accountId, executionId) {
-      const entry = await readEntry(db, accountId, executionId);
-      if (entry === null) return null;
-      if (isExpired(entry)) {
-        await removeEntry(db, entry);
-        return null;
-      }
-      const at = now();
-      if (at.getTime() - Date.parse(entry.lastUsed) > TOUCH_INTERVAL_MS) await touchEntry(db, entry, at.toISOString());
-      return entry;
-    },
+  async resumeInterrupted(accountId: string): Promise<void> {
+    for (const { executionId, client, allowPartial } of this.#outcomes.interrupted(accountId)) {
+      const started = await this.start(accountId, client, executionId, allowPartial);
+      if (started.ok || (started.error.kind !== 'partial_result' && isNetworkFailure(started.error))) continue;
+      // the service answers, and says no (the result expired, say): the download cannot go on
+      this.#outcomes.refused(accountId, executionId, started.error.message);
+      this.#options.onStatus(await this.status(accountId, executionId));
+    }
+  }
 
-    async interruptedRows(accountId, executionId) {
-      const interrupted = outcomes.interruptedOf(accountId, executionId);
-      const rows = kept.get(accountId, executionId);
-      if (interrupted === null || rows === null || downloads.has(keyOf(accountId, executionId))) return null;
-      const { shape, keptAt } = interrupted;
-      const columns = columnsOf(shape, await tableTypes(db, rows.tableName));
-      const entry: CacheEntry = {
-        accountId, executionId, tableName: rows.tableName, columns, wireTypes: shape.wireTypes,
-        // the whole result's rows, which a page says it is one of
-        rowCount: shape.totalRowCount, bytes: 0, isPartial: shape.isPartial, expiresAt: shape.expiresAt, fetchedAt: keptAt, lastUsed: keptAt,
-      };
-      return { entry, rows: rows.rows };
-    },
+  forgetAccount(accountId: string): Promise<void> {
+    return this.#drop((ofAccount) => ofAccount === accountId);
+  }
 
-    async resumeInterrupted(accountId) {
-      for (const { executionId, client, allowPartial } of outcomes.interrupted(accountId)) {
-        const started = await cache.start(accountId, client, executionId, allowPartial);
-        if (started.ok || (started.error.kind !== 'partial_result' && isNetworkFailure(started.error))) continue;
-        // the service answers, and says no (the result expired, say): the download cannot go on
-        outcomes.refused(accountId, executionId, started.error.message);
-        options.onStatus(await status(accountId, executionId));
-      }
-    },
+  clear(): Promise<void> {
+    return this.#drop(() => true);
+  }
 
-    forgetAccount: (accountId) => drop((ofAccount) => ofAccount === accountId),
-    clear: () => drop(() => true),
+  async setBudget(bytes: number): Promise<void> {
+    this.#budgetBytes = bytes;
+    await this.evict(0);
+    await this.#giveSpaceBack();
+  }
 
-    async setBudget(bytes) {
-      budgetBytes = bytes;
-      await evict(0);
-      await giveSpaceBack();
-    },
+  async usage(): Promise<{ budgetBytes: number; usedBytes: number; entryCount: number }> {
+    const entries = await listEntries(this.db);
+    return { budgetBytes: this.#budgetBytes, usedBytes: entries.reduce((sum, e) => sum + e.bytes, 0), entryCount: entries.length };
+  }
 
-    async usage() {
-      const entries = await listEntries(db);
-      return { budgetBytes, usedBytes: entries.reduce((sum, e) => sum + e.bytes, 0), entryCount: entries.length };
-    },
-
-    async close() {
-      // downloads under way keep the rows they have, for the next start of the app to go on from
-      for (const download of downloads.values()) download.controller.abort(new AppClosing());
-      await Promise.all([...downloads.values()].map((d) => d.done));
-      await db.close();
-    },
-  };
-  return cache;
+  async close(): Promise<void> {
+    // downloads under way keep the rows they have, for the next start of the app to go on from
+    await this.#downloads.stop(() => true, new AppClosing());
+    await this.db.close();
+  }
 }

@@ -54,120 +54,132 @@ export function defaultPollDelay(elapsedMs: number, failures: number): number {
 }
 
 export function createExecutionWatcher(options: ExecutionWatcherOptions): ExecutionWatcher {
-  const { emit, pollDelay = defaultPollDelay, now = Date.now } = options;
-  const watches = new Map<string, Watch>();
-  const controller = new AbortController();
-  const keyOf = (accountId: string, executionId: string) => `${accountId}\u0000${executionId}`;
+  return new Poller(options);
+}
 
-  function publish(watch: Watch, update: ExecutionUpdate): void {
-    watch.latest = update;
-    emit(update);
+const keyOf = (accountId: string, executionId: string) => `${accountId}\u0000${executionId}`;
+
+class Poller implements ExecutionWatcher {
+  readonly #emit: (update: ExecutionUpdate) => void;
+  readonly #pollDelay: (elapsedMs: number, failures: number) => number;
+  readonly #now: () => number;
+  readonly #watches = new Map<string, Watch>();
+  readonly #controller = new AbortController();
+
+  constructor(options: ExecutionWatcherOptions) {
+    this.#emit = options.emit;
+    this.#pollDelay = options.pollDelay ?? defaultPollDelay;
+    this.#now = options.now ?? Date.now;
   }
 
-  function schedule(watch: Watch): void {
-    const delay = pollDelay(now() - watch.startedAtMs, watch.failures);
-    watch.timer = setTimeout(() => void poll(watch), delay);
+  watch(accountId: string, client: ServiceClient, status: ExecutionStatus, startedAtMs = this.#now()): ExecutionUpdate {
+    const key = keyOf(accountId, status.executionId);
+    const previous = this.#watches.get(key);
+    if (previous) {
+      // Silences the older watch of the same execution, even if one of its polls is in flight.
+      previous.done = true;
+      if (previous.timer) clearTimeout(previous.timer);
+    }
+    const update = toExecutionUpdate(accountId, status, this.#now() - startedAtMs);
+    const watch: Watch = {
+      accountId,
+      client,
+      executionId: status.executionId,
+      startedAtMs,
+      latest: update,
+      timer: null,
+      polling: false,
+      failures: 0,
+      done: isTerminal(status.state, status.isExecutionFinished),
+    };
+    this.#watches.set(key, watch);
+    this.#emit(update);
+    if (!watch.done) this.#schedule(watch);
+    else this.#forgetOldest();
+    return update;
+  }
+
+  latest(accountId: string, executionId: string): ExecutionUpdate | null {
+    const watch = this.#watches.get(keyOf(accountId, executionId));
+    if (!watch) return null;
+    return watch.done ? watch.latest : { ...watch.latest, elapsedMs: Math.round(this.#now() - watch.startedAtMs) };
+  }
+
+  pollNow(accountId: string, executionId: string): void {
+    const watch = this.#watches.get(keyOf(accountId, executionId));
+    if (!watch || watch.done || watch.polling || this.#controller.signal.aborted) return;
+    if (watch.timer) clearTimeout(watch.timer);
+    void this.#poll(watch);
+  }
+
+  dispose(): void {
+    this.#controller.abort();
+    for (const watch of this.#watches.values()) if (watch.timer) clearTimeout(watch.timer);
+    this.#watches.clear();
+  }
+
+  #publish(watch: Watch, update: ExecutionUpdate): void {
+    watch.latest = update;
+    this.#emit(update);
+  }
+
+  #schedule(watch: Watch): void {
+    const delay = this.#pollDelay(this.#now() - watch.startedAtMs, watch.failures);
+    watch.timer = setTimeout(() => void this.#poll(watch), delay);
     watch.timer.unref();
   }
 
-  function finish(watch: Watch): void {
+  #finish(watch: Watch): void {
     watch.done = true;
-    forgetOldest();
+    this.#forgetOldest();
   }
 
-  function forgetOldest(): void {
-    if (watches.size <= MAX_REMEMBERED) return;
-    for (const [key, watch] of watches) {
+  #forgetOldest(): void {
+    if (this.#watches.size <= MAX_REMEMBERED) return;
+    for (const [key, watch] of this.#watches) {
       if (watch.done) {
-        watches.delete(key);
+        this.#watches.delete(key);
         return;
       }
     }
   }
 
-  async function poll(watch: Watch): Promise<void> {
+  async #poll(watch: Watch): Promise<void> {
+    const { signal } = this.#controller;
     watch.timer = null;
     watch.polling = true;
-    const read = await watch.client.executions.status(watch.executionId, { signal: controller.signal });
+    const read = await watch.client.executions.status(watch.executionId, { signal });
     watch.polling = false;
-    if (controller.signal.aborted || watch.done) return;
+    if (signal.aborted || watch.done) return;
     if (!read.ok) {
       if (TRANSIENT.has(read.error.kind)) {
         watch.failures += 1;
-        schedule(watch);
+        this.#schedule(watch);
         return;
       }
       // The execution is gone or the key no longer works: say so once and stop.
-      finish(watch);
-      publish(watch, {
+      this.#finish(watch);
+      this.#publish(watch, {
         ...watch.latest,
-        elapsedMs: Math.round(now() - watch.startedAtMs),
+        elapsedMs: Math.round(this.#now() - watch.startedAtMs),
         error: { type: `watch_${read.error.kind}`, message: `Stopped watching this execution: ${read.error.message}` },
       });
       return;
     }
     watch.failures = 0;
-    const status = await withResultMetadata(watch, read.value);
-    if (controller.signal.aborted) return;
-    const update = toExecutionUpdate(watch.accountId, status, now() - watch.startedAtMs);
-    if (update.isFinished) finish(watch);
-    publish(watch, update);
-    if (!update.isFinished) schedule(watch);
+    const status = await this.#withResultMetadata(watch, read.value);
+    if (signal.aborted) return;
+    const update = toExecutionUpdate(watch.accountId, status, this.#now() - watch.startedAtMs);
+    if (update.isFinished) this.#finish(watch);
+    this.#publish(watch, update);
+    if (!update.isFinished) this.#schedule(watch);
   }
 
   // A completed status should carry its result's metadata; when a service leaves it out,
   // the first row of the result carries it instead.
-  async function withResultMetadata(watch: Watch, status: ExecutionStatus): Promise<ExecutionStatus> {
+  async #withResultMetadata(watch: Watch, status: ExecutionStatus): Promise<ExecutionStatus> {
     if (!hasResult(status.state) || status.resultMetadata !== null) return status;
-    const page = await watch.client.results.page({ executionId: status.executionId, offset: 0, limit: 1, signal: controller.signal });
+    const page = await watch.client.results.page({ executionId: status.executionId, offset: 0, limit: 1, signal: this.#controller.signal });
     return page.ok && page.value.metadata !== null ? { ...status, resultMetadata: page.value.metadata } : status;
   }
-
-  return {
-    watch(accountId, client, status, startedAtMs = now()) {
-      const key = keyOf(accountId, status.executionId);
-      const previous = watches.get(key);
-      if (previous) {
-        // Silences the older watch of the same execution, even if one of its polls is in flight.
-        previous.done = true;
-        if (previous.timer) clearTimeout(previous.timer);
-      }
-      const update = toExecutionUpdate(accountId, status, now() - startedAtMs);
-      const watch: Watch = {
-        accountId,
-        client,
-        executionId: status.executionId,
-        startedAtMs,
-        latest: update,
-        timer: null,
-        polling: false,
-        failures: 0,
-        done: isTerminal(status.state, status.isExecutionFinished),
-      };
-      watches.set(key, watch);
-      emit(update);
-      if (!watch.done) schedule(watch);
-      else forgetOldest();
-      return update;
-    },
-
-    latest(accountId, executionId) {
-      const watch = watches.get(keyOf(accountId, executionId));
-      if (!watch) return null;
-      return watch.done ? watch.latest : { ...watch.latest, elapsedMs: Math.round(now() - watch.startedAtMs) };
-    },
-
-    pollNow(accountId, executionId) {
-      const watch = watches.get(keyOf(accountId, executionId));
-      if (!watch || watch.done || watch.polling || controller.signal.aborted) return;
-      if (watch.timer) clearTimeout(watch.timer);
-      void poll(watch);
-    },
-
-    dispose() {
-      controller.abort();
-      for (const watch of watches.values()) if (watch.timer) clearTimeout(watch.timer);
-      watches.clear();
-    },
-  };
 }

@@ -12,7 +12,7 @@ import { positionOf } from './view.ts';
 // mistakes a short page for the end of the result. A truncated (partial) result is read only
 // when the request allows it: the user has to agree to see an incomplete result.
 
-export interface RowRange {
+export interface RowRangeRequest {
   executionId: string;
   startRow: number;
   endRow: number;
@@ -23,7 +23,7 @@ export interface RowRange {
 const PARTIAL_STATE = 'QUERY_STATE_COMPLETED_PARTIAL';
 const PARTIAL_MESSAGE = 'This result is partial: the service cut it short because it was too large, so rows are missing at its end. Read it anyway only if an incomplete result will do.';
 
-export async function readRowRange(client: ServiceClient, range: RowRange): Promise<Result<ResultPage>> {
+export async function readRowRange(client: ServiceClient, range: RowRangeRequest): Promise<Result<ResultPage>> {
   const { executionId, startRow, endRow, allowPartial, view } = range;
   const wanted = endRow - startRow;
   const rows: JsonObject[] = [];

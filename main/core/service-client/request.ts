@@ -95,44 +95,112 @@ export function isUnderRoot(root: string, url: URL): boolean {
 }
 
 export function createTransport(connection: ServiceConnection): Transport {
-  const root = apiRoot(connection.baseUrl);
-  const keyHeader = `X-${connection.serviceName}-API-KEY`;
-  const timeoutMs = connection.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const policy = connection.retry ?? DEFAULT_RETRY_POLICY;
-  const send = connection.fetch ?? fetch;
-  const acceptEncoding = connection.fetch === undefined ? nodeFetchAcceptEncoding(process.versions.undici) : null;
+  return new HttpTransport(connection);
+}
 
-  function urlOf(options: RequestOptions): URL | null {
+class HttpTransport implements Transport {
+  readonly root: string;
+  readonly serviceName: string;
+  readonly #connection: ServiceConnection;
+  readonly #keyHeader: string;
+  readonly #timeoutMs: number;
+  readonly #policy: RetryPolicy;
+  readonly #send: Fetch;
+  readonly #acceptEncoding: string | null;
+
+  constructor(connection: ServiceConnection) {
+    this.root = apiRoot(connection.baseUrl);
+    this.serviceName = connection.serviceName;
+    this.#connection = connection;
+    this.#keyHeader = `X-${connection.serviceName}-API-KEY`;
+    this.#timeoutMs = connection.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#policy = connection.retry ?? DEFAULT_RETRY_POLICY;
+    this.#send = connection.fetch ?? fetch;
+    this.#acceptEncoding = connection.fetch === undefined ? nodeFetchAcceptEncoding(process.versions.undici) : null;
+  }
+
+  raw(options: RequestOptions): Promise<ClientResult<RawResponse>> {
+    return this.#request(options);
+  }
+
+  async stream<T>(options: RequestOptions, consume: BodyConsumer<T>): Promise<ClientResult<StreamedResponse<T>>> {
+    const outcome = await this.#request(options, consume);
+    return outcome.ok ? success({ headers: outcome.value.headers, value: outcome.value.value! }) : outcome;
+  }
+
+  async json<T>(options: RequestOptions, parse: BodyParser<T>): Promise<ClientResult<T>> {
+    const response = await this.#request(options);
+    if (!response.ok) return response;
+    const body = parseJson(response.value.text);
+    const value = body === undefined ? null : parse(body);
+    if (value === null) {
+      return failure('server_error', `The service answered ${options.method} ${options.path ?? options.url} with an unexpected body.`, response.value.status);
+    }
+    return success(value);
+  }
+
+  #urlOf(options: RequestOptions): URL | null {
     let url: URL;
     try {
-      url = new URL(options.url ?? root + (options.path ?? ''));
+      url = new URL(options.url ?? this.root + (options.path ?? ''));
     } catch {
       return null;
     }
     // The key goes only to the service it belongs to, whatever URL a response suggests.
-    if (!isUnderRoot(root, url)) return null;
+    if (!isUnderRoot(this.root, url)) return null;
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
     return url;
   }
 
-  /** One attempt: a response of any status (a 2xx body given to `consume` when there is one), or why there was none. */
-  async function attempt<T>(url: URL, options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
-    const headers: Record<string, string> = { [keyHeader]: connection.apiKey, Accept: options.accept ?? 'application/json' };
-    if (acceptEncoding !== null) headers['Accept-Encoding'] = acceptEncoding;
+  /** The request with its retries: the first 2xx response, or the failure that ended the tries. */
+  async #request<T>(options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
+    const url = this.#urlOf(options);
+    if (url === null) return failure('bad_request', `Nothing was sent to ${options.url ?? options.path}: the API key goes only to addresses under ${this.root}.`);
+    const policy = this.#policy;
+    const idempotent = options.idempotent ?? options.method === 'GET';
+    for (let attemptNumber = 1; ; attemptNumber += 1) {
+      const outcome = await this.#attempt(url, options, consume);
+      this.#tellReach(outcome);
+      const lastAttempt = attemptNumber >= policy.maxAttempts;
+      let wait: number | null = null;
+      if (!outcome.ok) {
+        const transient = outcome.error.kind === 'unreachable' || outcome.error.kind === 'timeout';
+        if (!transient || !idempotent || lastAttempt) return outcome;
+        wait = backoffDelay(policy, attemptNumber);
+      } else if (outcome.value.status >= 200 && outcome.value.status <= 299) {
+        return outcome;
+      } else if (!lastAttempt && isRetryableStatus(outcome.value.status, idempotent)) {
+        wait = retryAfterMs(outcome.value.headers.get('retry-after')) ?? backoffDelay(policy, attemptNumber);
+      }
+      if (wait === null || wait > policy.maxDelayMs) return outcome.ok ? httpFailure(outcome.value, wait) : outcome;
+      if (!(await sleep(wait, options.signal))) return failure('cancelled', 'The request was cancelled.');
+    }
+  }
+
+  #headers(options: RequestOptions): Record<string, string> {
+    const headers: Record<string, string> = { [this.#keyHeader]: this.#connection.apiKey, Accept: options.accept ?? 'application/json' };
+    if (this.#acceptEncoding !== null) headers['Accept-Encoding'] = this.#acceptEncoding;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     if (options.content !== undefined) headers['Content-Type'] = options.content.type;
-    const limitMs = options.timeoutMs ?? timeoutMs;
+    return headers;
+  }
+
+  /** One attempt: a response of any status (a 2xx body given to `consume` when there is one), or why there was none. */
+  async #attempt<T>(url: URL, options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
+    const limitMs = options.timeoutMs ?? this.#timeoutMs;
     const timeout = AbortSignal.timeout(limitMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const content = options.content?.data;
     let consuming = false;
     let bodyBroke = false;
+    // called as a plain function, as the fetch of Node or the host expects
+    const send = this.#send;
     try {
       const response = await send(url, {
         method: options.method,
-        headers,
+        headers: this.#headers(options),
         body: typeof content === 'function' ? content() : (content ?? (options.body === undefined ? undefined : JSON.stringify(options.body))),
         ...(typeof content === 'function' ? { duplex: 'half' as const } : {}),
         signal,
@@ -161,56 +229,14 @@ export function createTransport(connection: ServiceConnection): Transport {
     }
   }
 
-  function tellReach(outcome: ClientResult<RawResponse>): void {
+  #tellReach(outcome: ClientResult<RawResponse>): void {
+    const connection = this.#connection;
     if (connection.onReach === undefined) return;
     if (!outcome.ok) {
       if (outcome.error.kind !== 'cancelled') connection.onReach(outcome.error);
     } else if (outcome.value.status === 401) connection.onReach(httpFailure(outcome.value, null).error);
     else connection.onReach(null);
   }
-
-  async function request<T>(options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
-    const url = urlOf(options);
-    if (url === null) return failure('bad_request', `Nothing was sent to ${options.url ?? options.path}: the API key goes only to addresses under ${root}.`);
-    const idempotent = options.idempotent ?? options.method === 'GET';
-    for (let attemptNumber = 1; ; attemptNumber += 1) {
-      const outcome = await attempt(url, options, consume);
-      tellReach(outcome);
-      const lastAttempt = attemptNumber >= policy.maxAttempts;
-      let wait: number | null = null;
-      if (!outcome.ok) {
-        const transient = outcome.error.kind === 'unreachable' || outcome.error.kind === 'timeout';
-        if (!transient || !idempotent || lastAttempt) return outcome;
-        wait = backoffDelay(policy, attemptNumber);
-      } else if (outcome.value.status >= 200 && outcome.value.status <= 299) {
-        return outcome;
-      } else if (!lastAttempt && isRetryableStatus(outcome.value.status, idempotent)) {
-        wait = retryAfterMs(outcome.value.headers.get('retry-after')) ?? backoffDelay(policy, attemptNumber);
-      }
-      if (wait === null || wait > policy.maxDelayMs) return outcome.ok ? httpFailure(outcome.value, wait) : outcome;
-      if (!(await sleep(wait, options.signal))) return failure('cancelled', 'The request was cancelled.');
-    }
-  }
-
-  return {
-    root,
-    serviceName: connection.serviceName,
-    raw: (options) => request(options),
-    async stream(options, consume) {
-      const outcome = await request(options, consume);
-      return outcome.ok ? success({ headers: outcome.value.headers, value: outcome.value.value! }) : outcome;
-    },
-    async json<T>(options: RequestOptions, parse: BodyParser<T>): Promise<ClientResult<T>> {
-      const response = await request(options);
-      if (!response.ok) return response;
-      const body = parseJson(response.value.text);
-      const value = body === undefined ? null : parse(body);
-      if (value === null) {
-        return failure('server_error', `The service answered ${options.method} ${options.path ?? options.url} with an unexpected body.`, response.value.status);
-      }
-      return success(value);
-    },
-  };
 }
 
 function httpFailure(response: RawResponse, refusedWaitMs: number | null) {

@@ -3,39 +3,39 @@ import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { CacheDb } from './cache-db.ts';
 
 // The rows of downloads broken off (by the network, the service, the app closing or its being
-// killed), kept in the cache file with where they end, so that the next start of the same result,
-// in this session or a later one, goes on from there. A download records where its rows end in
-// each of its commits (see download.ts), so that record holds after any kind of end. They are not
-// counted in the cache's budget, so few are kept, and not for long.
+// killed), kept in the cache file (table kept_downloads) with where they end, so that the next
+// start of the same result, in this session or a later one, goes on from there. A download records
+// where its rows end in each of its commits (see download.ts), so that record holds after any kind
+// of end. They are not counted in the cache's budget, so few are kept, and not for long.
 
 /** The staging table of a download that was broken off, and the rows it holds from the start of the result. */
-export interface KeptRows {
+export interface ResumePoint {
   tableName: string;
   rows: number;
 }
 
-/** Kept downloads at most: the oldest beyond this go as a new one is kept. */
+/** Resumable downloads at most: the oldest beyond this go as a new one is kept. */
 const MOST_KEPT = 4;
 /** A download not taken up within this long is dropped at the next start of the app. */
 const KEPT_MILLIS = 7 * 24 * 60 * 60 * 1000;
 
-type Kept = KeptRows & { accountId: string };
+type Resumable = ResumePoint & { accountId: string };
 
-export class KeptDownloads {
+export class ResumableDownloads {
   readonly #db: CacheDb;
-  readonly #kept: Map<string, Kept>;
+  readonly #kept: Map<string, Resumable>;
 
-  private constructor(db: CacheDb, kept: Map<string, Kept>) {
+  private constructor(db: CacheDb, kept: Map<string, Resumable>) {
     this.#db = db;
     this.#kept = kept;
   }
 
   /** The downloads kept in the cache file, once those older than a week are dropped with their tables. */
-  static async open(db: CacheDb, now: Date): Promise<KeptDownloads> {
+  static async open(db: CacheDb, now: Date): Promise<ResumableDownloads> {
     const rows = await db.withConnection(async (connection) =>
       (await connection.runAndReadAll('SELECT account_id, execution_id, table_name, row_count, kept_at FROM kept_downloads ORDER BY kept_at')).getRowObjectsJS(),
     );
-    const kept = new KeptDownloads(db, new Map());
+    const kept = new ResumableDownloads(db, new Map());
     for (const row of rows) {
       const tableName = String(row.table_name);
       if ((row.kept_at as Date).getTime() < now.getTime() - KEPT_MILLIS) await kept.#forget(tableName, true);
@@ -47,13 +47,13 @@ export class KeptDownloads {
   }
 
   /** The rows kept of a result's download, for the next to go on from. */
-  get(accountId: string, executionId: string): KeptRows | null {
+  get(accountId: string, executionId: string): ResumePoint | null {
     return this.#kept.get(keyOf(accountId, executionId)) ?? null;
   }
 
   /** Keeps a download's rows, in place of any kept for the same result; the oldest beyond the most kept go. */
-  async keep(accountId: string, executionId: string, rows: KeptRows, now: Date): Promise<void> {
-    await this.#db.exclusive((connection) => recordKept(connection, accountId, executionId, rows, now.toISOString()));
+  async keep(accountId: string, executionId: string, rows: ResumePoint, now: Date): Promise<void> {
+    await this.#db.exclusive((connection) => recordResumePoint(connection, accountId, executionId, rows, now.toISOString()));
     const key = keyOf(accountId, executionId);
     this.#kept.delete(key);
     this.#kept.set(key, { ...rows, accountId });
@@ -68,7 +68,7 @@ export class KeptDownloads {
   }
 
   /** A download that went on from kept rows ended: its table is the result's now, or dropped. */
-  async settled(accountId: string, executionId: string, rows: KeptRows): Promise<void> {
+  async settled(accountId: string, executionId: string, rows: ResumePoint): Promise<void> {
     const key = keyOf(accountId, executionId);
     if (this.#kept.get(key)?.tableName === rows.tableName) this.#kept.delete(key);
     await this.#forget(rows.tableName, false);
@@ -92,7 +92,7 @@ export class KeptDownloads {
 }
 
 /** Records, in the connection's transaction, the rows a result's download holds, in place of any recorded before for the result. */
-export async function recordKept(connection: DuckDBConnection, accountId: string, executionId: string, rows: KeptRows, at: string): Promise<void> {
+export async function recordResumePoint(connection: DuckDBConnection, accountId: string, executionId: string, rows: ResumePoint, at: string): Promise<void> {
   await connection.run('DELETE FROM kept_downloads WHERE account_id = ? AND execution_id = ?', [accountId, executionId]);
   await connection.run('INSERT INTO kept_downloads VALUES (?, ?, ?, ?, CAST(? AS TIMESTAMP))', [accountId, executionId, rows.tableName, rows.rows, at]);
 }

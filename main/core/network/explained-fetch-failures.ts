@@ -33,7 +33,7 @@ interface Cause {
  * `proxyFor(url)`: the proxy a request to `url` goes through, or null when it goes direct (or the
  * host cannot tell, as under the system's settings).
  */
-export function withClearFailures(send: Fetch, proxyFor: (url: URL) => URL | null): Fetch {
+export function withExplainedFailures(send: Fetch, proxyFor: (url: URL) => URL | null): Fetch {
   return async (url, init) => {
     let response: Response;
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withClearFailures } from '../../../main/core/network/clear-failures.ts';
+import { withExplainedFailures } from '../../../main/core/network/explained-fetch-failures.ts';
 import type { Fetch } from '../../../main/core/service-client/index.ts';
 
 // What Chromium's stack (Electron's net.fetch) throws is only a message; undici's tests against a
@@ -13,7 +13,7 @@ async function reasonFor(thrown: unknown, proxy: URL | null = null): Promise<unk
     throw thrown;
   };
   try {
-    await withClearFailures(send, () => proxy)(target, {});
+    await withExplainedFailures(send, () => proxy)(target, {});
   } catch (error) {
     return (error as Error & { cause?: { message?: string } }).cause?.message ?? error;
   }
@@ -38,15 +38,15 @@ describe('network failures in words', () => {
     const throwing = (error: unknown): Fetch => async () => {
       throw error;
     };
-    await expect(withClearFailures(throwing(refused), () => PROXY)(target, {})).rejects.toBe(refused);
+    await expect(withExplainedFailures(throwing(refused), () => PROXY)(target, {})).rejects.toBe(refused);
     const odd = new TypeError('something else');
-    await expect(withClearFailures(throwing(odd), () => PROXY)(target, {})).rejects.toBe(odd);
+    await expect(withExplainedFailures(throwing(odd), () => PROXY)(target, {})).rejects.toBe(odd);
   });
 
   it('turns a proxy asking for credentials into advice, and passes other answers through', async () => {
     const answering = (status: number): Fetch => async () => new Response('no', { status });
-    await expect(withClearFailures(answering(407), () => PROXY)(target, {})).rejects.toMatchObject({ cause: { message: expect.stringContaining('HTTP 407') } });
-    expect((await withClearFailures(answering(407), () => null)(target, {})).status).toBe(407);
-    expect((await withClearFailures(answering(403), () => PROXY)(target, {})).status).toBe(403);
+    await expect(withExplainedFailures(answering(407), () => PROXY)(target, {})).rejects.toMatchObject({ cause: { message: expect.stringContaining('HTTP 407') } });
+    expect((await withExplainedFailures(answering(407), () => null)(target, {})).status).toBe(407);
+    expect((await withExplainedFailures(answering(403), () => PROXY)(target, {})).status).toBe(403);
   });
 });
