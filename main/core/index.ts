@@ -17,7 +17,7 @@ import { queryHandlers } from './handlers/queries.ts';
 import { resultHandlers } from './handlers/results.ts';
 import { settingsHandlers } from './handlers/settings.ts';
 import { tableHandlers } from './handlers/tables.ts';
-import { uiStateHandlers } from './handlers/ui-state.ts';
+import { uiHandlers } from './handlers/ui.ts';
 import { workspaceHandlers } from './handlers/workspace.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
 import { ActivityLog } from './logging/activity-log.ts';
@@ -181,12 +181,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         ui.forget(accountId);
         workspaces.forget(accountId).catch(() => undefined);
       }),
-      ...queryHandlers(accounts, workspaces),
+      ...queryHandlers(accounts, workspaces, activity),
       ...executionHandlers({ accounts, watcher, history, cache, setViewing: (next) => (viewing = next) }),
       ...resultHandlers({ accounts, cache, cacheSettings, exports, destinations: options.exportDestinations, activity }),
       ...tableHandlers(accounts, uploads, knownRows, workspaces),
-      ...uiStateHandlers(accounts, ui),
-      ...workspaceHandlers(accounts, workspaces, activity),
+      ...uiHandlers(accounts, ui),
+      ...workspaceHandlers(accounts, workspaces),
       ...settingsHandlers({
         settings: appSettings,
         about: {
