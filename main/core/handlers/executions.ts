@@ -1,5 +1,5 @@
 import { ok, type ExecutionListItem, type ExecutionUpdate, type LatestResult, type ParameterValues, type Result } from '../../contract/index.ts';
-import { findAccount } from '../accounts/find-account.ts';
+import { findAccount, withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
 import type { ExecutionHistory } from '../executions/history.ts';
@@ -32,32 +32,31 @@ export function executionHandlers(options: {
   /** Sends the run, remembers it for the query's tab, and watches it. */
   async function start(
     accountId: string,
+    client: ServiceClient,
     queryId: number | null,
     parameters: ParameterValues,
     sql: string | undefined,
     send: (client: ServiceClient) => Promise<ClientResult<ExecuteResponse>>,
   ): Promise<Result<ExecutionUpdate>> {
-    const entry = findAccount(accounts, accountId);
-    if (isFailure(entry)) return entry;
     const startedAtMs = Date.now();
-    const started = await send(entry.client);
+    const started = await send(client);
     if (!started.ok) return serviceFailure(started.error);
     // SQL of no query is remembered under 0, as the service records it
     history.started(accountId, started.value.executionId, queryId ?? 0, parameters, sql);
     const status = statusAfterExecute(started.value.executionId, started.value.state, queryId ?? 0);
-    return ok(watcher.watch(accountId, entry.client, status, startedAtMs));
+    return ok(watcher.watch(accountId, client, status, startedAtMs));
   }
 
   return {
-    'executions:run': ({ accountId, queryId, parameters = {} }) =>
-      start(accountId, queryId, parameters, undefined, (client) => client.executions.execute({ queryId, queryParameters: parameters })),
+    'executions:run': withAccount(accounts, (entry, { accountId, queryId, parameters = {} }) =>
+      start(accountId, entry.client, queryId, parameters, undefined, (client) => client.executions.execute({ queryId, queryParameters: parameters })),
+    ),
 
-    'executions:runSql': ({ accountId, queryId, sql, parameters = {} }) =>
-      start(accountId, queryId, parameters, sql, (client) => client.executions.executeSql({ sql })),
+    'executions:runSql': withAccount(accounts, (entry, { accountId, queryId, sql, parameters = {} }) =>
+      start(accountId, entry.client, queryId, parameters, sql, (client) => client.executions.executeSql({ sql })),
+    ),
 
-    'executions:get': async ({ accountId, executionId }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'executions:get': withAccount(accounts, async (entry, { accountId, executionId }) => {
       const known = watcher.latest(accountId, executionId);
       if (known) return ok(known);
       // A finished run whose rows are in the cache reads from disk, without waiting on the network
@@ -73,16 +72,14 @@ export function executionHandlers(options: {
       }
       const submittedAtMs = read.value.submittedAt === null ? Number.NaN : Date.parse(read.value.submittedAt);
       return ok(watcher.watch(accountId, entry.client, read.value, Number.isNaN(submittedAtMs) ? Date.now() : submittedAtMs));
-    },
+    }),
 
-    'executions:cancel': async ({ accountId, executionId }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'executions:cancel': withAccount(accounts, async (entry, { accountId, executionId }) => {
       const cancelled = await entry.client.executions.cancel(executionId);
       if (!cancelled.ok) return serviceFailure(cancelled.error);
       watcher.pollNow(accountId, executionId);
       return ok({ cancelled: cancelled.value });
-    },
+    }),
 
     'executions:list': async ({ accountId, limit = 50 }) => {
       const records = history.list(accountId, limit);

@@ -1,7 +1,7 @@
 import { fail, ok, type PendingEdit, type QueryDetail, type Result } from '../../contract/index.ts';
-import { findAccount } from '../accounts/find-account.ts';
+import { withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
-import { isFailure, serviceFailure } from '../failures.ts';
+import { serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ActivityLog } from '../logging/activity-log.ts';
 import { toQueryChanges, toQueryDetail } from '../queries/query-detail.ts';
@@ -30,37 +30,27 @@ export function queryHandlers(
   }
 
   return {
-    'queries:list': async ({ accountId, limit, offset }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'queries:list': withAccount(accounts, async (entry, { accountId, limit, offset }) => {
       const read = await entry.client.queries.list({ limit, offset });
       if (!read.ok) return serviceFailure(read.error);
       // Only a whole list can tell which queries are gone.
       if ((offset ?? 0) === 0 && read.value.queries.length >= read.value.total) workspaces.recordList(accountId, read.value.queries);
       return ok(read.value);
-    },
+    }),
 
-    'queries:get': async ({ accountId, queryId }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'queries:get': withAccount(accounts, async (entry, { accountId, queryId }) => {
       return readBack(accountId, entry.client, { ok: true, value: queryId }, false);
-    },
+    }),
 
-    'queries:create': async ({ accountId, sql, ...fields }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'queries:create': withAccount(accounts, async (entry, { accountId, sql, ...fields }) => {
       return readBack(accountId, entry.client, await entry.client.queries.create({ ...fields, querySql: sql }), true);
-    },
+    }),
 
-    'queries:update': async ({ accountId, queryId, sql, ...fields }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'queries:update': withAccount(accounts, async (entry, { accountId, queryId, sql, ...fields }) => {
       return readBack(accountId, entry.client, await entry.client.queries.update(queryId, { ...fields, querySql: sql }), false);
-    },
+    }),
 
-    'queries:setFlags': async ({ accountId, queryId, archived, isPrivate }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'queries:setFlags': withAccount(accounts, async (entry, { accountId, queryId, archived, isPrivate }) => {
       const actions: QueryFlagAction[] = [];
       if (isPrivate !== undefined) actions.push(isPrivate ? 'private' : 'unprivate');
       if (archived !== undefined) actions.push(archived ? 'archive' : 'unarchive');
@@ -70,11 +60,9 @@ export function queryHandlers(
         if (!sent.ok) break;
       }
       return readBack(accountId, entry.client, sent, false);
-    },
+    }),
 
-    'queries:save': async ({ accountId, queryId, baseVersion, edit }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'queries:save': withAccount(accounts, async (entry, { accountId, queryId, baseVersion, edit }) => {
       const pending = mergePending(workspaces.pendingOf(accountId, queryId), queryId, baseVersion, edit, now().toISOString());
       const outcome = await sendEdit(entry.client, queryId, pending.baseVersion, pending.edit);
       switch (outcome.kind) {
@@ -93,11 +81,9 @@ export function queryHandlers(
         case 'refused':
           return serviceFailure(outcome.error);
       }
-    },
+    }),
 
-    'queries:resolvePending': async ({ accountId, queryId, choice }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'queries:resolvePending': withAccount(accounts, async (entry, { accountId, queryId, choice }) => {
       const pending = workspaces.pendingOf(accountId, queryId);
       if (!pending) return fail('not_found', `Query #${queryId} has no saved edit waiting.`);
       const answer = await resolvePending(entry.client, workspaces, accountId, pending, choice);
@@ -108,7 +94,7 @@ export function queryHandlers(
         workspaces.changed(accountId);
       }
       return answer;
-    },
+    }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { missingTable } from '../../common/duckdb-errors.ts';
 import { EXPORT_FORMATS, fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
 import { FilterLanguageError } from '../../filter-language/index.ts';
-import { findAccount } from '../accounts/find-account.ts';
+import { findAccount, withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { CacheSettings } from '../cache/cache-settings.ts';
 import { compileView, readCachedPage, readCachedSample } from '../cache/cached-reads.ts';
@@ -155,13 +155,11 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
 
     'results:cacheStatus': async ({ accountId, executionId }) => ok(await cache.status(accountId, executionId)),
 
-    'results:cache': async ({ accountId, executionId, allowPartial = false }) => {
-      const account = findAccount(accounts, accountId);
-      if (isFailure(account)) return account;
+    'results:cache': withAccount(accounts, async (account, { accountId, executionId, allowPartial = false }) => {
       const started = await cache.start(accountId, account.client, executionId, allowPartial);
       if (started.ok) return ok(started.status);
       return started.error.kind === 'partial_result' ? partialFailure(null) : serviceFailure(started.error);
-    },
+    }),
 
     'results:cacheCancel': async ({ accountId, executionId }) => ok(await cache.cancel(accountId, executionId)),
 
