@@ -19,16 +19,26 @@ export interface Viewing {
   executionId: string;
 }
 
-export function executionHandlers(options: {
+export interface ExecutionHandlerOptions {
   accounts: AccountRegistry;
   watcher: ExecutionWatcher;
   history: ExecutionHistory;
   cache: ResultCache;
   /** Told which execution the UI shows, so a finished one elsewhere can be notified. */
   setViewing: (viewing: Viewing | null) => void;
-}): Pick<Handlers, ExecutionChannels> {
+}
+
+export function executionHandlers(options: ExecutionHandlerOptions): Pick<Handlers, ExecutionChannels> {
+  return { ...runHandlers(options), ...recordHandlers(options) };
+}
+
+async function isCached(cache: ResultCache, accountId: string, executionId: string): Promise<boolean> {
+  return (await cache.status(accountId, executionId)).state === 'cached';
+}
+
+/** Runs started, read and cancelled on the service, and watched until they end. */
+function runHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'executions:run' | 'executions:runSql' | 'executions:get' | 'executions:cancel'> {
   const { accounts, watcher, history, cache } = options;
-  const isCached = async (accountId: string, executionId: string) => (await cache.status(accountId, executionId)).state === 'cached';
   /** Sends the run, remembers it for the query's tab, and watches it. */
   async function start(
     accountId: string,
@@ -62,7 +72,7 @@ export function executionHandlers(options: {
       // A finished run whose rows are in the cache reads from disk, without waiting on the network
       // (which, offline, takes a while to say so)
       const finished = history.find(accountId, executionId);
-      if (finished?.isFinished && (await isCached(accountId, executionId))) return ok(rememberedUpdate(finished));
+      if (finished?.isFinished && (await isCached(cache, accountId, executionId))) return ok(rememberedUpdate(finished));
       // Not started by this app run: read it once, and keep watching it if it is still going.
       const read = await entry.client.executions.status(executionId);
       if (!read.ok) {
@@ -80,10 +90,16 @@ export function executionHandlers(options: {
       watcher.pollNow(accountId, executionId);
       return ok({ cancelled: cancelled.value });
     }),
+  };
+}
 
+/** What this app remembers of its runs, and which one the UI shows. */
+function recordHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'executions:list' | 'executions:latest' | 'executions:viewing'> {
+  const { accounts, history, cache } = options;
+  return {
     'executions:list': async ({ accountId, limit = 50 }) => {
       const records = history.list(accountId, limit);
-      const executions: ExecutionListItem[] = await Promise.all(records.map(async (r) => ({ ...r, isCached: r.isFinished && (await isCached(accountId, r.executionId)) })));
+      const executions: ExecutionListItem[] = await Promise.all(records.map(async (r) => ({ ...r, isCached: r.isFinished && (await isCached(cache, accountId, r.executionId)) })));
       return ok({ executions });
     },
 
@@ -91,7 +107,7 @@ export function executionHandlers(options: {
       const record = latestFinished(history.list(accountId, Number.MAX_SAFE_INTEGER), queryId, parameters);
       if (record) {
         const execution = rememberedUpdate(record);
-        return ok({ execution, parameters: record.parameters, isCached: await isCached(accountId, record.executionId), source: 'local' });
+        return ok({ execution, parameters: record.parameters, isCached: await isCached(cache, accountId, record.executionId), source: 'local' });
       }
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return ok(null);
@@ -102,7 +118,7 @@ export function executionHandlers(options: {
       if (!execution.isFinished || execution.result === null) return ok(null);
       // Like any result shown: downloaded into the cache in the background when it fits.
       void cache.start(accountId, entry.client, execution.executionId, false, execution.result.totalRowCount).catch(() => undefined);
-      return ok({ execution, parameters: null, isCached: await isCached(accountId, execution.executionId), source: 'service' });
+      return ok({ execution, parameters: null, isCached: await isCached(cache, accountId, execution.executionId), source: 'service' });
     },
 
     'executions:viewing': async ({ viewing }) => {

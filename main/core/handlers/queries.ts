@@ -19,6 +19,11 @@ export function queryHandlers(
   activity: ActivityLog,
   now: () => Date = () => new Date(),
 ): Pick<Handlers, QueryChannel> {
+  return { ...serviceHandlers(accounts, workspaces), ...editHandlers(accounts, workspaces, activity, now) };
+}
+
+/** Reads and writes sent to the service as they come. */
+function serviceHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pick<Handlers, 'queries:list' | 'queries:get' | 'queries:create' | 'queries:update' | 'queries:setFlags'> {
   // Create and update answer only an id; the query as saved is read back, so the UI shows the
   // service's version of it (its new version number, the fields it normalised).
   async function readBack(accountId: string, client: ServiceClient, saved: ClientResult<number>, isNew: boolean): Promise<Result<QueryDetail>> {
@@ -61,7 +66,17 @@ export function queryHandlers(
       }
       return readBack(accountId, entry.client, sent, false);
     }),
+  };
+}
 
+/** Edits made from a version of the query, kept when they cannot be sent, and their conflicts ended. */
+function editHandlers(
+  accounts: AccountRegistry,
+  workspaces: Workspaces,
+  activity: ActivityLog,
+  now: () => Date,
+): Pick<Handlers, 'queries:save' | 'queries:resolvePending'> {
+  return {
     'queries:save': withAccount(accounts, async (entry, { accountId, queryId, baseVersion, edit }) => {
       const pending = mergePending(workspaces.pendingOf(accountId, queryId), queryId, baseVersion, edit, now().toISOString());
       const outcome = await sendEdit(entry.client, queryId, pending.baseVersion, pending.edit);
