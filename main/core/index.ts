@@ -5,7 +5,7 @@ import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts'
 import { createAccountRegistry, type AccountRegistry } from './accounts/registry.ts';
 import { CacheSettings, defaultCacheSettings } from './cache/cache-settings.ts';
 import { openResultCache, type ResultCache } from './cache/result-cache.ts';
-import { createExecutionHistory, type ExecutionHistory } from './executions/history.ts';
+import { openExecutionRecords, type ExecutionRecords } from './executions/history.ts';
 import { statusAfterExecute } from './executions/snapshot.ts';
 import { createExecutionWatcher, pollDelayWithin, type ExecutionWatcher } from './executions/watcher.ts';
 import type { ExportDestinations } from './export/destination.ts';
@@ -108,7 +108,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     onReach: (accountId, failure) => reach.observe(accountId, failure),
   });
   const activity = new ActivityLog(logger, (accountId) => accounts.get(accountId)?.account.label ?? accountId);
-  const history = createExecutionHistory(options.dataDir);
+  const history = openExecutionRecords(options.dataDir);
   const viewing: { current: Viewing | null } = { current: null };
   const appSettings = options.appSettings ?? openAppSettings(jsonFileStore(paths.settingsFile, StoredAppSettings, () => ({})));
   const watcher = watchExecutions(options, { accounts, history, appSettings, viewing });
@@ -152,7 +152,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 /** Watches the runs this app starts, and again those still going when it last closed. */
 function watchExecutions(
   options: CoreOptions,
-  { accounts, history, appSettings, viewing }: { accounts: AccountRegistry; history: ExecutionHistory; appSettings: AppSettingsState; viewing: { current: Viewing | null } },
+  { accounts, history, appSettings, viewing }: { accounts: AccountRegistry; history: ExecutionRecords; appSettings: AppSettingsState; viewing: { current: Viewing | null } },
 ): ExecutionWatcher {
   const watcher = createExecutionWatcher({
     pollDelay: (elapsedMs, failures) => pollDelayWithin(appSettings.current().poll, elapsedMs, failures),
@@ -174,7 +174,7 @@ function watchExecutions(
   return watcher;
 }
 
-function openCache(options: CoreOptions, cacheSettings: SettingsStore<CacheSettings>, activity: ActivityLog, history: ExecutionHistory): Promise<ResultCache> {
+function openCache(options: CoreOptions, cacheSettings: SettingsStore<CacheSettings>, activity: ActivityLog, history: ExecutionRecords): Promise<ResultCache> {
   return openResultCache({
     dir: join(options.dataDir, 'cache'),
     budgetBytes: cacheSettings.read().budgetBytes,
@@ -209,7 +209,7 @@ function openWorkspaces(
 interface CoreParts {
   accounts: AccountRegistry;
   vault: KeyVault;
-  history: ExecutionHistory;
+  history: ExecutionRecords;
   viewing: { current: Viewing | null };
   watcher: ExecutionWatcher;
   cache: ResultCache;

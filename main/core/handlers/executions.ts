@@ -2,7 +2,7 @@ import { ok, type ExecutionListItem, type ExecutionUpdate, type LatestResult, ty
 import { findAccount, withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
-import type { ExecutionHistory } from '../executions/history.ts';
+import type { ExecutionRecords } from '../executions/history.ts';
 import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
 import { statusAfterExecute, toExecutionUpdate } from '../executions/snapshot.ts';
 import type { ExecutionWatcher } from '../executions/watcher.ts';
@@ -22,7 +22,7 @@ export interface Viewing {
 export interface ExecutionHandlerOptions {
   accounts: AccountRegistry;
   watcher: ExecutionWatcher;
-  history: ExecutionHistory;
+  history: ExecutionRecords;
   cache: ResultCache;
   /** Told which execution the UI shows, so a finished one elsewhere can be notified. */
   setViewing: (viewing: Viewing | null) => void;
