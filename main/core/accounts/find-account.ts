@@ -1,5 +1,5 @@
-import { fail, type Result } from '../../contract/index.ts';
-import { isFailure, noSuchAccount, type Failure } from '../failures.ts';
+import { fail, type Failure, type Result } from '../../contract/index.ts';
+import { isFailure, noSuchAccount } from '../failures.ts';
 import type { ServiceClient } from '../service-client/index.ts';
 import type { AccountEntry, AccountRegistry, KeyProblem } from './registry.ts';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CacheStatus } from '../../contract/index.ts';
-import { isNetworkFailure, type ServiceClient, type ServiceError } from '../service-client/index.ts';
+import type { CacheStatus, Result } from '../../contract/index.ts';
+import { isNetworkFailure, type ServiceClient } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
 import { absentStatus, cachedStatus, downloadingStatus } from './cache-status.ts';
 import { DownloadOutcomes } from './download-outcomes.ts';
@@ -10,7 +10,7 @@ import { KeptDownloads } from './kept-downloads.ts';
 import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
 import { startEarlyPages, type EarlyPages, type PageFormats } from './page-fetch.ts';
 import { earlyRanges } from './page-ranges.ts';
-import { readResultShape } from './result-shape.ts';
+import { readResultShape, type ShapeRefusal } from './result-shape.ts';
 import { valuesNotFitting } from './values-not-fitting.ts';
 
 // The result cache: which results are held whole, which are on their way, and the budget they
@@ -37,7 +37,7 @@ export interface ResultCacheOptions {
   now?: () => Date;
 }
 
-export type StartOutcome = { ok: true; status: CacheStatus } | { ok: false; error: ServiceError | { kind: 'partial_result'; message: string } };
+export type StartOutcome = Result<CacheStatus, ShapeRefusal>;
 
 export interface ResultCache {
   readonly db: CacheDb;
@@ -190,9 +190,9 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
 
     async start(accountId, client, executionId, allowPartial, knownRows = null) {
       const key = keyOf(accountId, executionId);
-      if (downloads.has(key)) return { ok: true, status: await status(accountId, executionId) };
+      if (downloads.has(key)) return { ok: true, data: await status(accountId, executionId) };
       const current = await status(accountId, executionId);
-      if (current.state === 'cached') return { ok: true, status: current };
+      if (current.state === 'cached') return { ok: true, data: current };
       // The first pages are asked for beside the status, not after it: a round trip less before the
       // rows come. They are dropped when the status says the result is not to be cached.
       const tableName = stagingTableName();
@@ -208,16 +208,16 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
         return outcome;
       };
       if (!read.ok) return refuse({ ok: false, error: read.error });
-      const { shape } = read;
+      const { shape, roundTripMs } = read.data;
       if (shape.totalBytes > budgetBytes) {
         outcomes.tooLarge(shape);
-        return refuse({ ok: true, status: await status(accountId, executionId) });
+        return refuse({ ok: true, data: await status(accountId, executionId) });
       }
       // the start may have raced with another for the same result while the status was read
-      if (downloads.has(key) || (kept.get(accountId, executionId)?.rows ?? 0) !== from) return refuse({ ok: true, status: await status(accountId, executionId) });
+      if (downloads.has(key) || (kept.get(accountId, executionId)?.rows ?? 0) !== from) return refuse({ ok: true, data: await status(accountId, executionId) });
       await evict(shape.totalBytes);
-      launch(shape, client, { roundTripMs: read.roundTripMs, controller, tableName, workDir, early, allowPartial });
-      return { ok: true, status: await status(accountId, executionId) };
+      launch(shape, client, { roundTripMs, controller, tableName, workDir, early, allowPartial });
+      return { ok: true, data: await status(accountId, executionId) };
     },
 
     async cancel(accountId, executionId) {

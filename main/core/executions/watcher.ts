@@ -107,7 +107,7 @@ export function createExecutionWatcher(options: ExecutionWatcherOptions): Execut
       return;
     }
     watch.failures = 0;
-    const status = await withResultMetadata(watch, read.value);
+    const status = await withResultMetadata(watch, read.data);
     if (controller.signal.aborted) return;
     const update = toExecutionUpdate(watch.accountId, status, now() - watch.startedAtMs);
     if (update.isFinished) finish(watch);
@@ -120,7 +120,7 @@ export function createExecutionWatcher(options: ExecutionWatcherOptions): Execut
   async function withResultMetadata(watch: Watch, status: ExecutionStatus): Promise<ExecutionStatus> {
     if (!hasResult(status.state) || status.resultMetadata !== null) return status;
     const page = await watch.client.results.page({ executionId: status.executionId, offset: 0, limit: 1, signal: controller.signal });
-    return page.ok && page.value.metadata !== null ? { ...status, resultMetadata: page.value.metadata } : status;
+    return page.ok && page.data.metadata !== null ? { ...status, resultMetadata: page.data.metadata } : status;
   }
 
   return {

@@ -52,8 +52,8 @@ function runHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'executio
     const started = await send(client);
     if (!started.ok) return serviceFailure(started.error);
     // SQL of no query is remembered under 0, as the service records it
-    history.started(accountId, started.value.executionId, queryId ?? 0, parameters, sql);
-    const status = statusAfterExecute(started.value.executionId, started.value.state, queryId ?? 0);
+    history.started(accountId, started.data.executionId, queryId ?? 0, parameters, sql);
+    const status = statusAfterExecute(started.data.executionId, started.data.state, queryId ?? 0);
     return ok(watcher.watch(accountId, client, status, startedAtMs));
   }
 
@@ -80,15 +80,15 @@ function runHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'executio
         const remembered = isNetworkFailure(read.error) ? history.find(accountId, executionId) : null;
         return remembered ? ok(rememberedUpdate(remembered)) : serviceFailure(read.error);
       }
-      const submittedAtMs = read.value.submittedAt === null ? Number.NaN : Date.parse(read.value.submittedAt);
-      return ok(watcher.watch(accountId, entry.client, read.value, Number.isNaN(submittedAtMs) ? Date.now() : submittedAtMs));
+      const submittedAtMs = read.data.submittedAt === null ? Number.NaN : Date.parse(read.data.submittedAt);
+      return ok(watcher.watch(accountId, entry.client, read.data, Number.isNaN(submittedAtMs) ? Date.now() : submittedAtMs));
     }),
 
     'executions:cancel': withAccount(accounts, async (entry, { accountId, executionId }) => {
       const cancelled = await entry.client.executions.cancel(executionId);
       if (!cancelled.ok) return serviceFailure(cancelled.error);
       watcher.pollNow(accountId, executionId);
-      return ok({ cancelled: cancelled.value });
+      return ok({ cancelled: cancelled.data });
     }),
   };
 }
@@ -112,8 +112,8 @@ function recordHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'execu
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return ok(null);
       const latest = await entry.client.results.latest(queryId);
-      if (!latest.ok || latest.value.metadata === null) return ok(null);
-      const status = { ...latest.value, queuePosition: null, resultMetadata: latest.value.metadata };
+      if (!latest.ok || latest.data.metadata === null) return ok(null);
+      const status = { ...latest.data, queuePosition: null, resultMetadata: latest.data.metadata };
       const execution = toExecutionUpdate(accountId, status, 0);
       if (!execution.isFinished || execution.result === null) return ok(null);
       // Like any result shown: downloaded into the cache in the background when it fits.

@@ -27,9 +27,9 @@ function serviceHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pic
   // Create and update answer only an id; the query as saved is read back, so the UI shows the
   // service's version of it (its new version number, the fields it normalised).
   async function readBack(accountId: string, client: ServiceClient, saved: ClientResult<number>, isNew: boolean): Promise<Result<QueryDetail>> {
-    const read = saved.ok ? await client.queries.get(saved.value) : saved;
+    const read = saved.ok ? await client.queries.get(saved.data) : saved;
     if (!read.ok) return serviceFailure(read.error);
-    const query = toQueryDetail(read.value);
+    const query = toQueryDetail(read.data);
     workspaces.recordQuery(accountId, query, isNew);
     return ok(query);
   }
@@ -39,12 +39,12 @@ function serviceHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pic
       const read = await entry.client.queries.list({ limit, offset });
       if (!read.ok) return serviceFailure(read.error);
       // Only a whole list can tell which queries are gone.
-      if ((offset ?? 0) === 0 && read.value.queries.length >= read.value.total) workspaces.recordList(accountId, read.value.queries);
-      return ok(read.value);
+      if ((offset ?? 0) === 0 && read.data.queries.length >= read.data.total) workspaces.recordList(accountId, read.data.queries);
+      return ok(read.data);
     }),
 
     'queries:get': withAccount(accounts, async (entry, { accountId, queryId }) => {
-      return readBack(accountId, entry.client, { ok: true, value: queryId }, false);
+      return readBack(accountId, entry.client, { ok: true, data: queryId }, false);
     }),
 
     'queries:create': withAccount(accounts, async (entry, { accountId, sql, ...fields }) => {
@@ -59,7 +59,7 @@ function serviceHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pic
       const actions: QueryFlagAction[] = [];
       if (isPrivate !== undefined) actions.push(isPrivate ? 'private' : 'unprivate');
       if (archived !== undefined) actions.push(archived ? 'archive' : 'unarchive');
-      let sent: ClientResult<number> = { ok: true, value: queryId };
+      let sent: ClientResult<number> = { ok: true, data: queryId };
       for (const action of actions) {
         sent = await entry.client.queries.setFlag(queryId, action);
         if (!sent.ok) break;
@@ -128,7 +128,7 @@ async function resolvePending(
   }
   const current = await client.queries.get(queryId);
   if (!current.ok && choice === 'copy') return serviceFailure(current.error);
-  const theirs = current.ok ? toQueryDetail(current.value) : (pending.theirs ?? workspaces.store(accountId).query(queryId)?.query ?? null);
+  const theirs = current.ok ? toQueryDetail(current.data) : (pending.theirs ?? workspaces.store(accountId).query(queryId)?.query ?? null);
   if (theirs === null) return current.ok ? fail('not_found', `Query #${queryId} is not known here.`) : serviceFailure(current.error);
   if (choice === 'theirs') return ok(theirs);
   const changes = toQueryChanges(pending.edit);
@@ -140,6 +140,6 @@ async function resolvePending(
     parameters: changes.parameters ?? theirs.parameters,
   });
   if (!created.ok) return serviceFailure(created.error);
-  const read = await client.queries.get(created.value);
-  return read.ok ? ok(toQueryDetail(read.value)) : serviceFailure(read.error);
+  const read = await client.queries.get(created.data);
+  return read.ok ? ok(toQueryDetail(read.data)) : serviceFailure(read.error);
 }

@@ -1,5 +1,5 @@
 import { missingTable } from '../../common/duckdb-errors.ts';
-import { EXPORT_FORMATS, fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
+import { EXPORT_FORMATS, fail, ok, type Failure, type Result, type ResultPage } from '../../contract/index.ts';
 import { FilterLanguageError } from '../../filter-language/index.ts';
 import { findAccount, withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
@@ -13,7 +13,7 @@ import { cacheFirstSource } from '../export/cache-first.ts';
 import type { ExportDestinations } from '../export/destination.ts';
 import { cacheSource, EXPORT_SOURCE, serviceSource, type ExportSource } from '../export/export-sources.ts';
 import type { ExportRuns } from '../export/exports.ts';
-import { isFailure, serviceFailure, type Failure } from '../failures.ts';
+import { isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ActivityLog } from '../logging/activity-log.ts';
 import { profileFromCache } from '../profile/column-profile.ts';
@@ -112,7 +112,7 @@ function cacheHandlers(options: ResultHandlerOptions): Pick<Handlers, 'results:c
 
     'results:cache': withAccount(accounts, async (account, { accountId, executionId, allowPartial = false }) => {
       const started = await cache.start(accountId, account.client, executionId, allowPartial);
-      if (started.ok) return ok(started.status);
+      if (started.ok) return ok(started.data);
       return started.error.kind === 'partial_result' ? partialFailure(null) : serviceFailure(started.error);
     }),
 

@@ -39,12 +39,12 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
     'tables:list': withAccount(accounts, async (entry, { accountId }) => {
       const listed = await readTableSummaries(entry.client, knownRows, accountId);
       if (!listed.ok) return serviceFailure(listed.error);
-      workspaces.recordTables(accountId, listed.value);
+      workspaces.recordTables(accountId, listed.data);
       // the sidebar's tables and the editor's completion follow the Tables page at once
       workspaces.changed(accountId);
-      const fromTable = listed.value[0] === undefined ? null : (splitFullName(listed.value[0].fullName)?.namespace ?? null);
+      const fromTable = listed.data[0] === undefined ? null : (splitFullName(listed.data[0].fullName)?.namespace ?? null);
       const handle = fromTable ?? entry.account.handle ?? (await queryOwner(entry.client));
-      return ok({ tables: listed.value, handle });
+      return ok({ tables: listed.data, handle });
     }),
 
     'tables:delete': withAccount(accounts, async (entry, { accountId, fullName }) => {
