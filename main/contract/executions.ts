@@ -15,7 +15,6 @@ export const LatestResult = z.object({
 });
 export type LatestResult = z.infer<typeof LatestResult>;
 
-
 export const executionsChannels = {
   'executions:run': {
     request: z.object({ accountId, queryId, parameters: ParameterValues.optional() }).strict(),

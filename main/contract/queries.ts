@@ -22,7 +22,6 @@ export const SaveOutcome = z.discriminatedUnion('status', [
 ]);
 export type SaveOutcome = z.infer<typeof SaveOutcome>;
 
-
 export const queriesChannels = {
   'queries:list': {
     request: z
@@ -83,7 +82,7 @@ export const queriesChannels = {
   /**
    * Saves an edit of a query made from `baseVersion`. Online, the service's version is checked
    * first (a moved version answers `conflict`, nothing sent); unreachable, the edit is kept as
-   * pending. Either way nothing typed is dropped. A refused save is an error, as `queries:update`'s.
+   * pending. Either way nothing typed is dropped. A refused save is an error, as `queries:update`.
    */
   'queries:save': {
     request: z.object({ accountId, queryId, baseVersion: z.number().int(), edit: QueryEdit }).strict(),
