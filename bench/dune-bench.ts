@@ -60,7 +60,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 async function finished(client: ServiceClient, executionId: string): Promise<void> {
   for (;;) {
     const status = await client.executions.status(executionId);
-    if (status.ok && status.value.isExecutionFinished) return;
+    if (status.ok && status.data.isExecutionFinished) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -111,18 +111,18 @@ try {
   const demo = await client.executions.execute({ queryId: DEMO_QUERY_ID });
   const dune = await client.executions.executeSql({ sql: DUNE_SQL });
   if (!demo.ok || !dune.ok) throw new Error('the results could not be made');
-  await finished(client, demo.value.executionId);
-  await finished(client, dune.value.executionId);
+  await finished(client, demo.data.executionId);
+  await finished(client, dune.data.executionId);
   console.log(`Two results of ${ROWS.toLocaleString('en')} rows x 8 columns, through the Dune-shapes stand-in (CSV pages only); 2 cores shared.\n`);
   const reference = await measure(client, {
     label: 'demo',
-    executionId: demo.value.executionId,
+    executionId: demo.data.executionId,
     view: { filters: "chain = 'base' AND fee > 50", sortBy: 'fee desc' },
     profiled: 'fee',
   });
   const typed = await measure(client, {
     label: 'dune',
-    executionId: dune.value.executionId,
+    executionId: dune.data.executionId,
     view: { filters: "chain = 'base' AND fee > 50000000000000000000", sortBy: 'fee desc' },
     profiled: 'fee',
   });

@@ -45,12 +45,12 @@ try {
   const client = createServiceClient({ baseUrl: link.origin, apiKey: service.key, serviceName: 'DUNE' });
   const executed = await createServiceClient({ baseUrl: service.baseUrl, apiKey: service.key, serviceName: 'DUNE' }).executions.execute({ queryId: LARGE_QUERY_ID });
   if (!executed.ok) throw new Error(executed.error.message);
-  const executionId = executed.value.executionId;
+  const executionId = executed.data.executionId;
   let totalRows = 0;
   for (;;) {
     const status = await client.executions.status(executionId);
-    if (status.ok && status.value.isExecutionFinished) {
-      totalRows = status.value.resultMetadata?.totalRowCount ?? 0;
+    if (status.ok && status.data.isExecutionFinished) {
+      totalRows = status.data.resultMetadata?.totalRowCount ?? 0;
       break;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));

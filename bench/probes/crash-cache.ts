@@ -41,8 +41,8 @@ async function finishedSql(client: ServiceClient, sql: string): Promise<string> 
   const started = await client.executions.executeSql({ sql });
   if (!started.ok) throw new Error(started.error.message);
   for (;;) {
-    const status = await client.executions.status(started.value.executionId);
-    if (status.ok && status.value.isExecutionFinished) return started.value.executionId;
+    const status = await client.executions.status(started.data.executionId);
+    if (status.ok && status.data.isExecutionFinished) return started.data.executionId;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -13,7 +13,7 @@ const serviceName = z.string().regex(SERVICE_NAME, `serviceName must be ${SERVIC
 /** Pasted keys often carry a stray space or line break. */
 const apiKey = z.string().trim().min(1).max(500);
 
-export const accountChannels = {
+export const accountsChannels = {
   'accounts:list': {
     request: z.object({}).strict(),
     response: z.object({ accounts: z.array(Account), activeAccountId: accountId, keychain: KeychainStatus }),

@@ -1,5 +1,4 @@
-import type { ChannelRequest, ChannelResponse } from './channels.ts';
-import type { EventPayload } from './events.ts';
+import type { ChannelRequest, ChannelResponse, EventPayload } from './channels.ts';
 import type { ChannelName, EventName } from './names.ts';
 import type { Result } from './result.ts';
 

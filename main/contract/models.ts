@@ -3,6 +3,7 @@ import { z } from 'zod';
 // Shapes shared by several channels and events.
 
 export const accountId = z.string().min(1).max(200);
+export const executionId = z.string().min(1).max(200);
 
 /**
  * Where an account's API key is: given by the host (Local, never stored), in the OS keychain, in

@@ -1,5 +1,5 @@
 // Channel and event names without their schemas, so the preload bundle can allowlist them
-// without pulling in the schema library. `channels.ts` and `events.ts` are checked against these.
+// without pulling in the schema library. The channel map in `channels.ts` is checked against these.
 
 export const CHANNEL_NAMES = [
   'app:info',

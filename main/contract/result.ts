@@ -26,12 +26,19 @@ export interface ContractError {
   details?: unknown;
 }
 
-export type Result<T> = { ok: true; data: T } | { ok: false; error: ContractError };
+/**
+ * The data asked for, or why not. Every answer across the contract is one (with a ContractError),
+ * and so is every step in core that can fail (with its own kind of error: a ServiceError of the
+ * service client, a refusal of the cache).
+ */
+export type Result<T, E = ContractError> = { ok: true; data: T } | Failure<E>;
 
-export function ok<T>(data: T): Result<T> {
+export type Failure<E = ContractError> = { ok: false; error: E };
+
+export function ok<T>(data: T): { ok: true; data: T } {
   return { ok: true, data };
 }
 
-export function fail(code: ErrorCode, message: string, details?: unknown): { ok: false; error: ContractError } {
+export function fail(code: ErrorCode, message: string, details?: unknown): Failure {
   return details === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message, details } };
 }

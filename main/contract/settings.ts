@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { externalUrl } from '../common/external-url.ts';
-import { CacheUsage } from './results.ts';
+import { CacheUsage } from './result-models.ts';
 
 // The app's own settings (not the accounts', not the cache budget's, which have their channels):
 // what the Settings page shows and changes. Main keeps them; every change is checked here first.
@@ -127,4 +127,4 @@ export const settingsChannels = {
     request: z.object({}).strict(),
     response: CacheUsage,
   },
-};
+} as const;

@@ -70,7 +70,7 @@ export const UploadProgress = z.object({
 });
 export type UploadProgress = z.infer<typeof UploadProgress>;
 
-export const tableChannels = {
+export const tablesChannels = {
   'tables:list': {
     request: z.object({ accountId }).strict(),
     response: z.object({
@@ -113,4 +113,9 @@ export const tableChannels = {
     request: z.object({ uploadId }).strict(),
     response: z.object({ cancelled: z.boolean() }),
   },
+} as const;
+
+export const tablesEvents = {
+  /** A table upload moved on, finished, failed or was cancelled. */
+  'tables:uploadProgress': UploadProgress,
 } as const;

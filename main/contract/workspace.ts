@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, ExecutionUpdate, ParameterDefinition, ParameterValues, QueryDetail, queryId, QuerySummary } from './models.ts';
+import { accountId, ParameterDefinition, ParameterValues, QueryDetail, queryId, QuerySummary } from './models.ts';
 import { ERROR_CODES } from './result.ts';
 import { TableSummary } from './tables.ts';
 
@@ -120,27 +120,6 @@ export type WorkspaceSnapshot = z.infer<typeof WorkspaceSnapshot>;
 /** A query as last fetched, from disk. */
 export const LocalQueryDetail = z.object({ query: QueryDetail, fetchedAt: z.string() });
 
-/** What the header shows above the latest result: which run, with which values, from where. */
-export const LatestResult = z.object({
-  execution: ExecutionUpdate,
-  /** The values that run was given; null when not known (a run started elsewhere). */
-  parameters: ParameterValues.nullable(),
-  /** The whole result is in the cache: browsable offline. */
-  isCached: z.boolean(),
-  /** `local`: a run this app knows; `service`: the service's latest result of the query. */
-  source: z.enum(['local', 'service']),
-});
-export type LatestResult = z.infer<typeof LatestResult>;
-
-export const SaveOutcome = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('saved'), query: QueryDetail }),
-  /** Kept on disk, sent when the service answers again. */
-  z.object({ status: z.literal('pending'), pending: PendingEdit }),
-  /** The service's version moved on since `baseVersion`: nothing was sent; the edit waits as a conflict. */
-  z.object({ status: z.literal('conflict'), pending: PendingEdit }),
-]);
-export type SaveOutcome = z.infer<typeof SaveOutcome>;
-
 export const workspaceChannels = {
   /**
    * The account's workspace from disk, at once; a refresh from the service starts in the
@@ -174,34 +153,6 @@ export const workspaceChannels = {
   'workspace:discardDraft': {
     request: z.object({ accountId, key: DraftKey }).strict(),
     response: z.object({}),
-  },
-  /**
-   * Saves an edit of a query made from `baseVersion`. Online, the service's version is checked
-   * first (a moved version answers `conflict`, nothing sent); unreachable, the edit is kept as
-   * pending. Either way nothing typed is dropped. A refused save is an error, as `queries:update`.
-   */
-  'queries:save': {
-    request: z.object({ accountId, queryId, baseVersion: z.number().int(), edit: QueryEdit }).strict(),
-    response: SaveOutcome,
-  },
-  /**
-   * Ends a conflict or a refused pending edit: `mine` sends it over the service's version, `theirs`
-   * drops it, `copy` creates a new query with the edit applied to the query (the original stays
-   * the service's). Answers the query now shown: the saved one, theirs, or the copy.
-   */
-  'queries:resolvePending': {
-    request: z.object({ accountId, queryId, choice: z.enum(['mine', 'theirs', 'copy']) }).strict(),
-    response: QueryDetail,
-  },
-  /**
-   * The latest finished run of the query to show when it is opened: the newest this app knows
-   * whose values equal `parameters` (when given), else the newest of any values, else (online) the
-   * service's latest result (`GET /query/{id}/results`), whose download into the cache then starts
-   * in the background. Null when there is none.
-   */
-  'executions:latest': {
-    request: z.object({ accountId, queryId, parameters: ParameterValues.optional() }).strict(),
-    response: LatestResult.nullable(),
   },
 } as const;
 

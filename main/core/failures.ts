@@ -1,9 +1,7 @@
-import { fail, type ContractError } from '../contract/index.ts';
+import { fail, type Failure } from '../contract/index.ts';
 import type { ServiceError } from './service-client/index.ts';
 
 // How service-client errors and missing accounts cross the contract.
-
-export type Failure = { ok: false; error: ContractError };
 
 /** The kinds of the client are contract codes; the message is the service's own words. */
 export function serviceFailure(error: ServiceError): Failure {

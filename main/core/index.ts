@@ -2,14 +2,14 @@ import { join } from 'node:path';
 import type { ChannelName, ContractError, EventName, EventPayload, ExecutionRecord } from '../contract/index.ts';
 import { SINGLE_UPLOAD_MAX_BYTES } from '../contract/index.ts';
 import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts';
-import { createAccountRegistry } from './accounts/registry.ts';
+import { createAccountRegistry, type AccountRegistry } from './accounts/registry.ts';
 import { CacheSettings, defaultCacheSettings } from './cache/cache-settings.ts';
-import { openResultCache } from './cache/result-cache.ts';
-import { createExecutionHistory } from './executions/history.ts';
+import { openResultCache, type ResultCache } from './cache/result-cache.ts';
+import { openExecutionRecords, type ExecutionRecords } from './executions/history.ts';
 import { statusAfterExecute } from './executions/snapshot.ts';
-import { createExecutionWatcher, pollDelayWithin } from './executions/watcher.ts';
+import { createExecutionWatcher, pollDelayWithin, type ExecutionWatcher } from './executions/watcher.ts';
 import type { ExportDestinations } from './export/destination.ts';
-import { createExportRuns } from './export/exports.ts';
+import { createExportRuns, type ExportRuns } from './export/exports.ts';
 import { accountHandlers } from './handlers/accounts.ts';
 import { appHandlers } from './handlers/app.ts';
 import { executionHandlers, type Viewing } from './handlers/executions.ts';
@@ -17,7 +17,7 @@ import { queryHandlers } from './handlers/queries.ts';
 import { resultHandlers } from './handlers/results.ts';
 import { settingsHandlers } from './handlers/settings.ts';
 import { tableHandlers } from './handlers/tables.ts';
-import { uiStateHandlers } from './handlers/ui-state.ts';
+import { uiHandlers } from './handlers/ui.ts';
 import { workspaceHandlers } from './handlers/workspace.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
 import { ActivityLog } from './logging/activity-log.ts';
@@ -108,39 +108,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     onReach: (accountId, failure) => reach.observe(accountId, failure),
   });
   const activity = new ActivityLog(logger, (accountId) => accounts.get(accountId)?.account.label ?? accountId);
-  const history = createExecutionHistory(options.dataDir);
-  let viewing: Viewing | null = null;
+  const history = openExecutionRecords(options.dataDir);
+  const viewing: { current: Viewing | null } = { current: null };
   const appSettings = options.appSettings ?? openAppSettings(jsonFileStore(paths.settingsFile, StoredAppSettings, () => ({})));
-  const watcher = createExecutionWatcher({
-    pollDelay: (elapsedMs, failures) => pollDelayWithin(appSettings.current().poll, elapsedMs, failures),
-    emit: (update) => {
-      options.emit('execution:update', update);
-      const finished = history.observe(update);
-      if (finished === null) return;
-      const isViewed = viewing?.accountId === finished.accountId && viewing.executionId === finished.executionId;
-      options.onExecutionFinished?.({ record: finished, isViewed });
-    },
-  });
-
-  // Runs still going when the app last closed: watched again from where they were.
-  for (const record of history.unfinished()) {
-    const entry = accounts.get(record.accountId);
-    if (entry?.client == null) continue;
-    const status = { ...statusAfterExecute(record.executionId, record.state, record.queryId), submittedAt: record.submittedAt };
-    watcher.watch(record.accountId, entry.client, status, Date.parse(record.submittedAt));
-  }
-
+  const watcher = watchExecutions(options, { accounts, history, appSettings, viewing });
   const cacheSettings = options.cacheSettings ?? jsonFileStore(join(options.dataDir, 'cache-settings.json'), CacheSettings, defaultCacheSettings);
-  const cache = await openResultCache({
-    dir: join(options.dataDir, 'cache'),
-    budgetBytes: cacheSettings.read().budgetBytes,
-    onStatus: (status) => {
-      activity.download(status);
-      options.emit('results:cacheStatus', status);
-    },
-    onResumed: (accountId, executionId, fromRow) => activity.downloadResumed(accountId, executionId, fromRow),
-    knownRowCount: (accountId, executionId) => history.find(accountId, executionId)?.result?.totalRowCount ?? null,
-  });
+  const cache = await openCache(options, cacheSettings, activity, history);
   const exports = createExportRuns({
     emit: (progress) => {
       activity.exportProgress(progress);
@@ -157,50 +130,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const workspacesDir = join(options.dataDir, 'workspaces');
   const ui = new UiState(workspacesDir);
   const knownRows = new KnownRows(join(options.dataDir, 'table-rows.json'));
-  const workspaces = new Workspaces({
-    dir: workspacesDir,
-    accounts,
-    onChanged: (snapshot) => options.emit('workspace:changed', snapshot),
-    onSync: (state) => {
-      activity.sync(state);
-      options.emit('workspace:sync', state);
-      if (state.status === 'online') void cache.resumeInterrupted(state.accountId).catch(() => undefined);
-    },
-    onConflict: (accountId, pending) => activity.conflict(accountId, pending),
-    readTables: (accountId, client) => readTableSummaries(client, knownRows, accountId),
-  });
+  const workspaces = openWorkspaces(options, { dir: workspacesDir, accounts, activity, cache, knownRows });
   reach.observe = (accountId, failure) => workspaces.observe(accountId, failure);
+  const parts = { accounts, vault, history, viewing, watcher, cache, cacheSettings, exports, uploads, knownRows, workspaces, ui, activity, appSettings, logger, paths };
 
   return {
-    handlers: {
-      ...appHandlers({ host: options.host, version: options.version, openUrl: options.openUrl }),
-      ...accountHandlers(accounts, vault, (accountId) => {
-        history.forgetAccount(accountId);
-        // an entry that cannot be dropped now is still evicted later, by age and budget
-        cache.forgetAccount(accountId).catch(() => undefined);
-        ui.forget(accountId);
-        workspaces.forget(accountId).catch(() => undefined);
-      }),
-      ...queryHandlers(accounts, workspaces),
-      ...executionHandlers({ accounts, watcher, history, cache, setViewing: (next) => (viewing = next) }),
-      ...resultHandlers({ accounts, cache, cacheSettings, exports, destinations: options.exportDestinations, activity }),
-      ...tableHandlers(accounts, uploads, knownRows, workspaces),
-      ...uiStateHandlers(accounts, ui),
-      ...workspaceHandlers(accounts, workspaces, activity),
-      ...settingsHandlers({
-        settings: appSettings,
-        about: {
-          version: options.version,
-          host: options.host,
-          cacheDir: join(options.dataDir, 'cache'),
-          ...paths,
-        },
-        cache,
-        logger,
-        accounts: () => accounts.list(),
-        openFolder: options.openFolder ?? null,
-      }),
-    },
+    handlers: coreHandlers(options, parts),
     onInvalidRequest(channel, payload, error) {
       if (channel === 'results:export') activity.exportRefused(typeof payload === 'object' && payload !== null ? payload : {}, error);
     },
@@ -211,5 +146,110 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await cache.close();
       await uploads.clear();
     },
+  };
+}
+
+/** Watches the runs this app starts, and again those still going when it last closed. */
+function watchExecutions(
+  options: CoreOptions,
+  { accounts, history, appSettings, viewing }: { accounts: AccountRegistry; history: ExecutionRecords; appSettings: AppSettingsState; viewing: { current: Viewing | null } },
+): ExecutionWatcher {
+  const watcher = createExecutionWatcher({
+    pollDelay: (elapsedMs, failures) => pollDelayWithin(appSettings.current().poll, elapsedMs, failures),
+    emit: (update) => {
+      options.emit('execution:update', update);
+      const finished = history.observe(update);
+      if (finished === null) return;
+      const shown = viewing.current;
+      const isViewed = shown?.accountId === finished.accountId && shown.executionId === finished.executionId;
+      options.onExecutionFinished?.({ record: finished, isViewed });
+    },
+  });
+  for (const record of history.unfinished()) {
+    const entry = accounts.get(record.accountId);
+    if (entry?.client == null) continue;
+    const status = { ...statusAfterExecute(record.executionId, record.state, record.queryId), submittedAt: record.submittedAt };
+    watcher.watch(record.accountId, entry.client, status, Date.parse(record.submittedAt));
+  }
+  return watcher;
+}
+
+function openCache(options: CoreOptions, cacheSettings: SettingsStore<CacheSettings>, activity: ActivityLog, history: ExecutionRecords): Promise<ResultCache> {
+  return openResultCache({
+    dir: join(options.dataDir, 'cache'),
+    budgetBytes: cacheSettings.read().budgetBytes,
+    onStatus: (status) => {
+      activity.download(status);
+      options.emit('results:cacheStatus', status);
+    },
+    onResumed: (accountId, executionId, fromRow) => activity.downloadResumed(accountId, executionId, fromRow),
+    knownRowCount: (accountId, executionId) => history.find(accountId, executionId)?.result?.totalRowCount ?? null,
+  });
+}
+
+function openWorkspaces(
+  options: CoreOptions,
+  parts: { dir: string; accounts: AccountRegistry; activity: ActivityLog; cache: ResultCache; knownRows: KnownRows },
+): Workspaces {
+  const { activity, cache, knownRows } = parts;
+  return new Workspaces({
+    dir: parts.dir,
+    accounts: parts.accounts,
+    onChanged: (snapshot) => options.emit('workspace:changed', snapshot),
+    onSync: (state) => {
+      activity.sync(state);
+      options.emit('workspace:sync', state);
+      if (state.status === 'online') void cache.resumeInterrupted(state.accountId).catch(() => undefined);
+    },
+    onConflict: (accountId, pending) => activity.conflict(accountId, pending),
+    readTables: (accountId, client) => readTableSummaries(client, knownRows, accountId),
+  });
+}
+
+interface CoreParts {
+  accounts: AccountRegistry;
+  vault: KeyVault;
+  history: ExecutionRecords;
+  viewing: { current: Viewing | null };
+  watcher: ExecutionWatcher;
+  cache: ResultCache;
+  cacheSettings: SettingsStore<CacheSettings>;
+  exports: ExportRuns;
+  uploads: UploadSessions;
+  knownRows: KnownRows;
+  workspaces: Workspaces;
+  ui: UiState;
+  activity: ActivityLog;
+  appSettings: AppSettingsState;
+  logger: Logger;
+  paths: { dataDir: string; logsDir: string; settingsFile: string };
+}
+
+/** Every channel's handler, each prefix's from its own file. */
+function coreHandlers(options: CoreOptions, parts: CoreParts): Handlers {
+  const { accounts, history, cache, workspaces, ui, activity } = parts;
+  return {
+    ...appHandlers({ host: options.host, version: options.version, openUrl: options.openUrl }),
+    ...accountHandlers(accounts, parts.vault, (accountId) => {
+      history.forgetAccount(accountId);
+      // an entry that cannot be dropped now is still evicted later, by age and budget
+      cache.forgetAccount(accountId).catch(() => undefined);
+      ui.forget(accountId);
+      workspaces.forget(accountId).catch(() => undefined);
+    }),
+    ...queryHandlers(accounts, workspaces, activity),
+    ...executionHandlers({ accounts, watcher: parts.watcher, history, cache, setViewing: (next) => (parts.viewing.current = next) }),
+    ...resultHandlers({ accounts, cache, cacheSettings: parts.cacheSettings, exports: parts.exports, destinations: options.exportDestinations, activity }),
+    ...tableHandlers(accounts, parts.uploads, parts.knownRows, workspaces),
+    ...uiHandlers(accounts, ui),
+    ...workspaceHandlers(accounts, workspaces),
+    ...settingsHandlers({
+      settings: parts.appSettings,
+      about: { version: options.version, host: options.host, cacheDir: join(options.dataDir, 'cache'), ...parts.paths },
+      cache,
+      logger: parts.logger,
+      accounts: () => accounts.list(),
+      openFolder: options.openFolder ?? null,
+    }),
   };
 }

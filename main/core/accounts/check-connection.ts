@@ -24,7 +24,7 @@ export async function checkConnection(connection: ServiceConnection): Promise<Re
   // knows (a wrong key is 401 first). Such a key can run queries and read results, so it is kept.
   if (!listed.ok && listed.error.kind === 'forbidden') return ok({ latencyMs, handle: null });
   if (!listed.ok) return fail(listed.error.kind, refusal(listed.error, connection.baseUrl), listed.error.status === null ? undefined : { status: listed.error.status });
-  return ok({ latencyMs, handle: listed.value.queries[0]?.owner || null });
+  return ok({ latencyMs, handle: listed.data.queries[0]?.owner || null });
 }
 
 // The heading the app shows names the kind (the key refused, the service not reached): the

@@ -1,5 +1,5 @@
-import { fail } from '../../contract/index.ts';
-import { noSuchAccount, type Failure } from '../failures.ts';
+import { fail, type Failure, type Result } from '../../contract/index.ts';
+import { isFailure, noSuchAccount } from '../failures.ts';
 import type { ServiceClient } from '../service-client/index.ts';
 import type { AccountEntry, AccountRegistry, KeyProblem } from './registry.ts';
 
@@ -16,6 +16,20 @@ export function findAccount(accounts: AccountRegistry, accountId: string): Usabl
     return fail(problem.code, problem.message);
   }
   return { ...entry, client: entry.client };
+}
+
+/**
+ * A handler of a request about one account, called with that account when it exists and has a
+ * key; otherwise the lookup's failure is the answer and the handler is not called.
+ */
+export function withAccount<R extends { accountId: string }, T>(
+  accounts: AccountRegistry,
+  handle: (account: UsableAccount, request: R) => Promise<Result<NoInfer<T>>>,
+): (request: R) => Promise<Result<T>> {
+  return async (request) => {
+    const account = findAccount(accounts, request.accountId);
+    return isFailure(account) ? account : handle(account, request);
+  };
 }
 
 /** Why an account has no client to use. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { fail, ok, type Account, type Result } from '../../contract/index.ts';
-import { isFailure, noSuchAccount, type Failure } from '../failures.ts';
+import { fail, ok, type Account, type Failure, type Result } from '../../contract/index.ts';
+import { isFailure, noSuchAccount } from '../failures.ts';
 import type { KeyVault } from '../secrets/key-vault.ts';
 import { createServiceClient, type Fetch, type ServiceClient, type ServiceConnection, type ServiceError } from '../service-client/index.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { Failure } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
@@ -73,7 +74,8 @@ export interface DownloadOptions {
 /** The reason a download is stopped with as the app closes: unlike a cancel, it keeps the rows it has. */
 export class AppClosing extends Error {}
 
-export type DownloadOutcome = { ok: true; entry: CacheEntry } | { ok: false; error: ServiceError; kept: ResumePoint | null };
+/** A failed download says which rows it kept, for the next attempt to go on from. */
+export type DownloadOutcome = { ok: true; data: CacheEntry } | (Failure<ServiceError> & { kept: ResumePoint | null });
 
 export function stagingTableName(): string {
   return `r_${Date.now().toString(36)}_${randomBytes(6).toString('hex')}`;
@@ -155,7 +157,7 @@ async function downloadOnce(options: DownloadOptions, tableName: string, resume:
     };
     if (options.signal.aborted) throw cancelled();
     await swapIn(db, entry);
-    return { ok: true, entry };
+    return { ok: true, data: entry };
   } catch (error) {
     const failure = error instanceof DownloadFailure ? error.error : options.signal.aborted ? cancelled().error : null;
     if (failure !== null && kept !== null && kept > 0) return { ok: false, error: failure, kept: { tableName: table, rows: kept } };

@@ -67,7 +67,7 @@ export async function fetchPage(source: PageSource, range: RowRange, signal: Abo
     (body) => writeBody(body, file),
   );
   if (!page.ok) throw new DownloadFailure(page.error);
-  return { file, format: page.value.format, nextOffset: page.value.nextOffset };
+  return { file, format: page.data.format, nextOffset: page.data.nextOffset };
 }
 
 /** The first pages of a download, asked for before the download knew the result's size. */

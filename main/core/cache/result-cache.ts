@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CacheStatus } from '../../contract/index.ts';
-import { isNetworkFailure, type ServiceClient, type ServiceError } from '../service-client/index.ts';
+import type { CacheStatus, Result } from '../../contract/index.ts';
+import { isNetworkFailure, type ServiceClient } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
 import { absentStatus, cachedStatus, downloadingStatus } from './cache-status.ts';
 import { DownloadOutcomes } from './download-outcomes.ts';
@@ -9,7 +9,7 @@ import { AppClosing, columnsOf, stagingTableName, tableTypes } from './download.
 import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
 import { startEarlyPages, type PageFormats } from './page-fetch.ts';
 import { earlyRanges } from './page-ranges.ts';
-import { readResultShape } from './result-shape.ts';
+import { readResultShape, type ShapeRefusal } from './result-shape.ts';
 import { ResumableDownloads } from './resumable-downloads.ts';
 import { RunningDownloads, type DownloadSettings } from './running-downloads.ts';
 import { valuesNotFitting } from './values-not-fitting.ts';
@@ -38,7 +38,7 @@ export interface ResultCacheOptions {
   now?: () => Date;
 }
 
-export type StartOutcome = { ok: true; status: CacheStatus } | { ok: false; error: ServiceError | { kind: 'partial_result'; message: string } };
+export type StartOutcome = Result<CacheStatus, ShapeRefusal>;
 
 export interface ResultCache {
   readonly db: CacheDb;
@@ -155,9 +155,9 @@ class CacheOnDisk implements ResultCache {
   }
 
   async start(accountId: string, client: ServiceClient, executionId: string, allowPartial: boolean, knownRows: number | null = null): Promise<StartOutcome> {
-    if (this.#downloads.has(accountId, executionId)) return { ok: true, status: await this.status(accountId, executionId) };
+    if (this.#downloads.has(accountId, executionId)) return { ok: true, data: await this.status(accountId, executionId) };
     const current = await this.status(accountId, executionId);
-    if (current.state === 'cached') return { ok: true, status: current };
+    if (current.state === 'cached') return { ok: true, data: current };
     // The first pages are asked for beside the status, not after it: a round trip less before the
     // rows come. They are dropped when the status says the result is not to be cached.
     const { pageRows, pagesInFlight, formats } = this.#settings;
@@ -174,18 +174,18 @@ class CacheOnDisk implements ResultCache {
       return outcome;
     };
     if (!read.ok) return refuse({ ok: false, error: read.error });
-    const { shape } = read;
+    const { shape, roundTripMs } = read.data;
     if (shape.totalBytes > this.#budgetBytes) {
       this.#outcomes.tooLarge(shape);
-      return refuse({ ok: true, status: await this.status(accountId, executionId) });
+      return refuse({ ok: true, data: await this.status(accountId, executionId) });
     }
     // the start may have raced with another for the same result while the status was read
     if (this.#downloads.has(accountId, executionId) || (this.#resumable.get(accountId, executionId)?.rows ?? 0) !== from) {
-      return refuse({ ok: true, status: await this.status(accountId, executionId) });
+      return refuse({ ok: true, data: await this.status(accountId, executionId) });
     }
     await this.evict(shape.totalBytes);
-    this.#downloads.launch(shape, client, { roundTripMs: read.roundTripMs, controller, tableName, workDir, early, allowPartial });
-    return { ok: true, status: await this.status(accountId, executionId) };
+    this.#downloads.launch(shape, client, { roundTripMs, controller, tableName, workDir, early, allowPartial });
+    return { ok: true, data: await this.status(accountId, executionId) };
   }
 
   async cancel(accountId: string, executionId: string): Promise<CacheStatus> {

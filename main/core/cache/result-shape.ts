@@ -1,4 +1,5 @@
 import { hasResult } from '../../common/dune-states.ts';
+import { ok, type Result } from '../../contract/index.ts';
 import { noResultText } from '../executions/states.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import type { ResultShape } from './download.ts';
@@ -9,7 +10,7 @@ import { storageType } from './storage-types.ts';
 
 export type ShapeRefusal = ServiceError | { kind: 'partial_result'; message: string };
 
-export type ShapeOutcome = { ok: true; shape: ResultShape; roundTripMs: number } | { ok: false; error: ShapeRefusal };
+export type ShapeOutcome = Result<{ shape: ResultShape; roundTripMs: number }, ShapeRefusal>;
 
 /**
  * The result's shape from its status, with that request's round trip (the service does next to
@@ -20,12 +21,12 @@ export async function readResultShape(client: ServiceClient, accountId: string, 
   const read = await client.executions.status(executionId);
   const roundTripMs = performance.now() - asked;
   if (!read.ok) return { ok: false, error: read.error };
-  const execution = read.value;
+  const execution = read.data;
   let metadata = execution.resultMetadata;
   if (hasResult(execution.state) && metadata?.totalResultSetBytes == null) {
     // a status without the result's size: the first row's page carries the same metadata
     const first = await client.results.page({ executionId, offset: 0, limit: 1, allowPartialResults: allowPartial });
-    if (first.ok) metadata = first.value.metadata ?? metadata;
+    if (first.ok) metadata = first.data.metadata ?? metadata;
   }
   if (!hasResult(execution.state) || metadata === null) {
     return { ok: false, error: { kind: 'bad_request', status: null, message: noResultText('cache', execution.state) } };
@@ -47,5 +48,5 @@ export async function readResultShape(client: ServiceClient, accountId: string, 
     isPartial,
     expiresAt: execution.expiresAt,
   };
-  return { ok: true, shape, roundTripMs };
+  return ok({ shape, roundTripMs });
 }

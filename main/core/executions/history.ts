@@ -7,7 +7,7 @@ import { jsonFileStore } from '../settings/settings-store.ts';
 // (written atomically) so that the list survives a restart and a run still going when the app
 // closed is watched again at the next start.
 
-export interface ExecutionHistory {
+export interface ExecutionRecords {
   /** `sql`: the text that ran, when it was not the query as saved. */
   started(accountId: string, executionId: string, queryId: number, parameters: ParameterValues, sql?: string): void;
   /** Applies what the watcher saw; answers the record when this update is the one that ends it. */
@@ -19,12 +19,12 @@ export interface ExecutionHistory {
   forgetAccount(accountId: string): void;
 }
 
-const HistoryFile = z.object({ executions: z.array(ExecutionRecord) });
+const RecordsFile = z.object({ executions: z.array(ExecutionRecord) });
 const KEPT_PER_ACCOUNT = 200;
 const MAX_KEPT_SQL = 20_000;
 
-export function createExecutionHistory(dataDir: string, now: () => Date = () => new Date()): ExecutionHistory {
-  const file = jsonFileStore(join(dataDir, 'executions.json'), HistoryFile, () => ({ executions: [] }));
+export function openExecutionRecords(dataDir: string, now: () => Date = () => new Date()): ExecutionRecords {
+  const file = jsonFileStore(join(dataDir, 'executions.json'), RecordsFile, () => ({ executions: [] }));
   // Newest first.
   let records: ExecutionRecord[] = file.read().executions;
 

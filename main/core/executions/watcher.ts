@@ -167,7 +167,7 @@ class Poller implements ExecutionWatcher {
       return;
     }
     watch.failures = 0;
-    const status = await this.#withResultMetadata(watch, read.value);
+    const status = await this.#withResultMetadata(watch, read.data);
     if (signal.aborted) return;
     const update = toExecutionUpdate(watch.accountId, status, this.#now() - watch.startedAtMs);
     if (update.isFinished) this.#finish(watch);
@@ -180,6 +180,6 @@ class Poller implements ExecutionWatcher {
   async #withResultMetadata(watch: Watch, status: ExecutionStatus): Promise<ExecutionStatus> {
     if (!hasResult(status.state) || status.resultMetadata !== null) return status;
     const page = await watch.client.results.page({ executionId: status.executionId, offset: 0, limit: 1, signal: this.#controller.signal });
-    return page.ok && page.value.metadata !== null ? { ...status, resultMetadata: page.value.metadata } : status;
+    return page.ok && page.data.metadata !== null ? { ...status, resultMetadata: page.data.metadata } : status;
   }
 }

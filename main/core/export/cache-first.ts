@@ -31,7 +31,7 @@ export async function cacheFirstSource(
   const before = await cache.status(accountId, executionId);
   const started = await cache.start(accountId, client, executionId, allowPartial);
   if (!started.ok) return started.error.kind === 'partial_result' ? partialFailure(null) : serviceFailure(started.error);
-  const { status } = started;
+  const { data: status } = started;
   if (status.state === 'too_large') {
     return fail(
       'bad_request',

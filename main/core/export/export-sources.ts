@@ -100,8 +100,8 @@ export async function serviceSource(
   const { executionId, view, allowPartial, text } = request;
   const probe = await client.results.page({ executionId, offset: 0, limit: 1, view, allowPartialResults: allowPartial });
   if (!probe.ok) return refusal(probe.error);
-  if (probe.value.rows === null) return fail('bad_request', noResultText('export', probe.value.state));
-  const { metadata } = probe.value;
+  if (probe.data.rows === null) return fail('bad_request', noResultText('export', probe.data.state));
+  const { metadata } = probe.data;
   const totalRowCount = metadata?.totalRowCount ?? null;
   const columns = metadata?.columnNames && metadata.columnTypes ? { names: metadata.columnNames, types: metadata.columnTypes } : null;
   return ok({
@@ -115,7 +115,7 @@ export async function serviceSource(
       for await (const page of client.results.csvPages({ executionId, limit: PAGE_ROWS, view, allowPartialResults: allowPartial, signal })) {
         if (signal.aborted) throw new ExportAborted();
         if (!page.ok) throw new Error(page.error.message);
-        const { header, rows, nextOffset } = page.value;
+        const { header, rows, nextOffset } = page.data;
         const end = nextOffset ?? totalRowCount ?? offset;
         if (first && text === 'spreadsheet') rewrite = spreadsheetPages(header, columns);
         await write(`${first ? `${header}\n` : ''}${rewrite ? rewrite(rows) : rows}`, Math.max(0, end - offset));

@@ -1,8 +1,8 @@
 import { ok, type ExecutionListItem, type ExecutionUpdate, type LatestResult, type ParameterValues, type Result } from '../../contract/index.ts';
-import { findAccount } from '../accounts/find-account.ts';
+import { findAccount, withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
-import type { ExecutionHistory } from '../executions/history.ts';
+import type { ExecutionRecords } from '../executions/history.ts';
 import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
 import { statusAfterExecute, toExecutionUpdate } from '../executions/snapshot.ts';
 import type { ExecutionWatcher } from '../executions/watcher.ts';
@@ -19,51 +19,60 @@ export interface Viewing {
   executionId: string;
 }
 
-export function executionHandlers(options: {
+export interface ExecutionHandlerOptions {
   accounts: AccountRegistry;
   watcher: ExecutionWatcher;
-  history: ExecutionHistory;
+  history: ExecutionRecords;
   cache: ResultCache;
   /** Told which execution the UI shows, so a finished one elsewhere can be notified. */
   setViewing: (viewing: Viewing | null) => void;
-}): Pick<Handlers, ExecutionChannels> {
+}
+
+export function executionHandlers(options: ExecutionHandlerOptions): Pick<Handlers, ExecutionChannels> {
+  return { ...runHandlers(options), ...recordHandlers(options) };
+}
+
+async function isCached(cache: ResultCache, accountId: string, executionId: string): Promise<boolean> {
+  return (await cache.status(accountId, executionId)).state === 'cached';
+}
+
+/** Runs started, read and cancelled on the service, and watched until they end. */
+function runHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'executions:run' | 'executions:runSql' | 'executions:get' | 'executions:cancel'> {
   const { accounts, watcher, history, cache } = options;
-  const isCached = async (accountId: string, executionId: string) => (await cache.status(accountId, executionId)).state === 'cached';
   /** Sends the run, remembers it for the query's tab, and watches it. */
   async function start(
     accountId: string,
+    client: ServiceClient,
     queryId: number | null,
     parameters: ParameterValues,
     sql: string | undefined,
     send: (client: ServiceClient) => Promise<ClientResult<ExecuteResponse>>,
   ): Promise<Result<ExecutionUpdate>> {
-    const entry = findAccount(accounts, accountId);
-    if (isFailure(entry)) return entry;
     const startedAtMs = Date.now();
-    const started = await send(entry.client);
+    const started = await send(client);
     if (!started.ok) return serviceFailure(started.error);
     // SQL of no query is remembered under 0, as the service records it
-    history.started(accountId, started.value.executionId, queryId ?? 0, parameters, sql);
-    const status = statusAfterExecute(started.value.executionId, started.value.state, queryId ?? 0);
-    return ok(watcher.watch(accountId, entry.client, status, startedAtMs));
+    history.started(accountId, started.data.executionId, queryId ?? 0, parameters, sql);
+    const status = statusAfterExecute(started.data.executionId, started.data.state, queryId ?? 0);
+    return ok(watcher.watch(accountId, client, status, startedAtMs));
   }
 
   return {
-    'executions:run': ({ accountId, queryId, parameters = {} }) =>
-      start(accountId, queryId, parameters, undefined, (client) => client.executions.execute({ queryId, queryParameters: parameters })),
+    'executions:run': withAccount(accounts, (entry, { accountId, queryId, parameters = {} }) =>
+      start(accountId, entry.client, queryId, parameters, undefined, (client) => client.executions.execute({ queryId, queryParameters: parameters })),
+    ),
 
-    'executions:runSql': ({ accountId, queryId, sql, parameters = {} }) =>
-      start(accountId, queryId, parameters, sql, (client) => client.executions.executeSql({ sql })),
+    'executions:runSql': withAccount(accounts, (entry, { accountId, queryId, sql, parameters = {} }) =>
+      start(accountId, entry.client, queryId, parameters, sql, (client) => client.executions.executeSql({ sql })),
+    ),
 
-    'executions:get': async ({ accountId, executionId }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'executions:get': withAccount(accounts, async (entry, { accountId, executionId }) => {
       const known = watcher.latest(accountId, executionId);
       if (known) return ok(known);
       // A finished run whose rows are in the cache reads from disk, without waiting on the network
       // (which, offline, takes a while to say so)
       const finished = history.find(accountId, executionId);
-      if (finished?.isFinished && (await isCached(accountId, executionId))) return ok(rememberedUpdate(finished));
+      if (finished?.isFinished && (await isCached(cache, accountId, executionId))) return ok(rememberedUpdate(finished));
       // Not started by this app run: read it once, and keep watching it if it is still going.
       const read = await entry.client.executions.status(executionId);
       if (!read.ok) {
@@ -71,22 +80,26 @@ export function executionHandlers(options: {
         const remembered = isNetworkFailure(read.error) ? history.find(accountId, executionId) : null;
         return remembered ? ok(rememberedUpdate(remembered)) : serviceFailure(read.error);
       }
-      const submittedAtMs = read.value.submittedAt === null ? Number.NaN : Date.parse(read.value.submittedAt);
-      return ok(watcher.watch(accountId, entry.client, read.value, Number.isNaN(submittedAtMs) ? Date.now() : submittedAtMs));
-    },
+      const submittedAtMs = read.data.submittedAt === null ? Number.NaN : Date.parse(read.data.submittedAt);
+      return ok(watcher.watch(accountId, entry.client, read.data, Number.isNaN(submittedAtMs) ? Date.now() : submittedAtMs));
+    }),
 
-    'executions:cancel': async ({ accountId, executionId }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'executions:cancel': withAccount(accounts, async (entry, { accountId, executionId }) => {
       const cancelled = await entry.client.executions.cancel(executionId);
       if (!cancelled.ok) return serviceFailure(cancelled.error);
       watcher.pollNow(accountId, executionId);
-      return ok({ cancelled: cancelled.value });
-    },
+      return ok({ cancelled: cancelled.data });
+    }),
+  };
+}
 
+/** What this app remembers of its runs, and which one the UI shows. */
+function recordHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'executions:list' | 'executions:latest' | 'executions:viewing'> {
+  const { accounts, history, cache } = options;
+  return {
     'executions:list': async ({ accountId, limit = 50 }) => {
       const records = history.list(accountId, limit);
-      const executions: ExecutionListItem[] = await Promise.all(records.map(async (r) => ({ ...r, isCached: r.isFinished && (await isCached(accountId, r.executionId)) })));
+      const executions: ExecutionListItem[] = await Promise.all(records.map(async (r) => ({ ...r, isCached: r.isFinished && (await isCached(cache, accountId, r.executionId)) })));
       return ok({ executions });
     },
 
@@ -94,18 +107,18 @@ export function executionHandlers(options: {
       const record = latestFinished(history.list(accountId, Number.MAX_SAFE_INTEGER), queryId, parameters);
       if (record) {
         const execution = rememberedUpdate(record);
-        return ok({ execution, parameters: record.parameters, isCached: await isCached(accountId, record.executionId), source: 'local' });
+        return ok({ execution, parameters: record.parameters, isCached: await isCached(cache, accountId, record.executionId), source: 'local' });
       }
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return ok(null);
       const latest = await entry.client.results.latest(queryId);
-      if (!latest.ok || latest.value.metadata === null) return ok(null);
-      const status = { ...latest.value, queuePosition: null, resultMetadata: latest.value.metadata };
+      if (!latest.ok || latest.data.metadata === null) return ok(null);
+      const status = { ...latest.data, queuePosition: null, resultMetadata: latest.data.metadata };
       const execution = toExecutionUpdate(accountId, status, 0);
       if (!execution.isFinished || execution.result === null) return ok(null);
       // Like any result shown: downloaded into the cache in the background when it fits.
       void cache.start(accountId, entry.client, execution.executionId, false, execution.result.totalRowCount).catch(() => undefined);
-      return ok({ execution, parameters: null, isCached: await isCached(accountId, execution.executionId), source: 'service' });
+      return ok({ execution, parameters: null, isCached: await isCached(cache, accountId, execution.executionId), source: 'service' });
     },
 
     'executions:viewing': async ({ viewing }) => {

@@ -1,7 +1,7 @@
 import { missingTable } from '../../common/duckdb-errors.ts';
-import { EXPORT_FORMATS, fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
+import { EXPORT_FORMATS, fail, ok, type Failure, type Result, type ResultPage } from '../../contract/index.ts';
 import { FilterLanguageError } from '../../filter-language/index.ts';
-import { findAccount } from '../accounts/find-account.ts';
+import { findAccount, withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { CacheSettings } from '../cache/cache-settings.ts';
 import { compileView, readCachedPage, readCachedSample } from '../cache/cached-reads.ts';
@@ -13,7 +13,7 @@ import { cacheFirstSource } from '../export/cache-first.ts';
 import type { ExportDestinations } from '../export/destination.ts';
 import { cacheSource, EXPORT_SOURCE, serviceSource, type ExportSource } from '../export/export-sources.ts';
 import type { ExportRuns } from '../export/exports.ts';
-import { isFailure, serviceFailure, type Failure } from '../failures.ts';
+import { isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ActivityLog } from '../logging/activity-log.ts';
 import { profileFromCache } from '../profile/column-profile.ts';
@@ -51,92 +51,28 @@ export interface ResultHandlerOptions {
   activity?: ActivityLog;
 }
 
+type Reads = Pick<ResultHandlerOptions, 'accounts' | 'cache'>;
+type ReadRequest = { accountId: string; executionId: string; allowPartial: boolean };
+type ExportRequest = Parameters<Handlers['results:export']>[0];
+
 export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, ResultChannels> {
-  const { accounts, cache, exports } = options;
+  return { ...readHandlers(options), ...cacheHandlers(options), ...cachedOnlyHandlers(options.cache), ...exportHandlers(options) };
+}
 
-  /**
-   * Answers from the cache when it holds the result whole (a partial one only when the request
-   * allows it), else from the service; also from the service when the entry was evicted between
-   * being found and being read.
-   */
-  async function answer<T>(
-    request: { accountId: string; executionId: string; allowPartial: boolean },
-    fromCache: (entry: CacheEntry) => Promise<Result<T>>,
-    fromService: (client: ServiceClient) => Promise<Result<T>>,
-  ): Promise<Result<T>> {
-    const entry = await cached(request.accountId, request.executionId, request.allowPartial);
-    if (entry !== null && isFailure(entry)) return entry;
-    if (entry !== null) {
-      try {
-        return await fromCache(entry);
-      } catch (error) {
-        if (!(error instanceof Error && missingTable(error.message) !== null)) throw error;
-      }
-    }
-    const account = findAccount(accounts, request.accountId);
-    return isFailure(account) ? account : fromService(account.client);
-  }
-
-  /** The cached entry when it may be read: a partial one only when the request allows it. */
-  async function cached(accountId: string, executionId: string, allowPartial: boolean): Promise<CacheEntry | Failure | null> {
-    const entry = await cache.use(accountId, executionId);
-    if (entry?.isPartial && !allowPartial) return partialFailure(null);
-    return entry;
-  }
-
-  /**
-   * A page of the rows an interrupted download kept, so that they are read while the service does
-   * not answer: only of the result in its own order (a filter or sort needs every row), and only
-   * when the kept rows hold the whole page; null otherwise, or when the table went meanwhile.
-   */
-  async function keptPage(
-    request: { accountId: string; executionId: string; allowPartial: boolean },
-    view: ResultView,
-    startRow: number,
-    endRow: number,
-  ): Promise<Result<ResultPage> | null> {
-    if (view.filters !== undefined || view.sortBy !== undefined) return null;
-    const kept = await cache.interruptedRows(request.accountId, request.executionId);
-    if (kept === null || (kept.entry.isPartial && !request.allowPartial)) return null;
-    if (Math.min(endRow, kept.entry.rowCount) > kept.rows) return null;
-    try {
-      return await readCachedPage(cache.db, kept.entry, view, startRow, endRow);
-    } catch (error) {
-      if (error instanceof Error && missingTable(error.message) !== null) return null;
-      throw error;
-    }
-  }
-
-  /** CSV comes from the service when the cache does not hold the result; the other formats only from the cache. */
-  async function exportSource(request: Parameters<Handlers['results:export']>[0]): Promise<Result<ExportSource>> {
-    const { accountId, executionId, allowPartial = false, format = 'csv', text = 'spreadsheet' } = request;
-    const view = request.scope === 'view' ? viewOf(request) : {};
-    const bad = checkSyntax(view);
-    if (bad) return bad;
-    const fromEntry = async (entry: CacheEntry) => {
-      const compiled = compileView(entry, view, EXPORT_SOURCE);
-      if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
-      return ok(await cacheSource(cache.db, entry, compiled, { format, text }));
-    };
-    const entry = await cached(accountId, executionId, allowPartial);
-    if (entry !== null && isFailure(entry)) return entry;
-    if (entry !== null) return fromEntry(entry);
-    const account = findAccount(accounts, accountId);
-    if (isFailure(account)) return account;
-    if (format !== 'csv') return cacheFirstSource(cache, account.client, { accountId, executionId, allowPartial }, fromEntry);
-    return serviceSource(account.client, { executionId, view, allowPartial, text });
-  }
-
+/** Rows, samples and profiles: from the cache when it holds the result, else from the service. */
+function readHandlers(reads: Reads): Pick<Handlers, 'results:getRows' | 'results:sample' | 'results:profile'> {
+  const { cache } = reads;
   return {
     'results:getRows': async ({ accountId, executionId, startRow, endRow, allowPartial = false, ...request }) => {
       const view = viewOf(request);
       const bad = checkSyntax(view);
       if (bad) return bad;
       return answer(
+        reads,
         { accountId, executionId, allowPartial },
         (entry) => readCachedPage(cache.db, entry, view, startRow, endRow),
         async (client) =>
-          (await keptPage({ accountId, executionId, allowPartial }, view, startRow, endRow)) ??
+          (await keptPage(cache, { accountId, executionId, allowPartial }, view, startRow, endRow)) ??
           readRowRange(client, { executionId, startRow, endRow, allowPartial, view }),
       );
     },
@@ -146,6 +82,7 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
       const bad = checkSyntax(view);
       if (bad) return bad;
       return answer(
+        reads,
         { accountId, executionId, allowPartial },
         (entry) => readCachedSample(cache.db, entry, sampleCount, view),
         async (client) =>
@@ -153,15 +90,31 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
       );
     },
 
+    'results:profile': async ({ accountId, executionId, column, filters }) => {
+      const view = viewOf({ filters });
+      const bad = checkSyntax(view);
+      if (bad) return bad;
+      return answer(
+        reads,
+        { accountId, executionId, allowPartial: false },
+        (entry) => profileFromCache(cache.db, entry, column, view.filters),
+        async (client) => (view.filters === undefined ? profileFromSample(cache.db, client, executionId, column) : WHOLE_RESULT_ONLY),
+      );
+    },
+  };
+}
+
+/** The cache's downloads and budget. */
+function cacheHandlers(options: ResultHandlerOptions): Pick<Handlers, 'results:cacheStatus' | 'results:cache' | 'results:cacheCancel' | 'results:cacheSettings'> {
+  const { accounts, cache } = options;
+  return {
     'results:cacheStatus': async ({ accountId, executionId }) => ok(await cache.status(accountId, executionId)),
 
-    'results:cache': async ({ accountId, executionId, allowPartial = false }) => {
-      const account = findAccount(accounts, accountId);
-      if (isFailure(account)) return account;
+    'results:cache': withAccount(accounts, async (account, { accountId, executionId, allowPartial = false }) => {
       const started = await cache.start(accountId, account.client, executionId, allowPartial);
-      if (started.ok) return ok(started.status);
+      if (started.ok) return ok(started.data);
       return started.error.kind === 'partial_result' ? partialFailure(null) : serviceFailure(started.error);
-    },
+    }),
 
     'results:cacheCancel': async ({ accountId, executionId }) => ok(await cache.cancel(accountId, executionId)),
 
@@ -172,24 +125,18 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
       }
       return ok(await cache.usage());
     },
+  };
+}
 
+/** Charts and comparisons, which only the cached result can answer. */
+function cachedOnlyHandlers(cache: ResultCache): Pick<Handlers, 'results:chart' | 'results:compare'> {
+  return {
     'results:chart': async ({ accountId, executionId, filters, groupBy, maxPoints = 2_000, ...chart }) => {
       const entry = await cache.use(accountId, executionId);
       if (entry === null) {
         return fail('not_found', 'Charts are drawn from the cached result, and this result is not cached (yet): cache it first.');
       }
       return chartFromCache(cache.db, entry, { ...chart, groupBy: groupBy ?? null, filters: viewOf({ filters }).filters, maxPoints });
-    },
-
-    'results:profile': async ({ accountId, executionId, column, filters }) => {
-      const view = viewOf({ filters });
-      const bad = checkSyntax(view);
-      if (bad) return bad;
-      return answer(
-        { accountId, executionId, allowPartial: false },
-        (entry) => profileFromCache(cache.db, entry, column, view.filters),
-        async (client) => (view.filters === undefined ? profileFromSample(cache.db, client, executionId, column) : WHOLE_RESULT_ONLY),
-      );
     },
 
     'results:compare': async ({ accountId, a, b, key }) => {
@@ -201,27 +148,101 @@ export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, Re
       if (first.isPartial || second.isPartial) return fail('bad_request', 'A run the service truncated cannot be compared: its rows are not all there.');
       return compareCached(cache.db, { a: first, b: second }, key ?? null);
     },
+  };
+}
 
+function exportHandlers(options: ResultHandlerOptions): Pick<Handlers, 'results:export' | 'results:exportCancel'> {
+  return {
     'results:export': async (request) => {
-      const started = await startExport(request);
+      const started = await startExport(options, request);
       if (!started.ok) options.activity?.exportRefused(request, started.error);
       return started;
     },
 
-    'results:exportCancel': async ({ exportId }) => ok({ cancelled: exports.cancel(exportId) }),
+    'results:exportCancel': async ({ exportId }) => ok({ cancelled: options.exports.cancel(exportId) }),
   };
+}
 
-  async function startExport(request: Parameters<Handlers['results:export']>[0]): ReturnType<Handlers['results:export']> {
-    if (!options.destinations) return fail('internal', 'This host cannot save files.');
-    const source = await exportSource(request);
-    if (!source.ok) return source;
-    const exportId = exports.newId();
-    const format = request.format ?? 'csv';
-    const fileName = request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`;
-    const target = await options.destinations.choose(exportId, fileName, format);
-    if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
-    options.activity?.exportStarted(exportId, { accountId: request.accountId, executionId: request.executionId, format, fileName: target.filePath ?? fileName });
-    exports.run(exportId, source.data, target);
-    return ok({ exportId, delivery: target.delivery });
+/**
+ * Answers from the cache when it holds the result whole (a partial one only when the request
+ * allows it), else from the service; also from the service when the entry was evicted between
+ * being found and being read.
+ */
+async function answer<T>(
+  { accounts, cache }: Reads,
+  request: ReadRequest,
+  fromCache: (entry: CacheEntry) => Promise<Result<T>>,
+  fromService: (client: ServiceClient) => Promise<Result<T>>,
+): Promise<Result<T>> {
+  const entry = await cached(cache, request);
+  if (entry !== null && isFailure(entry)) return entry;
+  if (entry !== null) {
+    try {
+      return await fromCache(entry);
+    } catch (error) {
+      if (!(error instanceof Error && missingTable(error.message) !== null)) throw error;
+    }
   }
+  const account = findAccount(accounts, request.accountId);
+  return isFailure(account) ? account : fromService(account.client);
+}
+
+/** The cached entry when it may be read: a partial one only when the request allows it. */
+async function cached(cache: ResultCache, { accountId, executionId, allowPartial }: ReadRequest): Promise<CacheEntry | Failure | null> {
+  const entry = await cache.use(accountId, executionId);
+  if (entry?.isPartial && !allowPartial) return partialFailure(null);
+  return entry;
+}
+
+/**
+ * A page of the rows an interrupted download kept, so that they are read while the service does
+ * not answer: only of the result in its own order (a filter or sort needs every row), and only
+ * when the kept rows hold the whole page; null otherwise, or when the table went meanwhile.
+ */
+async function keptPage(cache: ResultCache, request: ReadRequest, view: ResultView, startRow: number, endRow: number): Promise<Result<ResultPage> | null> {
+  if (view.filters !== undefined || view.sortBy !== undefined) return null;
+  const kept = await cache.interruptedRows(request.accountId, request.executionId);
+  if (kept === null || (kept.entry.isPartial && !request.allowPartial)) return null;
+  if (Math.min(endRow, kept.entry.rowCount) > kept.rows) return null;
+  try {
+    return await readCachedPage(cache.db, kept.entry, view, startRow, endRow);
+  } catch (error) {
+    if (error instanceof Error && missingTable(error.message) !== null) return null;
+    throw error;
+  }
+}
+
+/** CSV comes from the service when the cache does not hold the result; the other formats only from the cache. */
+async function exportSource({ accounts, cache }: Reads, request: ExportRequest): Promise<Result<ExportSource>> {
+  const { accountId, executionId, allowPartial = false, format = 'csv', text = 'spreadsheet' } = request;
+  const view = request.scope === 'view' ? viewOf(request) : {};
+  const bad = checkSyntax(view);
+  if (bad) return bad;
+  const fromEntry = async (entry: CacheEntry) => {
+    const compiled = compileView(entry, view, EXPORT_SOURCE);
+    if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
+    return ok(await cacheSource(cache.db, entry, compiled, { format, text }));
+  };
+  const entry = await cached(cache, { accountId, executionId, allowPartial });
+  if (entry !== null && isFailure(entry)) return entry;
+  if (entry !== null) return fromEntry(entry);
+  const account = findAccount(accounts, accountId);
+  if (isFailure(account)) return account;
+  if (format !== 'csv') return cacheFirstSource(cache, account.client, { accountId, executionId, allowPartial }, fromEntry);
+  return serviceSource(account.client, { executionId, view, allowPartial, text });
+}
+
+async function startExport(options: ResultHandlerOptions, request: ExportRequest): ReturnType<Handlers['results:export']> {
+  const { exports, destinations, activity } = options;
+  if (!destinations) return fail('internal', 'This host cannot save files.');
+  const source = await exportSource(options, request);
+  if (!source.ok) return source;
+  const exportId = exports.newId();
+  const format = request.format ?? 'csv';
+  const fileName = request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`;
+  const target = await destinations.choose(exportId, fileName, format);
+  if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
+  activity?.exportStarted(exportId, { accountId: request.accountId, executionId: request.executionId, format, fileName: target.filePath ?? fileName });
+  exports.run(exportId, source.data, target);
+  return ok({ exportId, delivery: target.delivery });
 }

@@ -1,7 +1,7 @@
 import { fail, ok, type Result, type UploadDone } from '../../contract/index.ts';
-import { findAccount } from '../accounts/find-account.ts';
+import { withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
-import { isFailure, serviceFailure } from '../failures.ts';
+import { serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { KnownRows } from '../tables/known-rows.ts';
 import { queryOwner } from '../tables/table-lookup.ts';
@@ -36,35 +36,29 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
   }
 
   return {
-    'tables:list': async ({ accountId }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'tables:list': withAccount(accounts, async (entry, { accountId }) => {
       const listed = await readTableSummaries(entry.client, knownRows, accountId);
       if (!listed.ok) return serviceFailure(listed.error);
-      workspaces.recordTables(accountId, listed.value);
+      workspaces.recordTables(accountId, listed.data);
       // the sidebar's tables and the editor's completion follow the Tables page at once
       workspaces.changed(accountId);
-      const fromTable = listed.value[0] === undefined ? null : (splitFullName(listed.value[0].fullName)?.namespace ?? null);
+      const fromTable = listed.data[0] === undefined ? null : (splitFullName(listed.data[0].fullName)?.namespace ?? null);
       const handle = fromTable ?? entry.account.handle ?? (await queryOwner(entry.client));
-      return ok({ tables: listed.value, handle });
-    },
+      return ok({ tables: listed.data, handle });
+    }),
 
-    'tables:delete': async ({ accountId, fullName }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'tables:delete': withAccount(accounts, async (entry, { accountId, fullName }) => {
       const name = splitFullName(fullName);
       if (name === null) return fail('invalid_request', `“${fullName}” is not a table’s full name (namespace.table).`);
       const removed = await entry.client.tables.remove(name.namespace, name.table);
       if (!removed.ok) return serviceFailure(removed.error);
       knownRows.forget(accountId, fullName);
       return ok({});
-    },
+    }),
 
-    'tables:uploadBegin': async ({ accountId, ...request }) => {
-      const entry = findAccount(accounts, accountId);
-      if (isFailure(entry)) return entry;
+    'tables:uploadBegin': withAccount(accounts, async (entry, { accountId, ...request }) => {
       return ok({ uploadId: sessions.begin(entry, request) });
-    },
+    }),
 
     'tables:uploadChunk': async ({ uploadId, index, text }) => {
       const session = sessions.get(uploadId);

@@ -33,7 +33,7 @@ export async function readRowRange(client: ServiceClient, range: RowRangeRequest
   while (rows.length < wanted) {
     const read = await client.results.page({ executionId, offset, limit: wanted - rows.length, allowPartialResults: allowPartial, view });
     if (!read.ok) return isPartialRefusal(read.error) ? partialFailure(read.error.message) : refusal(read.error);
-    const page = read.value;
+    const page = read.data;
     // A lenient service may serve it without the flag: the rule is the app's, not only the service's.
     if (page.state === PARTIAL_STATE && !allowPartial) return partialFailure(null);
     if (page.rows === null) return fail('bad_request', noResultMessage(page));

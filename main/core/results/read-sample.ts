@@ -26,7 +26,7 @@ export async function readSample(
     allowPartialResults: request.allowPartial,
   });
   if (!read.ok) return isPartialRefusal(read.error) ? partialFailure(read.error.message) : refusal(read.error);
-  const { rows, metadata, state } = read.value;
+  const { rows, metadata, state } = read.data;
   if (state === 'QUERY_STATE_COMPLETED_PARTIAL' && !request.allowPartial) return partialFailure(null);
   if (rows === null) return fail('bad_request', noResultText('sample', state));
   const names = metadata?.columnNames ?? Object.keys(rows[0] ?? {});

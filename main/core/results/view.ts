@@ -1,6 +1,5 @@
-import { fail } from '../../contract/index.ts';
+import { fail, type Failure } from '../../contract/index.ts';
 import { FilterLanguageError, parseColumns, parseFilters, parseSort } from '../../filter-language/index.ts';
-import type { Failure } from '../failures.ts';
 import type { ResultView } from '../service-client/index.ts';
 
 // The `filters` / `sort_by` / `columns` of a request, and how a mistake in them is answered: a

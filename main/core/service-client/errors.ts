@@ -1,3 +1,5 @@
+import type { Failure, Result } from '../../contract/index.ts';
+
 // Errors of the service client, as values. `kind` is what the app acts on; `message` is the
 // service's own `error` text whenever it sent one, so the UI can show it as the service words it.
 
@@ -19,13 +21,9 @@ export interface ServiceError {
   message: string;
 }
 
-export type ClientResult<T> = { ok: true; value: T } | { ok: false; error: ServiceError };
+export type ClientResult<T> = Result<T, ServiceError>;
 
-export function success<T>(value: T): ClientResult<T> {
-  return { ok: true, value };
-}
-
-export function failure(kind: ServiceErrorKind, message: string, status: number | null = null): { ok: false; error: ServiceError } {
+export function failure(kind: ServiceErrorKind, message: string, status: number | null = null): Failure<ServiceError> {
   return { ok: false, error: { kind, status, message } };
 }
 

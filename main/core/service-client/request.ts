@@ -1,7 +1,8 @@
 import { parseJsonExact } from '../../common/dune-types/index.ts';
 import { secondsText, waitNote } from '../../common/wait-note.ts';
+import { ok } from '../../contract/index.ts';
 import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
-import { failure, kindForStatus, success, type ClientResult, type ServiceError } from './errors.ts';
+import { failure, kindForStatus, type ClientResult, type ServiceError } from './errors.ts';
 import { networkFailureText } from './network-words.ts';
 import { backoffDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy.ts';
 import { isObject } from './wire-read.ts';
@@ -125,18 +126,18 @@ class HttpTransport implements Transport {
 
   async stream<T>(options: RequestOptions, consume: BodyConsumer<T>): Promise<ClientResult<StreamedResponse<T>>> {
     const outcome = await this.#request(options, consume);
-    return outcome.ok ? success({ headers: outcome.value.headers, value: outcome.value.value! }) : outcome;
+    return outcome.ok ? ok({ headers: outcome.data.headers, value: outcome.data.value! }) : outcome;
   }
 
   async json<T>(options: RequestOptions, parse: BodyParser<T>): Promise<ClientResult<T>> {
     const response = await this.#request(options);
     if (!response.ok) return response;
-    const body = parseJson(response.value.text);
+    const body = parseJson(response.data.text);
     const value = body === undefined ? null : parse(body);
     if (value === null) {
-      return failure('server_error', `The service answered ${options.method} ${options.path ?? options.url} with an unexpected body.`, response.value.status);
+      return failure('server_error', `The service answered ${options.method} ${options.path ?? options.url} with an unexpected body.`, response.data.status);
     }
-    return success(value);
+    return ok(value);
   }
 
   #urlOf(options: RequestOptions): URL | null {
@@ -169,12 +170,12 @@ class HttpTransport implements Transport {
         const transient = outcome.error.kind === 'unreachable' || outcome.error.kind === 'timeout';
         if (!transient || !idempotent || lastAttempt) return outcome;
         wait = backoffDelay(policy, attemptNumber);
-      } else if (outcome.value.status >= 200 && outcome.value.status <= 299) {
+      } else if (outcome.data.status >= 200 && outcome.data.status <= 299) {
         return outcome;
-      } else if (!lastAttempt && isRetryableStatus(outcome.value.status, idempotent)) {
-        wait = retryAfterMs(outcome.value.headers.get('retry-after')) ?? backoffDelay(policy, attemptNumber);
+      } else if (!lastAttempt && isRetryableStatus(outcome.data.status, idempotent)) {
+        wait = retryAfterMs(outcome.data.headers.get('retry-after')) ?? backoffDelay(policy, attemptNumber);
       }
-      if (wait === null || wait > policy.maxDelayMs) return outcome.ok ? httpFailure(outcome.value, wait) : outcome;
+      if (wait === null || wait > policy.maxDelayMs) return outcome.ok ? httpFailure(outcome.data, wait) : outcome;
       if (!(await sleep(wait, options.signal))) return failure('cancelled', 'The request was cancelled.');
     }
   }
@@ -206,7 +207,7 @@ class HttpTransport implements Transport {
         signal,
       });
       if (consume === undefined || response.status < 200 || response.status > 299) {
-        return success({ status: response.status, headers: response.headers, text: await response.text() });
+        return ok({ status: response.status, headers: response.headers, text: await response.text() });
       }
       const body = response.body;
       const reads = async function* () {
@@ -219,7 +220,7 @@ class HttpTransport implements Transport {
       };
       consuming = true;
       const value = await consume(reads(), response.headers);
-      return success({ status: response.status, headers: response.headers, text: '', value });
+      return ok({ status: response.status, headers: response.headers, text: '', value });
     } catch (error) {
       // a consumer's own failure; one caused by a broken body is the network's, below
       if (consuming && !bodyBroke && !options.signal?.aborted && !timeout.aborted) throw error;
@@ -234,7 +235,7 @@ class HttpTransport implements Transport {
     if (connection.onReach === undefined) return;
     if (!outcome.ok) {
       if (outcome.error.kind !== 'cancelled') connection.onReach(outcome.error);
-    } else if (outcome.value.status === 401) connection.onReach(httpFailure(outcome.value, null).error);
+    } else if (outcome.data.status === 401) connection.onReach(httpFailure(outcome.data, null).error);
     else connection.onReach(null);
   }
 }

@@ -1,5 +1,6 @@
 import { scanRecord } from '../../common/csv-text.ts';
-import { success, type ClientResult } from './errors.ts';
+import { ok } from '../../contract/index.ts';
+import type { ClientResult } from './errors.ts';
 import { nextPageRequest } from './next-page.ts';
 import type { BodyConsumer, RequestOptions, Transport } from './request.ts';
 import { viewQuery, type ResultView } from './result-view.ts';
@@ -77,8 +78,8 @@ export function createCsvPageStream(transport: Transport) {
   return async function csvPageStream<T>(args: CsvPageStreamArgs, consume: BodyConsumer<T>): Promise<ClientResult<StreamedCsvPage<T>>> {
     const response = await transport.stream(pageRequest(args), consume);
     if (!response.ok) return response;
-    const { headers, value } = response.value;
-    return success({ value, nextOffset: nextOffsetOf(transport, headers), format: formatOf(headers) });
+    const { headers, value } = response.data;
+    return ok({ value, nextOffset: nextOffsetOf(transport, headers), format: formatOf(headers) });
   };
 }
 
@@ -93,13 +94,13 @@ export function createCsvPages(transport: Transport) {
         yield response;
         return;
       }
-      const headers = response.value.headers;
+      const headers = response.data.headers;
       const page = {
-        ...splitHeader(response.value.text),
+        ...splitHeader(response.data.text),
         nextOffset: nextOffsetOf(transport, headers),
         nextUri: headers.get(`x-${transport.serviceName}-next-uri`),
       };
-      yield success(page);
+      yield ok(page);
       const next = nextPageRequest(transport, first, offset, page);
       request = next?.request ?? null;
       offset = next?.offset ?? offset;

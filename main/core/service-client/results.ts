@@ -81,8 +81,8 @@ export function createResultsApi(transport: Transport): ResultsApi {
       while (request !== null) {
         const page = await read(request);
         yield page;
-        if (!page.ok || page.value.rows === null) return;
-        const next = nextPageRequest(transport, first, offset, page.value);
+        if (!page.ok || page.data.rows === null) return;
+        const next = nextPageRequest(transport, first, offset, page.data);
         request = next?.request ?? null;
         offset = next?.offset ?? offset;
       }

@@ -12,21 +12,21 @@ export async function listAllTables(client: ServiceClient): Promise<ClientResult
   for (let offset: number | null = 0; offset !== null; ) {
     const page = await client.tables.list({ limit: PAGE, offset });
     if (!page.ok) return page;
-    tables.push(...page.value.tables);
-    offset = page.value.nextOffset;
+    tables.push(...page.data.tables);
+    offset = page.data.nextOffset;
   }
-  return { ok: true, value: tables };
+  return { ok: true, data: tables };
 }
 
 /** The table of that SQL name (null when there is none), in that namespace when one is given. */
 export async function findTable(client: ServiceClient, namespace: string | null, table: string): Promise<ClientResult<TableListItem | null>> {
   const listed = await listAllTables(client);
   if (!listed.ok) return listed;
-  const found = listed.value.find((item) => {
+  const found = listed.data.find((item) => {
     const name = splitFullName(item.fullName);
     return name !== null && name.table === table && (namespace === null || name.namespace === namespace);
   });
-  return { ok: true, value: found ?? null };
+  return { ok: true, data: found ?? null };
 }
 
 /**
@@ -35,7 +35,7 @@ export async function findTable(client: ServiceClient, namespace: string | null,
  */
 export async function resolveHandle(client: ServiceClient): Promise<string | null> {
   const tables = await client.tables.list({ limit: 1 });
-  const fromTable = tables.ok ? (tables.value.tables[0]?.ownerHandle ?? null) : null;
+  const fromTable = tables.ok ? (tables.data.tables[0]?.ownerHandle ?? null) : null;
   if (fromTable !== null) return fromTable;
   return (await queryOwner(client)) ?? probeHandle(client);
 }
@@ -43,7 +43,7 @@ export async function resolveHandle(client: ServiceClient): Promise<string | nul
 /** The owner of the first query the key's context lists: its handle, when it has a query. */
 export async function queryOwner(client: ServiceClient): Promise<string | null> {
   const queries = await client.queries.list({ limit: 1 });
-  return queries.ok ? queries.value.queries[0]?.owner || null : null;
+  return queries.ok ? queries.data.queries[0]?.owner || null : null;
 }
 
 async function probeHandle(client: ServiceClient): Promise<string | null> {
@@ -51,7 +51,7 @@ async function probeHandle(client: ServiceClient): Promise<string | null> {
   const uploaded = await client.tables.uploadCsv({ tableName: name, data: 'probe\n1\n', description: 'Querydesk: finding the namespace', isPrivate: false });
   if (!uploaded.ok) return null;
   const found = await findTable(client, null, sqlTableName(name));
-  const table = found.ok ? found.value : null;
+  const table = found.ok ? found.data : null;
   const namespace = table === null ? null : splitFullName(table.fullName)?.namespace ?? null;
   if (namespace !== null) await client.tables.remove(namespace, sqlTableName(name));
   return table?.ownerHandle ?? namespace;

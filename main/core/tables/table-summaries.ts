@@ -8,7 +8,7 @@ import { userTableName } from './table-names.ts';
 export async function readTableSummaries(client: ServiceClient, knownRows: KnownRows, accountId: string): Promise<ClientResult<TableSummary[]>> {
   const listed = await listAllTables(client);
   if (!listed.ok) return listed;
-  return { ok: true, value: listed.value.map((item) => summaryOf(item, knownRows.rowsOf(accountId, item.fullName, item.updatedAt))) };
+  return { ok: true, data: listed.data.map((item) => summaryOf(item, knownRows.rowsOf(accountId, item.fullName, item.updatedAt))) };
 }
 
 function summaryOf(item: TableListItem, rows: number | null): TableSummary {

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { fail, ok, type Result, type UploadDone, type UploadProgress } from '../../contract/index.ts';
-import { serviceFailure, type Failure } from '../failures.ts';
+import { fail, ok, type Failure, type Result, type UploadDone, type UploadProgress } from '../../contract/index.ts';
+import { serviceFailure } from '../failures.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import { headerRow, layoutCsv, readRange, type CsvLayout } from './csv-layout.ts';
 import type { StagedFile } from './staged-file.ts';
@@ -132,10 +132,10 @@ export class TableUpload {
     // Sending it again after a failure is safe: an upload replaces the table whole.
     const uploaded = await this.#client.tables.uploadCsv({ tableName, data, description, isPrivate }, { signal });
     if (!uploaded.ok) return this.#failed(uploaded.error);
-    let fullName = uploaded.value.fullName;
+    let fullName = uploaded.data.fullName;
     if (fullName === null) {
       const listed = await findTable(this.#client, null, sqlTableName(tableName));
-      fullName = listed.ok ? (listed.value?.fullName ?? null) : null;
+      fullName = listed.ok ? (listed.data?.fullName ?? null) : null;
     }
     if (fullName === null) return fail('server_error', `The service accepted the upload, but does not list the table ${sqlTableName(tableName)}.`);
     return ok({ fullName, rows: this.#request.rows, mode: 'single' });
@@ -165,7 +165,7 @@ export class TableUpload {
         return this.#failed(inserted.error, `part ${index + 1} of ${layout.parts.length} was not confirmed; the parts before it are in the table`);
       }
       parts.written.add(index);
-      parts.rowsWritten += inserted.value.rowsWritten;
+      parts.rowsWritten += inserted.data.rowsWritten;
       this.#progress('sending');
     }
     return ok({ fullName: parts.fullName, rows: parts.rowsWritten, mode: 'parts' });
@@ -177,7 +177,7 @@ export class TableUpload {
     const table = sqlTableName(this.#request.tableName);
     const existing = await findTable(this.#client, handle, table);
     if (!existing.ok) return this.#failed(existing.error);
-    if (existing.value !== null) {
+    if (existing.data !== null) {
       if (!this.#request.replace) return fail('bad_request', `A table named ${this.#request.tableName} exists already; confirm that the upload replaces it.`);
       // The service cannot swap a table made of parts: the old one goes first (the UI said so).
       const removed = await this.#client.tables.remove(handle, table, { signal });
@@ -186,7 +186,7 @@ export class TableUpload {
     const { description, isPrivate, columns } = this.#request;
     const created = await this.#client.tables.create({ namespace: handle, tableName: table, schema: columns, description, isPrivate }, { signal });
     if (!created.ok) return this.#failed(created.error);
-    return ok({ namespace: handle, table, fullName: created.value.fullName, bodies, written: new Set(), rowsWritten: 0, uncertain: null });
+    return ok({ namespace: handle, table, fullName: created.data.fullName, bodies, written: new Set(), rowsWritten: 0, uncertain: null });
   }
 
   /**
@@ -198,7 +198,7 @@ export class TableUpload {
     const index = parts.uncertain!;
     const found = await findTable(this.#client, parts.namespace, parts.table);
     if (!found.ok) return this.#failed(found.error);
-    const listed = found.value;
+    const listed = found.data;
     if (listed === null) return fail('not_found', `The table ${parts.fullName} is gone; start the upload again.`, { retryable: false });
     const confirmed = [...parts.written].reduce((sum, i) => sum + parts.bodies[i]!, 0);
     if (listed.sizeBytes === confirmed + parts.bodies[index]!) {

@@ -22,12 +22,12 @@ export async function sendEdit(client: ServiceClient, queryId: number, baseVersi
   if (!force) {
     const current = await client.queries.get(queryId);
     if (!current.ok) return failed(current.error);
-    if (current.value.version !== baseVersion) return { kind: 'conflict', theirs: toQueryDetail(current.value) };
+    if (current.data.version !== baseVersion) return { kind: 'conflict', theirs: toQueryDetail(current.data) };
   }
   const saved = await client.queries.update(queryId, toQueryChanges(edit));
   if (!saved.ok) return failed(saved.error);
   const read = await client.queries.get(queryId);
-  return read.ok ? { kind: 'saved', query: toQueryDetail(read.value) } : failed(read.error);
+  return read.ok ? { kind: 'saved', query: toQueryDetail(read.data) } : failed(read.error);
 }
 
 /** A later save of a query with an edit waiting: one edit, later fields win, the first base version stays. */

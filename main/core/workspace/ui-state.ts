@@ -8,7 +8,7 @@ type UiValue = z.infer<typeof uiValue>;
 const UiFile = z.object({ values: z.record(z.string(), uiValue) });
 type UiFile = z.infer<typeof UiFile>;
 
-/** The window's state per account (see contract/ui-state.ts), one JSON file each, written atomically. */
+/** The window's state per account (see contract/ui.ts), one JSON file each, written atomically. */
 export class UiState {
   readonly #workspacesDir: string;
   readonly #files = new Map<string, { store: SettingsStore<UiFile>; data: UiFile }>();

@@ -34,8 +34,8 @@ async function listAllQueries(client: ServiceClient): Promise<ClientResult<Query
   for (;;) {
     const page = await client.queries.list({ limit: LIST_PAGE, offset: queries.length });
     if (!page.ok) return page;
-    queries.push(...page.value.queries);
-    if (page.value.queries.length === 0 || queries.length >= page.value.total) return { ok: true, value: queries };
+    queries.push(...page.data.queries);
+    if (page.data.queries.length === 0 || queries.length >= page.data.total) return { ok: true, data: queries };
   }
 }
 
@@ -189,10 +189,10 @@ export class Workspaces {
     const { client } = entry;
     const listed = await listAllQueries(client);
     if (!listed.ok && reachOf(listed.error).status !== 'online') return reachOf(listed.error);
-    if (listed.ok) this.recordList(accountId, listed.value);
+    if (listed.ok) this.recordList(accountId, listed.data);
     const tables = await this.#options.readTables(accountId, client);
     if (!tables.ok && reachOf(tables.error).status !== 'online') return reachOf(tables.error);
-    if (tables.ok) this.recordTables(accountId, tables.value);
+    if (tables.ok) this.recordTables(accountId, tables.data);
     const sent = await this.#sendWaiting(accountId, client);
     const created = sent.status === 'online' ? await this.#createWaiting(accountId, client) : sent;
     if (created.status !== 'online') return created;
@@ -216,7 +216,7 @@ export class Workspaces {
         reach = reachOf(read.error);
         break;
       }
-      if (read.ok) fetched.push(toQueryDetail(read.value));
+      if (read.ok) fetched.push(toQueryDetail(read.data));
     }
     if (fetched.length > 0) {
       const now = this.#now().toISOString();
@@ -239,10 +239,10 @@ export class Workspaces {
       .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
     for (const draft of waiting) {
       const created = await client.queries.create({ name: draft.name?.trim() || 'Untitled query', querySql: draft.sql });
-      const read = created.ok ? await client.queries.get(created.value) : created;
+      const read = created.ok ? await client.queries.get(created.data) : created;
       if (!read.ok && isNetworkFailure(read.error)) return reachOf(read.error);
       if (read.ok) {
-        this.recordQuery(accountId, toQueryDetail(read.value), true);
+        this.recordQuery(accountId, toQueryDetail(read.data), true);
         store.removeDraft(draft.key);
       } else {
         store.writeDraft({ ...draft, createWhenOnline: false, refusal: read.error.message });

@@ -117,7 +117,7 @@ describe('the result cache', () => {
         apiKey: harness.service!.demoApiKey!,
         shape,
       });
-      expect(outcome).toMatchObject({ ok: true, entry: { rowCount: 5000 } });
+      expect(outcome).toMatchObject({ ok: true, data: { rowCount: 5000 } });
       expect(loads).toBeGreaterThan(1);
       expect(writeBacks).toBe(loads);
     } finally {
@@ -249,7 +249,7 @@ describe('eviction', () => {
   async function cacheOne(client: ReturnType<typeof createServiceClient>, executionId: string) {
     const seen = statuses.length;
     const started = await cache.start('local', client, executionId, false);
-    expect(started).toMatchObject({ ok: true, status: { state: 'downloading' } });
+    expect(started).toMatchObject({ ok: true, data: { state: 'downloading' } });
     await until(() => statuses.slice(seen).some((s) => s.executionId === executionId && s.state !== 'downloading'));
     clock += 120_000;
   }
@@ -260,10 +260,10 @@ describe('eviction', () => {
       const client = createServiceClient({ baseUrl: fresh.service!.baseUrl, apiKey: fresh.service!.demoApiKey!, serviceName: 'DUNE' });
       const [a, b, c] = [await fresh.run('Demo trades'), await fresh.run('Demo trades'), await fresh.run('Demo trades')];
       const status = await client.executions.status(a);
-      const bytes = status.ok ? status.value.resultMetadata!.totalResultSetBytes! : 0;
+      const bytes = status.ok ? status.data.resultMetadata!.totalResultSetBytes! : 0;
       // c finished last, so it expires last
       const last = await client.executions.status(c);
-      const expiresAt = Date.parse(last.ok ? last.value.expiresAt! : '');
+      const expiresAt = Date.parse(last.ok ? last.data.expiresAt! : '');
       clock = Date.now();
       const open = () => openResultCache({ dir, budgetBytes: Math.floor(bytes * 2.5), onStatus: (s) => statuses.push(s), now: () => new Date(clock) });
       cache = await open();

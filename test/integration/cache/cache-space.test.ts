@@ -31,7 +31,7 @@ async function killedDownload(executionId: string): Promise<void> {
   const client = createServiceClient({ baseUrl: harness.service!.baseUrl, serviceName: 'DUNE', apiKey: harness.service!.demoApiKey ?? '' });
   const read = await readResultShape(client, 'local', executionId, false);
   if (!read.ok) throw new Error(read.error.message);
-  const { output } = await downloadKilledMidway(cacheDir, harness.service!.baseUrl, harness.service!.demoApiKey!, read.shape);
+  const { output } = await downloadKilledMidway(cacheDir, harness.service!.baseUrl, harness.service!.demoApiKey!, read.data.shape);
   expect(output).not.toContain('finished');
 }
 

@@ -72,7 +72,7 @@ async function cacheOnce(
   const client = createServiceClient({ baseUrl: proxyUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
   const started = await cache.start('local', client, executionId, false);
   if (!started.ok) throw new Error(started.error.message);
-  const status = started.status.state === 'downloading' ? await done : started.status;
+  const status = started.data.state === 'downloading' ? await done : started.data;
   const entry = await cache.use('local', executionId);
   const ids = entry
     ? await cache.db.withConnection(async (c) => (await c.runAndReadAll(`SELECT trade_id FROM "${entry.tableName}" ORDER BY rowid`)).getRows().map(([id]) => Number(id)))

@@ -5,12 +5,12 @@ import type { RunningService } from '../../../main/service/index.ts';
 export async function finishedRun(service: RunningService, queryName: string): Promise<string> {
   const client = createServiceClient({ baseUrl: service.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
   const listed = await client.queries.list();
-  const query = listed.ok ? listed.value.queries.find((q) => q.name === queryName) : undefined;
+  const query = listed.ok ? listed.data.queries.find((q) => q.name === queryName) : undefined;
   const started = await client.executions.execute({ queryId: query?.id ?? 0 });
   if (!started.ok) throw new Error(started.error.message);
   for (;;) {
-    const status = await client.executions.status(started.value.executionId);
-    if (status.ok && status.value.isExecutionFinished) return started.value.executionId;
+    const status = await client.executions.status(started.data.executionId);
+    if (status.ok && status.data.isExecutionFinished) return started.data.executionId;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -64,7 +64,7 @@ describe('a download killed mid-way', () => {
     const read = await readResultShape(client, 'local', executionId, false);
     if (!read.ok) throw new Error(read.error.message);
     const cacheDir = join(dir, 'killed');
-    const { output, arrived } = await downloadKilledMidway(cacheDir, service.baseUrl, service.demoApiKey!, read.shape, 4);
+    const { output, arrived } = await downloadKilledMidway(cacheDir, service.baseUrl, service.demoApiKey!, read.data.shape, 4);
     expect(output).not.toContain('finished');
 
     const asked = proxy.requests.length;

@@ -45,10 +45,10 @@ beforeAll(async () => {
   const client = createServiceClient({ baseUrl: service.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
   const started = await client.executions.executeSql({ sql: SQL });
   if (!started.ok) throw new Error(started.error.message);
-  executionId = started.value.executionId;
+  executionId = started.data.executionId;
   for (;;) {
     const status = await client.executions.status(executionId);
-    if (status.ok && status.value.isExecutionFinished) break;
+    if (status.ok && status.data.isExecutionFinished) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 });

@@ -36,7 +36,7 @@ const started = { body: { execution_id: 'E1', state: 'QUERY_STATE_PENDING' } };
 describe('retries', () => {
   it('retry an idempotent call through 502, 503, 504 and a dropped connection', async () => {
     const { client, fake } = await clientFor((_r, n) => [{ status: 502 }, { status: 503 }, { reset: true }, queries][n - 1] ?? { status: 504 });
-    expect(await client.queries.list()).toEqual({ ok: true, value: { queries: [], total: 0 } });
+    expect(await client.queries.list()).toEqual({ ok: true, data: { queries: [], total: 0 } });
     expect(fake.requests).toHaveLength(4);
   });
 
@@ -53,7 +53,7 @@ describe('retries', () => {
     await unavailable.fake.close();
 
     const limited = await clientFor((_r, n) => (n === 1 ? { status: 429, body: { error: 'rate limited' } } : started));
-    expect(await limited.client.executions.execute({ queryId: 1 })).toMatchObject({ ok: true, value: { executionId: 'E1' } });
+    expect(await limited.client.executions.execute({ queryId: 1 })).toMatchObject({ ok: true, data: { executionId: 'E1' } });
     expect(limited.fake.requests).toHaveLength(2);
   });
 
@@ -103,7 +103,7 @@ describe('pagination', () => {
   it('reads every row once, in order, following next_uri as given', async () => {
     const { client, fake } = await clientFor((request) => pagedResults(request, () => fake.baseUrl));
     const pages = await collect(client.results.pages({ executionId: 'E1', limit: 1000 }));
-    const rows = pages.flatMap((p) => (p.ok ? (p.value.rows ?? []) : []));
+    const rows = pages.flatMap((p) => (p.ok ? (p.data.rows ?? []) : []));
     expect(rows.map((r) => r.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(fake.requests.map((r) => r.query.get('marker'))).toEqual([null, 'kept', 'kept', 'kept']);
   });
@@ -111,7 +111,7 @@ describe('pagination', () => {
   it('never sends the key to a next_uri on another host: it asks for the next offset instead', async () => {
     const { client, fake } = await clientFor((request) => pagedResults(request, () => fake.baseUrl, 'http://127.0.0.2:9'));
     const pages = await collect(client.results.pages({ executionId: 'E1', limit: 1000, offset: 4 }));
-    expect(pages.flatMap((p) => (p.ok ? (p.value.rows ?? []) : [])).map((r) => r.n)).toEqual([4, 5, 6, 7, 8, 9]);
+    expect(pages.flatMap((p) => (p.ok ? (p.data.rows ?? []) : [])).map((r) => r.n)).toEqual([4, 5, 6, 7, 8, 9]);
     expect(fake.requests.map((r) => r.query.get('offset'))).toEqual(['4', '7']);
   });
 
@@ -142,8 +142,8 @@ describe('CSV pages', () => {
     const fakeUrl = () => fake.baseUrl;
     const pages = await collect(client.results.csvPages({ executionId: 'E1', limit: 2 }));
     expect(pages).toEqual([
-      { ok: true, value: { header: 'n,"note"', rows: '0,"a, b"\n1,"two\nlines"\n', nextOffset: 2, nextUri: `${fake.baseUrl}/api/v1/execution/E1/results/csv?limit=2&offset=2` } },
-      { ok: true, value: { header: 'n,"note"', rows: '2,c\n', nextOffset: null, nextUri: null } },
+      { ok: true, data: { header: 'n,"note"', rows: '0,"a, b"\n1,"two\nlines"\n', nextOffset: 2, nextUri: `${fake.baseUrl}/api/v1/execution/E1/results/csv?limit=2&offset=2` } },
+      { ok: true, data: { header: 'n,"note"', rows: '2,c\n', nextOffset: null, nextUri: null } },
     ]);
     expect(fake.requests.map((r) => `${r.path}?${r.query}`)).toEqual([
       '/api/v1/execution/E1/results/csv?limit=2&offset=0',
@@ -169,7 +169,7 @@ describe('a CSV page streamed to a consumer', () => {
       reads.push('started');
       return readAll(body);
     });
-    expect(page).toEqual({ ok: true, value: { value: PAGE, nextOffset: 3, format: 'csv' } });
+    expect(page).toEqual({ ok: true, data: { value: PAGE, nextOffset: 3, format: 'csv' } });
     expect(reads).toEqual(['started', 'started']);
     expect(fake.requests.map((r) => r.query.get('offset'))).toEqual(['0', '0']);
   });
@@ -189,7 +189,7 @@ describe('a CSV page streamed to a consumer', () => {
     const formats: unknown[] = [];
     for (const _ of types) {
       const page = await client.results.csvPageStream({ executionId: 'E1', offset: 0, limit: 3, parquet: true }, readAll);
-      formats.push(page.ok && page.value.format);
+      formats.push(page.ok && page.data.format);
     }
     expect(formats).toEqual(['parquet', 'parquet', 'csv', 'csv']);
     expect(fake.requests.map((r) => r.headers.accept)).toEqual(types.map(() => 'application/vnd.apache.parquet, text/csv;q=0.5'));
@@ -217,14 +217,14 @@ describe('a whole result read through faults, from the embedded service', () => 
     service = await startService({ dataDir: join(dir, 'service'), port: 0, maxPageRows: PAGE_ROWS });
     const direct = createServiceClient({ baseUrl: service.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
     const listed = await direct.queries.list();
-    const trades = listed.ok ? listed.value.queries.find((q) => q.name === 'Demo trades') : undefined;
+    const trades = listed.ok ? listed.data.queries.find((q) => q.name === 'Demo trades') : undefined;
     const started = await direct.executions.execute({ queryId: trades?.id ?? 0 });
     if (!started.ok) throw new Error(started.error.message);
-    executionId = started.value.executionId;
+    executionId = started.data.executionId;
     for (;;) {
       const status = await direct.executions.status(executionId);
-      if (status.ok && status.value.state === 'QUERY_STATE_COMPLETED') break;
-      if (status.ok && status.value.isExecutionFinished) throw new Error(`the demo query ended as ${status.value.state}`);
+      if (status.ok && status.data.state === 'QUERY_STATE_COMPLETED') break;
+      if (status.ok && status.data.isExecutionFinished) throw new Error(`the demo query ended as ${status.data.state}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   });
@@ -259,7 +259,7 @@ describe('a whole result read through faults, from the embedded service', () => 
     const { client, proxy } = await throughFaults();
     const pages = await collect(client.results.pages({ executionId, limit: 100_000 }));
     expect(pages.every((page) => page.ok)).toBe(true);
-    const ids = pages.flatMap((page) => (page.ok ? (page.value.rows ?? []) : [])).map((row) => row.trade_id);
+    const ids = pages.flatMap((page) => (page.ok ? (page.data.rows ?? []) : [])).map((row) => row.trade_id);
     expect(ids).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
     expect(proxy.requests).toHaveLength(Math.ceil(TOTAL / PAGE_ROWS) + Object.keys(FAULTS).length);
   });
@@ -268,7 +268,7 @@ describe('a whole result read through faults, from the embedded service', () => 
     const { client, proxy } = await throughFaults();
     const pages = await collect(client.results.csvPages({ executionId, limit: 100_000 }));
     expect(pages.every((page) => page.ok)).toBe(true);
-    const lines = pages.flatMap((page) => (page.ok ? page.value.rows.split('\n').filter((line) => line !== '') : []));
+    const lines = pages.flatMap((page) => (page.ok ? page.data.rows.split('\n').filter((line) => line !== '') : []));
     expect(lines.map((line) => Number(line.split(',')[0]))).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
     expect(proxy.requests).toHaveLength(Math.ceil(TOTAL / PAGE_ROWS) + Object.keys(FAULTS).length);
   });

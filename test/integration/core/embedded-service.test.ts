@@ -93,7 +93,7 @@ describe('core against the embedded service', () => {
     for await (const page of client.results.pages({ executionId: run.data.executionId, limit: 100_000 })) {
       if (!page.ok) throw new Error(page.error.message);
       pages += 1;
-      ids.push(...(page.value.rows ?? []).map((row) => row.trade_id));
+      ids.push(...(page.data.rows ?? []).map((row) => row.trade_id));
     }
     expect(pages).toBe(5000 / PAGE_CAP);
     expect(ids).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));

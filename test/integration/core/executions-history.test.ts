@@ -122,7 +122,7 @@ describe('the execution history', () => {
     const second: Core = await newCore();
     // Ended behind the app's back: only the new core's own watching can notice.
     const client = createServiceClient({ baseUrl: harness.baseUrl, serviceName: 'DUNE', apiKey: harness.demoApiKey ?? '' });
-    expect(await client.executions.cancel(executionId)).toEqual({ ok: true, value: true });
+    expect(await client.executions.cancel(executionId)).toEqual({ ok: true, data: true });
     const ended = await harness.finishedUpdate(executionId);
     expect(harness.updates.indexOf(ended)).toBeGreaterThanOrEqual(seenBefore);
     expect(ended).toMatchObject({ state: 'QUERY_STATE_CANCELLED', isFinished: true });

@@ -20,7 +20,7 @@ describe('the service client: requests', () => {
   it('sends the key in the service-named header, to /api/v1, with a JSON body on execute', async () => {
     const { client, fake } = await clientFor(() => ({ body: { execution_id: 'E1', state: 'QUERY_STATE_PENDING' } }));
     const started = await client.executions.execute({ queryId: 7, queryParameters: { chain: 'eth', picks: ['a', 'b'] } });
-    expect(started).toEqual({ ok: true, value: { executionId: 'E1', state: 'QUERY_STATE_PENDING' } });
+    expect(started).toEqual({ ok: true, data: { executionId: 'E1', state: 'QUERY_STATE_PENDING' } });
     const [request] = fake.requests;
     expect(request?.method).toBe('POST');
     expect(request?.path).toBe('/api/v1/query/7/execute');
@@ -94,7 +94,7 @@ describe('the service client: tolerant reading', () => {
     const status = await client.executions.status('E1');
     expect(status).toMatchObject({
       ok: true,
-      value: { executionId: 'E1', state: 'QUERY_STATE_SOMETHING_NEW', isExecutionFinished: null, queuePosition: null, resultMetadata: null, error: null },
+      data: { executionId: 'E1', state: 'QUERY_STATE_SOMETHING_NEW', isExecutionFinished: null, queuePosition: null, resultMetadata: null, error: null },
     });
   });
 
@@ -106,7 +106,7 @@ describe('the service client: tolerant reading', () => {
       },
     }));
     const status = await client.executions.status('E1');
-    expect(status.ok && status.value.error).toEqual({ type: 'FAILED_TYPE_EXECUTION_FAILED', message: "line 1:8: Column 'x' cannot be resolved", line: 1, column: 8 });
+    expect(status.ok && status.data.error).toEqual({ type: 'FAILED_TYPE_EXECUTION_FAILED', message: "line 1:8: Column 'x' cannot be resolved", line: 1, column: 8 });
   });
 
   it('reads a results page whose metadata lacks fields (no column_types, no pending_time_millis)', async () => {
@@ -121,13 +121,13 @@ describe('the service client: tolerant reading', () => {
     expect(fake.requests[0]?.query.get('offset')).toBe('5');
     expect(page).toMatchObject({
       ok: true,
-      value: { rows: [{ n: 1 }, { n: 2 }], nextOffset: 7, metadata: { columnNames: ['n'], columnTypes: null, totalRowCount: 10, pendingTimeMillis: null } },
+      data: { rows: [{ n: 1 }, { n: 2 }], nextOffset: 7, metadata: { columnNames: ['n'], columnTypes: null, totalRowCount: 10, pendingTimeMillis: null } },
     });
   });
 
   it('reads a results answer of a running execution as having no rows', async () => {
     const { client } = await clientFor(() => ({ body: { execution_id: 'E1', state: 'QUERY_STATE_EXECUTING', is_execution_finished: false } }));
-    expect(await client.results.page({ executionId: 'E1', offset: 0, limit: 2 })).toMatchObject({ ok: true, value: { rows: null, nextOffset: null } });
+    expect(await client.results.page({ executionId: 'E1', offset: 0, limit: 2 })).toMatchObject({ ok: true, data: { rows: null, nextOffset: null } });
   });
 
   it('reads the query list and a query record, filling in absent fields', async () => {
@@ -138,17 +138,17 @@ describe('the service client: tolerant reading', () => {
     );
     expect(await client.queries.list()).toEqual({
       ok: true,
-      value: { queries: [{ id: 1, name: 'Demo', description: '', owner: '', tags: [], createdAt: null, updatedAt: null }], total: 1 },
+      data: { queries: [{ id: 1, name: 'Demo', description: '', owner: '', tags: [], createdAt: null, updatedAt: null }], total: 1 },
     });
     expect(await client.queries.get(1)).toMatchObject({
       ok: true,
-      value: { queryId: 1, querySql: 'select {{n}}', version: 0, isArchived: false, parameters: [{ key: 'n', type: 'number', value: '5', enumOptions: null }] },
+      data: { queryId: 1, querySql: 'select {{n}}', version: 0, isArchived: false, parameters: [{ key: 'n', type: 'number', value: '5', enumOptions: null }] },
     });
   });
 
   it('reads the cancel answer', async () => {
     const { client, fake } = await clientFor(() => ({ body: { success: true } }));
-    expect(await client.executions.cancel('E 1')).toEqual({ ok: true, value: true });
+    expect(await client.executions.cancel('E 1')).toEqual({ ok: true, data: true });
     expect(fake.requests[0]?.path).toBe('/api/v1/execution/E%201/cancel');
   });
 });

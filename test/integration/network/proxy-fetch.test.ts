@@ -72,7 +72,7 @@ describe('the browser host fetch', () => {
   it('goes through the proxy set in Settings, as absolute-URI requests for an http service', async () => {
     const proxy = await loopbackProxy();
     const listed = await listQueries(harness.baseUrl, proxyFetch(() => proxy.url).fetch);
-    expect(listed.ok && listed.value.queries.length).toBeGreaterThan(0);
+    expect(listed.ok && listed.data.queries.length).toBeGreaterThan(0);
     expect(proxy.log).toEqual([expect.stringMatching(new RegExp(`^GET ${harness.baseUrl}/api/v1/queries\\?`))]);
   });
 

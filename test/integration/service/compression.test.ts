@@ -68,11 +68,11 @@ describe('compressed answers, when the service compresses for every client', () 
     await asked.text();
     const client = createServiceClient({ baseUrl: h.service.baseUrl, apiKey: h.key, serviceName: 'DUNE' });
     const page = await client.results.page({ executionId: id, offset: 2990, limit: 100 });
-    expect(page.ok && page.value.rows).toEqual(Array.from({ length: 10 }, (_, i) => ({ n: 2990 + i, label: `row ${2990 + i}`, amount: (2990 + i) * 1.5 })));
+    expect(page.ok && page.data.rows).toEqual(Array.from({ length: 10 }, (_, i) => ({ n: 2990 + i, label: `row ${2990 + i}`, amount: (2990 + i) * 1.5 })));
     const csv = client.results.csvPages({ executionId: id, offset: 0, limit: 2000 });
     const first = await csv.next();
     await csv.return();
-    expect(first.value && first.value.ok && first.value.value.rows.split('\n')[1]).toBe('1,row 1,1.5');
+    expect(first.value && first.value.ok && first.value.data.rows.split('\n')[1]).toBe('1,row 1,1.5');
   });
 
   it('keeps to what the client refuses, and sends a small answer as is', async () => {

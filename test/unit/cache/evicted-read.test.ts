@@ -48,7 +48,7 @@ describe('a read of an entry evicted meanwhile', () => {
       nextOffset: null,
       nextUri: null,
     };
-    const client = { results: { page: async () => ({ ok: true, value: page }) } } as unknown as ServiceClient;
+    const client = { results: { page: async () => ({ ok: true, data: page }) } } as unknown as ServiceClient;
     const accounts = { get: () => ({ account: { label: 'Local' }, client, keyProblem: null }) } as unknown as AccountRegistry;
     const handlers = resultHandlers({
       accounts,

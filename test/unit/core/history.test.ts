@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecutionUpdate } from '../../../main/contract/index.ts';
-import { createExecutionHistory } from '../../../main/core/executions/history.ts';
+import { openExecutionRecords } from '../../../main/core/executions/history.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -36,7 +36,7 @@ function update(executionId: string, state: string, isFinished: boolean, extra: 
 
 describe('the execution history', () => {
   it('answers the record once, on the update that ends it, and keeps it in its file', () => {
-    const history = createExecutionHistory(dir, clock);
+    const history = openExecutionRecords(dir, clock);
     history.started('a', 'E1', 7, { n: '5' });
     expect(history.observe(update('E1', 'QUERY_STATE_EXECUTING', false))).toBeNull();
     const result = { columnNames: [], columnTypes: [], totalRowCount: 12, totalBytes: 1, executionTimeMillis: null };
@@ -49,11 +49,11 @@ describe('the execution history', () => {
     });
     expect(history.observe(update('E1', 'QUERY_STATE_COMPLETED', true, { result }))).toBeNull();
     expect(history.observe(update('NOT-MINE', 'QUERY_STATE_COMPLETED', true))).toBeNull();
-    expect(createExecutionHistory(dir).list('a', 10)).toEqual([ended]);
+    expect(openExecutionRecords(dir).list('a', 10)).toEqual([ended]);
   });
 
   it('lists newest first, keeps the newest 200 per account, and forgets a removed account', () => {
-    const history = createExecutionHistory(dir, clock);
+    const history = openExecutionRecords(dir, clock);
     for (let i = 1; i <= 205; i += 1) history.started('a', `E${i}`, 7, {});
     history.started('b', 'B1', 8, {});
     expect(history.list('a', 3).map((r) => r.executionId)).toEqual(['E205', 'E204', 'E203']);
@@ -65,10 +65,10 @@ describe('the execution history', () => {
   });
 
   it('gives back for watching again only the runs still going and not abandoned', () => {
-    const history = createExecutionHistory(dir, clock);
+    const history = openExecutionRecords(dir, clock);
     for (const id of ['RUNNING', 'DONE', 'GONE']) history.started('a', id, 7, {});
     history.observe(update('DONE', 'QUERY_STATE_FAILED', true));
     history.observe(update('GONE', 'QUERY_STATE_EXECUTING', false, { error: { type: 'watch_not_found', message: 'Stopped watching' } }));
-    expect(createExecutionHistory(dir).unfinished().map((r) => r.executionId)).toEqual(['RUNNING']);
+    expect(openExecutionRecords(dir).unfinished().map((r) => r.executionId)).toEqual(['RUNNING']);
   });
 });

@@ -10,7 +10,7 @@ const metadata: ResultMetadata = {
 };
 
 function status(state: string, extra: Partial<ExecutionStatus> = {}): ClientResult<ExecutionStatus> {
-  return { ok: true, value: { ...statusAfterExecute('E1', state, 7), ...extra } };
+  return { ok: true, data: { ...statusAfterExecute('E1', state, 7), ...extra } };
 }
 
 const notUsed = () => {
@@ -31,7 +31,7 @@ function scriptedClient(script: ClientResult<ExecutionStatus>[], resultsMetadata
       page: async (): Promise<ClientResult<ResultsPage>> => {
         calls.results += 1;
         const page = status('QUERY_STATE_COMPLETED');
-        return page.ok ? { ok: true, value: { ...page.value, rows: [], metadata: resultsMetadata, nextOffset: null, nextUri: null } } : page;
+        return page.ok ? { ok: true, data: { ...page.data, rows: [], metadata: resultsMetadata, nextOffset: null, nextUri: null } } : page;
       },
     },
     queries: { list: notUsed, get: notUsed, create: notUsed, update: notUsed, setFlag: notUsed },

@@ -4,7 +4,7 @@ import { noSuchAccount } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { UiState } from '../workspace/ui-state.ts';
 
-export function uiStateHandlers(accounts: AccountRegistry, ui: UiState): Pick<Handlers, 'ui:get' | 'ui:set'> {
+export function uiHandlers(accounts: AccountRegistry, ui: UiState): Pick<Handlers, 'ui:get' | 'ui:set'> {
   return {
     'ui:get': async ({ accountId, key }) => {
       if (accounts.get(accountId) === null) return noSuchAccount(accountId);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountId } from './models.ts';
-import { ChartSettings } from './results.ts';
+import { ChartSettings } from './result-models.ts';
 
 // What the window looked like, per account, kept by main so it comes back after a restart: the
 // layout, the open tabs, each query's result view (filters, sort, hidden columns, chart). Each
@@ -42,4 +42,4 @@ export const uiChannels = {
     request: z.object({ accountId, key: uiKey, value: uiValue.nullable() }).strict().superRefine(checkView),
     response: z.object({}),
   },
-};
+} as const;
