@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isServiceName, SERVICE_NAME_RULE } from '../common/service-name.ts';
-import { AccountStore, type Account } from './accounts/account-store.ts';
+import { AccountStore, type ServiceAccount } from './accounts/account-store.ts';
 import { applyAccountsConfig } from './accounts/accounts-config.ts';
 import { authenticate } from './accounts/authenticate.ts';
 import { ExecutionBudget } from './executions/execution-budget.ts';
@@ -27,7 +27,7 @@ import { addTableRoutes } from './routes/table-routes.ts';
 import { SampleTables } from './samples/sample-tables.ts';
 import { DEMO_HANDLE, demoKeyForRun, seedDemo } from './seed/seed-demo.ts';
 import { updateDemoSql } from './seed/update-demo-sql.ts';
-import type { ServiceConfig, ServiceContext } from './service-context.ts';
+import type { ServiceConfig, ServiceDeps } from './service-deps.ts';
 import { sweepLeftovers } from './storage/leftovers.ts';
 import { openStorage, type Storage } from './storage/open-storage.ts';
 import { TableData } from './tables/table-data.ts';
@@ -104,7 +104,7 @@ function configOf(options: ServiceOptions): ServiceConfig {
 }
 
 function admitter(limiter: RateLimiter) {
-  return (caller: Account, method: string, path: string) => limiter.admit(caller, bucketOf(method, path));
+  return (caller: ServiceAccount, method: string, path: string) => limiter.admit(caller, bucketOf(method, path));
 }
 
 /** The demo account's key for this run: the one an accounts file gives it, else one kept or made (see demoKeyForRun). */
@@ -129,7 +129,7 @@ async function recoverExecutions(config: ServiceConfig, executions: ExecutionSto
 }
 
 /** The stores and the executor, opened on `storage`, and what a run must close besides them. */
-async function openDeps(options: ServiceOptions, config: ServiceConfig, storage: Storage): Promise<{ deps: ServiceContext; sandboxes: Sandboxes; demoApiKey: string | null }> {
+async function openDeps(options: ServiceOptions, config: ServiceConfig, storage: Storage): Promise<{ deps: ServiceDeps; sandboxes: Sandboxes; demoApiKey: string | null }> {
   const accounts = new AccountStore(storage.meta);
   const queries = new QueryStore(storage.meta);
   const executions = new ExecutionStore(storage.meta);
@@ -160,8 +160,8 @@ async function openDeps(options: ServiceOptions, config: ServiceConfig, storage:
   return { deps: { config, accounts, queries, executions, results, executor, tables, tableData, hidePaths }, sandboxes, demoApiKey };
 }
 
-function routerOf(deps: ServiceContext): Router<Account> {
-  const router = new Router<Account>();
+function routerOf(deps: ServiceDeps): Router<ServiceAccount> {
+  const router = new Router<ServiceAccount>();
   addQueryRoutes(router, deps);
   addQueryWriteRoutes(router, deps);
   addExecutionRoutes(router, deps);
@@ -179,7 +179,7 @@ async function listen(server: Server, host: string, port: number): Promise<numbe
 }
 
 /** Sweeps expired executions and detaches idle results while the service runs; the function answered stops them. */
-function startUpkeep(deps: ServiceContext, storage: Storage): () => Promise<void> {
+function startUpkeep(deps: ServiceDeps, storage: Storage): () => Promise<void> {
   let sweeping = Promise.resolve();
   const sweeper = setInterval(() => {
     sweeping = expireDue(deps.executions, deps.results).catch((error: unknown) => console.error('[service] expiry sweep failed:', error));

@@ -1,7 +1,7 @@
 import { BoundedCache } from '../bounded-cache.ts';
 import type { JsonText } from './json-lines.ts';
 import { rowPositionName, type PageQuery } from './page-sql.ts';
-import type { Page, PageFormat } from './page.ts';
+import type { Page, PageEncoding } from './page.ts';
 import type { ResultReader } from './result-reader.ts';
 import { TextBlocks, type MakeBlock } from './text-blocks.ts';
 
@@ -34,7 +34,7 @@ export class BlockPages {
   }
 
   /** The page, from blocks; null when the page is not one to read from blocks. */
-  page(executionId: string, query: PageQuery, encoding: PageFormat): Promise<Page> | null {
+  page(executionId: string, query: PageQuery, encoding: PageEncoding): Promise<Page> | null {
     if (encoding === 'parquet' || query.where || query.orderBy || query.samplePercent != null) return null;
     const key = [executionId, encoding, ...query.columns.map((c) => c.name)].join('\u0000');
     const kept = this.#blocks.keptPage(key, encoding, query.storedRows, query.offset, query.limit);

@@ -3,7 +3,7 @@ import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { BoundSql } from '../../filter-language/index.ts';
 import type { PageRows } from './page-rows.ts';
 import type { PageWriter } from './page-writer.ts';
-import type { PageFormat, Page } from './page.ts';
+import type { PageEncoding, Page } from './page.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
 // The plain page path, the one to read first: a page of a stored result is one SELECT over its
@@ -60,7 +60,7 @@ export function pageRowsSql(table: string, query: PageQuery, row: string): PageR
 }
 
 /** The page of the stored result in `table`, from its SQL. */
-export function plainPage(connection: DuckDBConnection, pages: PageWriter, table: string, query: PageQuery, encoding: PageFormat): Promise<Page> {
+export function plainPage(connection: DuckDBConnection, pages: PageWriter, table: string, query: PageQuery, encoding: PageEncoding): Promise<Page> {
   assertWindow(query);
   const row = rowPositionName(query.tableColumns);
   const rows = pageRowsSql(table, query, row);

@@ -74,7 +74,7 @@ export class ResultFiles {
 
   /** Runs `work` with the result's table attached for reading. */
   async use<T>(executionId: string, work: (table: ResultTable) => Promise<T>): Promise<T> {
-    const table = await this.hold(executionId);
+    const table = await this.acquire(executionId);
     try {
       return await work(table);
     } finally {
@@ -83,7 +83,7 @@ export class ResultFiles {
   }
 
   /** Attaches the result for reading (counting one more user) and answers its table; `release` when done. */
-  async hold(executionId: string): Promise<ResultTable> {
+  async acquire(executionId: string): Promise<ResultTable> {
     let entry = this.#attached.get(executionId);
     if (!entry) {
       // callers asking at once share one ATTACH

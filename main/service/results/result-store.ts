@@ -1,7 +1,7 @@
 import type { BoundSql } from '../../filter-language/index.ts';
 import { BlockPages } from './block-pages.ts';
 import { assertWindow, plainPage, type PageQuery } from './page-sql.ts';
-import type { Page, PageFormat } from './page.ts';
+import type { Page, PageEncoding } from './page.ts';
 import { RememberedTotals } from './remembered-totals.ts';
 import type { ResultFiles } from './result-files.ts';
 import { ResultReader } from './result-reader.ts';
@@ -9,7 +9,7 @@ import { createResultWriter, measureRows, type ResultWriter, type StoredSize } f
 import type { ResultColumn } from './row-bytes.ts';
 import { ViewPages } from './view-pages.ts';
 
-export type { Page, PageFormat } from './page.ts';
+export type { Page, PageEncoding } from './page.ts';
 export type { PageQuery } from './page-sql.ts';
 export type { ResultWriter, StoredSize } from './result-writer.ts';
 
@@ -40,7 +40,7 @@ export class ResultStore {
     return createResultWriter(this.#files, executionId, columns);
   }
 
-  async page(executionId: string, query: PageQuery, encoding: PageFormat): Promise<Page> {
+  async page(executionId: string, query: PageQuery, encoding: PageEncoding): Promise<Page> {
     assertWindow(query);
     return await (
       this.#views.page(executionId, query, encoding) ??

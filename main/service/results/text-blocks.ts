@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { BoundedCache } from '../bounded-cache.ts';
-import type { Page, PageFormat } from './page.ts';
+import type { Page, PageEncoding } from './page.ts';
 import { readBytes, SpareMemory } from './spare-memory.ts';
 
 /** A block's rows as written in a file: JSON lines, or CSV lines without a header. */
@@ -82,7 +82,7 @@ export class TextBlocks {
    * Rows `offset` to `offset + limit` (of `rows` in all) of the text named by `key` (a table, its
    * format and columns), which belongs to `owner` (its execution); blocks are made by `make` where missing.
    */
-  async page(owner: string, key: string, encoding: PageFormat, rows: number, offset: number, limit: number, make: MakeBlock): Promise<Page> {
+  async page(owner: string, key: string, encoding: PageEncoding, rows: number, offset: number, limit: number, make: MakeBlock): Promise<Page> {
     const end = Math.min(rows, offset + limit);
     if (end <= offset) return { body: [], rowCount: 0, bytes: 0 };
     const used = this.#indexes(offset, end).map((i) => this.#use(owner, `${key}\u0000${i}`, i, make));
@@ -103,7 +103,7 @@ export class TextBlocks {
   }
 
   /** The page, as `page` gives it, when all its blocks are written and kept; else null, and nothing is written. */
-  keptPage(key: string, encoding: PageFormat, rows: number, offset: number, limit: number): Promise<Page> | null {
+  keptPage(key: string, encoding: PageEncoding, rows: number, offset: number, limit: number): Promise<Page> | null {
     const end = Math.min(rows, offset + limit);
     const keys = this.#indexes(offset, end).map((i) => `${key}\u0000${i}`);
     const blocks = keys.map((k) => this.#files.peek(k));
@@ -223,7 +223,7 @@ function removeFile(block: Block): Promise<void> {
  * Rows `from` to `to` from the blocks that hold them, the first of which starts at a multiple of
  * BLOCK_ROWS: parts of their text in memory where it is kept, else read from their files.
  */
-async function read(texts: BlockText[], encoding: PageFormat, from: number, to: number): Promise<Page> {
+async function read(texts: BlockText[], encoding: PageEncoding, from: number, to: number): Promise<Page> {
   const body: Buffer[] = [];
   let rowCount = 0;
   let bytes = 0;
@@ -245,7 +245,7 @@ async function read(texts: BlockText[], encoding: PageFormat, from: number, to: 
 }
 
 /** Rows `a` to `b` of a block from its file; JSON's line breaks, which end each row, become commas. */
-async function readPart(text: BlockText, encoding: PageFormat, a: number, b: number): Promise<Buffer> {
+async function readPart(text: BlockText, encoding: PageEncoding, a: number, b: number): Promise<Buffer> {
   const start = text.starts[a]!;
   const part = await readBytes(text.file, (size) => Buffer.allocUnsafe(size), start, text.starts[b]);
   if (encoding === 'json') for (let row = a + 1; row <= b; row++) part[text.starts[row]! - start - 1] = COMMA;

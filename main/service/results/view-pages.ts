@@ -1,6 +1,6 @@
 import { valuesOf } from '../storage/duckdb.ts';
 import { rowPositionName, type PageQuery } from './page-sql.ts';
-import type { Page, PageFormat } from './page.ts';
+import type { Page, PageEncoding } from './page.ts';
 import type { ResultReader } from './result-reader.ts';
 import { ResultViews } from './result-views.ts';
 import { ViewTexts } from './view-texts.ts';
@@ -22,7 +22,7 @@ export class ViewPages {
   }
 
   /** The page, from a view; null when the page is not one to read through a view. */
-  page(executionId: string, query: PageQuery, encoding: PageFormat): Promise<Page> | null {
+  page(executionId: string, query: PageQuery, encoding: PageEncoding): Promise<Page> | null {
     if ((!query.where && !query.orderBy) || query.samplePercent != null) return null;
     const params = query.where?.params ?? [];
     const key = [executionId, query.where?.sql ?? '', query.orderBy ?? '', ...params].join('\u0000');

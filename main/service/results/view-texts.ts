@@ -7,7 +7,8 @@ import type { Page } from './page.ts';
 const KEPT_BYTES = 64 * 1024 * 1024;
 const MOST_CELLS = 2_000_000;
 
-interface Kept {
+/** A view's text for a set of columns: kept, or being made. */
+interface ViewText {
   view: string;
   /** Null while it is made, or when it came out larger than all texts may be. */
   text: RowsText | null;
@@ -22,7 +23,7 @@ interface Kept {
  */
 export class ViewTexts {
   /** Sized by their text's bytes: nothing while it is made, or when none could be. */
-  readonly #kept = new BoundedCache<string, Kept>({ size: KEPT_BYTES });
+  readonly #kept = new BoundedCache<string, ViewText>({ size: KEPT_BYTES });
 
   /**
    * The page, from the text of `view` for `columns`, made by `make` (null when it would be larger
@@ -42,8 +43,8 @@ export class ViewTexts {
     this.#kept.deleteWhere((kept) => kept.view === view);
   }
 
-  #make(key: string, view: string, make: (maxBytes: number) => Promise<RowsText | null>): Kept {
-    const kept: Kept = { view, text: null, made: Promise.resolve() };
+  #make(key: string, view: string, make: (maxBytes: number) => Promise<RowsText | null>): ViewText {
+    const kept: ViewText = { view, text: null, made: Promise.resolve() };
     this.#kept.set(key, kept, 0);
     kept.made = make(KEPT_BYTES).then(
       (text) => {

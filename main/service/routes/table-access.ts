@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Account } from '../accounts/account-store.ts';
+import type { ServiceAccount } from '../accounts/account-store.ts';
 import { HttpError, notFound } from '../http/http-error.ts';
 import { Slots, SlotsByKey } from '../http/slots.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import { STORAGE_BY_PLAN } from '../tables/table-input.ts';
 import type { TableRecord } from '../tables/table-store.ts';
@@ -23,14 +23,14 @@ const STORING_WAITING = 64;
  * uploads wait in, and the names tables are given.
  */
 export class TableAccess {
-  readonly deps: ServiceContext;
+  readonly deps: ServiceDeps;
   /** Bodies being read, in slots of each context. */
   readonly reading = new SlotsByKey(() => new Slots(UPLOAD_SLOTS, UPLOADS_WAITING, "uploads of this key's context"));
   /** Uploads being stored, in slots of all contexts. */
   readonly storing = new Slots(STORING_SLOTS, STORING_WAITING, 'uploads being stored');
   readonly #catalog: string;
 
-  constructor(deps: ServiceContext) {
+  constructor(deps: ServiceDeps) {
     this.deps = deps;
     this.#catalog = deps.config.serviceName.toLowerCase();
   }
@@ -45,7 +45,7 @@ export class TableAccess {
   }
 
   /** The caller's own table; another context's is 404 when private, 403 otherwise. */
-  async ownTable(caller: Account, namespace: string, table: string): Promise<TableRecord> {
+  async ownTable(caller: ServiceAccount, namespace: string, table: string): Promise<TableRecord> {
     const record = await this.deps.tables.get(namespace, table);
     if (!record || (record.accountId !== caller.id && record.isPrivate)) throw notFound(`table ${namespace}.${table} not found`);
     if (record.accountId !== caller.id) throw new HttpError(403, `table ${namespace}.${table} belongs to another context`);
@@ -53,7 +53,7 @@ export class TableAccess {
   }
 
   /** Refuses data that would take the caller's tables past its plan's storage. */
-  async checkStorage(caller: Account, adding: number, replacing: { namespace: string; tableName: string } | null): Promise<void> {
+  async checkStorage(caller: ServiceAccount, adding: number, replacing: { namespace: string; tableName: string } | null): Promise<void> {
     const used = await this.deps.tables.storageUsed(caller.id, replacing);
     if (used + adding > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, used, adding);
   }
@@ -62,14 +62,14 @@ export class TableAccess {
    * Before a byte of the body is read: refused when its declared size is over `maxBody`, or when
    * even the smallest data that size could hold (`minData`) would not fit the plan's storage.
    */
-  checkDeclared(caller: Account, request: { headers: { 'content-length'?: string } }, maxBody: number, minData: (body: number) => number): void {
+  checkDeclared(caller: ServiceAccount, request: { headers: { 'content-length'?: string } }, maxBody: number, minData: (body: number) => number): void {
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > maxBody) throw new HttpError(413, `the request body is larger than ${maxBody} bytes`);
     if (minData(declared) > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, 0, minData(declared));
   }
 
   /** Checks data as it streams in: over the size limit (413), over the storage still free (402), or the disk (507). */
-  streamLimit(caller: Account, maxBytes: number, tooLarge: string, used: number): (bytes: number) => void {
+  streamLimit(caller: ServiceAccount, maxBytes: number, tooLarge: string, used: number): (bytes: number) => void {
     return (bytes) => {
       if (bytes > maxBytes) throw new HttpError(413, tooLarge);
       if (used + bytes > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, used, bytes);
@@ -78,7 +78,7 @@ export class TableAccess {
   }
 }
 
-function storageRefusal(caller: Account, used: number, adding: number): HttpError {
+function storageRefusal(caller: ServiceAccount, used: number, adding: number): HttpError {
   return new HttpError(
     402,
     `upload storage of the ${caller.plan} plan (${STORAGE_BY_PLAN[caller.plan] / MB} MB) would be exceeded: ` +

@@ -1,20 +1,20 @@
-import type { Account } from '../accounts/account-store.ts';
+import type { ServiceAccount } from '../accounts/account-store.ts';
 import { badRequest, HttpError } from '../http/http-error.ts';
 import { parseJsonObject, readBody } from '../http/request-body.ts';
 import type { Handler, Router } from '../http/router.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { pageWindow } from '../results/paging.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
 import { badColumnName, COLUMN_TYPES, CreateTableBody, listedColumnType, repeatedColumnName } from '../tables/table-input.ts';
 import { TableAccess } from './table-access.ts';
 import { insertRows, uploadCsv } from './table-uploads.ts';
 
 const MB = 1024 * 1024;
 
-export function addTableRoutes(router: Router<Account>, deps: ServiceContext): void {
+export function addTableRoutes(router: Router<ServiceAccount>, deps: ServiceDeps): void {
   const access = new TableAccess(deps);
   // Each endpoint answers at its legacy `/table` path and at the `/uploads` path that replaces it.
-  const addAtBothPaths = (method: string, legacy: string, current: string, handler: Handler<Account>) => {
+  const addAtBothPaths = (method: string, legacy: string, current: string, handler: Handler<ServiceAccount>) => {
     router.add(method, `/api/v1/${legacy}`, handler);
     router.add(method, `/api/v1/${current}`, handler);
   };
@@ -35,7 +35,7 @@ export function addTableRoutes(router: Router<Account>, deps: ServiceContext): v
 }
 
 /** `POST uploads`: an empty table of the schema given. */
-function createTable(access: TableAccess): Handler<Account> {
+function createTable(access: TableAccess): Handler<ServiceAccount> {
   const { tables, tableData, config } = access.deps;
   return async ({ request, caller }) => {
     const body = validateBody(CreateTableBody, parseJsonObject(await readBody(request, MB, config.bodyIdleMillis)));
@@ -79,7 +79,7 @@ function createTable(access: TableAccess): Handler<Account> {
 }
 
 /** `GET uploads`: the caller's tables, a page of them, with their columns. */
-function listTables(access: TableAccess): Handler<Account> {
+function listTables(access: TableAccess): Handler<ServiceAccount> {
   const { tables, tableData } = access.deps;
   return async ({ caller, url }) => {
     const window = pageWindow(url, 10_000, 50);

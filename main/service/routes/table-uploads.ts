@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account-store.ts';
+import type { ServiceAccount } from '../accounts/account-store.ts';
 import { badRequest, HttpError } from '../http/http-error.ts';
 import { saveBody, saveJsonField } from '../http/request-body.ts';
 import type { Handler, Reply } from '../http/router.ts';
@@ -27,7 +27,7 @@ function dataError(error: unknown, what: string, hidePaths: (text: string) => st
 }
 
 /** `POST uploads/csv`: a new table (or one in place of the caller's of that name) from a CSV text in a JSON body. */
-export function uploadCsv(access: TableAccess): Handler<Account> {
+export function uploadCsv(access: TableAccess): Handler<ServiceAccount> {
   const { tableData, config, hidePaths } = access.deps;
   return async ({ request, caller }) => {
     const tooLarge = `the upload must be smaller than ${MAX_UPLOAD_BYTES / MB} MB`;
@@ -78,7 +78,7 @@ export function uploadCsv(access: TableAccess): Handler<Account> {
 }
 
 /** `POST uploads/:namespace/:table/insert`: CSV or NDJSON rows added to the caller's table. */
-export function insertRows(access: TableAccess): Handler<Account> {
+export function insertRows(access: TableAccess): Handler<ServiceAccount> {
   const { tables, config } = access.deps;
   return async ({ request, caller, params }) => {
     const record = await access.ownTable(caller, params.namespace!, params.table!);
