@@ -28,16 +28,15 @@ export class BoundedCache<K extends {}, V> {
   readonly #lru: LRUCache<K, Entry<V>>;
   readonly #limits: CacheLimits<K, V>;
   #size = 0;
-  /** While an entry's record is replaced to change its size: its value stays. */
-  #resizing = false;
+  /** While an entry's record is replaced to change its size, or taken out: its value stays the caller's. */
+  #keeping = false;
 
   constructor(limits: CacheLimits<K, V>) {
     if (limits.entries === undefined && limits.size === undefined) throw new Error('a bounded cache needs a limit of entries or of size');
     const maxSize = limits.size === undefined ? undefined : Math.floor(limits.size);
     this.#limits = { ...limits, size: maxSize };
     const dispose = (entry: Entry<V>, key: K, reason: LRUCache.DisposeReason) => {
-      // a resize replaces the entry's record, not the value
-      if (reason === 'set' && this.#resizing) return;
+      if (this.#keeping && reason !== 'evict') return;
       this.#size -= entry.size;
       limits.removed?.(entry.value, key);
     };
@@ -89,12 +88,26 @@ export class BoundedCache<K extends {}, V> {
     const entry = this.#lru.peek(key);
     if (entry?.value !== value) return;
     this.#size += size - entry.size;
-    this.#resizing = true;
+    this.#keeping = true;
     try {
       this.#lru.set(key, { value, size });
     } finally {
-      this.#resizing = false;
+      this.#keeping = false;
     }
+  }
+
+  /** Removes the entry without `removed`: the caller takes over what its value holds. */
+  take(key: K): V | undefined {
+    const entry = this.#lru.peek(key);
+    if (!entry) return undefined;
+    this.#size -= entry.size;
+    this.#keeping = true;
+    try {
+      this.#lru.delete(key);
+    } finally {
+      this.#keeping = false;
+    }
+    return entry.value;
   }
 
   /** Removes the entry, if it is `value` when one is given. */

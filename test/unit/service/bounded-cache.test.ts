@@ -82,3 +82,11 @@ describe('a bounded cache', () => {
     expect([...cache.entries()].map(([key]) => key)).toEqual(['b', 'c', 'a']);
   });
 });
+
+describe('taking an entry out of a bounded cache', () => {
+  it('removes it without telling, its size no longer counted', () => {
+    const { cache, removed } = texts(10);
+    cache.set('a', 'aaaa');
+    expect([cache.take('a'), cache.take('a'), removed, cache.size, cache.has('a')]).toEqual(['aaaa', undefined, [], 0, false]);
+  });
+});
