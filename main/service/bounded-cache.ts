@@ -10,8 +10,11 @@ export interface CacheLimits<K, V> {
    */
   size?: number;
   sizeOf?: (value: V, key: K) => number;
-  /** Called once for each entry that leaves: evicted, deleted, replaced or cleared. */
-  removed?: (value: V, key: K) => void;
+  /**
+   * Called once for each entry that leaves: evicted, deleted, replaced or cleared. Work it answers
+   * with (dropping a table, say) goes on after; `removalsDone` waits for it.
+   */
+  removed?: (value: V, key: K) => void | Promise<unknown>;
 }
 
 interface Entry<V> {
@@ -30,6 +33,8 @@ export class BoundedCache<K extends {}, V> {
   #size = 0;
   /** While an entry's record is replaced to change its size, or taken out: its value stays the caller's. */
   #keeping = false;
+  /** Work of `removed` under way, each answering its error, if any. */
+  readonly #removing = new Set<Promise<unknown>>();
 
   constructor(limits: CacheLimits<K, V>) {
     if (limits.entries === undefined && limits.size === undefined) throw new Error('a bounded cache needs a limit of entries or of size');
@@ -38,7 +43,8 @@ export class BoundedCache<K extends {}, V> {
     const dispose = (entry: Entry<V>, key: K, reason: LRUCache.DisposeReason) => {
       if (this.#keeping && reason !== 'evict') return;
       this.#size -= entry.size;
-      limits.removed?.(entry.value, key);
+      const removing = limits.removed?.(entry.value, key);
+      if (removing) this.#track(removing);
     };
     // lru-cache wants sizes of at least 1; one larger than all is counted as all, and so kept alone
     const sizeCalculation = (entry: Entry<V>) => Math.min(maxSize!, Math.max(1, Math.ceil(entry.size)));
@@ -76,7 +82,8 @@ export class BoundedCache<K extends {}, V> {
     if (this.#lru.peek(key)?.value === value) return this.resize(key, value, size);
     if (this.#limits.size === 0) {
       this.#lru.delete(key);
-      this.#limits.removed?.(value, key);
+      const removing = this.#limits.removed?.(value, key);
+      if (removing) this.#track(removing);
       return;
     }
     this.#size += size;
@@ -128,5 +135,21 @@ export class BoundedCache<K extends {}, V> {
 
   clear(): void {
     this.#lru.clear();
+  }
+
+  /** Waits for the work of `removed` under way; throws the first error of it. */
+  async removalsDone(): Promise<void> {
+    for (const outcome of await Promise.all([...this.#removing])) if (outcome instanceof Error) throw outcome;
+  }
+
+  #track(work: Promise<unknown>): void {
+    const settled: Promise<unknown> = work.then(
+      () => this.#removing.delete(settled),
+      (error: unknown) => {
+        this.#removing.delete(settled);
+        return error;
+      },
+    );
+    this.#removing.add(settled);
   }
 }

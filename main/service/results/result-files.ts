@@ -54,10 +54,8 @@ export class ResultFiles {
     entries: KEPT_ATTACHED,
     size: KEPT_BYTES,
     sizeOf: (entry) => entry.bytes,
-    removed: (entry, executionId) => this.#detachLater(executionId, entry),
+    removed: (entry, executionId) => this.#detach(executionId, entry),
   });
-  /** Detaches under way: an error in one is the next caller's. */
-  readonly #detaching = new Set<Promise<unknown>>();
 
   constructor(db: Database, writer: Database, dir: string) {
     this.db = db;
@@ -151,7 +149,7 @@ export class ResultFiles {
     if (entry.dropped) return this.#forget(executionId);
     entry.bytes = fileBytes(this.path(executionId));
     this.#idle.set(executionId, entry);
-    await this.#detachesDone();
+    await this.#idle.removalsDone();
   }
 
   /**
@@ -163,7 +161,7 @@ export class ResultFiles {
   async detachIdle(idleMillis: number): Promise<void> {
     const now = performance.now();
     this.#idle.deleteWhere((entry) => now - entry.idleSince >= idleMillis);
-    await this.#detachesDone();
+    await this.#idle.removalsDone();
   }
 
   /** Deletes the result: now, or when its last reader is done. */
@@ -192,23 +190,6 @@ export class ResultFiles {
   async #detach(executionId: string, entry: Attached): Promise<void> {
     if (this.#attached.get(executionId) === entry) this.#attached.delete(executionId);
     await this.db.run(`DETACH ${q(entry.alias)}`);
-  }
-
-  /** Detaches an idle result evicted or idle too long; `#detachesDone` waits for it. */
-  #detachLater(executionId: string, entry: Attached): void {
-    const detaching: Promise<unknown> = this.#detach(executionId, entry).then(
-      () => this.#detaching.delete(detaching),
-      (error: unknown) => {
-        this.#detaching.delete(detaching);
-        return error;
-      },
-    );
-    this.#detaching.add(detaching);
-  }
-
-  /** Waits for the detaches under way; throws the first error of those. */
-  async #detachesDone(): Promise<void> {
-    for (const outcome of await Promise.all([...this.#detaching])) if (outcome instanceof Error) throw outcome;
   }
 
   #delete(executionId: string): void {

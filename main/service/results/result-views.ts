@@ -35,8 +35,6 @@ export class ResultViews {
   readonly #views = new BoundedCache<string, View>({ entries: KEPT_VIEWS, size: KEPT_CELLS, removed: (view) => this.#removed(view) });
   #made = 0;
   readonly #asked = new BoundedCache<string, true>({ entries: REMEMBERED_ASKS });
-  /** Tables of views evicted or dropped, being dropped: an error in one is the next reader's. */
-  readonly #dropping = new Set<Promise<unknown>>();
 
   /** `dropped` hears of each view's table as it is dropped. */
   constructor(db: Database, dropped: (table: string) => void = () => undefined) {
@@ -65,14 +63,14 @@ export class ResultViews {
     } finally {
       view.users--;
       if (view.orphaned && view.users === 0) await this.#dropTable(view);
-      await this.#dropsDone();
+      await this.#views.removalsDone();
     }
   }
 
   /** Forgets the views of a result that is being deleted. */
   async dropAll(executionId: string): Promise<void> {
     this.#views.deleteWhere((view) => view.executionId === executionId);
-    await this.#dropsDone();
+    await this.#views.removalsDone();
   }
 
   #make(executionId: string, key: string, fill: FillView): View {
@@ -88,24 +86,10 @@ export class ResultViews {
   }
 
   /** A view evicted or dropped: its table goes now, or after its last reader. */
-  #removed(view: View): void {
-    if (view.users > 0) {
-      view.orphaned = true;
-      return;
-    }
-    const dropping: Promise<unknown> = this.#dropTable(view).then(
-      () => this.#dropping.delete(dropping),
-      (error: unknown) => {
-        this.#dropping.delete(dropping);
-        return error;
-      },
-    );
-    this.#dropping.add(dropping);
-  }
-
-  /** Waits for the tables being dropped; throws the first error of those. */
-  async #dropsDone(): Promise<void> {
-    for (const outcome of await Promise.all([...this.#dropping])) if (outcome instanceof Error) throw outcome;
+  #removed(view: View): Promise<void> | undefined {
+    if (view.users === 0) return this.#dropTable(view);
+    view.orphaned = true;
+    return undefined;
   }
 
   async #dropTable(view: View): Promise<void> {

@@ -4,7 +4,7 @@ import { BoundedCache } from '../../../main/service/bounded-cache.ts';
 /** A cache of texts sized by their length, recording what leaves it. */
 function texts(size: number, entries?: number) {
   const removed: string[] = [];
-  const cache = new BoundedCache<string, string>({ size, entries, sizeOf: (text) => text.length, removed: (_, key) => removed.push(key) });
+  const cache = new BoundedCache<string, string>({ size, entries, sizeOf: (text) => text.length, removed: (_, key) => void removed.push(key) });
   return { cache, removed };
 }
 
@@ -88,5 +88,26 @@ describe('taking an entry out of a bounded cache', () => {
     const { cache, removed } = texts(10);
     cache.set('a', 'aaaa');
     expect([cache.take('a'), cache.take('a'), removed, cache.size, cache.has('a')]).toEqual(['aaaa', undefined, [], 0, false]);
+  });
+});
+
+describe('work begun as an entry leaves', () => {
+  it('is waited for by removalsDone, which throws the first error of it', async () => {
+    const finished: string[] = [];
+    const cache = new BoundedCache<string, string>({
+      entries: 1,
+      removed: async (value) => {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        finished.push(value);
+        if (value === 'bad') throw new Error('could not drop bad');
+      },
+    });
+    cache.set('a', 'good');
+    cache.set('b', 'bad');
+    cache.set('c', 'last');
+    expect(finished).toEqual([]);
+    await expect(cache.removalsDone()).rejects.toThrow('could not drop bad');
+    expect(finished).toEqual(['good', 'bad']);
+    await expect(cache.removalsDone()).resolves.toBeUndefined();
   });
 });
