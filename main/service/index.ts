@@ -1,8 +1,9 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isServiceName, SERVICE_NAME_RULE } from '../common/service-name.ts';
-import { AccountStore, type Account } from './accounts/account-store.ts';
+import { AccountStore, type ServiceAccount } from './accounts/account-store.ts';
 import { applyAccountsConfig } from './accounts/accounts-config.ts';
 import { authenticate } from './accounts/authenticate.ts';
 import { ExecutionBudget } from './executions/execution-budget.ts';
@@ -26,9 +27,9 @@ import { addTableRoutes } from './routes/table-routes.ts';
 import { SampleTables } from './samples/sample-tables.ts';
 import { DEMO_HANDLE, demoKeyForRun, seedDemo } from './seed/seed-demo.ts';
 import { updateDemoSql } from './seed/update-demo-sql.ts';
-import type { ServiceConfig, ServiceContext } from './service-context.ts';
+import type { ServiceConfig, ServiceDeps } from './service-deps.ts';
 import { sweepLeftovers } from './storage/leftovers.ts';
-import { openStorage } from './storage/open-storage.ts';
+import { openStorage, type Storage } from './storage/open-storage.ts';
 import { TableData } from './tables/table-data.ts';
 import { prepareTableFiles } from './tables/table-files-upkeep.ts';
 import { TableStore } from './tables/table-store.ts';
@@ -103,108 +104,128 @@ function configOf(options: ServiceOptions): ServiceConfig {
 }
 
 function admitter(limiter: RateLimiter) {
-  return (caller: Account, method: string, path: string) => limiter.admit(caller, bucketOf(method, path));
+  return (caller: ServiceAccount, method: string, path: string) => limiter.admit(caller, bucketOf(method, path));
+}
+
+/** The demo account's key for this run: the one an accounts file gives it, else one kept or made (see demoKeyForRun). */
+async function prepareAccounts(accounts: AccountStore, queries: QueryStore, options: ServiceOptions): Promise<string | null> {
+  const configured = options.accounts !== undefined ? await applyAccountsConfig(accounts, options.accounts) : [];
+  await seedDemo(accounts, queries);
+  await updateDemoSql(accounts, queries);
+  // a demo account the accounts file names keeps the keys it gives
+  const demoInConfig = configured.find((spec) => spec.handle === DEMO_HANDLE);
+  return demoInConfig ? (demoInConfig.api_keys[0] ?? null) : await demoKeyForRun(accounts, options.demoApiKey);
+}
+
+/** Executions the last run left unfinished fail, and what they left behind goes. */
+async function recoverExecutions(config: ServiceConfig, executions: ExecutionStore, results: ResultStore): Promise<void> {
+  const now = nowIso();
+  await executions.failUnfinished(
+    now,
+    addMillis(now, config.retentionMillis),
+    'The service stopped while this execution was pending or running; run the query again.',
+  );
+  await sweepLeftovers(config.tempDir, executions, results);
+}
+
+/** The stores and the executor, opened on `storage`, and what a run must close besides them. */
+async function openDeps(options: ServiceOptions, config: ServiceConfig, storage: Storage): Promise<{ deps: ServiceDeps; sandboxes: Sandboxes; demoApiKey: string | null }> {
+  const accounts = new AccountStore(storage.meta);
+  const queries = new QueryStore(storage.meta);
+  const executions = new ExecutionStore(storage.meta);
+  const results = new ResultStore(storage.results, config.tempDir);
+  await recoverExecutions(config, executions, results);
+  const demoApiKey = await prepareAccounts(accounts, queries, options);
+  await expireDue(executions, results);
+  const tables = new TableStore(storage.meta);
+  const tableData = new TableData(storage.files, tables, storage.tableFiles);
+  await prepareTableFiles(options.dataDir, storage.files, tables, tableData, storage.tableFiles);
+  const sandboxes = new Sandboxes(tables, storage.tableFiles, {
+    catalog: config.serviceName.toLowerCase(),
+    tempDir: config.tempDir,
+    hiddenPaths: [resolve(options.dataDir), process.cwd(), homedir(), tmpdir()],
+    budget: new ExecutionBudget(config.total),
+    samples: new SampleTables(options.dataDir),
+  });
+  const executor = new Executor({
+    executions,
+    results,
+    sandboxes,
+    slotsPerAccount: config.executionSlots,
+    runningLimit: config.runningExecutions,
+    retentionMillis: config.retentionMillis,
+    limits: config.plans,
+  });
+  const hidePaths = (text: string) => sandboxes.hidePaths(text);
+  return { deps: { config, accounts, queries, executions, results, executor, tables, tableData, hidePaths }, sandboxes, demoApiKey };
+}
+
+function routerOf(deps: ServiceDeps): Router<ServiceAccount> {
+  const router = new Router<ServiceAccount>();
+  addQueryRoutes(router, deps);
+  addQueryWriteRoutes(router, deps);
+  addExecutionRoutes(router, deps);
+  addResultRoutes(router, deps);
+  addTableRoutes(router, deps);
+  return router;
+}
+
+async function listen(server: Server, host: string, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** Sweeps expired executions and detaches idle results while the service runs; the function answered stops them. */
+function startUpkeep(deps: ServiceDeps, storage: Storage): () => Promise<void> {
+  let sweeping = Promise.resolve();
+  const sweeper = setInterval(() => {
+    sweeping = expireDue(deps.executions, deps.results).catch((error: unknown) => console.error('[service] expiry sweep failed:', error));
+  }, EXPIRY_SWEEP_MILLIS);
+  sweeper.unref();
+  let detaching = Promise.resolve();
+  const detacher = setInterval(() => {
+    detaching = storage.results.detachIdle(RESULT_IDLE_MILLIS).catch((error: unknown) => console.error('[service] detaching idle results failed:', error));
+  }, RESULT_IDLE_MILLIS / 2);
+  detacher.unref();
+  return async () => {
+    clearInterval(sweeper);
+    clearInterval(detacher);
+    await Promise.all([sweeping, detaching]);
+  };
 }
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const config = configOf(options);
   const storage = await openStorage(options.dataDir);
   try {
-    const accounts = new AccountStore(storage.meta);
-    const queries = new QueryStore(storage.meta);
-    const executions = new ExecutionStore(storage.meta);
-    const results = new ResultStore(storage.results, config.tempDir);
-    const now = nowIso();
-    await executions.failUnfinished(
-      now,
-      addMillis(now, config.retentionMillis),
-      'The service stopped while this execution was pending or running; run the query again.',
-    );
-    await sweepLeftovers(config.tempDir, executions, results);
-    const configured = options.accounts !== undefined ? await applyAccountsConfig(accounts, options.accounts) : [];
-    await seedDemo(accounts, queries);
-    await updateDemoSql(accounts, queries);
-    // a demo account the accounts file names keeps the keys it gives
-    const demoInConfig = configured.find((spec) => spec.handle === DEMO_HANDLE);
-    const key = demoInConfig ? (demoInConfig.api_keys[0] ?? null) : await demoKeyForRun(accounts, options.demoApiKey);
-    await expireDue(executions, results);
-    const tables = new TableStore(storage.meta);
-    const tableData = new TableData(storage.files, tables, storage.tableFiles);
-    await prepareTableFiles(options.dataDir, storage.files, tables, tableData, storage.tableFiles);
-    const sandboxes = new Sandboxes(tables, storage.tableFiles, {
-      catalog: config.serviceName.toLowerCase(),
-      tempDir: config.tempDir,
-      hiddenPaths: [resolve(options.dataDir), process.cwd(), homedir(), tmpdir()],
-      budget: new ExecutionBudget(config.total),
-      samples: new SampleTables(options.dataDir),
-    });
-    const executor = new Executor({
-      executions,
-      results,
-      sandboxes,
-      slotsPerAccount: config.executionSlots,
-      runningLimit: config.runningExecutions,
-      retentionMillis: config.retentionMillis,
-      limits: config.plans,
-    });
-    const context: ServiceContext = {
-      config,
-      accounts,
-      queries,
-      executions,
-      results,
-      executor,
-      tables,
-      tableData,
-      hidePaths: (text) => sandboxes.hidePaths(text),
-    };
-
-    const router = new Router<Account>();
-    addQueryRoutes(router, context);
-    addQueryWriteRoutes(router, context);
-    addExecutionRoutes(router, context);
-    addResultRoutes(router, context);
-    addTableRoutes(router, context);
+    const { deps, sandboxes, demoApiKey } = await openDeps(options, config, storage);
     const http = createHttpServer({
-      router,
-      identify: (request, url) => authenticate(accounts, request, url, config.serviceName),
+      router: routerOf(deps),
+      identify: (request, url) => authenticate(deps.accounts, request, url, config.serviceName),
       admit: config.rateLimit ? admitter(new RateLimiter()) : undefined,
       compression: options.compression ?? 'auto',
       lingerMillis: config.bodyIdleMillis,
     });
     const { server } = http;
     const host = options.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
+    const port = await listen(server, host, options.port ?? 0);
+    const stopUpkeep = startUpkeep(deps, storage);
     let closing: Promise<void> | undefined;
-    let sweeping = Promise.resolve();
-    const sweeper = setInterval(() => {
-      sweeping = expireDue(executions, results).catch((error: unknown) => console.error('[service] expiry sweep failed:', error));
-    }, EXPIRY_SWEEP_MILLIS);
-    sweeper.unref();
-    let detaching = Promise.resolve();
-    const detacher = setInterval(() => {
-      detaching = storage.results.detachIdle(RESULT_IDLE_MILLIS).catch((error: unknown) => console.error('[service] detaching idle results failed:', error));
-    }, RESULT_IDLE_MILLIS / 2);
-    detacher.unref();
-
     return {
       baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-      demoApiKey: key,
+      demoApiKey,
       close() {
         closing ??= (async () => {
-          clearInterval(sweeper);
-          clearInterval(detacher);
-          await Promise.all([sweeping, detaching]);
+          await stopUpkeep();
           const closed = new Promise<void>((resolve) => server.close(() => resolve()));
           server.closeAllConnections();
           await closed;
           await http.idle();
-          await executor.close();
-          await results.close();
+          await deps.executor.close();
+          await deps.results.close();
           await sandboxes.close();
           await storage.close();
         })();

@@ -6,7 +6,11 @@ export const PLANS = ['free', 'plus', 'premium'] as const;
 export type Plan = (typeof PLANS)[number];
 export type AccountKind = 'user' | 'team';
 
-export interface Account {
+/**
+ * A tenant of the service: a user or a team (a "context" in Dune's words) with its plan. Not the
+ * app's Account (main/contract/models.ts), which is a service the app connects to.
+ */
+export interface ServiceAccount {
   id: number;
   handle: string;
   kind: AccountKind;
@@ -21,7 +25,7 @@ interface AccountRow {
   [column: string]: unknown;
 }
 
-function toAccount(row: AccountRow): Account {
+function toAccount(row: AccountRow): ServiceAccount {
   return { id: row.id, handle: row.handle, kind: row.kind as AccountKind, plan: row.plan as Plan };
 }
 
@@ -29,13 +33,13 @@ export class AccountStore {
   #db: Database;
   // Every request is authenticated, and accounts change only at start: a key that was found
   // is answered from memory. A key not found is asked again (and not kept, whatever it is).
-  #byKey = new Map<string, Account>();
+  #byKey = new Map<string, ServiceAccount>();
 
   constructor(db: Database) {
     this.#db = db;
   }
 
-  async byApiKey(apiKey: string): Promise<Account | null> {
+  async byApiKey(apiKey: string): Promise<ServiceAccount | null> {
     const known = this.#byKey.get(apiKey);
     if (known) return { ...known };
     const rows = await this.#db.rows<AccountRow>(
@@ -49,7 +53,7 @@ export class AccountStore {
     return { ...account };
   }
 
-  async byHandle(handle: string): Promise<Account | null> {
+  async byHandle(handle: string): Promise<ServiceAccount | null> {
     const rows = await this.#db.rows<AccountRow>(
       `SELECT id, handle, kind, plan FROM accounts WHERE handle = ?`,
       [handle],
@@ -63,7 +67,7 @@ export class AccountStore {
   }
 
   /** Creates the account, or updates kind and plan of the one with that handle. */
-  async upsert(handle: string, kind: AccountKind, plan: Plan): Promise<Account> {
+  async upsert(handle: string, kind: AccountKind, plan: Plan): Promise<ServiceAccount> {
     const rows = await this.#db.rows<AccountRow>(
       `INSERT INTO accounts (handle, kind, plan, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (handle) DO UPDATE SET kind = excluded.kind, plan = excluded.plan

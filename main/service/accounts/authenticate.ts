@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../http/http-error.ts';
-import type { Account, AccountStore } from './account-store.ts';
+import type { ServiceAccount, AccountStore } from './account-store.ts';
 
 /** The key from `X-<NAME>-API-KEY` (Node lowercases header names, so any case matches) or `api_key`. */
 function apiKeyOf(request: IncomingMessage, url: URL, serviceName: string): string | null {
@@ -14,7 +14,7 @@ export async function authenticate(
   request: IncomingMessage,
   url: URL,
   serviceName: string,
-): Promise<Account> {
+): Promise<ServiceAccount> {
   const key = apiKeyOf(request, url, serviceName);
   const account = key ? await accounts.byApiKey(key) : null;
   if (!account) throw new HttpError(401, 'invalid API Key');

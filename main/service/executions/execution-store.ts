@@ -1,4 +1,5 @@
 import { hasResult, STATES_WITH_RESULT } from '../../common/dune-states.ts';
+import { BoundedCache } from '../bounded-cache.ts';
 import type { Database } from '../storage/duckdb.ts';
 
 export const STATE = {
@@ -128,7 +129,7 @@ const KEPT_COMPLETED = 1024;
 export class ExecutionStore {
   #db: Database;
   /** Completed executions read lately, least recent first; frozen, as callers share them. */
-  #completed = new Map<string, Readonly<Execution>>();
+  readonly #completed = new BoundedCache<string, Readonly<Execution>>({ entries: KEPT_COMPLETED });
   /** Counts expiries, so that a read that began before one does not keep what it read. */
   #expiries = 0;
 
@@ -146,17 +147,12 @@ export class ExecutionStore {
 
   async get(id: string): Promise<Execution | null> {
     const kept = this.#completed.get(id);
-    if (kept) {
-      this.#completed.delete(id);
-      this.#completed.set(id, kept);
-      return kept;
-    }
+    if (kept) return kept;
     const expiries = this.#expiries;
     const rows = await this.#db.read<ExecutionRow>(`SELECT * FROM executions WHERE id = ?`, [id]);
     if (!rows[0]) return null;
     const execution = toExecution(rows[0]);
     if (hasResult(execution.state) && expiries === this.#expiries) {
-      if (this.#completed.size >= KEPT_COMPLETED) this.#completed.delete(this.#completed.keys().next().value!);
       this.#completed.set(id, Object.freeze(execution));
     }
     return execution;

@@ -1,4 +1,4 @@
-import type { Account, Plan } from '../accounts/account-store.ts';
+import type { ServiceAccount, Plan } from '../accounts/account-store.ts';
 import { HttpError } from './http-error.ts';
 
 // The real service's requests-per-minute limits (notes §10): writes (create, update, archive,
@@ -27,7 +27,7 @@ export class RateLimiter {
     this.#now = now;
   }
 
-  admit(account: Account, bucket: Bucket): void {
+  admit(account: ServiceAccount, bucket: Bucket): void {
     const now = this.#now();
     const key = `${account.id}:${bucket}`;
     const recent = (this.#seen.get(key) ?? []).filter((t) => t > now - WINDOW_MILLIS);

@@ -42,7 +42,7 @@ export function jsonLineSql(columns: ResultColumn[], numbersFit: readonly boolea
 }
 
 /** For each of the `facts` (null where none was asked), whether it holds: `answers` are those asked, in order. */
-export function hold(facts: (string | null)[], answers: unknown[]): boolean[] {
+export function whichFactsHold(facts: (string | null)[], answers: unknown[]): boolean[] {
   let next = 0;
   return facts.map((fact) => fact !== null && answers[next++] === true);
 }

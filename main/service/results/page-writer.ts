@@ -7,9 +7,9 @@ import { quoteLiteral } from '../../common/sql-quote.ts';
 import { valuesOf, type Database } from '../storage/duckdb.ts';
 import { csvColumnSql, jsonNumbersFitSql, parquetColumnSql } from './cell-sql.ts';
 import { csvRowStarts } from './csv-rows.ts';
-import { commasForLineBreaks, hold, jsonLineSql, type JsonText, type RowsText } from './json-lines.ts';
+import { commasForLineBreaks, whichFactsHold, jsonLineSql, type JsonText, type RowsText } from './json-lines.ts';
 import { rowidRange, type PageRows } from './page-rows.ts';
-import type { Page, PageFormat } from './page.ts';
+import type { Page, PageEncoding } from './page.ts';
 import { neverNullSql, rowBytesSql, type ResultColumn } from './row-bytes.ts';
 import { readBytes } from './spare-memory.ts';
 import { columnless, oneStatementJson } from './statement-pages.ts';
@@ -54,7 +54,7 @@ export class PageWriter {
     this.#dir = dir;
   }
 
-  write(connection: DuckDBConnection, format: PageFormat, columns: ResultColumn[], rows: PageRows): Promise<Page> {
+  write(connection: DuckDBConnection, format: PageEncoding, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     if (format === 'parquet') return this.parquet(connection, columns, rows);
     return format === 'csv' ? this.csv(connection, columns, rows) : this.json(connection, columns, rows);
   }
@@ -65,7 +65,7 @@ export class PageWriter {
    * tail is all that is ever cut), and DuckDB reads a range of them from its row groups without
    * counting up to it. `row` is a name no column of the table has.
    */
-  async range(connection: DuckDBConnection, format: PageFormat, columns: ResultColumn[], table: string, row: string, offset: number, limit: number): Promise<Page> {
+  async range(connection: DuckDBConnection, format: PageEncoding, columns: ResultColumn[], table: string, row: string, offset: number, limit: number): Promise<Page> {
     const part = (from: number, to: number) => rowidRange(table, row, from, to);
     // a Parquet file is one whole: it is not made of parts
     const parts = format === 'parquet' ? 1 : Math.max(1, Math.min(PARTS, Math.floor(limit / PART_ROWS)));
@@ -171,7 +171,7 @@ export class PageWriter {
     const facts = [...columns.map(jsonNumbersFitSql), ...columns.map(neverNullSql)];
     const asked = facts.filter((fact) => fact !== null);
     const [answers] = asked.length === 0 ? [[]] : (await connection.runAndReadAll(`SELECT ${asked.join(', ')} FROM ${table}`)).getRowsJS();
-    const held = hold(facts, answers!);
+    const held = whichFactsHold(facts, answers!);
     return { line: jsonLineSql(columns, held.slice(0, columns.length)), rowBytes: rowBytesSql(columns, held.slice(columns.length)) };
   }
 
@@ -240,7 +240,7 @@ export class PageWriter {
     );
     const [count, bytes, ...rest] = reader.getRowsJS()[0] as [bigint, bigint, ...unknown[]];
     const each = eachRow ? Uint32Array.from((rest.shift() as number[] | null) ?? []) : new Uint32Array(0);
-    return { count: Number(count), bytes: Number(bytes), line: jsonLineSql(columns, hold(facts, rest)), sizes: each };
+    return { count: Number(count), bytes: Number(bytes), line: jsonLineSql(columns, whichFactsHold(facts, rest)), sizes: each };
   }
 
   async #copy(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string, maxBytes = Number.POSITIVE_INFINITY): Promise<{ body: Buffer; rowCount: number } | null> {

@@ -3,7 +3,7 @@ import type { Execution, ResultSummary } from '../executions/execution-store.ts'
 import { badRequest } from '../http/http-error.ts';
 import type { PageWindow } from './paging.ts';
 import { resultOptions } from './result-options.ts';
-import type { PageFormat, ResultStore } from './result-store.ts';
+import type { PageEncoding, ResultStore } from './result-store.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
 /** One response's worth of a stored result, and the totals its pagination is measured against. */
@@ -33,7 +33,7 @@ export async function readResult(
   summary: ResultSummary,
   url: URL,
   maxPageRows: number,
-  format: PageFormat,
+  format: PageEncoding,
 ): Promise<ResultSlice> {
   const all = storedColumns(summary);
   const { request, window, sampleCount } = resultOptions(url, all, maxPageRows);

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { quoteIdentifier as q, quoteLiteral as literal } from '../../common/sql-quote.ts';
+import { BoundedCache } from '../bounded-cache.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import { checkpoint, type Database } from '../storage/duckdb.ts';
 
-// Results attached at once, beyond those in use: the ones paged through lately stay ready. DuckDB
+// Results kept attached with no one reading them: the ones paged through lately stay ready. DuckDB
 // keeps in memory what it wrote or read of an attached file, so those kept are bounded by their files'
 // size too; the one used last stays, however large, as the grid pages on through it.
 const KEPT_ATTACHED = 16;
@@ -45,9 +46,16 @@ export class ResultFiles {
   readonly db: Database;
   readonly writer: Database;
   readonly #dir: string;
-  /** In the order last used, least recent first. */
+  /** Every result attached for reading, read or not. */
   #attached = new Map<string, Attached>();
   #attaching = new Map<string, Promise<Attached>>();
+  /** The attached results no one reads, sized by their files; those evicted are detached. */
+  readonly #idle = new BoundedCache<string, Attached>({
+    entries: KEPT_ATTACHED,
+    size: KEPT_BYTES,
+    sizeOf: (entry) => entry.bytes,
+    removed: (entry, executionId) => this.#detach(executionId, entry),
+  });
 
   constructor(db: Database, writer: Database, dir: string) {
     this.db = db;
@@ -74,7 +82,7 @@ export class ResultFiles {
 
   /** Runs `work` with the result's table attached for reading. */
   async use<T>(executionId: string, work: (table: ResultTable) => Promise<T>): Promise<T> {
-    const table = await this.hold(executionId);
+    const table = await this.acquire(executionId);
     try {
       return await work(table);
     } finally {
@@ -83,7 +91,7 @@ export class ResultFiles {
   }
 
   /** Attaches the result for reading (counting one more user) and answers its table; `release` when done. */
-  async hold(executionId: string): Promise<ResultTable> {
+  async acquire(executionId: string): Promise<ResultTable> {
     let entry = this.#attached.get(executionId);
     if (!entry) {
       // callers asking at once share one ATTACH
@@ -98,8 +106,8 @@ export class ResultFiles {
         if (this.#attaching.get(executionId) === pending) this.#attaching.delete(executionId);
       }
     }
+    this.#idle.take(executionId);
     entry.users++;
-    this.#attached.delete(executionId);
     this.#attached.set(executionId, entry);
     return tableOf(entry.alias);
   }
@@ -137,16 +145,11 @@ export class ResultFiles {
     if (!entry) return;
     entry.users--;
     entry.idleSince = performance.now();
-    if (entry.users === 0 && entry.dropped) return this.#forget(executionId);
+    if (entry.users > 0) return;
+    if (entry.dropped) return this.#forget(executionId);
     entry.bytes = fileBytes(this.path(executionId));
-    let idleBytes = 0;
-    for (const other of this.#attached.values()) if (other.users === 0) idleBytes += other.bytes;
-    for (const [id, other] of [...this.#attached]) {
-      if (this.#attached.size <= KEPT_ATTACHED && idleBytes <= KEPT_BYTES) break;
-      if (other.users > 0 || other === entry || this.#attached.get(id) !== other) continue;
-      idleBytes -= other.bytes;
-      await this.#detach(id, other);
-    }
+    this.#idle.set(executionId, entry);
+    await this.#idle.removalsDone();
   }
 
   /**
@@ -157,9 +160,8 @@ export class ResultFiles {
    */
   async detachIdle(idleMillis: number): Promise<void> {
     const now = performance.now();
-    for (const [id, entry] of [...this.#attached]) {
-      if (entry.users === 0 && now - entry.idleSince >= idleMillis && this.#attached.get(id) === entry) await this.#detach(id, entry);
-    }
+    this.#idle.deleteWhere((entry) => now - entry.idleSince >= idleMillis);
+    await this.#idle.removalsDone();
   }
 
   /** Deletes the result: now, or when its last reader is done. */
@@ -180,12 +182,13 @@ export class ResultFiles {
 
   async #forget(executionId: string): Promise<void> {
     const entry = this.#attached.get(executionId);
+    this.#idle.take(executionId);
     if (entry) await this.#detach(executionId, entry);
     this.#delete(executionId);
   }
 
   async #detach(executionId: string, entry: Attached): Promise<void> {
-    this.#attached.delete(executionId);
+    if (this.#attached.get(executionId) === entry) this.#attached.delete(executionId);
     await this.db.run(`DETACH ${q(entry.alias)}`);
   }
 

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../bounded-cache.ts';
 import type { Database } from '../storage/duckdb.ts';
 
 // Cells (rows times columns) of all views kept (what that is in memory: bench/RESULTS.md).
@@ -30,10 +31,10 @@ export type FillView = (target: string) => Promise<number>;
 export class ResultViews {
   readonly #db: Database;
   readonly #dropped: (table: string) => void;
-  /** In the order last used, least recent first. */
-  #views = new Map<string, View>();
+  /** Sized by their cells: nothing while they are made. */
+  readonly #views = new BoundedCache<string, View>({ entries: KEPT_VIEWS, size: KEPT_CELLS, removed: (view) => this.#removed(view) });
   #made = 0;
-  #asked = new Set<string>();
+  readonly #asked = new BoundedCache<string, true>({ entries: REMEMBERED_ASKS });
 
   /** `dropped` hears of each view's table as it is dropped. */
   constructor(db: Database, dropped: (table: string) => void = () => undefined) {
@@ -48,8 +49,7 @@ export class ResultViews {
    */
   worthMaking(key: string): boolean {
     if (this.#views.has(key) || this.#asked.delete(key)) return true;
-    if (this.#asked.size >= REMEMBERED_ASKS) this.#asked.delete(this.#asked.values().next().value!);
-    this.#asked.add(key);
+    this.#asked.set(key, true);
     return false;
   }
 
@@ -57,53 +57,39 @@ export class ResultViews {
   async use<T>(executionId: string, key: string, fill: FillView, work: (table: string, cells: number) => Promise<T>): Promise<T> {
     const view = this.#views.get(key) ?? this.#make(executionId, key, fill);
     view.users++;
-    this.#views.delete(key);
-    this.#views.set(key, view);
     try {
       await view.ready;
       return await work(`memory.main.${view.name}`, view.cells!);
     } finally {
       view.users--;
       if (view.orphaned && view.users === 0) await this.#dropTable(view);
-      await this.#evict();
+      await this.#views.removalsDone();
     }
   }
 
   /** Forgets the views of a result that is being deleted. */
   async dropAll(executionId: string): Promise<void> {
-    for (const [key, view] of this.#views) {
-      if (view.executionId !== executionId) continue;
-      this.#views.delete(key);
-      if (view.users > 0) view.orphaned = true;
-      else await this.#dropTable(view);
-    }
+    this.#views.deleteWhere((view) => view.executionId === executionId);
+    await this.#views.removalsDone();
   }
 
   #make(executionId: string, key: string, fill: FillView): View {
     const view: View = { name: `view_${++this.#made}`, executionId, cells: null, users: 0, ready: Promise.resolve(), orphaned: false };
+    this.#views.set(key, view, 0);
     view.ready = fill(`memory.main.${view.name}`).then((cells) => {
       view.cells = cells;
+      this.#views.resize(key, view, cells);
     });
     // a filter DuckDB refused makes no view: the next request tries again and gets the same error
-    view.ready.catch(() => {
-      if (this.#views.get(key) === view) this.#views.delete(key);
-    });
-    this.#views.set(key, view);
+    view.ready.catch(() => this.#views.delete(key, view));
     return view;
   }
 
-  async #evict(): Promise<void> {
-    let cells = 0;
-    for (const view of this.#views.values()) cells += view.cells ?? 0;
-    const latest = [...this.#views.keys()].at(-1);
-    for (const [key, view] of this.#views) {
-      if (cells <= KEPT_CELLS && this.#views.size <= KEPT_VIEWS) break;
-      // the most recent stays, whatever its size
-      if (view.users > 0 || view.cells === null || key === latest) continue;
-      this.#views.delete(key);
-      cells -= view.cells;
-      await this.#dropTable(view);
-    }
+  /** A view evicted or dropped: its table goes now, or after its last reader. */
+  #removed(view: View): Promise<void> | undefined {
+    if (view.users === 0) return this.#dropTable(view);
+    view.orphaned = true;
+    return undefined;
   }
 
   async #dropTable(view: View): Promise<void> {

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { BoundedCache } from '../bounded-cache.ts';
 
 // Each new buffer of several megabytes is memory outside V8's heap that V8 still counts: it starts
 // a full garbage collection every few of them. Reading a large result's JSON text into new
@@ -17,29 +18,29 @@ const ROUNDING = 64 * 1024;
 export class SpareMemory {
   readonly #maxBytes: number;
   readonly #taken = new WeakSet<ArrayBuffer>();
-  #spare: ArrayBuffer[] = [];
-  #bytes = 0;
+  /** The memory kept, oldest given back first out. */
+  readonly #spare: BoundedCache<ArrayBuffer, ArrayBuffer>;
 
   constructor(maxBytes: number) {
     this.#maxBytes = maxBytes;
+    this.#spare = new BoundedCache({ size: maxBytes, sizeOf: (memory) => memory.byteLength });
   }
 
   /** The bytes kept unused. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#spare.size;
   }
 
   /** A buffer of `size` bytes, in spare memory that fits it when there is some, else in new memory. */
   take(size: number): Buffer {
-    let best = -1;
-    for (const [i, memory] of this.#spare.entries()) {
+    let best: ArrayBuffer | null = null;
+    for (const [memory] of this.#spare.entries()) {
       if (memory.byteLength < size || memory.byteLength > 2 * size) continue;
-      if (best === -1 || memory.byteLength < this.#spare[best]!.byteLength) best = i;
+      if (!best || memory.byteLength < best.byteLength) best = memory;
     }
-    if (best !== -1) {
-      const [memory] = this.#spare.splice(best, 1);
-      this.#bytes -= memory!.byteLength;
-      return Buffer.from(memory!, 0, size);
+    if (best) {
+      this.#spare.delete(best);
+      return Buffer.from(best, 0, size);
     }
     const made = Buffer.allocUnsafeSlow(Math.ceil((size * (1 + SLACK)) / ROUNDING) * ROUNDING);
     this.#taken.add(made.buffer as ArrayBuffer);
@@ -49,10 +50,8 @@ export class SpareMemory {
   /** Gives back the memory of a buffer from `take` that nothing reads any more; the oldest spare goes past the limit. */
   give(buffer: Buffer): void {
     const memory = buffer.buffer as ArrayBuffer;
-    if (!this.#taken.has(memory) || this.#spare.includes(memory) || memory.byteLength > this.#maxBytes) return;
-    this.#spare.push(memory);
-    this.#bytes += memory.byteLength;
-    while (this.#bytes > this.#maxBytes) this.#bytes -= this.#spare.shift()!.byteLength;
+    if (!this.#taken.has(memory) || this.#spare.has(memory) || memory.byteLength > this.#maxBytes) return;
+    this.#spare.set(memory, memory);
   }
 }
 

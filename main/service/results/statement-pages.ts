@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { valuesOf } from '../storage/duckdb.ts';
 import { jsonLineSql } from './json-lines.ts';
 import type { PageRows } from './page-rows.ts';
-import type { Page, PageFormat } from './page.ts';
+import type { Page, PageEncoding } from './page.ts';
 import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
 
 // Pages written by one statement, their text read as a value: no file, no COPY.
@@ -19,7 +19,7 @@ export async function oneStatementJson(connection: DuckDBConnection, columns: Re
 }
 
 /** A page without columns: as many empty objects, or empty lines, as it has rows. */
-export async function columnless(connection: DuckDBConnection, rows: PageRows, format: PageFormat): Promise<Page> {
+export async function columnless(connection: DuckDBConnection, rows: PageRows, format: PageEncoding): Promise<Page> {
   const [[count]] = (await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM (${rows.sql})`, valuesOf(rows.params))).getRows() as [[bigint]];
   const rowCount = Number(count);
   const text = format === 'json' ? Array(rowCount).fill('{}').join(',') : '\n'.repeat(rowCount);

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
-import type { Page, PageFormat } from './page.ts';
+import { BoundedCache } from '../bounded-cache.ts';
+import type { Page, PageEncoding } from './page.ts';
 import { readBytes, SpareMemory } from './spare-memory.ts';
 
 /** A block's rows as written in a file: JSON lines, or CSV lines without a header. */
@@ -55,35 +56,33 @@ const SPARE_BYTES = 16 * 1024 * 1024;
  * as they are, not read back and copied (so much less memory to allocate and collect).
  */
 export class TextBlocks {
-  readonly #budget: number;
-  readonly #memoryBudget: number;
   readonly #spare = new SpareMemory(SPARE_BYTES);
-  /** In the order last used, least recent first. */
-  #blocks = new Map<string, Block>();
-  #bytes = 0;
-  #memoryBytes = 0;
+  /** Blocks by key, sized by their files' bytes (nothing while they are made). */
+  readonly #files: BoundedCache<string, Block>;
+  /** The blocks whose text is kept in memory too, sized by that memory. */
+  readonly #texts: BoundedCache<string, Block>;
 
   /** Bytes of the blocks' files kept, and of their text kept in memory besides. */
   constructor(budgetBytes: number, memoryBudgetBytes: number) {
-    this.#budget = budgetBytes;
-    this.#memoryBudget = memoryBudgetBytes;
+    this.#files = new BoundedCache({ size: budgetBytes, removed: (block, key) => this.#remove(key, block) });
+    this.#texts = new BoundedCache({ size: memoryBudgetBytes, removed: (block) => this.#dropText(block) });
   }
 
   /** The bytes of the block files kept. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#files.size;
   }
 
   /** The bytes of memory that block text kept in memory holds. */
   get memoryBytes(): number {
-    return this.#memoryBytes;
+    return this.#texts.size;
   }
 
   /**
    * Rows `offset` to `offset + limit` (of `rows` in all) of the text named by `key` (a table, its
    * format and columns), which belongs to `owner` (its execution); blocks are made by `make` where missing.
    */
-  async page(owner: string, key: string, format: PageFormat, rows: number, offset: number, limit: number, make: MakeBlock): Promise<Page> {
+  async page(owner: string, key: string, encoding: PageEncoding, rows: number, offset: number, limit: number, make: MakeBlock): Promise<Page> {
     const end = Math.min(rows, offset + limit);
     if (end <= offset) return { body: [], rowCount: 0, bytes: 0 };
     const used = this.#indexes(offset, end).map((i) => this.#use(owner, `${key}\u0000${i}`, i, make));
@@ -94,7 +93,7 @@ export class TextBlocks {
       // while this page is sent, unless the result was dropped meanwhile
       const ahead = used.some((block) => block.gone) ? [] : this.#indexes(end, Math.min(rows, end + READ_AHEAD_PAGES * limit));
       for (const i of ahead) this.#release(this.#use(owner, `${key}\u0000${i}`, i, make));
-      return { ...(await read(texts, format, offset, end)), sent };
+      return { ...(await read(texts, encoding, offset, end)), sent };
     } catch (error) {
       sent();
       throw error;
@@ -104,14 +103,14 @@ export class TextBlocks {
   }
 
   /** The page, as `page` gives it, when all its blocks are written and kept; else null, and nothing is written. */
-  keptPage(key: string, format: PageFormat, rows: number, offset: number, limit: number): Promise<Page> | null {
+  keptPage(key: string, encoding: PageEncoding, rows: number, offset: number, limit: number): Promise<Page> | null {
     const end = Math.min(rows, offset + limit);
     const keys = this.#indexes(offset, end).map((i) => `${key}\u0000${i}`);
-    const blocks = keys.map((k) => this.#blocks.get(k));
+    const blocks = keys.map((k) => this.#files.peek(k));
     if (end <= offset || !blocks.every((block) => block?.text)) return null;
-    const used = keys.map((k, i) => this.#hold(k, blocks[i]!));
+    const used = keys.map((k, i) => this.#addUser(k, blocks[i]!));
     const sent = this.#sending(used);
-    return read(used.map((block) => block.text!), format, offset, end).then(
+    return read(used.map((block) => block.text!), encoding, offset, end).then(
       (page) => ({ ...page, sent }),
       (error: unknown) => {
         sent();
@@ -124,18 +123,13 @@ export class TextBlocks {
 
   /** Forgets the blocks of an owner whose result is dropped; files in use go with their last user. */
   forget(owner: string): void {
-    for (const [key, block] of this.#blocks) {
-      if (block.owner !== owner) continue;
-      this.#remove(key, block);
-    }
+    this.#files.deleteWhere((block) => block.owner === owner);
   }
 
   /** Removes every block's file, as the service stops with no request under way. */
   async close(): Promise<void> {
-    const blocks = [...this.#blocks.values()];
-    this.#blocks.clear();
-    this.#bytes = 0;
-    this.#memoryBytes = 0;
+    const blocks = [...this.#files.entries()].map(([, block]) => block);
+    this.#files.clear();
     await Promise.all(blocks.map((block) => removeFile(block)));
   }
 
@@ -147,32 +141,30 @@ export class TextBlocks {
   }
 
   #use(owner: string, key: string, index: number, make: MakeBlock): Block {
-    return this.#hold(key, this.#blocks.get(key) ?? this.#make(owner, key, index, make));
+    return this.#addUser(key, this.#files.get(key) ?? this.#make(owner, key, index, make));
   }
 
   /** Counts one more user of the block, and makes it the most recently used. */
-  #hold(key: string, block: Block): Block {
+  #addUser(key: string, block: Block): Block {
     block.users++;
-    this.#blocks.delete(key);
-    this.#blocks.set(key, block);
+    this.#files.get(key);
+    this.#texts.get(key);
     return block;
   }
 
   #make(owner: string, key: string, index: number, make: MakeBlock): Block {
     const made = make(index * BLOCK_ROWS, (index + 1) * BLOCK_ROWS, (size) => this.#spare.take(size));
     const block: Block = { owner, text: null, made, users: 0, sending: 0, spare: null, gone: false };
+    this.#files.set(key, block, 0);
     made.then(
       (text) => {
         if (block.gone) return;
         block.text = text;
-        this.#bytes += text.starts[text.starts.length - 1]!;
-        this.#memoryBytes += text.body ? memoryOf(text.body) : 0;
-        this.#evict();
+        this.#files.resize(key, block, text.starts[text.starts.length - 1]!);
+        if (text.body && !block.gone) this.#texts.set(key, block, memoryOf(text.body));
       },
       // the pages that wait for it fail; the next asks again
-      () => {
-        if (this.#blocks.get(key) === block) this.#blocks.delete(key);
-      },
+      () => this.#files.delete(key, block),
     );
     return block;
   }
@@ -198,14 +190,12 @@ export class TextBlocks {
   #release(block: Block): void {
     block.users--;
     if (block.gone && block.users === 0) void removeFile(block);
-    else this.#evict();
   }
 
+  /** A block evicted or forgotten: its text leaves memory, and its file goes now or with its last user. */
   #remove(key: string, block: Block): void {
-    this.#blocks.delete(key);
     block.gone = true;
-    if (block.text) this.#bytes -= block.text.starts[block.text.starts.length - 1]!;
-    this.#dropText(block);
+    this.#texts.delete(key, block);
     if (block.users === 0) void removeFile(block);
   }
 
@@ -213,21 +203,9 @@ export class TextBlocks {
   #dropText(block: Block): void {
     const body = block.text?.body;
     if (!body) return;
-    this.#memoryBytes -= memoryOf(body);
     block.text!.body = null;
     if (block.sending === 0) this.#spare.give(body);
     else block.spare = body;
-  }
-
-  #evict(): void {
-    for (const [key, block] of this.#blocks) {
-      if (this.#bytes <= this.#budget) break;
-      if (block.text && block.users === 0) this.#remove(key, block);
-    }
-    for (const block of this.#blocks.values()) {
-      if (this.#memoryBytes <= this.#memoryBudget) return;
-      if (block.users === 0) this.#dropText(block);
-    }
   }
 }
 
@@ -245,7 +223,7 @@ function removeFile(block: Block): Promise<void> {
  * Rows `from` to `to` from the blocks that hold them, the first of which starts at a multiple of
  * BLOCK_ROWS: parts of their text in memory where it is kept, else read from their files.
  */
-async function read(texts: BlockText[], format: PageFormat, from: number, to: number): Promise<Page> {
+async function read(texts: BlockText[], encoding: PageEncoding, from: number, to: number): Promise<Page> {
   const body: Buffer[] = [];
   let rowCount = 0;
   let bytes = 0;
@@ -256,20 +234,20 @@ async function read(texts: BlockText[], format: PageFormat, from: number, to: nu
     const b = Math.min(rows, to - first);
     if (b <= a) continue;
     const [start, end] = [text.starts[a]!, text.starts[b]!];
-    body.push(text.body ? text.body.subarray(start, end) : await readPart(text, format, a, b));
+    body.push(text.body ? text.body.subarray(start, end) : await readPart(text, encoding, a, b));
     for (let row = a; row < b && text.sizes; row++) bytes += text.sizes[row]!;
     rowCount += b - a;
   }
   // JSON rows are joined by commas: the page's last one is not followed by one
   const last = body.length - 1;
-  if (format === 'json' && last >= 0) body[last] = body[last]!.subarray(0, body[last]!.length - 1);
+  if (encoding === 'json' && last >= 0) body[last] = body[last]!.subarray(0, body[last]!.length - 1);
   return { body, rowCount, bytes };
 }
 
 /** Rows `a` to `b` of a block from its file; JSON's line breaks, which end each row, become commas. */
-async function readPart(text: BlockText, format: PageFormat, a: number, b: number): Promise<Buffer> {
+async function readPart(text: BlockText, encoding: PageEncoding, a: number, b: number): Promise<Buffer> {
   const start = text.starts[a]!;
   const part = await readBytes(text.file, (size) => Buffer.allocUnsafe(size), start, text.starts[b]);
-  if (format === 'json') for (let row = a + 1; row <= b; row++) part[text.starts[row]! - start - 1] = COMMA;
+  if (encoding === 'json') for (let row = a + 1; row <= b; row++) part[text.starts[row]! - start - 1] = COMMA;
   return part;
 }

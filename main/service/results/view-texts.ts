@@ -1,3 +1,4 @@
+import { BoundedCache } from '../bounded-cache.ts';
 import { textPage, type RowsText } from './json-lines.ts';
 import type { Page } from './page.ts';
 
@@ -6,7 +7,8 @@ import type { Page } from './page.ts';
 const KEPT_BYTES = 64 * 1024 * 1024;
 const MOST_CELLS = 2_000_000;
 
-interface Kept {
+/** A view's text for a set of columns: kept, or being made. */
+interface ViewText {
   view: string;
   /** Null while it is made, or when it came out larger than all texts may be. */
   text: RowsText | null;
@@ -20,8 +22,8 @@ interface Kept {
  * text (about as long as making the view took); pages asked for meanwhile wait for it.
  */
 export class ViewTexts {
-  /** In the order last used, least recent first. */
-  #kept = new Map<string, Kept>();
+  /** Sized by their text's bytes: nothing while it is made, or when none could be. */
+  readonly #kept = new BoundedCache<string, ViewText>({ size: KEPT_BYTES });
 
   /**
    * The page, from the text of `view` for `columns`, made by `make` (null when it would be larger
@@ -31,44 +33,31 @@ export class ViewTexts {
   async page(view: string, columns: string, cells: number, offset: number, limit: number, make: (maxBytes: number) => Promise<RowsText | null>): Promise<Page | null> {
     if (cells > MOST_CELLS) return null;
     const key = `${view}\u0000${columns}`;
-    let kept = this.#kept.get(key);
-    if (kept) this.#kept.delete(key);
-    else kept = this.#make(key, view, make);
-    this.#kept.set(key, kept);
+    const kept = this.#kept.get(key) ?? this.#make(key, view, make);
     await kept.made;
     return kept.text && textPage(kept.text, offset, limit);
   }
 
   /** Forgets the texts of a view that is dropped. */
   forget(view: string): void {
-    for (const [key, kept] of this.#kept) if (kept.view === view) this.#kept.delete(key);
+    this.#kept.deleteWhere((kept) => kept.view === view);
   }
 
-  #make(key: string, view: string, make: (maxBytes: number) => Promise<RowsText | null>): Kept {
-    const kept: Kept = { view, text: null, made: Promise.resolve() };
+  #make(key: string, view: string, make: (maxBytes: number) => Promise<RowsText | null>): ViewText {
+    const kept: ViewText = { view, text: null, made: Promise.resolve() };
+    this.#kept.set(key, kept, 0);
     kept.made = make(KEPT_BYTES).then(
       (text) => {
         // the view may have gone meanwhile; a text larger than all may be is not made (pages come from DuckDB)
-        if (this.#kept.get(key) !== kept || text === null) return;
+        if (this.#kept.peek(key) !== kept || text === null) return;
         kept.text = text;
-        this.#evict();
+        this.#kept.resize(key, kept, text.body.length);
       },
       // a view dropped while its text was made: pages come from DuckDB, and a view made again tries again
       () => {
-        if (this.#kept.get(key) === kept) this.#kept.delete(key);
+        this.#kept.delete(key, kept);
       },
     );
     return kept;
-  }
-
-  #evict(): void {
-    let bytes = 0;
-    for (const kept of this.#kept.values()) bytes += kept.text?.body.length ?? 0;
-    for (const [key, kept] of this.#kept) {
-      if (bytes <= KEPT_BYTES) break;
-      if (!kept.text) continue;
-      this.#kept.delete(key);
-      bytes -= kept.text.body.length;
-    }
   }
 }

@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account-store.ts';
+import type { ServiceAccount } from '../accounts/account-store.ts';
 import { readableExecution } from '../executions/execution-access.ts';
 import { STATE } from '../executions/execution-store.ts';
 import { statusBody } from '../executions/present-execution.ts';
@@ -8,7 +8,7 @@ import type { Router } from '../http/router.ts';
 import { newExecutionId } from '../ids.ts';
 import { readableQuery } from '../queries/query-access.ts';
 import { ParameterError, resolveParameters, substitute } from '../queries/template.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../time.ts';
 
 const PERFORMANCE = ['medium', 'large'];
@@ -37,8 +37,8 @@ function sqlRequest(body: Record<string, unknown>) {
   return { sql: body.sql, performance: performanceOf(body) };
 }
 
-export function addExecutionRoutes(router: Router<Account>, context: ServiceContext): void {
-  const { queries, executions, executor, config } = context;
+export function addExecutionRoutes(router: Router<ServiceAccount>, deps: ServiceDeps): void {
+  const { queries, executions, executor, config } = deps;
 
   router.add('POST', '/api/v1/query/:id/execute', async ({ request, params, caller }) => {
     const query = await readableQuery(queries, caller, params.id!);
@@ -79,13 +79,13 @@ export function addExecutionRoutes(router: Router<Account>, context: ServiceCont
   });
 
   router.add('GET', '/api/v1/execution/:id/status', async ({ params, caller }) => {
-    const execution = await readableExecution(context, caller, params.id!);
+    const execution = await readableExecution(deps, caller, params.id!);
     const slots = { total: config.executionSlots, busy: executor.busySlots(execution.accountId) };
     return { json: statusBody(execution, executor.queuePosition(execution.id), slots) };
   });
 
   router.add('POST', '/api/v1/execution/:id/cancel', async ({ params, caller }) => {
-    const execution = await readableExecution(context, caller, params.id!);
+    const execution = await readableExecution(deps, caller, params.id!);
     if (execution.accountId !== caller.id) throw new HttpError(403, 'only the context that started an execution can cancel it');
     return { json: { success: await executor.cancel(execution.id) } };
   });

@@ -1,9 +1,9 @@
-import type { Account } from '../accounts/account-store.ts';
+import type { ServiceAccount } from '../accounts/account-store.ts';
 import type { Router } from '../http/router.ts';
 import { readableQuery, requireQueryPlan } from '../queries/query-access.ts';
 import type { StoredQuery } from '../queries/query-store.ts';
 import { pageWindow } from '../results/paging.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
 
 const LIST_PAGE_DEFAULT = 20;
 const LIST_PAGE_MAX = 1000;
@@ -38,8 +38,8 @@ function summary(query: StoredQuery) {
   };
 }
 
-export function addQueryRoutes(router: Router<Account>, context: ServiceContext): void {
-  const { queries } = context;
+export function addQueryRoutes(router: Router<ServiceAccount>, deps: ServiceDeps): void {
+  const { queries } = deps;
 
   router.add('GET', '/api/v1/queries', async ({ caller, url }) => {
     requireQueryPlan(caller);

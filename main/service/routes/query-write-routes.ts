@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account-store.ts';
+import type { ServiceAccount } from '../accounts/account-store.ts';
 import { HttpError } from '../http/http-error.ts';
 import { parseJsonObject, readBody } from '../http/request-body.ts';
 import type { Router } from '../http/router.ts';
@@ -6,12 +6,12 @@ import { validateBody } from '../http/validate-body.ts';
 import { readableQuery, requireQueryPlan } from '../queries/query-access.ts';
 import { CreateQueryBody, UpdateQueryBody } from '../queries/query-input.ts';
 import type { StoredQuery } from '../queries/query-store.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
 
 const MAX_QUERY_BODY = 5 * 1024 * 1024;
 
 /** Only the context that owns a query manages it; others may at most read it. */
-function requireOwner(account: Account, query: StoredQuery): void {
+function requireOwner(account: ServiceAccount, query: StoredQuery): void {
   if (query.ownerId !== account.id) {
     throw new HttpError(403, `not enough permissions: query ${query.id} belongs to another context ('${query.owner}')`);
   }
@@ -24,8 +24,8 @@ const FLAGS = {
   unprivate: { isPrivate: false },
 } as const;
 
-export function addQueryWriteRoutes(router: Router<Account>, context: ServiceContext): void {
-  const { queries, config } = context;
+export function addQueryWriteRoutes(router: Router<ServiceAccount>, deps: ServiceDeps): void {
+  const { queries, config } = deps;
 
   router.add('POST', '/api/v1/query', async ({ request, caller }) => {
     requireQueryPlan(caller);

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { hasResult, PARTIAL_REFUSAL } from '../../common/dune-states.ts';
-import type { Account } from '../accounts/account-store.ts';
+import type { ServiceAccount } from '../accounts/account-store.ts';
 import { readableExecution } from '../executions/execution-access.ts';
 import { STATE, type Execution } from '../executions/execution-store.ts';
 import { expireIfDue } from '../executions/expiry.ts';
@@ -14,9 +14,9 @@ import { ParameterError, resolveParameters } from '../queries/template.ts';
 import { csvHeader } from '../results/cell-sql.ts';
 import { nextPage } from '../results/paging.ts';
 import { readResult } from '../results/read-result.ts';
-import type { PageFormat } from '../results/result-store.ts';
+import type { PageEncoding } from '../results/result-store.ts';
 import { resultsJson } from '../results/results-json.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceDeps } from '../service-deps.ts';
 
 const PARQUET = 'application/vnd.apache.parquet';
 /**
@@ -52,12 +52,12 @@ function parametersOf(url: URL, sql: string, definitions: Parameters<typeof reso
   }
 }
 
-export function addResultRoutes(router: Router<Account>, context: ServiceContext): void {
-  const { queries, executions, results, config } = context;
+export function addResultRoutes(router: Router<ServiceAccount>, deps: ServiceDeps): void {
+  const { queries, executions, results, config } = deps;
   const headerWord = config.serviceName[0]!.toUpperCase() + config.serviceName.slice(1).toLowerCase();
   const parquetWrites = new SlotsByKey(() => new Slots(PARQUET_WRITES, PARQUET_WAITING, 'Parquet pages of this context'));
 
-  async function answer(execution: Execution, format: PageFormat, { url, origin, request, caller }: RouteRequest<Account>): Promise<Reply> {
+  async function answer(execution: Execution, format: PageEncoding, { url, origin, request, caller }: RouteRequest<ServiceAccount>): Promise<Reply> {
     const summary = hasResult(execution.state) ? execution.result : null;
     if (format === 'csv' && !summary) {
       throw badRequest(`Query state is ${execution.state}, cannot provide CSV result`);
@@ -93,7 +93,7 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
     return { body: resultsJson(envelope, slice.body, metadata, next), contentType: 'application/json; charset=utf-8', sent: slice.sent };
   }
 
-  async function latest(request: RouteRequest<Account>): Promise<Execution> {
+  async function latest(request: RouteRequest<ServiceAccount>): Promise<Execution> {
     const query = await readableQuery(queries, request.caller, request.params.id!);
     const parameters = parametersOf(request.url, query.sql, query.parameters);
     // Only runs of the reader itself or of the query's owner: never what a third context chose to run.
@@ -105,7 +105,7 @@ export function addResultRoutes(router: Router<Account>, context: ServiceContext
   for (const format of ['json', 'csv'] as const) {
     const suffix = format === 'csv' ? '/csv' : '';
     router.add('GET', `/api/v1/execution/:id/results${suffix}`, async (request) =>
-      answer(await readableExecution(context, request.caller, request.params.id!), format, request),
+      answer(await readableExecution(deps, request.caller, request.params.id!), format, request),
     );
     router.add('GET', `/api/v1/query/:id/results${suffix}`, async (request) => answer(await latest(request), format, request));
   }

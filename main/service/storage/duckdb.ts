@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import { isCheckpointBlocked, isInvalidatedDatabase } from '../../common/duckdb-errors.ts';
 import { SerialQueue } from '../../common/serial-queue.ts';
+import { BoundedCache } from '../bounded-cache.ts';
 import { isDiskFull } from './disk-full.ts';
 
 export type SqlParams = DuckDBValue[];
@@ -34,7 +35,7 @@ export class Database {
    * after, took the main thread longer than running it: under 16 clients, about a fifth of its time.
    * A connection is used by one caller at a time, so its statements are too.
    */
-  #prepared = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+  #prepared = new WeakMap<DuckDBConnection, BoundedCache<string, DuckDBPreparedStatement>>();
 
   private constructor(opened: { instance: DuckDBInstance; connection: DuckDBConnection }, opening: Opening) {
     this.#instance = opened.instance;
@@ -135,20 +136,14 @@ export class Database {
   async #readAll(connection: DuckDBConnection, sql: string, params: SqlParams): Promise<DuckDBResultReader> {
     if (params.length === 0) return connection.runAndReadAll(sql);
     let kept = this.#prepared.get(connection);
-    if (!kept) this.#prepared.set(connection, (kept = new Map()));
+    if (!kept) this.#prepared.set(connection, (kept = new BoundedCache({ entries: KEPT_STATEMENTS, removed: (evicted) => evicted.destroySync() })));
     let statement = kept.get(sql);
     if (statement) {
-      kept.delete(sql);
       statement.clearBindings();
     } else {
       statement = await connection.prepare(sql);
-      if (kept.size >= KEPT_STATEMENTS) {
-        const [oldest, evicted] = kept.entries().next().value!;
-        kept.delete(oldest);
-        evicted.destroySync();
-      }
+      kept.set(sql, statement);
     }
-    kept.set(sql, statement);
     statement.bind(params);
     return statement.runAndReadAll();
   }

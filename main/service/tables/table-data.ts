@@ -3,6 +3,7 @@ import { copyFile, rm, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { KeyedSerialQueue } from '../../common/serial-queue.ts';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import { BoundedCache } from '../bounded-cache.ts';
 import { notFound } from '../http/http-error.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import { checkpoint, type Database } from '../storage/duckdb.ts';
@@ -33,7 +34,7 @@ export class TableData {
   readonly #turns = new KeyedSerialQueue();
   // A file's columns never change (every change to a table writes a new file), so each file's are
   // read once: listing the tables attached every file again, slow with many tables.
-  #columns = new Map<string, TableColumn[]>();
+  readonly #columns = new BoundedCache<string, TableColumn[]>({ entries: REMEMBERED_FILES });
 
   constructor(files: Database, store: TableStore, tableFiles: TableFiles) {
     this.#files = files;
@@ -157,7 +158,6 @@ export class TableData {
     const known = this.#columns.get(file);
     if (known) return known.map((column) => ({ ...column }));
     const columns = await this.#readColumns(file);
-    if (this.#columns.size >= REMEMBERED_FILES) this.#columns.delete(this.#columns.keys().next().value!);
     this.#columns.set(file, columns);
     return columns.map((column) => ({ ...column }));
   }

@@ -86,7 +86,7 @@ describe('results idle for a while', () => {
 
   it('are not detached while someone reads them', async () => {
     await files.detachIdle(0);
-    await files.hold('other');
+    await files.acquire('other');
     try {
       await readAll('big');
       await files.detachIdle(0);

@@ -3,7 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { csvRowStarts } from '../../../main/service/results/csv-rows.ts';
 import { PageWriter } from '../../../main/service/results/page-writer.ts';
-import type { PageFormat } from '../../../main/service/results/page.ts';
+import type { PageEncoding } from '../../../main/service/results/page.ts';
 import type { ResultColumn } from '../../../main/service/results/row-bytes.ts';
 import { BLOCK_ROWS, TextBlocks, type MakeBlock } from '../../../main/service/results/text-blocks.ts';
 import { Database } from '../../../main/service/storage/duckdb.ts';
@@ -18,7 +18,7 @@ let dir: string;
 let writer: PageWriter;
 let columns: ResultColumn[];
 
-const blockMaker = (format: PageFormat, made: number[] = []): MakeBlock => async (from, to, allocate) => {
+const blockMaker = (format: PageEncoding, made: number[] = []): MakeBlock => async (from, to, allocate) => {
   made.push(from);
   const other = await db.connect();
   try {

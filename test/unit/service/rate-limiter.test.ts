@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Account } from '../../../main/service/accounts/account-store.ts';
+import type { ServiceAccount } from '../../../main/service/accounts/account-store.ts';
 import { HttpError } from '../../../main/service/http/http-error.ts';
 import { bucketOf, RateLimiter } from '../../../main/service/http/rate-limiter.ts';
 
-const free: Account = { id: 1, handle: 'bob', kind: 'user', plan: 'free' };
+const free: ServiceAccount = { id: 1, handle: 'bob', kind: 'user', plan: 'free' };
 
 describe('RateLimiter', () => {
   it('admits the plan limit per sliding minute, then refuses with the seconds to wait', () => {

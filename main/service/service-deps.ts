@@ -24,8 +24,11 @@ export interface ServiceConfig {
   tempDir: string;
 }
 
-/** Everything a route needs, built once at start. */
-export interface ServiceContext {
+/**
+ * The stores and the executor every route needs, built once at start. (A "context" in the service
+ * is a tenant, see ServiceAccount: this is not one.)
+ */
+export interface ServiceDeps {
   config: ServiceConfig;
   accounts: AccountStore;
   queries: QueryStore;

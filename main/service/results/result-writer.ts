@@ -1,0 +1,106 @@
+import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import { quoteIdentifier } from '../../common/sql-quote.ts';
+import type { BoundSql } from '../../filter-language/index.ts';
+import { valuesOf } from '../storage/duckdb.ts';
+import type { ResultFiles } from './result-files.ts';
+import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
+
+export interface StoredSize {
+  rowCount: number;
+  bytes: number;
+}
+
+export interface ResultWriter {
+  append(chunk: DuckDBDataChunk): void;
+  /** Bytes written so far, by the same measure as the totals. */
+  bytesSoFar(): Promise<number>;
+  /** Closes the table; rows past `capBytes` are removed, and the result then says it was truncated. */
+  finish(capBytes: number): Promise<StoredSize & { truncated: boolean }>;
+  abort(): Promise<void>;
+}
+
+/** Starts the stored result of an execution: a new file with one table of `columns`, appended to. */
+export async function createResultWriter(files: ResultFiles, executionId: string, columns: ResultColumn[]): Promise<ResultWriter> {
+  const created = await files.create(executionId);
+  const table = created.sql;
+  let connection: DuckDBConnection | null = null;
+  let appender: DuckDBAppender | null = null;
+  try {
+    connection = await files.writer.connect();
+    const definitions = columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`).join(', ');
+    await connection.run(`CREATE TABLE ${table} (${definitions})`);
+    appender = await connection.createAppender('r', 'main', created.catalog);
+  } catch (error) {
+    if (connection) files.writer.release(connection);
+    await files.discard(executionId);
+    throw error;
+  }
+  const open = appender;
+  const writing = connection;
+  let measured = { rows: 0, bytes: 0 };
+  return {
+    append: (chunk) => {
+      files.assertRoom();
+      open.appendDataChunk(chunk);
+    },
+    bytesSoFar: async () => {
+      open.flushSync();
+      const added = await measureRows(writing, table, columns, { sql: 'rowid >= CAST(? AS BIGINT)', params: [String(measured.rows)] });
+      measured = { rows: measured.rows + added.rowCount, bytes: measured.bytes + added.bytes };
+      return measured.bytes;
+    },
+    finish: async (capBytes) => {
+      try {
+        open.closeSync();
+        let size = { ...(await measureRows(writing, table, columns)), truncated: false };
+        if (size.bytes > capBytes) {
+          await truncate(writing, table, columns, capBytes);
+          size = { ...(await measureRows(writing, table, columns)), truncated: true };
+        }
+        await files.checkpoint(executionId);
+        files.writer.release(writing);
+        await files.written(executionId);
+        return size;
+      } catch (error) {
+        files.writer.release(writing);
+        await files.discard(executionId);
+        throw error;
+      }
+    },
+    abort: async () => {
+      try {
+        open.closeSync();
+      } catch {
+        // the table goes anyway
+      }
+      files.writer.release(writing);
+      await files.discard(executionId);
+    },
+  };
+}
+
+/** Keeps the longest run of first rows whose bytes stay within the cap. */
+async function truncate(connection: DuckDBConnection, table: string, columns: ResultColumn[], capBytes: number): Promise<void> {
+  await connection.run(
+    `DELETE FROM ${table} WHERE rowid >= (
+       SELECT coalesce(min(rowid), 0) FROM (
+         SELECT rowid, sum(${rowBytesSql(columns)}) OVER (ORDER BY rowid) AS running FROM ${table}
+       ) WHERE running > ?)`,
+    [capBytes],
+  );
+}
+
+/** The rows, and their bytes by the service's measure, of `table` (those that pass `where`). */
+export async function measureRows(
+  connection: DuckDBConnection,
+  table: string,
+  columns: ResultColumn[],
+  where: BoundSql | null = null,
+): Promise<StoredSize> {
+  const reader = await connection.runAndReadAll(
+    `SELECT count(*)::BIGINT, coalesce(sum(${rowBytesSql(columns)}), 0)::BIGINT FROM ${table}${where ? ` WHERE ${where.sql}` : ''}`,
+    valuesOf(where?.params ?? []),
+  );
+  const [count, bytes] = reader.getRows()[0] ?? [0n, 0n];
+  return { rowCount: Number(count), bytes: Number(bytes) };
+}

@@ -1,0 +1,129 @@
+import type { ServiceAccount } from '../accounts/account-store.ts';
+import { badRequest, HttpError } from '../http/http-error.ts';
+import { saveBody, saveJsonField } from '../http/request-body.ts';
+import type { Handler, Reply } from '../http/router.ts';
+import { validateBody } from '../http/validate-body.ts';
+import { isDiskFull } from '../storage/disk-full.ts';
+import { removeQuietly, type SourceFormat } from '../tables/table-data.ts';
+import { badColumnName, MAX_INSERT_BYTES, MAX_UPLOAD_BYTES, UploadCsvFields } from '../tables/table-input.ts';
+import type { TableRecord } from '../tables/table-store.ts';
+import type { TableAccess } from './table-access.ts';
+
+const MB = 1024 * 1024;
+// JSON escapes take at most six bytes a character (`\u0000`), and the fields besides `data` are small
+const MAX_JSON_BYTES_PER_BYTE = 6;
+const SMALL_FIELDS_BYTES = 64 * 1024;
+const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
+
+/**
+ * DuckDB's refusal of the data itself (bad CSV, a value its column cannot hold): the client's to
+ * fix. It names the file the body was saved to, a host path, which it shows hidden.
+ */
+function dataError(error: unknown, what: string, hidePaths: (text: string) => string): unknown {
+  // A refusal already in words (the table went meanwhile), or a full disk (not the data's fault), stays as it is.
+  if (error instanceof HttpError || isDiskFull(error)) return error;
+  const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  return badRequest(`${what}: ${hidePaths(message)}`);
+}
+
+/** `POST uploads/csv`: a new table (or one in place of the caller's of that name) from a CSV text in a JSON body. */
+export function uploadCsv(access: TableAccess): Handler<ServiceAccount> {
+  const { tableData, config, hidePaths } = access.deps;
+  return async ({ request, caller }) => {
+    const tooLarge = `the upload must be smaller than ${MAX_UPLOAD_BYTES / MB} MB`;
+    access.checkDeclared(caller, request, MAX_UPLOAD_BYTES * MAX_JSON_BYTES_PER_BYTE + SMALL_FIELDS_BYTES, (body) =>
+      Math.floor((body - SMALL_FIELDS_BYTES) / MAX_JSON_BYTES_PER_BYTE),
+    );
+    const file = access.tempFile('csv');
+    const staged = await access.reading.run(caller.id, async () => {
+      try {
+        // the table it replaces is named in the body, maybe after the data: until the body is in,
+        // the plan's whole storage bounds the data, and the exact check follows
+        const limit = access.streamLimit(caller, MAX_UPLOAD_BYTES - 1, tooLarge, 0);
+        const { fields, bytes } = await saveJsonField(request, file, 'data', config.bodyIdleMillis, limit);
+        const body = validateBody(UploadCsvFields, fields);
+        if (bytes === null || bytes === 0) throw badRequest('Invalid request body payload: data: data must hold the CSV text');
+        if (body.is_private && caller.plan !== 'premium') {
+          throw new HttpError(403, `private uploads need a premium plan; '${caller.handle}' is on the ${caller.plan} plan`);
+        }
+        const target = `dataset_${body.table_name}`;
+        await access.checkStorage(caller, bytes, { namespace: caller.handle, tableName: target });
+        try {
+          return { body, bytes, target, ...(await access.storing.run(() => tableData.stage(file, 'csv', false))) };
+        } catch (error) {
+          throw dataError(error, 'could not read the CSV', hidePaths);
+        }
+      } finally {
+        await removeQuietly(file);
+      }
+    });
+    const { body, bytes, target } = staged;
+    const namespace = caller.handle;
+    const bad = badColumnName(staged.columns);
+    if (bad !== null) {
+      await tableData.discard(staged.file);
+      throw badRequest(`column name '${bad}' is not allowed: a column name must start with a letter`);
+    }
+    await tableData.publish({
+      namespace,
+      tableName: target,
+      accountId: caller.id,
+      description: body.description,
+      isPrivate: body.is_private,
+      sizeBytes: bytes,
+      file: staged.file,
+    });
+    return { json: { success: true, table_name: body.table_name, full_name: access.fullName(namespace, target) } };
+  };
+}
+
+/** `POST uploads/:namespace/:table/insert`: CSV or NDJSON rows added to the caller's table. */
+export function insertRows(access: TableAccess): Handler<ServiceAccount> {
+  const { tables, config } = access.deps;
+  return async ({ request, caller, params }) => {
+    const record = await access.ownTable(caller, params.namespace!, params.table!);
+    const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const format = FORMATS[contentType];
+    if (!format) throw badRequest(`Content-Type must be text/csv or application/x-ndjson, got '${contentType}'`);
+    access.checkDeclared(caller, request, MAX_INSERT_BYTES, (body) => body);
+    const file = access.tempFile(format);
+    return access.reading.run(caller.id, async () => {
+      try {
+        const used = await tables.storageUsed(caller.id, null);
+        const tooLarge = `the request body is larger than ${MAX_INSERT_BYTES} bytes`;
+        const bytes = await saveBody(request, file, config.bodyIdleMillis, access.streamLimit(caller, MAX_INSERT_BYTES, tooLarge, used));
+        await access.checkStorage(caller, bytes, null);
+        return await access.storing.run(() => insertStaged(access, record, file, format, bytes));
+      } finally {
+        await removeQuietly(file);
+      }
+    });
+  };
+}
+
+/** Reads an insert's body, saved to `file`, into its table: all its rows, or none. */
+async function insertStaged(access: TableAccess, record: TableRecord, file: string, format: SourceFormat, bytes: number): Promise<Reply> {
+  const { tableData, hidePaths } = access.deps;
+  let staged;
+  try {
+    staged = await tableData.stage(file, format, format === 'csv');
+  } catch (error) {
+    throw dataError(error, `could not read the ${format === 'csv' ? 'CSV' : 'NDJSON'}`, hidePaths);
+  }
+  const expected = (await tableData.columns(record)).map((c) => c.name);
+  const unknown = staged.columns.filter((c) => !expected.includes(c));
+  const missing = expected.filter((c) => !staged.columns.includes(c));
+  if (unknown.length > 0 || missing.length > 0) {
+    await tableData.discard(staged.file);
+    throw badRequest(
+      `the columns must match the table's (${expected.join(', ')}): ` +
+        `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
+    );
+  }
+  try {
+    await tableData.insert(record, staged.file, bytes);
+  } catch (error) {
+    throw dataError(error, 'nothing was inserted', hidePaths);
+  }
+  return { json: { rows_written: staged.rows, bytes_written: bytes, name: access.fullName(record.namespace, record.tableName) } };
+}
