@@ -1,13 +1,9 @@
 import { z } from 'zod';
 import { externalUrl } from '../common/external-url.ts';
 
-// The app's channels: what it is, and links handed to the system's browser.
+// The app's channels: links handed to the system's browser.
 
 export const appChannels = {
-  'app:info': {
-    request: z.object({}).strict(),
-    response: z.object({ version: z.string(), host: z.enum(['electron', 'web']) }),
-  },
   /**
    * Opens an https link (a block explorer's page) in the system's browser. `opened` is false where
    * the host has no browser of its own to hand it to (the browser host): the page opens it itself.

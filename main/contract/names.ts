@@ -2,7 +2,6 @@
 // without pulling in the schema library. The channel map in `channels.ts` is checked against these.
 
 export const CHANNEL_NAMES = [
-  'app:info',
   'app:openUrl',
   'accounts:list',
   'accounts:add',
@@ -10,10 +9,8 @@ export const CHANNEL_NAMES = [
   'accounts:remove',
   'accounts:setActive',
   'accounts:test',
-  'queries:list',
   'queries:get',
   'queries:create',
-  'queries:update',
   'queries:setFlags',
   'executions:run',
   'executions:runSql',

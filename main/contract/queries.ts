@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, ParameterDefinition, QueryDetail, queryId, QuerySummary } from './models.ts';
+import { accountId, ParameterDefinition, QueryDetail, queryId } from './models.ts';
 import { PendingEdit, QueryEdit } from './workspace.ts';
 
 // The queries' channels: read from and written to the service, and kept in the account's workspace.
@@ -23,16 +23,6 @@ export const SaveOutcome = z.discriminatedUnion('status', [
 export type SaveOutcome = z.infer<typeof SaveOutcome>;
 
 export const queriesChannels = {
-  'queries:list': {
-    request: z
-      .object({
-        accountId,
-        limit: z.number().int().min(1).max(1000).optional(),
-        offset: z.number().int().min(0).optional(),
-      })
-      .strict(),
-    response: z.object({ queries: z.array(QuerySummary), total: z.number().int() }),
-  },
   'queries:get': {
     request: z.object({ accountId, queryId }).strict(),
     response: QueryDetail,
@@ -51,24 +41,6 @@ export const queriesChannels = {
       .strict(),
     response: QueryDetail,
   },
-  /** Fields left out stay as they are. Answers the query as saved (its version moved on). */
-  'queries:update': {
-    request: z
-      .object({
-        accountId,
-        queryId,
-        name: queryFields.name.optional(),
-        sql: queryFields.sql.optional(),
-        description: queryFields.description.optional(),
-        parameters: queryFields.parameters.optional(),
-        tags: queryFields.tags.optional(),
-      })
-      .strict()
-      .refine((r) => ['name', 'sql', 'description', 'parameters', 'tags'].some((field) => field in r), {
-        message: 'give at least one of name, sql, description, parameters, tags',
-      }),
-    response: QueryDetail,
-  },
   /**
    * Archives or unarchives the query, or makes it private or public (private needs a Premium plan:
    * the service's refusal comes back as the error). Sent at once, never kept for later: offline, it
@@ -82,7 +54,7 @@ export const queriesChannels = {
   /**
    * Saves an edit of a query made from `baseVersion`. Online, the service's version is checked
    * first (a moved version answers `conflict`, nothing sent); unreachable, the edit is kept as
-   * pending. Either way nothing typed is dropped. A refused save is an error, as `queries:update`.
+   * pending. Either way nothing typed is dropped. A refused save is an error.
    */
   'queries:save': {
     request: z.object({ accountId, queryId, baseVersion: z.number().int(), edit: QueryEdit }).strict(),

@@ -229,7 +229,7 @@ interface CoreParts {
 function coreHandlers(options: CoreOptions, parts: CoreParts): Handlers {
   const { accounts, history, cache, workspaces, ui, activity } = parts;
   return {
-    ...appHandlers({ host: options.host, version: options.version, openUrl: options.openUrl }),
+    ...appHandlers({ openUrl: options.openUrl }),
     ...accountHandlers(accounts, parts.vault, (accountId) => {
       history.forgetAccount(accountId);
       // an entry that cannot be dropped now is still evicted later, by age and budget

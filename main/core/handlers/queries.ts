@@ -10,7 +10,7 @@ import type { QueryFlagAction } from '../service-client/queries.ts';
 import { mergePending, sendEdit } from '../workspace/pending-edits.ts';
 import type { Workspaces } from '../workspace/workspaces.ts';
 
-type QueryChannel = 'queries:list' | 'queries:get' | 'queries:create' | 'queries:update' | 'queries:setFlags' | 'queries:save' | 'queries:resolvePending';
+type QueryChannel = 'queries:get' | 'queries:create' | 'queries:setFlags' | 'queries:save' | 'queries:resolvePending';
 
 /** Every answer of the service is kept in the account's local workspace, so it can be shown offline. */
 export function queryHandlers(
@@ -23,8 +23,8 @@ export function queryHandlers(
 }
 
 /** Reads and writes sent to the service as they come. */
-function serviceHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pick<Handlers, 'queries:list' | 'queries:get' | 'queries:create' | 'queries:update' | 'queries:setFlags'> {
-  // Create and update answer only an id; the query as saved is read back, so the UI shows the
+function serviceHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pick<Handlers, 'queries:get' | 'queries:create' | 'queries:setFlags'> {
+  // Create and setting flags answer only an id; the query as saved is read back, so the UI shows the
   // service's version of it (its new version number, the fields it normalised).
   async function readBack(accountId: string, client: ServiceClient, saved: ClientResult<number>, isNew: boolean): Promise<Result<QueryDetail>> {
     const read = saved.ok ? await client.queries.get(saved.data) : saved;
@@ -35,24 +35,12 @@ function serviceHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pic
   }
 
   return {
-    'queries:list': withAccount(accounts, async (entry, { accountId, limit, offset }) => {
-      const read = await entry.client.queries.list({ limit, offset });
-      if (!read.ok) return serviceFailure(read.error);
-      // Only a whole list can tell which queries are gone.
-      if ((offset ?? 0) === 0 && read.data.queries.length >= read.data.total) workspaces.recordList(accountId, read.data.queries);
-      return ok(read.data);
-    }),
-
     'queries:get': withAccount(accounts, async (entry, { accountId, queryId }) => {
       return readBack(accountId, entry.client, { ok: true, data: queryId }, false);
     }),
 
     'queries:create': withAccount(accounts, async (entry, { accountId, sql, ...fields }) => {
       return readBack(accountId, entry.client, await entry.client.queries.create({ ...fields, querySql: sql }), true);
-    }),
-
-    'queries:update': withAccount(accounts, async (entry, { accountId, queryId, sql, ...fields }) => {
-      return readBack(accountId, entry.client, await entry.client.queries.update(queryId, { ...fields, querySql: sql }), false);
     }),
 
     'queries:setFlags': withAccount(accounts, async (entry, { accountId, queryId, archived, isPrivate }) => {

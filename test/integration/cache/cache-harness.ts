@@ -5,6 +5,7 @@ import type { CacheStatus, ChannelName, ChannelRequest, ChannelResponse, EventNa
 import { createCore, type Core, type CoreOptions } from '../../../main/core/index.ts';
 import { createDispatcher } from '../../../main/core/ipc/dispatcher.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
+import { createServiceClient } from '../../../main/core/service-client/index.ts';
 import { startService, type RunningService, type ServiceOptions } from '../../../main/service/index.ts';
 import { memoryKeychain } from '../../unit/core/memory-keychain.ts';
 
@@ -67,7 +68,8 @@ export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'da
       return (await dispatch(channel, payload, null)) as never;
     },
     async run(queryName) {
-      const listed = await harness.call('queries:list', { accountId: 'local' });
+      // only its id is needed: read from the service directly, the way core reaches it
+      const listed = await createServiceClient({ baseUrl: localService.baseUrl, apiKey: localService.apiKey ?? '', serviceName: 'DUNE' }).queries.list();
       if (!listed.ok) throw new Error(listed.error.message);
       const query = listed.data.queries.find((q) => q.name === queryName);
       if (!query) throw new Error(`no demo query ${queryName}`);

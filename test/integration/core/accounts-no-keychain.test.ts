@@ -50,14 +50,15 @@ describe.runIf(process.platform === 'linux')('accounts without a reachable keych
     if (!added.ok) throw new Error(added.error.message);
     accountId = added.data.id;
     expect(added.data).toMatchObject({ keyStorage: 'session', keyHint: '••••z9y8' });
-    expect(await call('queries:list', { accountId })).toEqual({ ok: true, data: { queries: [], total: 0 } });
+    expect(await call('workspace:refresh', { accountId })).toMatchObject({ ok: true, data: { status: 'online' } });
+    expect(await call('workspace:open', { accountId })).toMatchObject({ ok: true, data: { queries: [] } });
   });
 
   it('keeps the profile but not the key past a restart, and says why the account cannot be used', async () => {
     const restarted = await newCore();
     const listed = await call('accounts:list', {}, restarted);
     expect(listed.ok && listed.data.accounts.find((a) => a.id === accountId)).toMatchObject({ label: 'Sam', keyStorage: 'missing' });
-    const refused = await call('queries:list', { accountId }, restarted);
+    const refused = await call('tables:list', { accountId }, restarted);
     expect(refused).toMatchObject({ ok: false, error: { code: 'keychain_unavailable' } });
     expect(refused.ok ? '' : refused.error.message).toMatch(/^The API key of the account “Sam” could not be read, since the system keychain did not answer/);
     await restarted.dispose();

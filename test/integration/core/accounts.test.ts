@@ -97,8 +97,9 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
     expect(await keychain().get(alice.id)).toBe(ALICE_KEY);
     expect(settingsFile().accounts).toEqual([{ id: alice.id, label: 'Alice', kind: 'user', handle: null, baseUrl: harness.baseUrl, serviceName: 'DUNE' }]);
 
-    // The key works: the account lists its (so far no) queries.
-    expect(await call('queries:list', { accountId: alice.id })).toEqual({ ok: true, data: { queries: [], total: 0 } });
+    // The key works: the account's refresh reaches the service, which lists its (so far no) queries.
+    expect(await call('workspace:refresh', { accountId: alice.id })).toMatchObject({ ok: true, data: { status: 'online' } });
+    expect(await call('workspace:open', { accountId: alice.id })).toMatchObject({ ok: true, data: { queries: [] } });
     expect(await call('accounts:test', { accountId: alice.id })).toMatchObject({ ok: true, data: { handle: null } });
   });
 
@@ -130,7 +131,7 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
     const changed = await call('accounts:update', { accountId: alice.id, apiKey: ALICE_NEW_KEY });
     expect(changed).toMatchObject({ ok: true, data: { keyHint: '••••c3d4', keyStorage: 'keychain' } });
     expect(await keychain().get(alice.id)).toBe(ALICE_NEW_KEY);
-    expect(await call('queries:list', { accountId: alice.id })).toMatchObject({ ok: true });
+    expect(await call('tables:list', { accountId: alice.id })).toMatchObject({ ok: true });
   });
 
   it('refuses to change or remove Local', async () => {
@@ -147,7 +148,7 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
     if (!listed.ok) throw new Error(listed.error.message);
     expect(listed.data.activeAccountId).toBe(alice.id);
     expect(listed.data.accounts.find((a) => a.id === alice.id)).toMatchObject({ label: 'Alice (work)', keyHint: '••••c3d4', keyStorage: 'keychain' });
-    expect(await call('queries:list', { accountId: alice.id })).toMatchObject({ ok: true });
+    expect(await call('tables:list', { accountId: alice.id })).toMatchObject({ ok: true });
   });
 
   it('says so when the keychain lost an account’s key, and takes a new one', async () => {
@@ -155,7 +156,7 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
     const restarted = await newCore();
     const listed = await call('accounts:list', {}, restarted);
     expect(listed.ok && listed.data.accounts.find((a) => a.id === alice.id)).toMatchObject({ keyStorage: 'missing', keyHint: '' });
-    const refused = await call('queries:list', { accountId: alice.id }, restarted);
+    const refused = await call('tables:list', { accountId: alice.id }, restarted);
     expect(refused).toMatchObject({ ok: false, error: { code: 'bad_key' } });
     expect(refused.ok ? '' : refused.error.message).toMatch(/not in the system keychain/);
     expect(await call('accounts:update', { accountId: alice.id, apiKey: ALICE_NEW_KEY }, restarted)).toMatchObject({ ok: true, data: { keyStorage: 'keychain' } });
@@ -169,7 +170,7 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
     expect(await keychain().get(alice.id)).toBeNull();
     expect(settingsFile().accounts.map((a) => a.id)).not.toContain(alice.id);
     expect(settingsFile().activeAccountId).toBeNull();
-    expect(await call('queries:list', { accountId: alice.id })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await call('tables:list', { accountId: alice.id })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it('never lets a key out: not in an answer, a log line, or a file of core', async () => {

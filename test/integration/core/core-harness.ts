@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload, ExecutionUpdate, Result } from '../../../main/contract/index.ts';
+import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload, ExecutionUpdate, LocalQuery, Result } from '../../../main/contract/index.ts';
 import { createCore, type Core, type CoreOptions, type FinishedExecution } from '../../../main/core/index.ts';
 import { createDispatcher } from '../../../main/core/ipc/dispatcher.ts';
 import { startService, type ServiceOptions } from '../../../main/service/index.ts';
@@ -85,4 +85,15 @@ export function caller(core: Core) {
   const dispatch = createDispatcher({ handlers: core.handlers, isTrustedSender: () => true, onInvalidRequest: core.onInvalidRequest });
   return async <C extends ChannelName>(channel: C, payload: ChannelRequest<C>): Promise<Result<ChannelResponse<C>>> =>
     (await dispatch(channel, payload, null)) as Result<ChannelResponse<C>>;
+}
+
+type Call = <C extends ChannelName>(channel: C, payload: ChannelRequest<C>) => Promise<Result<ChannelResponse<C>>>;
+
+/** The account's queries as the window lists them: a refresh from the service, then its workspace. */
+export async function listedQueries(call: Call, accountId: string): Promise<LocalQuery[]> {
+  const refreshed = await call('workspace:refresh', { accountId });
+  if (!refreshed.ok) throw new Error(refreshed.error.message);
+  const opened = await call('workspace:open', { accountId });
+  if (!opened.ok) throw new Error(opened.error.message);
+  return opened.data.queries;
 }

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExecutionUpdate, QuerySummary } from '../../../main/contract/index.ts';
+import type { ExecutionUpdate, LocalQuery } from '../../../main/contract/index.ts';
 import { createCore, type Core } from '../../../main/core/index.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import { createServiceClient } from '../../../main/core/service-client/index.ts';
 import { startService } from '../../../main/service/index.ts';
 import { memoryKeychain } from '../../unit/core/memory-keychain.ts';
+import { caller, listedQueries } from './core-harness.ts';
 
 // The core against the real embedded service over HTTP, with a small page cap so that reading
 // a range has to follow the service's lowered limit.
@@ -47,10 +48,8 @@ async function finished(executionId: string): Promise<ExecutionUpdate> {
   }
 }
 
-async function demoQuery(name: string): Promise<QuerySummary> {
-  const listed = await core.handlers['queries:list']({ accountId: 'local' });
-  if (!listed.ok) throw new Error(listed.error.message);
-  const query = listed.data.queries.find((q) => q.name === name);
+async function demoQuery(name: string): Promise<LocalQuery> {
+  const query = (await listedQueries(caller(core), 'local')).find((q) => q.name === name);
   if (!query) throw new Error(`no demo query named ${name}`);
   return query;
 }

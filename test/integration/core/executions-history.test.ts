@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QuerySummary } from '../../../main/contract/index.ts';
 import type { Core } from '../../../main/core/index.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
-import { createServiceClient } from '../../../main/core/service-client/index.ts';
+import { createServiceClient, type QueryListItem } from '../../../main/core/service-client/index.ts';
 import { caller, memoryKeychain, startHarness, type Harness } from './core-harness.ts';
 
 // Executions the app started are remembered per account, and one still running when core closes
@@ -14,8 +13,9 @@ let harness: Harness;
 
 const newCore = () => harness.startCore({ keyVault: new KeyVault(memoryKeychain()) });
 
-async function demoQuery(call: ReturnType<typeof caller>, name: string): Promise<QuerySummary> {
-  const listed = await call('queries:list', { accountId: 'local' });
+// Only its id is needed, read from the service directly.
+async function demoQuery(name: string, on: Harness = harness): Promise<QueryListItem> {
+  const listed = await createServiceClient({ baseUrl: on.baseUrl, serviceName: 'DUNE', apiKey: on.demoApiKey ?? '' }).queries.list();
   const query = listed.ok ? listed.data.queries.find((q) => q.name === name) : undefined;
   if (!query) throw new Error(`no demo query named ${name}`);
   return query;
@@ -38,7 +38,7 @@ afterAll(async () => {
 describe('the execution history', () => {
   it('keeps each run with its parameters, state and times, newest first, in a file', async () => {
     const call = caller(await newCore());
-    const daily = await demoQuery(call, 'Daily volume by chain');
+    const daily = await demoQuery('Daily volume by chain');
     const first = await run(call, daily.id, { chain: 'base', min_usd: '500' });
     await harness.finishedUpdate(first);
     const second = await run(call, daily.id, { chain: 'optimism', min_usd: '100' });
@@ -67,7 +67,7 @@ describe('the execution history', () => {
 
   it('runs edited SQL text through /sql/execute, kept in the history of the tab that ran it with its text', async () => {
     const call = caller(await newCore());
-    const daily = await demoQuery(call, 'Daily volume by chain');
+    const daily = await demoQuery('Daily volume by chain');
     const sql = "select 'edited' as what, 2 * 21 as n";
     const started = await call('executions:runSql', { accountId: 'local', queryId: daily.id, sql, parameters: { chain: 'base' } });
     if (!started.ok) throw new Error(started.error.message);
@@ -97,8 +97,8 @@ describe('the execution history', () => {
 
   it('tells the host when a run ends, and whether the UI was showing it', async () => {
     const call = caller(await newCore());
-    const slow = await demoQuery(call, 'Slow checksum');
-    const daily = await demoQuery(call, 'Daily volume by chain');
+    const slow = await demoQuery('Slow checksum');
+    const daily = await demoQuery('Daily volume by chain');
 
     const watched = await run(call, slow.id);
     expect(await call('executions:viewing', { viewing: { accountId: 'local', executionId: watched } })).toEqual({ ok: true, data: {} });
@@ -114,7 +114,7 @@ describe('the execution history', () => {
 
   it('watches a run again after a restart until it ends', async () => {
     const first = await newCore();
-    const slow = await demoQuery(caller(first), 'Slow checksum');
+    const slow = await demoQuery('Slow checksum');
     const executionId = await run(caller(first), slow.id);
     await first.dispose();
     const seenBefore = harness.updates.length;
@@ -142,7 +142,7 @@ describe('a partial result', () => {
   it('is read only when the request allows it', async () => {
     partial = await startHarness({ resultCapBytes: 20_000 });
     const call = caller(await partial.startCore({ keyVault: new KeyVault(memoryKeychain()) }));
-    const trades = await demoQuery(call, 'Demo trades');
+    const trades = await demoQuery('Demo trades', partial);
     const started = await call('executions:run', { accountId: 'local', queryId: trades.id });
     if (!started.ok) throw new Error(started.error.message);
     const done = await partial.finishedUpdate(started.data.executionId);

@@ -79,7 +79,7 @@ async function start(apiKey: string | null = 'demo-key-abcdef123456') {
 describe('the core handlers', () => {
   it('describe the app and the Local account without its key', async () => {
     const { handlers } = await start();
-    expect(await handlers['app:info']({})).toEqual({ ok: true, data: { version: '9.9.9', host: 'web' } });
+    expect(await handlers['settings:get']({})).toMatchObject({ ok: true, data: { about: { version: '9.9.9', host: 'web' } } });
     const listed = await handlers['accounts:list']({});
     expect(listed).toEqual({
       ok: true,
@@ -97,14 +97,15 @@ describe('the core handlers', () => {
 
   it('list and read queries', async () => {
     const { handlers } = await start();
-    expect(await handlers['queries:list']({ accountId: 'local' })).toMatchObject({ ok: true, data: { total: 1, queries: [{ id: 7, name: 'Demo', createdAt: '2026-01-01T00:00:00Z', updatedAt: null }] } });
+    expect(await handlers['workspace:refresh']({ accountId: 'local' })).toMatchObject({ ok: true, data: { status: 'online' } });
+    expect(await handlers['workspace:open']({ accountId: 'local' })).toMatchObject({ ok: true, data: { queries: [{ id: 7, name: 'Demo', createdAt: '2026-01-01T00:00:00Z', updatedAt: null }] } });
     expect(await handlers['queries:get']({ accountId: 'local', queryId: 7 })).toMatchObject({ ok: true, data: { id: 7, sql: 'select 1', version: 2, parameters: [{ key: 'n', type: 'number', value: '5' }] } });
   });
 
   it('map service errors to contract codes with the service’s message, and refuse unknown accounts', async () => {
     const { handlers } = await start();
     expect(await handlers['executions:run']({ accountId: 'local', queryId: 8 })).toEqual({ ok: false, error: { code: 'not_found', message: 'Query not found', details: { status: 404 } } });
-    expect(await handlers['queries:list']({ accountId: 'nobody' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await handlers['queries:get']({ accountId: 'nobody', queryId: 7 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it('run an execution, send its updates as events, and answer executions:get', async () => {
@@ -162,8 +163,9 @@ describe('the core handlers', () => {
     const created = await handlers['queries:create']({ accountId: 'local', name: 'Demo', sql: 'select {{n}}', tags: ['x'], parameters });
     expect(created).toMatchObject({ ok: true, data: { id: 7, version: 2 } });
     expect(JSON.parse(fake.requests[0]!.body)).toEqual({ name: 'Demo', query_sql: 'select {{n}}', tags: ['x'], parameters, is_private: false });
-    await handlers['queries:update']({ accountId: 'local', queryId: 7, description: 'new' });
-    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v1/query', 'GET /api/v1/query/7', 'PATCH /api/v1/query/7', 'GET /api/v1/query/7']);
-    expect(JSON.parse(fake.requests[2]!.body)).toEqual({ description: 'new' });
+    // a save reads the service's version first, then sends only the fields changed
+    expect(await handlers['queries:save']({ accountId: 'local', queryId: 7, baseVersion: 2, edit: { description: 'new' } })).toMatchObject({ ok: true, data: { status: 'saved' } });
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v1/query', 'GET /api/v1/query/7', 'GET /api/v1/query/7', 'PATCH /api/v1/query/7', 'GET /api/v1/query/7']);
+    expect(JSON.parse(fake.requests[3]!.body)).toEqual({ description: 'new' });
   });
 });

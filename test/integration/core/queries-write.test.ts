@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueryDetail, QueryEdit } from '../../../main/contract/index.ts';
 import type { Core } from '../../../main/core/index.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
-import { caller, memoryKeychain, startHarness, type Harness } from './core-harness.ts';
+import { caller, listedQueries, memoryKeychain, startHarness, type Harness } from './core-harness.ts';
 
 // Creating and editing queries through core against the embedded service, and the service's
 // refusals (plan, context, archived) passed through in its own words.
@@ -34,10 +35,18 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function createdQuery(): Promise<number> {
+async function createdQuery(): Promise<QueryDetail> {
   const created = await call('queries:create', { accountId: ids.alice, name: 'Scratch', sql: 'SELECT 1 AS one' });
   if (!created.ok) throw new Error(created.error.message);
-  return created.data.id;
+  return created.data;
+}
+
+/** A save from the query's version as last read, as the editor sends it. */
+async function save(accountId: string, query: Pick<QueryDetail, 'id' | 'version'>, edit: QueryEdit) {
+  const saved = await call('queries:save', { accountId, queryId: query.id, baseVersion: query.version, edit });
+  if (!saved.ok) return saved;
+  if (saved.data.status !== 'saved') throw new Error(`the save was ${saved.data.status}`);
+  return { ok: true as const, data: saved.data.query };
 }
 
 describe('query management through core', () => {
@@ -53,29 +62,27 @@ describe('query management through core', () => {
   it('creates a query with every field and answers it as saved', async () => {
     const created = await call('queries:create', { ...bigTrades, accountId: ids.alice });
     expect(created).toMatchObject({ ok: true, data: { ...bigTrades, isArchived: false, owner: 'alice' } });
-    const listed = await call('queries:list', { accountId: ids.alice });
-    expect(listed.ok && listed.data.queries.map((q) => q.name)).toContain('Big trades');
+    expect((await listedQueries(call, ids.alice)).map((q) => q.name)).toContain('Big trades');
   });
 
   it('updates only the fields given, moves the version on, and removes tags with an empty list', async () => {
-    const queryId = await createdQuery();
-    const before = await call('queries:get', { accountId: ids.alice, queryId });
-    if (!before.ok) throw new Error(before.error.message);
-    const updated = await call('queries:update', { accountId: ids.alice, queryId, sql: 'SELECT 2 AS two', name: 'Scratch 2' });
-    expect(updated).toMatchObject({ ok: true, data: { id: queryId, name: 'Scratch 2', sql: 'SELECT 2 AS two', description: before.data.description } });
-    expect(updated.ok && updated.data.version).toBeGreaterThan(before.data.version);
+    const before = await createdQuery();
+    const queryId = before.id;
+    const updated = await save(ids.alice, before, { sql: 'SELECT 2 AS two', name: 'Scratch 2' });
+    expect(updated).toMatchObject({ ok: true, data: { id: queryId, name: 'Scratch 2', sql: 'SELECT 2 AS two', description: before.description } });
+    if (!updated.ok) throw new Error(updated.error.message);
+    expect(updated.data.version).toBeGreaterThan(before.version);
 
-    await call('queries:update', { accountId: ids.alice, queryId, tags: ['x'] });
-    expect(await call('queries:update', { accountId: ids.alice, queryId, tags: [] })).toMatchObject({ ok: true, data: { tags: [], sql: 'SELECT 2 AS two' } });
-  });
-
-  it('refuses an update with nothing to change before it reaches the service', async () => {
-    expect(await call('queries:update', { accountId: ids.alice, queryId: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    const tagged = await save(ids.alice, updated.data, { tags: ['x'] });
+    if (!tagged.ok) throw new Error(tagged.error.message);
+    expect(tagged.data.tags).toEqual(['x']);
+    expect(await save(ids.alice, tagged.data, { tags: [] })).toMatchObject({ ok: true, data: { tags: [], sql: 'SELECT 2 AS two' } });
   });
 
   it('passes the service’s refusals through in its own words', async () => {
-    const queryId = await createdQuery();
-    const otherContext = await call('queries:update', { accountId: ids.bob, queryId, sql: 'SELECT 3' });
+    const query = await createdQuery();
+    const queryId = query.id;
+    const otherContext = await save(ids.bob, query, { sql: 'SELECT 3' });
     expect(otherContext).toEqual({
       ok: false,
       error: { code: 'forbidden', message: `not enough permissions: query ${queryId} belongs to another context ('alice')`, details: { status: 403 } },
@@ -83,10 +90,13 @@ describe('query management through core', () => {
 
     const archive = await fetch(`${harness.baseUrl}/api/v1/query/${queryId}/archive`, { method: 'POST', headers: { 'X-DUNE-API-KEY': keys.alice } });
     expect(archive.status).toBe(200);
-    const archived = await call('queries:update', { accountId: ids.alice, queryId, sql: 'SELECT 4' });
+    // archiving moved the version on: the save starts from the query as read now
+    const current = await call('queries:get', { accountId: ids.alice, queryId });
+    if (!current.ok) throw new Error(current.error.message);
+    const archived = await save(ids.alice, current.data, { sql: 'SELECT 4' });
     expect(archived).toMatchObject({ ok: false, error: { code: 'forbidden', message: `query ${queryId} is archived and cannot be edited; unarchive it first` } });
 
-    const missing = await call('queries:update', { accountId: ids.alice, queryId: 987654, name: 'x' });
+    const missing = await save(ids.alice, { id: 987654, version: 1 }, { name: 'x' });
     expect(missing).toMatchObject({ ok: false, error: { code: 'not_found', message: 'Query not found' } });
 
     const duplicate = await call('queries:create', {

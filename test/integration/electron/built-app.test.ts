@@ -32,7 +32,6 @@ interface Report {
   loadedUrl: string | null;
   served: { root: Answer | null; entry: Answer | null; escape: Answer | null; otherHost: Answer | null };
   preload: { required: string[]; exposedKeys: string[]; bridgeKeys: string[]; bridgeFrozen: boolean };
-  info: { ok: boolean; data?: { host: string } };
   settings: { ok: boolean; data?: { settings: Record<string, unknown>; about: Record<string, string> } };
   settingsChange: { ok: boolean; data?: { settings: Record<string, unknown> } };
   themeAfterChange: string;
@@ -41,7 +40,8 @@ interface Report {
   openLogs: { ok: boolean };
   openedPaths: string[];
   sent: unknown[][];
-  queries: { ok: boolean; data?: { queries: Array<{ id: number; name: string }>; total: number } };
+  refreshed: { ok: boolean; data?: { status: string } };
+  queries: { ok: boolean; data?: { queries: Array<{ id: number; name: string }> } };
   unknownChannel: { ok: boolean; error?: { code: string } };
   unknownChannelReachedMain: boolean;
   invalidPayload: { ok: boolean; error?: { code: string; message: string } };
@@ -132,11 +132,13 @@ describe('the built app, booted with a stand-in electron', () => {
   });
 
   it('answers invokes through the registered handler from the real embedded service', async () => {
-    expect(report.info).toMatchObject({ ok: true, data: { host: 'electron' } });
+    expect(report.settings).toMatchObject({ ok: true, data: { about: { host: 'electron' } } });
     expect(report.invalidPayload).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     expect(report.invalidPayload.error?.message).toContain('limit');
+    expect(report.refreshed).toMatchObject({ ok: true, data: { status: 'online' } });
     expect(report.queries.ok).toBe(true);
-    const listed = report.queries.data?.queries.map((query) => ({ id: query.id, name: query.name })) ?? [];
+    const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+    const listed = report.queries.data?.queries.map((query) => ({ id: query.id, name: query.name })).sort(byId) ?? [];
     expect(listed.length).toBeGreaterThan(0);
 
     // The same data folder, opened again by the service alone with the Local key the app kept, holds exactly those queries.
@@ -152,7 +154,7 @@ describe('the built app, booted with a stand-in electron', () => {
       expect(log).not.toMatch(/embedded service runs in the main thread/);
       const response = await fetch(`${service.baseUrl}/api/v1/queries?limit=1000`, { headers: { 'X-DUNE-API-KEY': service.demoApiKey ?? '' } });
       const body = (await response.json()) as { queries: Array<{ id: number; name: string }> };
-      expect(listed).toEqual(body.queries.map((query) => ({ id: query.id, name: query.name })));
+      expect(listed).toEqual(body.queries.map((query) => ({ id: query.id, name: query.name })).sort(byId));
     } finally {
       await service.close();
     }

@@ -143,9 +143,13 @@ describe('the browser host fetch', () => {
     const afterAdd = proxy.log.length;
     expect(afterAdd).toBeGreaterThan(0);
     if (!added.ok) return;
-    expect((await call('queries:list', { accountId: added.data.id })).ok).toBe(true);
+    // one read of a query each: the added account's through the proxy, Local's not
+    const created = await call('queries:create', { accountId: 'local', name: 'Read twice', sql: 'SELECT 1' });
+    if (!created.ok) throw new Error(created.error.message);
+    expect(proxy.log.length).toBe(afterAdd);
+    expect((await call('queries:get', { accountId: added.data.id, queryId: created.data.id })).ok).toBe(true);
     expect(proxy.log.length).toBe(afterAdd + 1);
-    expect((await call('queries:list', { accountId: 'local' })).ok).toBe(true);
+    expect((await call('queries:get', { accountId: 'local', queryId: created.data.id })).ok).toBe(true);
     expect(proxy.log.length).toBe(afterAdd + 1);
   });
 });

@@ -52,7 +52,8 @@ function eventsOf<T>(name: string): T[] {
 
 describe('export in the browser host', () => {
   it('streams the CSV to the download URL once, with the token only', async () => {
-    const queries = await invoke('queries:list', { accountId: 'local' });
+    await invoke('workspace:refresh', { accountId: 'local' });
+    const queries = await invoke('workspace:open', { accountId: 'local' });
     const trades = queries.data.queries.find((q: { name: string }) => q.name === 'Demo trades');
     const run = await invoke('executions:run', { accountId: 'local', queryId: trades.id });
     const executionId = run.data.executionId as string;

@@ -34,10 +34,23 @@ describe('the web CLI', () => {
 
     const socket = new WebSocket(`${origin!.replace('http', 'ws')}${WS_PATH}?token=${token}`, { origin });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    const answer = new Promise<ServerMessage>((resolve) => socket.once('message', (data: Buffer) => resolve(JSON.parse(data.toString()))));
-    socket.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'queries:list', payload: { accountId: 'local' } }));
-    const message = await answer;
-    expect(message).toMatchObject({ type: 'result', id: 1, result: { ok: true } });
+    const ask = (id: number, channel: string) => {
+      // the refresh also sends events to the page: the answer is the result with this id
+      const answer = new Promise<ServerMessage>((resolve) => {
+        const onMessage = (data: Buffer) => {
+          const message = JSON.parse(data.toString()) as ServerMessage;
+          if (message.type !== 'result' || message.id !== id) return;
+          socket.off('message', onMessage);
+          resolve(message);
+        };
+        socket.on('message', onMessage);
+      });
+      socket.send(JSON.stringify({ type: 'invoke', id, channel, payload: { accountId: 'local' } }));
+      return answer;
+    };
+    expect(await ask(1, 'workspace:refresh')).toMatchObject({ type: 'result', id: 1, result: { ok: true, data: { status: 'online' } } });
+    const message = await ask(2, 'workspace:open');
+    expect(message).toMatchObject({ type: 'result', id: 2, result: { ok: true } });
     const names = message.type === 'result' ? (message.result as { data: { queries: { name: string }[] } }).data.queries.map((q) => q.name) : [];
     expect(names).toContain('Demo trades');
     socket.close();

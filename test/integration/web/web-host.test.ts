@@ -137,10 +137,10 @@ describe('the browser host: the contract socket', () => {
 
   it('carries a contract round trip, errors included, and survives malformed messages', async () => {
     const socket = await open();
-    expect(await invoke(socket, 1, 'app:info', {})).toEqual({ type: 'result', id: 1, result: { ok: true, data: { version: '1.0.0', host: 'web' } } });
+    expect(await invoke(socket, 1, 'settings:get', {})).toMatchObject({ type: 'result', id: 1, result: { ok: true, data: { about: { version: '1.0.0', host: 'web' } } } });
     socket.send('this is not json');
     socket.send(JSON.stringify({ no: 'id' }));
-    const bad = await invoke(socket, 2, 'queries:list', { accountId: 'local', limit: -1 });
+    const bad = await invoke(socket, 2, 'executions:list', { accountId: 'local', limit: -1 });
     expect(bad).toMatchObject({ id: 2, result: { ok: false, error: { code: 'invalid_request', details: [{ field: 'limit' }] } } });
     expect(await invoke(socket, 3, 'nope:nope', {})).toMatchObject({ result: { ok: false, error: { code: 'unknown_channel' } } });
     const notInvoke = nextMessage(socket, (m) => m.type === 'result' && m.id === 4);

@@ -30,16 +30,16 @@ async function refusal(channel: string, payload: unknown): Promise<ContractError
 
 describe('what core says of a request it refuses', () => {
   it.each([
-    ['queries:list', { accountId: 'local', limit: 'ten' }, '“limit” must be a number.'],
-    ['queries:list', { accountId: 'local', limit: 0 }, '“limit” must be at least 1.'],
-    ['queries:list', { accountId: 'local', limit: 5000 }, '“limit” must be at most 1000.'],
-    ['queries:list', { accountId: 'local', limit: 1.5 }, '“limit” must be a whole number.'],
+    ['executions:list', { accountId: 'local', limit: 'ten' }, '“limit” must be a number.'],
+    ['executions:list', { accountId: 'local', limit: 0 }, '“limit” must be at least 1.'],
+    ['executions:list', { accountId: 'local', limit: 5000 }, '“limit” must be at most 500.'],
+    ['executions:list', { accountId: 'local', limit: 1.5 }, '“limit” must be a whole number.'],
     ['accounts:add', { label: 'Work' }, '“apiKey” is missing.'],
     ['accounts:add', { label: 'Work', apiKey: 'k', kind: 'robot' }, '“kind” must be one of "user", "team".'],
-    ['app:info', { sneaky: 1 }, 'The request has a field the app does not know: “sneaky”.'],
+    ['accounts:list', { sneaky: 1 }, 'The request has a field the app does not know: “sneaky”.'],
     ['results:getRows', { accountId: 'local', executionId: 'x', startRow: 50, endRow: 10 }, '“endRow” must be above startRow, by at most 10000 rows.'],
     ['settings:set', { explorers: { mychain: { address: 'ftp://x', transaction: 'https://x.example/tx/{value}', block: 'https://x.example/block/{value}' } } }, '“explorers.mychain.address” is not valid: an explorer link must be an https address with {value} where the value goes, such as https://etherscan.io/address/{value}.'],
-    ['queries:update', { accountId: 'local', queryId: 1 }, 'Give at least one of name, sql, description, parameters, tags.'],
+    ['queries:setFlags', { accountId: 'local', queryId: 1 }, 'Give archived or isPrivate.'],
   ])('%s with %j: %s', async (channel, payload, said) => {
     const error = await refusal(channel, payload);
     expect(error.code).toBe('invalid_request');
@@ -55,7 +55,7 @@ describe('what core says of a request it refuses', () => {
   });
 
   it('a sender that is not the app, or a channel it does not know', async () => {
-    const untrusted = await createDispatcher<string>({ handlers: {} as Handlers, isTrustedSender: () => false })('app:info', {}, 'frame');
+    const untrusted = await createDispatcher<string>({ handlers: {} as Handlers, isTrustedSender: () => false })('accounts:list', {}, 'frame');
     const unknown = await refusal('files:delete', {});
     for (const answer of [untrusted, { ok: false as const, error: unknown }]) {
       expect(answer.ok).toBe(false);
@@ -69,7 +69,7 @@ describe('what core says of a request it refuses', () => {
   });
 
   it('a handler that throws: where the error went, not the error', async () => {
-    const error = await refusal('app:info', {});
+    const error = await refusal('accounts:list', {});
     expect(error.code).toBe('internal');
     expectWellSaid(error);
   });

@@ -6,9 +6,11 @@ const notUsed = async () => {
   throw new Error('not used in this test');
 };
 
+const LISTED = { accounts: [], activeAccountId: 'local', keychain: { available: true } };
+
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
   const unused = Object.fromEntries(CHANNEL_NAMES.map((name) => [name, notUsed])) as unknown as Handlers;
-  return { ...unused, 'app:info': async () => ok({ version: '1.2.3', host: 'web' }), ...overrides };
+  return { ...unused, 'accounts:list': async () => ok(LISTED), ...overrides };
 }
 
 describe('the dispatcher', () => {
@@ -17,7 +19,7 @@ describe('the dispatcher', () => {
     createDispatcher<string>({ handlers: handlers(overrides), isTrustedSender: (sender) => sender === trusted, onInternalError });
 
   it('passes a valid request to its handler and returns its result', async () => {
-    expect(await make()('app:info', {}, trusted)).toEqual({ ok: true, data: { version: '1.2.3', host: 'web' } });
+    expect(await make()('accounts:list', {}, trusted)).toEqual({ ok: true, data: LISTED });
   });
 
   it('refuses a sender that is not trusted before looking at anything else', async () => {
@@ -34,12 +36,12 @@ describe('the dispatcher', () => {
   it('answers a bad payload with invalid_request naming the field, without calling the handler', async () => {
     let called = false;
     const dispatch = make({
-      'queries:list': async () => {
+      'executions:list': async () => {
         called = true;
-        return ok({ queries: [], total: 0 });
+        return ok({ executions: [] });
       },
     });
-    const result = await dispatch('queries:list', { accountId: 'local', limit: 'ten' }, trusted);
+    const result = await dispatch('executions:list', { accountId: 'local', limit: 'ten' }, trusted);
     expect(called).toBe(false);
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -51,17 +53,17 @@ describe('the dispatcher', () => {
   it('names the field of a refinement (endRow) and of an unexpected key', async () => {
     const range = await make()('results:getRows', { accountId: 'local', executionId: 'x', startRow: 50, endRow: 10 }, trusted);
     expect(range).toMatchObject({ ok: false, error: { code: 'invalid_request', details: [{ field: 'endRow' }] } });
-    const extra = await make()('app:info', { sneaky: 1 }, trusted);
+    const extra = await make()('accounts:list', { sneaky: 1 }, trusted);
     expect(extra).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     expect(extra.ok ? '' : extra.error.message).toContain('sneaky');
   });
 
   it('turns a handler that throws into an internal error, and reports it', async () => {
     const reported: string[] = [];
-    const dispatch = make({ 'app:info': async () => Promise.reject(new Error('boom')) }, (channel) => reported.push(channel));
-    const result = await dispatch('app:info', {}, trusted);
+    const dispatch = make({ 'accounts:list': async () => Promise.reject(new Error('boom')) }, (channel) => reported.push(channel));
+    const result = await dispatch('accounts:list', {}, trusted);
     expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(result.ok ? '' : result.error.message).not.toContain('boom');
-    expect(reported).toEqual(['app:info']);
+    expect(reported).toEqual(['accounts:list']);
   });
 });

@@ -49,7 +49,7 @@ const handlers = Object.fromEntries(
     name,
     async (request: unknown) => {
       calls.push({ name, request });
-      return ok({ version: '0.1.0', host: 'electron' });
+      return ok({ answeredBy: name });
     },
   ]),
 ) as unknown as Handlers;
@@ -70,16 +70,16 @@ beforeEach(() => {
 
 describe('the IPC wrapper', () => {
   it('passes a valid call from the app window to its handler', async () => {
-    await expect(invoke({ ...topFrame }, 'app:info', {})).resolves.toEqual({
+    await expect(invoke({ ...topFrame }, 'accounts:list', {})).resolves.toEqual({
       ok: true,
-      data: { version: '0.1.0', host: 'electron' },
+      data: { answeredBy: 'accounts:list' },
     });
-    expect(calls).toEqual([{ name: 'app:info', request: {} }]);
+    expect(calls).toEqual([{ name: 'accounts:list', request: {} }]);
   });
 
   it('refuses a frame showing another origin', async () => {
     for (const url of ['https://example.com/', 'app://elsewhere/index.html', 'file:///index.html', 'about:blank']) {
-      const result = await invoke({ ...topFrame, url }, 'app:info', {});
+      const result = await invoke({ ...topFrame, url }, 'accounts:list', {});
       expect(result, url).toMatchObject({ ok: false, error: { code: 'untrusted_sender' } });
     }
     expect(calls).toEqual([]);
@@ -87,25 +87,25 @@ describe('the IPC wrapper', () => {
 
   it('refuses a subframe, even one on the app origin', async () => {
     const subframe = { ...topFrame, routingId: 7, parent: topFrame };
-    await expect(invoke(subframe, 'app:info', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
-    await expect(invoke({ ...subframe, routingId: 1 }, 'app:info', {})).resolves.toMatchObject({
+    await expect(invoke(subframe, 'accounts:list', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
+    await expect(invoke({ ...subframe, routingId: 1 }, 'accounts:list', {})).resolves.toMatchObject({
       error: { code: 'untrusted_sender' },
     });
     expect(calls).toEqual([]);
   });
 
   it('refuses another window, a missing, detached or destroyed frame, and everything once the window is gone', async () => {
-    await expect(invoke({ ...topFrame, processId: 9 }, 'app:info', {})).resolves.toMatchObject({
+    await expect(invoke({ ...topFrame, processId: 9 }, 'accounts:list', {})).resolves.toMatchObject({
       error: { code: 'untrusted_sender' },
     });
-    await expect(invoke(null, 'app:info', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
+    await expect(invoke(null, 'accounts:list', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
     for (const gone of [{ ...topFrame, detached: true }, { ...topFrame, isDestroyed: () => true }]) {
-      await expect(invoke(gone, 'app:info', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
+      await expect(invoke(gone, 'accounts:list', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
     }
     window!.destroyed = true;
-    await expect(invoke(topFrame, 'app:info', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
+    await expect(invoke(topFrame, 'accounts:list', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
     window = null;
-    await expect(invoke(topFrame, 'app:info', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
+    await expect(invoke(topFrame, 'accounts:list', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
     expect(calls).toEqual([]);
   });
 

@@ -53,12 +53,12 @@ describe('the preload bridge', () => {
   });
 
   it('forwards a contract channel to main on the invoke channel', async () => {
-    await expect(bridge.invoke('app:info', {})).resolves.toEqual({ ok: true, data: 'from main' });
-    expect(fake.invoked).toEqual([[IPC_INVOKE, 'app:info', {}]]);
+    await expect(bridge.invoke('accounts:list', {})).resolves.toEqual({ ok: true, data: 'from main' });
+    expect(fake.invoked).toEqual([[IPC_INVOKE, 'accounts:list', {}]]);
   });
 
   it('answers unknown_channel for anything else, without touching IPC', async () => {
-    for (const channel of ['fs:readFile', IPC_INVOKE, '', 42, null, { toString: () => 'app:info' }]) {
+    for (const channel of ['fs:readFile', IPC_INVOKE, '', 42, null, { toString: () => 'accounts:list' }]) {
       const result = await bridge.invoke(channel as never, {} as never);
       expect(result, String(channel)).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
     }

@@ -51,7 +51,6 @@ const bridge = preload.exposed.get('querydesk') as {
   on(event: unknown, listener: unknown): () => void;
 };
 
-const info = await bridge.invoke('app:info', {});
 const settings = await bridge.invoke('settings:get', {});
 const settingsChange = await bridge.invoke('settings:set', { theme: 'dark', proxy: 'http://127.0.0.1:3128' });
 const themeAfterChange = electron.nativeTheme.themeSource;
@@ -59,11 +58,12 @@ const openLogs = await bridge.invoke('settings:openLogsFolder', {});
 const accounts = await bridge.invoke('accounts:list', {});
 const accountList = accounts.data as { accounts: Array<{ id: string; isLocal: boolean; baseUrl: string }> };
 const local = accountList.accounts.find((account) => account.isLocal);
-const queries = await bridge.invoke('queries:list', { accountId: local?.id });
+const refreshed = await bridge.invoke('workspace:refresh', { accountId: local?.id });
+const queries = await bridge.invoke('workspace:open', { accountId: local?.id });
 const invokesBeforeUnknown = preload.invokes();
 const unknownChannel = await bridge.invoke('shell:exec', { command: 'rm -rf /' });
 const invokesAfterUnknown = preload.invokes();
-const invalidPayload = await bridge.invoke('queries:list', { accountId: local?.id, limit: -1 });
+const invalidPayload = await bridge.invoke('executions:list', { accountId: local?.id, limit: -1 });
 let unknownEventError: string | null = null;
 try {
   bridge.on('bogus:event', () => undefined);
@@ -105,7 +105,6 @@ console.log(
       bridgeKeys: Object.keys(bridge),
       bridgeFrozen: Object.isFrozen(bridge),
     },
-    info,
     settings,
     settingsChange,
     themeAfterChange,
@@ -115,6 +114,7 @@ console.log(
     openedPaths: recorded.openedPaths,
     sent: recorded.sent,
     accounts,
+    refreshed,
     queries,
     unknownChannel,
     unknownChannelReachedMain: invokesAfterUnknown !== invokesBeforeUnknown,
