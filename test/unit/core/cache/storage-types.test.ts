@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { storageType, toCacheCell } from '../../../../main/core/cache/storage-types.ts';
+import { positionOf } from '../../../../main/core/results/view.ts';
+
+describe('cache storage types', () => {
+  it('keep each type exactly as the shared type module says, and anything unreadable as text', () => {
+    const cases: [string | undefined, string][] = [
+      ['bigint', 'BIGINT'],
+      ['decimal(10,2)', 'DECIMAL(10,2)'],
+      ['decimal(38, 0)', 'DECIMAL(38,0)'],
+      ['timestamp', 'TIMESTAMP'],
+      ['timestamp(3) with time zone', 'TIMESTAMP WITH TIME ZONE'],
+      ['timestamp with time zone', 'TIMESTAMP WITH TIME ZONE'],
+      ['double', 'DOUBLE'],
+      ['boolean', 'BOOLEAN'],
+      ['varbinary', 'BLOB'],
+      ['BLOB', 'BLOB'],
+      ['uint256', 'UHUGEINT'],
+      ['int256', 'HUGEINT'],
+      ['BIGNUM', 'BIGNUM'],
+      ['array(varchar)', 'VARCHAR'],
+      ['integer[]', 'VARCHAR'],
+      ['decimal(10,2)); DROP TABLE cache_entries; --', 'VARCHAR'],
+      [undefined, 'VARCHAR'],
+    ];
+    for (const [wire, stored] of cases) expect(storageType(wire), String(wire)).toBe(stored);
+  });
+
+  it('read integers beyond 2^53 back as strings, as the service sends them', () => {
+    expect(toCacheCell(42n)).toBe(42);
+    expect(toCacheCell(18_446_744_073_709_551_615n)).toBe('18446744073709551615');
+    expect(toCacheCell(null)).toBeNull();
+    expect(toCacheCell(true)).toBe(true);
+  });
+
+  it('find the part and position in a refusal worded like the shared parser’s', () => {
+    expect(positionOf('filters: unknown column "x" (the result\'s columns are: a, b) at position 3')).toEqual({ part: 'filters', position: 3 });
+    expect(positionOf('filters: Conversion Error: could not convert')).toBeUndefined();
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { ParameterDefinition } from '../../../../main/service/queries/query-store.ts';
+import { ParameterError, resolveParameters, substitute } from '../../../../main/service/queries/template.ts';
+
+const defs: ParameterDefinition[] = [
+  { key: 'chain', type: 'text', value: 'ethereum' },
+  { key: 'unused', type: 'number', value: '1' },
+];
+const sql = "select * from t where chain = '{{chain}}' and n > {{ min }} and c = '{{chain}}'";
+
+describe('query templates', () => {
+  it('substitutes given values as text, defaults for the others, lists comma-joined', () => {
+    const values = resolveParameters(sql, defs, { min: 5 });
+    expect(values).toEqual({ chain: 'ethereum', min: '5' });
+    expect(substitute(sql, values)).toBe("select * from t where chain = 'ethereum' and n > 5 and c = 'ethereum'");
+    expect(resolveParameters(sql, defs, { min: '1', chain: ['a', 'b'] }).chain).toBe('a,b');
+  });
+
+  it('accepts a defined parameter the SQL does not use', () => {
+    expect(resolveParameters(sql, defs, { min: 1, unused: '2' })).toEqual({ chain: 'ethereum', min: '1' });
+  });
+
+  it('refuses unknown names, missing values and values that are not text', () => {
+    expect(() => resolveParameters(sql, defs, { min: 1, nope: 1, other: 2 })).toThrow(
+      new ParameterError('unknown parameters (nope, other)'),
+    );
+    expect(() => resolveParameters(sql, defs, {})).toThrow(/missing parameters \(min\)/);
+    expect(() => resolveParameters(sql, defs, { min: { a: 1 } })).toThrow(/invalid value for parameter min/);
+  });
+});
