@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
-import { quoteLiteral } from '../../common/sql-quote.ts';
 import { valuesOf, type Database } from '../storage/duckdb.ts';
 import { csvColumnSql, jsonNumbersFitSql, parquetColumnSql } from './cell-sql.ts';
+import { COPY_JSON_LINES, CopyWriter } from './copy-writer.ts';
 import { csvRowStarts } from './csv-rows.ts';
 import { commasForLineBreaks, whichFactsHold, jsonLineSql, type JsonText, type RowsText } from './json-lines.ts';
 import { rowidRange, type PageRows } from './page-rows.ts';
@@ -15,14 +13,6 @@ import { readBytes } from './spare-memory.ts';
 import { columnless, oneStatementJson } from './statement-pages.ts';
 import type { BlockText } from './text-blocks.ts';
 
-/** JSON lines of rows, as COPY wrote them, with the rows' count and bytes, and with each row's bytes when asked. */
-interface JsonLines {
-  body: Buffer;
-  rowCount: number;
-  bytes: number;
-  sizes: Uint32Array;
-}
-
 // A JSON page of up to this many rows is written by one statement; a larger one by two and COPY,
 // whose start (a file, a second statement) costs a little, paid back from a few thousand rows.
 const ONE_STATEMENT_ROWS = 2_000;
@@ -31,27 +21,22 @@ const ONE_STATEMENT_ROWS = 2_000;
 const PART_ROWS = 5_000;
 const PARTS = Math.min(4, availableParallelism());
 const SEPARATOR = Buffer.from(',');
-// JSON lines, each a row's JSON text from to_json, written by COPY's CSV writer as they are: COPY's
-// own JSON format writes the same bytes with the same writer, but looks at each byte of every row
-// for one that would need quotes first (none can: quoting is off), and that cost time (the
-// figures are in bench/RESULTS.md).
-const JSON_LINES = `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', FORCE_QUOTE *`;
 
 /**
  * Writes pages with DuckDB, which makes their whole text: no value passes through JavaScript. Large
  * pages go through COPY into a file, read back whole and removed: COPY writes CSV about twice as
- * fast as SQL expressions joined by string_agg, and JSON faster once cells are written as they are.
- * Each page's file has a name of its own in `dir`, the service's temporary folder, emptied at start.
+ * fast as SQL expressions joined by string_agg, and JSON faster once cells are written as they are
+ * (see copy-writer.ts).
  */
 export class PageWriter {
   readonly #db: Database;
-  readonly #dir: string;
+  readonly #copier: CopyWriter;
   #tables = 0;
 
   /** `db`: where the pages' tables are, for connections beside the caller's. */
   constructor(db: Database, dir: string) {
     this.#db = db;
-    this.#dir = dir;
+    this.#copier = new CopyWriter(dir);
   }
 
   write(connection: DuckDBConnection, format: PageEncoding, columns: ResultColumn[], rows: PageRows): Promise<Page> {
@@ -93,7 +78,7 @@ export class PageWriter {
 
   async csv(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     if (columns.length === 0) return columnless(connection, rows, 'csv');
-    const { body, rowCount } = (await this.#copy(connection, columns.map(csvColumnSql), rows, 'HEADER false'))!;
+    const { body, rowCount } = (await this.#copier.copy(connection, columns.map(csvColumnSql), rows, 'HEADER false'))!;
     return { body: [body], rowCount, bytes: 0 };
   }
 
@@ -111,7 +96,7 @@ export class PageWriter {
   async parquet(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     if (columns.length === 0) throw new Error('a Parquet page needs at least one column');
     const options = 'FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, PARQUET_VERSION v2, WRITE_BLOOM_FILTER false, DICTIONARY_SIZE_LIMIT 1';
-    const { body, rowCount } = (await this.#copy(connection, columns.map(parquetColumnSql), rows, options))!;
+    const { body, rowCount } = (await this.#copier.copy(connection, columns.map(parquetColumnSql), rows, options))!;
     return { body: [body], rowCount, bytes: 0 };
   }
 
@@ -134,7 +119,7 @@ export class PageWriter {
    * exact numbers are read first: COPY then writes those columns as they are.
    */
   async #copiedJson(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
-    const lines = (await this.#jsonLines(connection, columns, rows, Number.POSITIVE_INFINITY))!;
+    const lines = (await this.#copier.jsonLines(connection, columns, rows, Number.POSITIVE_INFINITY))!;
     if (lines.rowCount === 0) return { body: [], rowCount: 0, bytes: 0 };
     commasForLineBreaks(lines.body);
     return { body: [lines.body.subarray(0, lines.body.length - 1)], rowCount: lines.rowCount, bytes: lines.bytes };
@@ -147,7 +132,7 @@ export class PageWriter {
    */
   async text(connection: DuckDBConnection, columns: ResultColumn[], table: string, row: string, maxBytes: number): Promise<RowsText | null> {
     const rows: PageRows = { sql: `SELECT *, rowid AS ${row} FROM ${table}`, params: [], orderBy: row, inOrder: true, limit: Number.MAX_SAFE_INTEGER };
-    const lines = await this.#jsonLines(connection, columns, rows, maxBytes, true);
+    const lines = await this.#copier.jsonLines(connection, columns, rows, maxBytes, true);
     if (!lines) return null;
     const { body, rowCount, sizes } = lines;
     const starts = new Uint32Array(rowCount + 1);
@@ -189,17 +174,17 @@ export class PageWriter {
     { from, to, json, allocate }: { from: number; to: number; json: JsonText | null; allocate: (size: number) => Buffer },
   ): Promise<BlockText> {
     const rows = rowidRange(table, row, from, to);
-    const file = this.#file('block');
+    const file = this.#copier.file('block');
     try {
       if (json === null) {
-        await this.#copyTo(connection, columns.map(csvColumnSql), rows, 'HEADER false', file);
+        await this.#copier.copyTo(connection, columns.map(csvColumnSql), rows, 'HEADER false', file);
         const body = await readBytes(file, allocate);
         return { file, starts: csvRowStarts(body), sizes: null, body };
       }
       // each row's bytes as a column, in the order COPY writes the rows: as a list in one aggregate
       // with the rest of the facts, they cost twice as much
       const sizes = await uintegers(await connection.run(`SELECT (${json.rowBytes})::UINTEGER FROM (${rows.sql})`, valuesOf(rows.params)));
-      await this.#copyTo(connection, [json.line], rows, JSON_LINES, file);
+      await this.#copier.copyTo(connection, [json.line], rows, COPY_JSON_LINES, file);
       const body = await readBytes(file, allocate);
       const starts = commasForLineBreaks(body);
       if (sizes.length !== starts.length - 1) throw new Error(`a block of ${sizes.length} rows has ${starts.length - 1} lines`);
@@ -208,61 +193,6 @@ export class PageWriter {
       await rm(file, { force: true });
       throw error;
     }
-  }
-
-  /**
-   * JSON lines of the rows (with `eachRow`, each row's bytes too), with columns written as they
-   * are where all their values allow; null
-   * when they would be, or are, larger than `maxBytes` (told before they are written from the rows'
-   * size and their keys, then from the file).
-   */
-  async #jsonLines(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, maxBytes: number, eachRow = false): Promise<JsonLines | null> {
-    const { count, bytes, line, sizes } = await this.#jsonFacts(connection, columns, rows, eachRow);
-    if (count === 0) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0, sizes };
-    // each row repeats its keys: quoted, a colon, a comma, braces
-    const keys = columns.reduce((sum, column) => sum + Buffer.byteLength(JSON.stringify(column.name)) + 2, 2);
-    if (bytes + count * keys > maxBytes) return null;
-    const copied = await this.#copy(connection, [line], rows, JSON_LINES, maxBytes);
-    return copied && { body: copied.body, rowCount: copied.rowCount, bytes, sizes };
-  }
-
-  /**
-   * The rows' count and bytes, and each row's JSON for COPY: its cells as they are where all their
-   * column's values allow; with `eachRow`, each row's bytes too.
-   */
-  async #jsonFacts(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, eachRow = false): Promise<{ count: number; bytes: number; line: string; sizes: Uint32Array }> {
-    const facts = columns.map(jsonNumbersFitSql);
-    const asked = facts.filter((fact) => fact !== null);
-    const sizes = eachRow ? `, list((${rowBytesSql(columns)})::UINTEGER ORDER BY ${rows.orderBy})` : '';
-    const reader = await connection.runAndReadAll(
-      `SELECT count(*)::BIGINT, coalesce(sum(${rowBytesSql(columns)}), 0)::BIGINT${sizes}${asked.map((f) => `, ${f}`).join('')} FROM (${rows.sql})`,
-      valuesOf(rows.params),
-    );
-    const [count, bytes, ...rest] = reader.getRowsJS()[0] as [bigint, bigint, ...unknown[]];
-    const each = eachRow ? Uint32Array.from((rest.shift() as number[] | null) ?? []) : new Uint32Array(0);
-    return { count: Number(count), bytes: Number(bytes), line: jsonLineSql(columns, whichFactsHold(facts, rest)), sizes: each };
-  }
-
-  async #copy(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string, maxBytes = Number.POSITIVE_INFINITY): Promise<{ body: Buffer; rowCount: number } | null> {
-    const file = this.#file('page');
-    try {
-      const rowCount = await this.#copyTo(connection, cells, rows, options, file);
-      if ((await stat(file)).size > maxBytes) return null;
-      return { body: await readFile(file), rowCount };
-    } finally {
-      await rm(file, { force: true });
-    }
-  }
-
-  /** COPYs the rows' cells into `file`, and answers how many rows it wrote. */
-  async #copyTo(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string, file: string): Promise<number> {
-    const order = rows.inOrder ? '' : ` ORDER BY ${rows.orderBy}`;
-    const copied = await connection.run(`COPY (SELECT ${cells.join(', ')} FROM (${rows.sql})${order}) TO ${quoteLiteral(file)} (${options})`, valuesOf(rows.params));
-    return copied.rowsChanged;
-  }
-
-  #file(kind: 'page' | 'block'): string {
-    return join(this.#dir, `${kind}-${randomBytes(8).toString('hex')}`);
   }
 }
 
