@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createCore } from '../core/index.ts';
+import { createCore, type CoreOptions } from '../core/index.ts';
 import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
 import { jsonFileStore } from '../core/settings/settings-store.ts';
@@ -44,44 +44,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = createAccessToken();
   let origin = '';
   let port = 0;
-  const serveStatic = createStaticHandler(options.rendererDir);
   const downloads = createExportDownloads(token);
-  const server = createServer((request, response) => {
-    const plain = (status: number, text: string) =>
-      response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
-    // A page of another site that rebinds its name to 127.0.0.1 arrives with its own Host.
-    if (!isOwnHost(request.headers.host, port)) return plain(421, 'Misdirected request');
-    const url = requestUrl(request);
-    if (url === null) return plain(400, 'Malformed request target');
-    if (downloads.handle(request, url, response)) return;
-    serveStatic(request, url, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500, SECURITY_HEADERS);
-      response.end();
-    });
-  });
-  // once listening, a failed accept (out of file descriptors) is the machine's state, not a reason to stop
-  server.once('listening', () => server.on('error', (error) => console.error(`Querydesk: could not accept a connection: ${error.message}`)));
-
+  const server = pageServer(options.rendererDir, downloads, () => port);
   let socket: ReturnType<typeof attachContractSocket> | null = null;
-  const coreDir = join(options.dataDir, 'core');
-  const settingsFile = join(coreDir, 'settings.json');
-  const appSettings = openAppSettings(jsonFileStore(settingsFile, StoredAppSettings, () => ({})));
-  const network = createProxyFetch(() => appSettings.current().proxy);
-  const logsDir = logsDirOf(options.dataDir);
-  const logger = options.logger ?? createLogger({ dir: logsDir });
-  logger.info(`Querydesk ${options.version} starting (browser host)`);
-  const core = await createCore({
-    host: 'web',
-    version: options.version,
-    localService: options.localService,
-    dataDir: coreDir,
-    emit: (event, payload) => socket?.broadcast(event, payload),
-    exportDestinations: downloads.destinations,
-    appSettings,
-    fetch: network.fetch,
-    paths: { dataDir: options.dataDir, logsDir, settingsFile },
-    logger,
-  });
+  const { core, network, logger } = await openCore(options, downloads, (event, payload) => socket?.broadcast(event, payload));
   socket = attachContractSocket({
     server,
     origin: () => origin,
@@ -118,6 +84,51 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await network.close();
     },
   };
+}
+
+/** The HTTP server of the renderer's files and the exports' downloads, for requests to this host only. */
+function pageServer(rendererDir: string, downloads: ReturnType<typeof createExportDownloads>, port: () => number): Server {
+  const serveStatic = createStaticHandler(rendererDir);
+  const server = createServer((request, response) => {
+    const plain = (status: number, text: string) =>
+      response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
+    // A page of another site that rebinds its name to 127.0.0.1 arrives with its own Host.
+    if (!isOwnHost(request.headers.host, port())) return plain(421, 'Misdirected request');
+    const url = requestUrl(request);
+    if (url === null) return plain(400, 'Malformed request target');
+    if (downloads.handle(request, url, response)) return;
+    serveStatic(request, url, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, SECURITY_HEADERS);
+      response.end();
+    });
+  });
+  // once listening, a failed accept (out of file descriptors) is the machine's state, not a reason to stop
+  server.once('listening', () => server.on('error', (error) => console.error(`Querydesk: could not accept a connection: ${error.message}`)));
+  return server;
+}
+
+/** Core with the browser host's settings file, network (the Settings proxy) and log. */
+async function openCore(options: WebHostOptions, downloads: ReturnType<typeof createExportDownloads>, emit: CoreOptions['emit']) {
+  const coreDir = join(options.dataDir, 'core');
+  const settingsFile = join(coreDir, 'settings.json');
+  const appSettings = openAppSettings(jsonFileStore(settingsFile, StoredAppSettings, () => ({})));
+  const network = createProxyFetch(() => appSettings.current().proxy);
+  const logsDir = logsDirOf(options.dataDir);
+  const logger = options.logger ?? createLogger({ dir: logsDir });
+  logger.info(`Querydesk ${options.version} starting (browser host)`);
+  const core = await createCore({
+    host: 'web',
+    version: options.version,
+    localService: options.localService,
+    dataDir: coreDir,
+    emit,
+    exportDestinations: downloads.destinations,
+    appSettings,
+    fetch: network.fetch,
+    paths: { dataDir: options.dataDir, logsDir, settingsFile },
+    logger,
+  });
+  return { core, network, logger };
 }
 
 function isOwnHost(host: string | undefined, port: number): boolean {
