@@ -113,7 +113,9 @@ try {
   if (!demo.ok || !dune.ok) throw new Error('the results could not be made');
   await finished(client, demo.data.executionId);
   await finished(client, dune.data.executionId);
-  console.log(`Two results of ${ROWS.toLocaleString('en')} rows x 8 columns, through the Dune-shapes stand-in (CSV pages only); 2 cores shared.\n`);
+  console.log(
+    `Two results of ${ROWS.toLocaleString('en')} rows x 8 columns, through the Dune-shapes stand-in (CSV pages only); 2 cores shared.\n`,
+  );
   const reference = await measure(client, {
     label: 'demo',
     executionId: demo.data.executionId,
@@ -128,12 +130,16 @@ try {
   });
   const row = (label: string, ours: number, theirs: number) => {
     const ratio = ours / theirs;
-    console.log(`${label.padEnd(58)} ${`${ours.toFixed(1)} ms`.padStart(12)}   demo ${theirs.toFixed(1)} ms: ${ratio.toFixed(2)}x (goal ${GOAL}x)${ratio > GOAL ? '  OVER' : ''}`);
+    console.log(
+      `${label.padEnd(58)} ${`${ours.toFixed(1)} ms`.padStart(12)}   demo ${theirs.toFixed(1)} ms: ${ratio.toFixed(2)}x (goal ${GOAL}x)${ratio > GOAL ? '  OVER' : ''}`,
+    );
   };
   row('Download into the cache, CSV pages (median of 3)', typed.download, reference.download);
   const mb = (bytes: number) => bytes / 1024 ** 2;
   const perMb = (run: { download: number; bytes: number }) => run.download / mb(run.bytes);
-  console.log(`  its CSV: ${mb(typed.bytes).toFixed(1)} MB against the demo's ${mb(reference.bytes).toFixed(1)} MB (${(typed.bytes / reference.bytes).toFixed(2)}x)`);
+  console.log(
+    `  its CSV: ${mb(typed.bytes).toFixed(1)} MB against the demo's ${mb(reference.bytes).toFixed(1)} MB (${(typed.bytes / reference.bytes).toFixed(2)}x)`,
+  );
   row('  the download, ms per MB of CSV', perMb(typed), perMb(reference));
   row(`Filtered, sorted 100-row page on uint256 (median of ${RUNS})`, typed.page, reference.page);
   row(`Profile of the uint256 column (median of ${RUNS})`, typed.profile, reference.profile);

@@ -62,9 +62,12 @@ export async function measureDuneSqlOverhead(rows = 1_000_000): Promise<DuneSqlO
     await connection.run('USE dune');
     await sampleTables(connection, rows);
     const repeats = 1000;
-    const rewriteMicros = ((await fastest(3, async () => {
-      for (let i = 0; i < repeats; i++) rewriteDuneSql(DUNESQL);
-    })) * 1000) / repeats;
+    const rewriteMicros =
+      ((await fastest(3, async () => {
+        for (let i = 0; i < repeats; i++) rewriteDuneSql(DUNESQL);
+      })) *
+        1000) /
+      repeats;
     const duneSqlPrepareMillis = await fastest(20, () => connection.prepare(rewriteDuneSql(DUNESQL).sql));
     const directPrepareMillis = await fastest(20, () => connection.prepare(DIRECT));
     // taken in turns, so that a slower moment of the machine weighs on both alike

@@ -43,7 +43,9 @@ const lineSeconds = (megabytes: number) => (megabytes * 8e6) / LINK.bitsPerSecon
 
 try {
   const client = createServiceClient({ baseUrl: link.origin, apiKey: service.key, serviceName: 'DUNE' });
-  const executed = await createServiceClient({ baseUrl: service.baseUrl, apiKey: service.key, serviceName: 'DUNE' }).executions.execute({ queryId: LARGE_QUERY_ID });
+  const executed = await createServiceClient({ baseUrl: service.baseUrl, apiKey: service.key, serviceName: 'DUNE' }).executions.execute({
+    queryId: LARGE_QUERY_ID,
+  });
   if (!executed.ok) throw new Error(executed.error.message);
   const executionId = executed.data.executionId;
   let totalRows = 0;
@@ -92,21 +94,33 @@ try {
   // the service gave with its own address).
   const realFetch = globalThis.fetch;
   globalThis.fetch = (input, init) =>
-    realFetch(String(input instanceof Request ? input.url : input).replace('https://api.dune.com', link.origin).replace(service.baseUrl, link.origin), init);
+    realFetch(
+      String(input instanceof Request ? input.url : input)
+        .replace('https://api.dune.com', link.origin)
+        .replace(service.baseUrl, link.origin),
+      init,
+    );
   const sdk = new DuneClient(service.key);
-  const json = await overLink(async () => (await sdk.exec.getLastExecutionResults(LARGE_QUERY_ID, { limit: PAGE_ROWS })).results.result?.rows.length ?? 0);
+  const json = await overLink(
+    async () => (await sdk.exec.getLastExecutionResults(LARGE_QUERY_ID, { limit: PAGE_ROWS })).results.result?.rows.length ?? 0,
+  );
   const csv = await overLink(async () => (await sdk.exec.getLastResultCSV(LARGE_QUERY_ID, { limit: PAGE_ROWS })).data.length);
   globalThis.fetch = realFetch;
   if (json.value !== 1_000_000) throw new Error(`the official client read ${json.value} rows`);
 
   const row = (label: string, run: { seconds: number; megabytes: number }, note: string) =>
-    console.log(`${label.padEnd(52)} ${`${run.seconds.toFixed(2)} s`.padStart(9)}  ${`${run.megabytes.toFixed(1)} MB`.padStart(9)}   ${note}`);
-  console.log(`Download of 1,000,000 rows x 8 columns over a simulated link: ${LINK.roundTripMs} ms round trip, ${LINK.bitsPerSecond / 1e6} Mbit/s shared\n`);
-  const ofLink = (run: { seconds: number; megabytes: number }) => `link's time for its bytes ${lineSeconds(run.megabytes).toFixed(2)} s: app takes ${(run.seconds / lineSeconds(run.megabytes)).toFixed(2)}x`;
+    console.log(
+      `${label.padEnd(52)} ${`${run.seconds.toFixed(2)} s`.padStart(9)}  ${`${run.megabytes.toFixed(1)} MB`.padStart(9)}   ${note}`,
+    );
+  console.log(
+    `Download of 1,000,000 rows x 8 columns over a simulated link: ${LINK.roundTripMs} ms round trip, ${LINK.bitsPerSecond / 1e6} Mbit/s shared\n`,
+  );
+  const ofLink = (run: { seconds: number; megabytes: number }) =>
+    `link's time for its bytes ${lineSeconds(run.megabytes).toFixed(2)} s: app takes ${(run.seconds / lineSeconds(run.megabytes)).toFixed(2)}x`;
   row('Download into the cache (the app, Parquet)', app, ofLink(app));
   const ofJson = (run: { seconds: number }) => `; ${(json.seconds / run.seconds).toFixed(2)}x the official JSON read's speed`;
   row('  the same from a service without Parquet (CSV)', appCsv, ofLink(appCsv) + ofJson(appCsv));
-  row('  ... again, the service\'s CSV text kept', appCsvAgain, ofLink(appCsvAgain) + ofJson(appCsvAgain));
+  row("  ... again, the service's CSV text kept", appCsvAgain, ofLink(appCsvAgain) + ofJson(appCsvAgain));
   console.log(`  (the app's Parquet download: the median of ${DOWNLOAD_RUNS}, ${runs.map((r) => `${r.seconds.toFixed(2)} s`).join(', ')})`);
   row('  official client, all JSON pages', json, `app is ${(json.seconds / app.seconds).toFixed(2)}x its speed`);
   row('  official client, all CSV pages', csv, `app is ${(csv.seconds / app.seconds).toFixed(2)}x its speed`);

@@ -17,7 +17,9 @@ export interface LinkChild {
 type Message = { origin: string } | { bytes: number };
 
 export async function startLinkChild(targetPort: number, options: LinkOptions): Promise<LinkChild> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [String(targetPort), JSON.stringify(options)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [String(targetPort), JSON.stringify(options)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const next = () =>
     new Promise<Message>((resolve, reject) => {
       const exited = (code: number | null) => reject(new Error(`the link exited (${code})`));

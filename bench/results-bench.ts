@@ -70,7 +70,11 @@ try {
   /** The app knows the result's rows from the run it watched end, as here. */
   const downloadInto = async (cacheDir: string) => {
     let finished: (status: CacheStatus) => void = () => undefined;
-    const opened = await openResultCache({ dir: cacheDir, knownRowCount: () => totalRows, onStatus: (s) => s.state !== 'downloading' && finished(s) });
+    const opened = await openResultCache({
+      dir: cacheDir,
+      knownRowCount: () => totalRows,
+      onStatus: (s) => s.state !== 'downloading' && finished(s),
+    });
     const run = await timed(async () => {
       const done = new Promise<CacheStatus>((resolve) => (finished = resolve));
       const started = await opened.start('bench', client, executionId, false);
@@ -87,7 +91,12 @@ try {
     downloadMs.push(again.ms);
     await again.cache.close();
   }
-  const download = { ms: percentile([...downloadMs].sort((a, b) => a - b), 50) };
+  const download = {
+    ms: percentile(
+      [...downloadMs].sort((a, b) => a - b),
+      50,
+    ),
+  };
 
   // 2. a filtered, sorted 100-row page from the cached million rows; its total is counted once per
   // filter (the two warm-up runs), as the grid reads many pages of one filter
@@ -113,8 +122,18 @@ try {
   viaCache.sort((a, b) => a - b);
   direct.sort((a, b) => a - b);
   const ms = (value: number) => `${value.toFixed(1)} ms`;
-  line('page', `Filtered, sorted 100-row page from the cache (n=${PAGE_RUNS}): median`, ms(percentile(viaCache, 50)), `p95 ${ms(percentile(viaCache, 95))}`);
-  line('page', '  the same SQL run directly in DuckDB: median', ms(percentile(direct, 50)), `p95 ${ms(percentile(direct, 95))}; ratio ${(percentile(viaCache, 50) / percentile(direct, 50)).toFixed(2)}x`);
+  line(
+    'page',
+    `Filtered, sorted 100-row page from the cache (n=${PAGE_RUNS}): median`,
+    ms(percentile(viaCache, 50)),
+    `p95 ${ms(percentile(viaCache, 95))}`,
+  );
+  line(
+    'page',
+    '  the same SQL run directly in DuckDB: median',
+    ms(percentile(direct, 50)),
+    `p95 ${ms(percentile(direct, 95))}; ratio ${(percentile(viaCache, 50) / percentile(direct, 50)).toFixed(2)}x`,
+  );
 
   // 3. a column's profile (nulls, distinct, range, quartiles, top values, histogram) next to
   // DuckDB's own SUMMARIZE of that column, which gives less (no top values, no histogram)
@@ -124,7 +143,9 @@ try {
     for (let run = -1; run < PROFILE_RUNS; run++) {
       const profile = await timed(() => profileFromCache(cache.db, entry, column, undefined));
       if (!profile.value.ok || profile.value.data.rowCount !== totalRows) throw new Error(`the profile of ${column} was not made`);
-      const reference = await timed(() => cache.db.withConnection((connection) => connection.runAndReadAll(`SUMMARIZE SELECT ${quoteIdentifier(column)} FROM ${table}`)));
+      const reference = await timed(() =>
+        cache.db.withConnection((connection) => connection.runAndReadAll(`SUMMARIZE SELECT ${quoteIdentifier(column)} FROM ${table}`)),
+      );
       if (run >= 0) {
         ours.push(profile.ms);
         summarize.push(reference.ms);
@@ -133,7 +154,12 @@ try {
     ours.sort((a, b) => a - b);
     summarize.sort((a, b) => a - b);
     const [mine, theirs] = [percentile(ours, 50), percentile(summarize, 50)];
-    line('profile', `Profile of ${column} over the cached million rows (n=${PROFILE_RUNS}): median`, ms(mine), `SUMMARIZE ${ms(theirs)}; ratio ${(mine / theirs).toFixed(2)}x`);
+    line(
+      'profile',
+      `Profile of ${column} over the cached million rows (n=${PROFILE_RUNS}): median`,
+      ms(mine),
+      `SUMMARIZE ${ms(theirs)}; ratio ${(mine / theirs).toFixed(2)}x`,
+    );
   }
 
   // 4. export of the million rows to CSV, streamed from the cache
@@ -141,7 +167,10 @@ try {
   const compiled = compileView(entry, {});
   if (compiled instanceof Error) throw compiled;
   let exported: (progress: ExportProgress) => void = () => undefined;
-  const runs = createExportRuns({ emit: (p) => ['done', 'failed', 'cancelled'].includes(p.state) && exported(p), scratchDir: join(dir, 'scratch') });
+  const runs = createExportRuns({
+    emit: (p) => ['done', 'failed', 'cancelled'].includes(p.state) && exported(p),
+    scratchDir: join(dir, 'scratch'),
+  });
   const rssBefore = process.memoryUsage().rss;
   let peakRss = rssBefore;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
@@ -154,18 +183,36 @@ try {
   if (exportRun.value.state !== 'done') throw new Error(`export ended ${exportRun.value.state}: ${exportRun.value.error}`);
   const megabytes = statSync(file).size / 1024 ** 2;
   const copy = await timed(() =>
-    cache.db.withConnection((connection) => connection.run(`COPY (SELECT * FROM ${table}) TO '${join(dir, 'copy.csv').replaceAll("'", "''")}' (HEADER)`)),
+    cache.db.withConnection((connection) =>
+      connection.run(`COPY (SELECT * FROM ${table}) TO '${join(dir, 'copy.csv').replaceAll("'", "''")}' (HEADER)`),
+    ),
   );
   const copyMegabytes = statSync(join(dir, 'copy.csv')).size / 1024 ** 2;
-  line('export', 'Export of the million rows to CSV, from the cache', `${(megabytes / (exportRun.ms / 1000)).toFixed(1)} MB/s`, `${megabytes.toFixed(1)} MB in ${(exportRun.ms / 1000).toFixed(1)} s`);
-  line('export', '  peak RSS during the export (before it)', `${Math.round(peakRss / 1024 ** 2)} MB`, `${Math.round(rssBefore / 1024 ** 2)} MB before`);
-  line('export', '  DuckDB COPY TO of the same table, plain', `${(copyMegabytes / (copy.ms / 1000)).toFixed(1)} MB/s`, `export is ${(copy.ms / exportRun.ms).toFixed(2)}x its speed`);
+  line(
+    'export',
+    'Export of the million rows to CSV, from the cache',
+    `${(megabytes / (exportRun.ms / 1000)).toFixed(1)} MB/s`,
+    `${megabytes.toFixed(1)} MB in ${(exportRun.ms / 1000).toFixed(1)} s`,
+  );
+  line(
+    'export',
+    '  peak RSS during the export (before it)',
+    `${Math.round(peakRss / 1024 ** 2)} MB`,
+    `${Math.round(rssBefore / 1024 ** 2)} MB before`,
+  );
+  line(
+    'export',
+    '  DuckDB COPY TO of the same table, plain',
+    `${(copyMegabytes / (copy.ms / 1000)).toFixed(1)} MB/s`,
+    `export is ${(copy.ms / exportRun.ms).toFixed(2)}x its speed`,
+  );
   await runs.dispose();
   await cache.close();
 
   // the download's references, measured last so that the memory they take does not weigh on the export's
   const realFetch = globalThis.fetch;
-  globalThis.fetch = (input, init) => realFetch(String(input instanceof Request ? input.url : input).replace('https://api.dune.com', baseUrl), init);
+  globalThis.fetch = (input, init) =>
+    realFetch(String(input instanceof Request ? input.url : input).replace('https://api.dune.com', baseUrl), init);
   const sdk = await timed(async () => {
     const { results } = await new DuneClient(key).exec.getLastExecutionResults(LARGE_QUERY_ID, { limit: PAGE_ROWS });
     return results.result?.rows.length ?? 0;
@@ -189,9 +236,19 @@ try {
     rate(totalRows, download.ms),
     `${(download.ms / 1000).toFixed(2)} s, the median of ${DOWNLOAD_RUNS} (all: ${downloadMs.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')})`,
   );
-  line('download', '  official client, all JSON pages (getLastExecutionResults)', rate(totalRows, sdk.ms), `cache is ${(sdk.ms / download.ms).toFixed(2)}x its speed`);
+  line(
+    'download',
+    '  official client, all JSON pages (getLastExecutionResults)',
+    rate(totalRows, sdk.ms),
+    `cache is ${(sdk.ms / download.ms).toFixed(2)}x its speed`,
+  );
   // the download asked for Parquet, so this is the result's first read as CSV (its text is written)
-  line('download', '  plain HTTP reads of the same pages as CSV, one at a time', rate(totalRows, plainCsv.ms), `cache is ${(plainCsv.ms / download.ms).toFixed(2)}x its speed`);
+  line(
+    'download',
+    '  plain HTTP reads of the same pages as CSV, one at a time',
+    rate(totalRows, plainCsv.ms),
+    `cache is ${(plainCsv.ms / download.ms).toFixed(2)}x its speed`,
+  );
 
   for (const section of ['download', 'page', 'profile', 'export']) console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
   recording.save();

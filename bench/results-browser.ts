@@ -19,7 +19,9 @@ const TARGET_ROW = 900_000;
 const TOTAL_ROWS = 1_000_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'querydesk-browser-bench-'));
-const host = spawn(process.execPath, ['main/web/cli.ts', '--port', '0', '--data-dir', dir, '--no-build'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const host = spawn(process.execPath, ['main/web/cli.ts', '--port', '0', '--data-dir', dir, '--no-build'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 
 function hostUrl(): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -60,7 +62,11 @@ async function jump(page: Page, row: number): Promise<number> {
   await page.locator('.ag-body-vertical-scroll-viewport').evaluate((scrollbar, fraction) => {
     scrollbar.scrollTop = fraction * (scrollbar.scrollHeight - scrollbar.clientHeight);
   }, row / TOTAL_ROWS);
-  await grid.locator('[role="row"][row-index] [role="gridcell"][col-id="c0"]').filter({ hasText: /^9\d{5}$/ }).first().waitFor({ timeout: 60_000 });
+  await grid
+    .locator('[role="row"][row-index] [role="gridcell"][col-id="c0"]')
+    .filter({ hasText: /^9\d{5}$/ })
+    .first()
+    .waitFor({ timeout: 60_000 });
   return performance.now() - start;
 }
 
@@ -85,13 +91,19 @@ try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(url);
   await page.getByRole('searchbox', { name: 'Filter queries by name' }).fill('One million rows');
-  await page.getByRole('listbox', { name: 'Queries' }).getByRole('option', { name: /^One million rows/ }).click();
+  await page
+    .getByRole('listbox', { name: 'Queries' })
+    .getByRole('option', { name: /^One million rows/ })
+    .click();
 
   const runs: { completed: number; firstRows: number }[] = [];
   for (let i = 0; i < RUNS; i++) {
     runs.push(await runOnce(page));
     // the rows of the next run should not race the last one's download into the cache
-    await page.getByLabel('Result summary').getByText(/from cache|page by page|caching failed/).waitFor({ timeout: 300_000 });
+    await page
+      .getByLabel('Result summary')
+      .getByText(/from cache|page by page|caching failed/)
+      .waitFor({ timeout: 300_000 });
   }
   const fromCache = await jumps(page, 0);
 
@@ -108,8 +120,12 @@ try {
   console.log(`  Run clicked → Completed shown              ${ms(median(runs.map((r) => r.completed))).padStart(10)}`);
   console.log(`  Run clicked → first rows shown             ${ms(median(runs.map((r) => r.firstRows))).padStart(10)}`);
   console.log(`  Completed → first rows shown               ${ms(median(runs.map((r) => r.firstRows - r.completed))).padStart(10)}`);
-  console.log(`  Jump to row ${TARGET_ROW.toLocaleString('en')} → rows shown (cache)    ${ms(median(fromCache)).padStart(10)}   (all: ${fromCache.map(ms).join(', ')})`);
-  console.log(`  Jump to row ${TARGET_ROW.toLocaleString('en')} → rows shown (${serviceLabel})  ${ms(median(fromService)).padStart(10)}   (all: ${fromService.map(ms).join(', ')})`);
+  console.log(
+    `  Jump to row ${TARGET_ROW.toLocaleString('en')} → rows shown (cache)    ${ms(median(fromCache)).padStart(10)}   (all: ${fromCache.map(ms).join(', ')})`,
+  );
+  console.log(
+    `  Jump to row ${TARGET_ROW.toLocaleString('en')} → rows shown (${serviceLabel})  ${ms(median(fromService)).padStart(10)}   (all: ${fromService.map(ms).join(', ')})`,
+  );
   recording.save();
 } finally {
   await browser.close();

@@ -16,7 +16,9 @@ const START_GOAL_MILLIS = 100;
 /** Runs `sql` to its end; the milliseconds the service says it executed for. */
 async function runSql(baseUrl: string, key: string, sql: string): Promise<number> {
   const headers = { 'x-dune-api-key': key, 'content-type': 'application/json' };
-  const run = (await (await fetch(`${baseUrl}/api/v1/sql/execute`, { method: 'POST', headers, body: JSON.stringify({ sql }) })).json()) as { execution_id: string };
+  const run = (await (await fetch(`${baseUrl}/api/v1/sql/execute`, { method: 'POST', headers, body: JSON.stringify({ sql }) })).json()) as {
+    execution_id: string;
+  };
   for (;;) {
     const status = (await (await fetch(`${baseUrl}/api/v1/execution/${run.execution_id}/status`, { headers })).json()) as {
       is_execution_finished: boolean;
@@ -99,7 +101,9 @@ export async function benchSampleTables(dir: string): Promise<void> {
     for (const start of i % 2 === 0 ? [withSampleStart, withoutSampleStart] : [withoutSampleStart, withSampleStart]) await start();
   }
   const [withSample, withoutSample] = [median(withTimes), median(withoutTimes)];
-  console.log(`  sample of Dune's tables on a fresh data folder, made by the first query naming one: ready in ${readySeconds.toFixed(2)} s (goal ${READY_GOAL_SECONDS} s; the service's CPU meanwhile ${readyCpuMillis} ms); the same query once made: ${againMillis.toFixed(0)} ms`);
+  console.log(
+    `  sample of Dune's tables on a fresh data folder, made by the first query naming one: ready in ${readySeconds.toFixed(2)} s (goal ${READY_GOAL_SECONDS} s; the service's CPU meanwhile ${readyCpuMillis} ms); the same query once made: ${againMillis.toFixed(0)} ms`,
+  );
   console.log(
     `  service start to listening, median of ${STARTS}: ${withSample.toFixed(0)} ms with the sample in its data folder, ` +
       `${withoutSample.toFixed(0)} ms without (${signed(withSample - withoutSample)} ms; goal +${START_GOAL_MILLIS} ms)`,

@@ -56,7 +56,12 @@ async function latencies(clients: number, perClient: number, one: (i: number) =>
     }),
   );
   times.sort((a, b) => a - b);
-  return { median: percentile(times, 50), p99: percentile(times, 99), perSecond: times.length / ((performance.now() - start) / 1000), firstMax };
+  return {
+    median: percentile(times, 50),
+    p99: percentile(times, 99),
+    perSecond: times.length / ((performance.now() - start) / 1000),
+    firstMax,
+  };
 }
 
 const REFERENCE_RUNS = 3;
@@ -90,9 +95,15 @@ const key = service.key;
 const api = (path: string) => `${service.baseUrl}/api/v1${path}`;
 try {
   const started = performance.now();
-  const { execution_id: id } = (await (await fetch(api(`/query/${LARGE_QUERY_ID}/execute`), { method: 'POST', headers: { 'x-dune-api-key': key } })).json()) as { execution_id: string };
+  const { execution_id: id } = (await (
+    await fetch(api(`/query/${LARGE_QUERY_ID}/execute`), { method: 'POST', headers: { 'x-dune-api-key': key } })
+  ).json()) as { execution_id: string };
   for (;;) {
-    const status = (await (await fetch(api(`/execution/${id}/status`), { headers: { 'x-dune-api-key': key } })).json()) as { is_execution_finished: boolean; state: string; result_metadata?: { total_row_count: number } };
+    const status = (await (await fetch(api(`/execution/${id}/status`), { headers: { 'x-dune-api-key': key } })).json()) as {
+      is_execution_finished: boolean;
+      state: string;
+      result_metadata?: { total_row_count: number };
+    };
     if (status.is_execution_finished) {
       if (!status.result_metadata) throw new Error(`execution ended as ${status.state}`);
       break;
@@ -106,7 +117,7 @@ try {
   // read a table already in memory, and the service's first read of a result takes it from the file.
   // Read from this process, whose fetch the 16 clients below use: warmed by these 500 requests, it
   // added less to their times (mixed reads' p99 12.9 ms against 18.3-20.3 ms without).
-  for (let uri: string | null = api(`/execution/${id}/results/csv?limit=2000`); uri; ) {
+  for (let uri: string | null = api(`/execution/${id}/results/csv?limit=2000`); uri;) {
     const response = await fetch(uri, { headers: { 'x-dune-api-key': key } });
     await response.arrayBuffer();
     uri = response.headers.get('x-dune-next-uri');
@@ -192,24 +203,42 @@ try {
   console.log(`Querydesk service benchmark: 1,000,000 rows x 8 columns (executed and stored in ${executeSeconds.toFixed(1)} s)`);
   const paging = (read: { seconds: number; bytes: number }) =>
     `${perSecond(read.seconds)} rows/s (${(read.bytes / 1e6).toFixed(0)} MB in ${read.seconds.toFixed(2)} s)`;
-  const cpu = (read: { cpu: { service: number; client: number } }) => `CPU: service ${read.cpu.service.toFixed(0)} ms, client ${read.cpu.client.toFixed(0)} ms`;
+  const cpu = (read: { cpu: { service: number; client: number } }) =>
+    `CPU: service ${read.cpu.service.toFixed(0)} ms, client ${read.cpu.client.toFixed(0)} ms`;
   console.log(`  JSON paging, 30,000-row pages, first read (writes the text): ${paging(json)}; ${cpu(json)}`);
   console.log(`                                 read again (text kept):      ${paging(jsonAgain)}`);
   console.log(`  CSV paging, 30,000-row pages, first read (writes the text):  ${paging(csv)}`);
   console.log(`                                read again (text kept):       ${paging(csvAgain)}`);
-  const ratios = (reference: number, first: number, again: number) => `service at ${(reference / first).toFixed(2)}x of it first, ${(reference / again).toFixed(2)}x again`;
-  console.log(`  DuckDB directly, same pages as JS objects: ${perSecond(directPagingSeconds)} rows/s -> ${ratios(directPagingSeconds, json.seconds, jsonAgain.seconds)}`);
-  console.log(`  DuckDB directly, same pages as JSON text: ${perSecond(directJson.seconds)} rows/s -> ${ratios(directJson.seconds, json.seconds, jsonAgain.seconds)}`);
-  console.log(`    (its CPU: ${directJson.cpuMillis.toFixed(0)} ms, on DuckDB's threads; the service's first read shares the cores with its client)`);
-  console.log(`  DuckDB directly, same pages COPY'd to CSV files: ${perSecond(directCsv.seconds)} rows/s -> ${ratios(directCsv.seconds, csv.seconds, csvAgain.seconds)}`);
+  const ratios = (reference: number, first: number, again: number) =>
+    `service at ${(reference / first).toFixed(2)}x of it first, ${(reference / again).toFixed(2)}x again`;
+  console.log(
+    `  DuckDB directly, same pages as JS objects: ${perSecond(directPagingSeconds)} rows/s -> ${ratios(directPagingSeconds, json.seconds, jsonAgain.seconds)}`,
+  );
+  console.log(
+    `  DuckDB directly, same pages as JSON text: ${perSecond(directJson.seconds)} rows/s -> ${ratios(directJson.seconds, json.seconds, jsonAgain.seconds)}`,
+  );
+  console.log(
+    `    (its CPU: ${directJson.cpuMillis.toFixed(0)} ms, on DuckDB's threads; the service's first read shares the cores with its client)`,
+  );
+  console.log(
+    `  DuckDB directly, same pages COPY'd to CSV files: ${perSecond(directCsv.seconds)} rows/s -> ${ratios(directCsv.seconds, csv.seconds, csvAgain.seconds)}`,
+  );
   console.log(`  filtered + sorted 100-row page, ${CLIENTS} concurrent clients x ${REQUESTS_PER_CLIENT} after a first each:`);
   console.log(`    the filter's first page: ${ms(firstPageMs)}; the second, which makes the view: ${ms(viewMadeMs)}`);
-  console.log(`    service, once the view is made: median ${ms(served.median)}, p99 ${ms(served.p99)} (each client's first, on a new connection: slowest ${ms(served.firstMax)})`);
-  console.log(`    DuckDB directly: median ${ms(straight.median)}, p99 ${ms(straight.p99)} (each connection's first: slowest ${ms(straight.firstMax)})`);
-  console.log(`    ratio service / direct: median ${(served.median / straight.median).toFixed(2)}x, p99 ${(served.p99 / straight.p99).toFixed(2)}x`);
+  console.log(
+    `    service, once the view is made: median ${ms(served.median)}, p99 ${ms(served.p99)} (each client's first, on a new connection: slowest ${ms(served.firstMax)})`,
+  );
+  console.log(
+    `    DuckDB directly: median ${ms(straight.median)}, p99 ${ms(straight.p99)} (each connection's first: slowest ${ms(straight.firstMax)})`,
+  );
+  console.log(
+    `    ratio service / direct: median ${(served.median / straight.median).toFixed(2)}x, p99 ${(served.p99 / straight.p99).toFixed(2)}x`,
+  );
   console.log(`  mixed reads (status, 100-row pages, a query, tables), ${CLIENTS} clients for ${MIXED_SECONDS} s:`);
   console.log(`    ${mixed.perSecond.toFixed(0)} requests/s, median ${ms(mixed.median)}, p99 ${ms(mixed.p99)}, ${mixedErrors} errors`);
-  console.log(`  memory of the service while ${CLIENTS} clients page and read: peak ${((rssPeak - rssBefore) / 1e6).toFixed(0)} MB above its level before (${(rssBefore / 1e6).toFixed(0)} MB)`);
+  console.log(
+    `  memory of the service while ${CLIENTS} clients page and read: peak ${((rssPeak - rssBefore) / 1e6).toFixed(0)} MB above its level before (${(rssBefore / 1e6).toFixed(0)} MB)`,
+  );
   for (const connection of [setup, ...connections]) connection.closeSync();
   direct.closeSync();
 } finally {

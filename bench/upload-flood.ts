@@ -82,7 +82,9 @@ async function flood(label: string, key: string, declare: boolean) {
 }
 
 try {
-  console.log(`${CLIENTS} clients at once, ${(UPLOAD_BYTES / MB).toFixed(0)} MB of CSV each (${((CLIENTS * UPLOAD_BYTES) / MB).toFixed(0)} MB in all)`);
+  console.log(
+    `${CLIENTS} clients at once, ${(UPLOAD_BYTES / MB).toFixed(0)} MB of CSV each (${((CLIENTS * UPLOAD_BYTES) / MB).toFixed(0)} MB in all)`,
+  );
   console.log(`service idle: RSS ${(memory().rss / MB).toFixed(0)} MB`);
   await flood('free plan, size declared (refused at once)', 'key-free', true);
   await flood('free plan, size not declared (refused at 1 MB)', 'key-free', false);

@@ -16,7 +16,8 @@ export interface PackageFacts {
 
 const TEST_PATH = /(^|\/)(test|tests|__tests__|e2e)\/|\.(test|spec)\.[cm]?[jt]s$/;
 /** A private key, or a long literal assigned to a key-like name, in a map's embedded sources (quotes JSON-escaped or not). */
-const SECRET_IN_MAP = /-----BEGIN [A-Z ]*PRIVATE KEY-----|(?:api[_-]?key|secret|password|token)\\?["']?\s*[:=]\s*\\?["'][A-Za-z0-9_\-]{16,}\\?["']/i;
+const SECRET_IN_MAP =
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----|(?:api[_-]?key|secret|password|token)\\?["']?\s*[:=]\s*\\?["'][A-Za-z0-9_\-]{16,}\\?["']/i;
 
 const FUSE_NAMES: Record<string, FuseV1Options> = {
   runAsNode: FuseV1Options.RunAsNode,
@@ -30,7 +31,9 @@ const FUSE_NAMES: Record<string, FuseV1Options> = {
 
 /** The packages `npm ci --omit=dev` would install, from the lockfile. */
 export function productionPackages(projectRoot: string): Set<string> {
-  const lock = JSON.parse(readFileSync(join(projectRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; optional?: boolean }> };
+  const lock = JSON.parse(readFileSync(join(projectRoot, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; optional?: boolean }>;
+  };
   const names = new Set<string>();
   for (const [path, entry] of Object.entries(lock.packages)) {
     if (path === '' || entry.dev) continue;
@@ -74,7 +77,9 @@ export async function checkPackage(appDir: string, executable: string, projectRo
     if (match?.[1] !== undefined) packages.add(match[1]);
   }
   for (const name of packages) if (!allowed.has(name)) problems.push(`app.asar holds ${name}, which is not a production dependency`);
-  const declared = Object.keys((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+  const declared = Object.keys(
+    (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies,
+  );
   for (const name of declared) if (!packages.has(name)) problems.push(`app.asar lacks the dependency ${name}`);
 
   const natives = files.filter((entry) => entry.endsWith('.node'));
@@ -82,7 +87,8 @@ export async function checkPackage(appDir: string, executable: string, projectRo
   for (const native of natives) {
     const stat = statFile(asar, native, false) as { unpacked?: boolean };
     if (!stat.unpacked) problems.push(`${native} is inside app.asar; the OS loader cannot read it there`);
-    else if (!existsSync(join(appDir, 'resources', 'app.asar.unpacked', native))) problems.push(`${native} is marked unpacked but missing from app.asar.unpacked`);
+    else if (!existsSync(join(appDir, 'resources', 'app.asar.unpacked', native)))
+      problems.push(`${native} is marked unpacked but missing from app.asar.unpacked`);
   }
 
   for (const file of files) {
@@ -93,7 +99,9 @@ export async function checkPackage(appDir: string, executable: string, projectRo
       continue;
     }
     const stat = statFile(asar, file, false) as { unpacked?: boolean };
-    const text = stat.unpacked ? readFileSync(join(appDir, 'resources', 'app.asar.unpacked', file), 'utf8') : extractFile(asar, file).toString('utf8');
+    const text = stat.unpacked
+      ? readFileSync(join(appDir, 'resources', 'app.asar.unpacked', file), 'utf8')
+      : extractFile(asar, file).toString('utf8');
     if (SECRET_IN_MAP.test(text)) problems.push(`a source map carries what looks like a secret: ${file}`);
   }
 
@@ -101,7 +109,10 @@ export async function checkPackage(appDir: string, executable: string, projectRo
   for (const [fuse, wanted] of configuredFuses(projectRoot)) {
     const state = wire[fuse];
     const actual = state === 0x31 ? true : state === 0x30 ? false : null;
-    if (actual !== wanted) problems.push(`fuse ${FuseV1Options[fuse]} is ${actual === null ? 'missing' : actual ? 'on' : 'off'} in ${executable}, electron-builder.yml wants it ${wanted ? 'on' : 'off'}`);
+    if (actual !== wanted)
+      problems.push(
+        `fuse ${FuseV1Options[fuse]} is ${actual === null ? 'missing' : actual ? 'on' : 'off'} in ${executable}, electron-builder.yml wants it ${wanted ? 'on' : 'off'}`,
+      );
   }
 
   return { problems, files: files.length, packages: [...packages].sort(), unpackedNatives: natives };

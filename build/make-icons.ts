@@ -15,7 +15,9 @@ const svg = readFileSync(join(buildDir, 'icon.svg'), 'utf8');
 const outDir = join(buildDir, 'icons');
 mkdirSync(outDir, { recursive: true });
 
-const browser = await chromium.launch(process.env.PLAYWRIGHT_BROWSERS_PATH ? {} : { executablePath: SYSTEM_CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch(
+  process.env.PLAYWRIGHT_BROWSERS_PATH ? {} : { executablePath: SYSTEM_CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] },
+);
 try {
   for (const size of SIZES) {
     const page = await browser.newPage({ viewport: { width: size, height: size }, deviceScaleFactor: 1 });

@@ -32,7 +32,9 @@ try {
 
 const appDir = join(projectRoot, 'dist', 'linux-unpacked');
 const facts = await checkPackage(appDir, join(appDir, 'querydesk'), projectRoot);
-console.log(`pack: ${facts.files} files in app.asar; packages: ${facts.packages.join(', ')}; unpacked natives: ${facts.unpackedNatives.length}`);
+console.log(
+  `pack: ${facts.files} files in app.asar; packages: ${facts.packages.join(', ')}; unpacked natives: ${facts.unpackedNatives.length}`,
+);
 if (facts.problems.length > 0) {
   console.error(`pack: the package is not as it must be:\n- ${facts.problems.join('\n- ')}`);
   process.exit(1);

@@ -14,7 +14,12 @@ export function writeStandInElectron(dir: string): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'electron');
   const script = '#!/bin/sh\necho "This Querydesk folder was packed with a stand-in for the Electron binary; it cannot run." >&2\nexit 1\n';
-  const wire = Buffer.concat([Buffer.from(`# ${FUSE_SENTINEL}`), Buffer.from([1, ELECTRON_DEFAULT_FUSES.length]), Buffer.from(ELECTRON_DEFAULT_FUSES), Buffer.from('\n')]);
+  const wire = Buffer.concat([
+    Buffer.from(`# ${FUSE_SENTINEL}`),
+    Buffer.from([1, ELECTRON_DEFAULT_FUSES.length]),
+    Buffer.from(ELECTRON_DEFAULT_FUSES),
+    Buffer.from('\n'),
+  ]);
   writeFileSync(path, Buffer.concat([Buffer.from(script), wire]));
   chmodSync(path, 0o755);
   writeFileSync(join(dir, 'version'), 'stand-in');

@@ -13,7 +13,9 @@ if (!started.ok) throw new Error(started.error.message);
 let committed = 0;
 const watch = setInterval(() => {
   void cache.db
-    .withConnection(async (connection) => Number((await connection.runAndReadAll('SELECT coalesce(max(row_count), 0) FROM kept_downloads')).getRows()[0]![0]))
+    .withConnection(async (connection) =>
+      Number((await connection.runAndReadAll('SELECT coalesce(max(row_count), 0) FROM kept_downloads')).getRows()[0]![0]),
+    )
     .then((rows) => {
       if (rows > committed) console.log(`committed ${(committed = rows)}`);
     })

@@ -5,9 +5,16 @@
 import { parseArgs } from 'node:util';
 import { crashCache } from './crash-cache.ts';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, seed: { type: 'string', default: '1' }, rows: { type: 'string', default: '500000' } } });
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    seed: { type: 'string', default: '1' },
+    rows: { type: 'string', default: '500000' },
+  },
+});
 const [rounds, seed, rows] = [Number(values.rounds), Number(values.seed), Number(values.rows)];
-if (![rounds, seed, rows].every(Number.isInteger) || rounds < 1 || rows < 1) throw new Error('--rounds, --seed and --rows must be whole numbers');
+if (![rounds, seed, rows].every(Number.isInteger) || rounds < 1 || rows < 1)
+  throw new Error('--rounds, --seed and --rows must be whole numbers');
 
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 const report = await crashCache({ rounds, seed, rows });

@@ -64,7 +64,11 @@ async function digest(cache: ResultCache, executionId: string): Promise<string |
   const entry = await cache.use('local', executionId);
   if (entry === null) return null;
   return cache.db.withConnection(async (connection) =>
-    String((await connection.runAndReadAll(`SELECT md5(string_agg(CAST(t AS VARCHAR), chr(10) ORDER BY rowid)) FROM "${entry.tableName}" AS t`)).getRows()[0]![0]),
+    String(
+      (
+        await connection.runAndReadAll(`SELECT md5(string_agg(CAST(t AS VARCHAR), chr(10) ORDER BY rowid)) FROM "${entry.tableName}" AS t`)
+      ).getRows()[0]![0],
+    ),
   );
 }
 
@@ -77,7 +81,9 @@ async function digest(cache: ResultCache, executionId: string): Promise<string |
  */
 async function killMidway(dir: string, service: RunningService, executionId: string, further: number): Promise<number> {
   const file = join(dir, 'results.duckdb');
-  const child = spawn(process.execPath, [CHILD, dir, service.baseUrl, service.demoApiKey!, executionId], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CHILD, dir, service.baseUrl, service.demoApiKey!, executionId], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let arrived = 0;
   let finished = false;
   let committed = false;
@@ -137,7 +143,11 @@ export async function crashCache(options: { rounds: number; seed: number; rows: 
     }
     const cache = await open();
     const finalBytes = fileBytes(file);
-    const [used, blockSize] = (await cache.db.exclusive((connection) => connection.runAndReadAll('SELECT used_blocks, block_size FROM pragma_database_size() WHERE database_name = current_database()'))).getRows()[0]!;
+    const [used, blockSize] = (
+      await cache.db.exclusive((connection) =>
+        connection.runAndReadAll('SELECT used_blocks, block_size FROM pragma_database_size() WHERE database_name = current_database()'),
+      )
+    ).getRows()[0]!;
     await cache.close();
     return { rounds, finalBytes, finalUsedBytes: Number(used) * Number(blockSize), seconds: (performance.now() - started) / 1000 };
   } finally {

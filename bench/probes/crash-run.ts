@@ -30,7 +30,11 @@ const ROWS = Buffer.from(Array.from({ length: 4096 }, (_, i) => `${i},row ${i}\\
 const KEPT_CSV = Array.from({ length: 1000 }, (_, i) => `${i},kept ${i}`).join('\n');
 
 async function api(service: ServiceProcess, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${service.baseUrl}/api/v1${path}`, { method, headers: KEY, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${service.baseUrl}/api/v1${path}`, {
+    method,
+    headers: KEY,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return response.json();
 }
 
@@ -52,7 +56,14 @@ async function digest(service: ServiceProcess, sql: string): Promise<string> {
 /** Streams a body without end until the process dies (the request then fails, as expected). */
 function endlessUpload(service: ServiceProcess, path: string, head: string, contentType: string, onBytes: (sent: number) => void): void {
   const { port } = new URL(service.baseUrl);
-  const req = request({ host: '127.0.0.1', port, path: `/api/v1${path}`, method: 'POST', headers: { ...KEY, 'content-type': contentType }, agent: false });
+  const req = request({
+    host: '127.0.0.1',
+    port,
+    path: `/api/v1${path}`,
+    method: 'POST',
+    headers: { ...KEY, 'content-type': contentType },
+    agent: false,
+  });
   req.on('error', () => undefined);
   req.on('response', (response) => response.resume());
   let sent = 0;
@@ -89,16 +100,29 @@ export async function leftoversIn(dataDir: string): Promise<string[]> {
   const found = readdirSync(join(dataDir, 'tmp')).map((name) => `tmp/${name}`);
   const instance = await DuckDBInstance.create(join(dataDir, 'service.duckdb'));
   const connection = await instance.connect();
-  const completed = await connection.runAndReadAll(`SELECT id FROM executions WHERE state IN ('QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED_PARTIAL')`);
+  const completed = await connection.runAndReadAll(
+    `SELECT id FROM executions WHERE state IN ('QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED_PARTIAL')`,
+  );
   const kept = new Set(completed.getRowObjectsJS().map((row) => `${String(row.id)}.duckdb`));
-  found.push(...readdirSync(join(dataDir, 'results')).filter((name) => !kept.has(name)).map((name) => `results/${name}`));
-  const files = new Set((await connection.runAndReadAll('SELECT file FROM uploaded_tables')).getRowObjectsJS().map((row) => String(row.file)));
+  found.push(
+    ...readdirSync(join(dataDir, 'results'))
+      .filter((name) => !kept.has(name))
+      .map((name) => `results/${name}`),
+  );
+  const files = new Set(
+    (await connection.runAndReadAll('SELECT file FROM uploaded_tables')).getRowObjectsJS().map((row) => String(row.file)),
+  );
   for (const name of readdirSync(join(dataDir, 'tables'))) {
     if (!files.has(name.replace(/\.wal$/, ''))) found.push(`tables/${name}`);
   }
   // the sample, once whole, is one file; a making cut short leaves nothing after a start
   const samples = join(dataDir, 'samples');
-  if (existsSync(samples)) found.push(...readdirSync(samples).filter((name) => !/^dune-sample-\d+\.duckdb$/.test(name)).map((name) => `samples/${name}`));
+  if (existsSync(samples))
+    found.push(
+      ...readdirSync(samples)
+        .filter((name) => !/^dune-sample-\d+\.duckdb$/.test(name))
+        .map((name) => `samples/${name}`),
+    );
   connection.closeSync();
   instance.closeSync();
   return found;
@@ -115,11 +139,15 @@ export async function crashService(options: { rounds: number; seed: number; kind
   try {
     await api(service, 'POST', '/table/upload/csv', { table_name: 'kept', data: `n,label\n${KEPT_CSV}\n` });
     await api(service, 'POST', '/table/upload/csv', { table_name: 'grows', data: 'n,label\n0,first\n' });
-    const { execution_id: done } = await api(service, 'POST', '/sql/execute', { sql: 'select range as n, md5(range::varchar) as h from range(20000)' });
+    const { execution_id: done } = await api(service, 'POST', '/sql/execute', {
+      sql: 'select range as n, md5(range::varchar) as h from range(20000)',
+    });
     await finished(service, done);
     const committed = async () => ({
       kept: await digest(service, 'select * from dune.pia.dataset_kept order by n'),
-      done: createHash('sha256').update(await (await fetch(`${service.baseUrl}/api/v1/execution/${done}/results/csv`, { headers: KEY })).text()).digest('hex'),
+      done: createHash('sha256')
+        .update(await (await fetch(`${service.baseUrl}/api/v1/execution/${done}/results/csv`, { headers: KEY })).text())
+        .digest('hex'),
     });
     const before = await committed();
     let grows = 1;
@@ -132,18 +160,37 @@ export async function crashService(options: { rounds: number; seed: number; kind
           await service.kill('SIGTERM');
           rmSync(join(dataDir, 'samples'), { recursive: true, force: true });
           service = await start();
-          interrupted = (await api(service, 'POST', '/sql/execute', { sql: 'select count(*) from ethereum.blocks' })).execution_id as string;
+          interrupted = (await api(service, 'POST', '/sql/execute', { sql: 'select count(*) from ethereum.blocks' }))
+            .execution_id as string;
           const samples = join(dataDir, 'samples');
-          await killWhen(service, random, async () => existsSync(samples) && readdirSync(samples).some((name) => name.startsWith('making-')));
+          await killWhen(
+            service,
+            random,
+            async () => existsSync(samples) && readdirSync(samples).some((name) => name.startsWith('making-')),
+          );
         } else if (kind === 'execution') {
-          const sql = random.pick(['select range as n, md5(range::varchar) as h from range(30000000)', 'select sum(hash(range)) from range(3000000000)']);
+          const sql = random.pick([
+            'select range as n, md5(range::varchar) as h from range(30000000)',
+            'select sum(hash(range)) from range(3000000000)',
+          ]);
           interrupted = (await api(service, 'POST', '/sql/execute', { sql })).execution_id as string;
           const id = interrupted;
-          await killWhen(service, random, async () => (await api(service, 'GET', `/execution/${id}/status`)).state === 'QUERY_STATE_EXECUTING');
+          await killWhen(
+            service,
+            random,
+            async () => (await api(service, 'GET', `/execution/${id}/status`)).state === 'QUERY_STATE_EXECUTING',
+          );
         } else {
           let sent = 0;
           const goal = random.int(256 * 1024, 8 * 1024 * 1024);
-          if (kind === 'upload') endlessUpload(service, '/table/upload/csv', '{"table_name":"inflight","data":"n,label\\n', 'application/json', (n) => (sent = n));
+          if (kind === 'upload')
+            endlessUpload(
+              service,
+              '/table/upload/csv',
+              '{"table_name":"inflight","data":"n,label\\n',
+              'application/json',
+              (n) => (sent = n),
+            );
           else endlessUpload(service, '/table/pia/dataset_grows/insert', 'n,label\n', 'text/csv', (n) => (sent = n));
           await killWhen(service, random, async () => sent >= goal);
         }
@@ -154,7 +201,9 @@ export async function crashService(options: { rounds: number; seed: number; kind
         if (after.done !== before.done) report.mismatches.push(`round ${round} (${kind}): a finished result changed`);
         // an insert never finished is not there at all (each insert is whole or nothing)
         const rows = await api(service, 'POST', '/sql/execute', { sql: 'select count(*)::int as n from dune.pia.dataset_grows' });
-        const count = (await finished(service, rows.execution_id)) && (await api(service, 'GET', `/execution/${rows.execution_id}/results`)).result.rows[0].n;
+        const count =
+          (await finished(service, rows.execution_id)) &&
+          (await api(service, 'GET', `/execution/${rows.execution_id}/results`)).result.rows[0].n;
         if (count !== grows) report.mismatches.push(`round ${round} (${kind}): the table inserted into has ${count} rows, not ${grows}`);
         const tables = await api(service, 'GET', '/tables');
         if (tables.tables.some((t: { full_name: string }) => t.full_name.endsWith('dataset_inflight'))) {
@@ -162,18 +211,24 @@ export async function crashService(options: { rounds: number; seed: number; kind
         }
         if (interrupted) {
           const status = await api(service, 'GET', `/execution/${interrupted}/status`);
-          if (status.state !== 'QUERY_STATE_FAILED') report.mismatches.push(`round ${round}: the interrupted execution reads ${status.state}`);
+          if (status.state !== 'QUERY_STATE_FAILED')
+            report.mismatches.push(`round ${round}: the interrupted execution reads ${status.state}`);
         }
         if (kind === 'sample') {
           // whole, made again if the kill came before it was
           const blocks = await api(service, 'POST', '/sql/execute', { sql: 'select count(*)::int as n from ethereum.blocks' });
-          const made = (await finished(service, blocks.execution_id)) && (await api(service, 'GET', `/execution/${blocks.execution_id}/results`)).result?.rows[0].n;
-          if (made !== SAMPLE_BLOCKS) report.mismatches.push(`round ${round} (sample): ethereum.blocks has ${made} rows, not ${SAMPLE_BLOCKS}`);
+          const made =
+            (await finished(service, blocks.execution_id)) &&
+            (await api(service, 'GET', `/execution/${blocks.execution_id}/results`)).result?.rows[0].n;
+          if (made !== SAMPLE_BLOCKS)
+            report.mismatches.push(`round ${round} (sample): ethereum.blocks has ${made} rows, not ${SAMPLE_BLOCKS}`);
         }
         grows = count;
         await service.kill('SIGTERM');
         report.leftovers.push(...(await leftoversIn(dataDir)).map((l) => `round ${round} (${kind}): ${l}`));
-        report.leftovers.push(...filesHolding(dataDir, KEY['x-dune-api-key']).map((f) => `round ${round} (${kind}): ${f} holds the API key as it is`));
+        report.leftovers.push(
+          ...filesHolding(dataDir, KEY['x-dune-api-key']).map((f) => `round ${round} (${kind}): ${f} holds the API key as it is`),
+        );
         service = await start();
       }
       report.rounds++;

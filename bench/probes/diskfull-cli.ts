@@ -8,7 +8,8 @@ import { diskFullService, type Answer } from './diskfull-run.ts';
 
 const { values } = parseArgs({ options: { megabytes: { type: 'string', default: '64' } } });
 const megabytes = Number(values.megabytes);
-if (!Number.isInteger(megabytes) || megabytes < 16) throw new Error(`--megabytes must be a whole number of 16 or more, got '${values.megabytes}'`);
+if (!Number.isInteger(megabytes) || megabytes < 16)
+  throw new Error(`--megabytes must be a whole number of 16 or more, got '${values.megabytes}'`);
 
 const MB = 1024 * 1024;
 const began = performance.now();
@@ -22,7 +23,9 @@ console.log(`disk: ${report.disk}; ${((performance.now() - began) / 1000).toFixe
 console.log(`the result larger than the disk: ${report.resultError}`);
 console.log(`free before it: ${(report.freeBefore / MB).toFixed(1)} MB, after it failed: ${(report.freeAfter / MB).toFixed(1)} MB`);
 const filled = report.filledWhileWriting!;
-console.log(`a result written as the disk filled: ${filled.stateWhileFull} while full, then ${filled.ended} ${filled.recordedMillis.toFixed(0)} ms after space was freed (${filled.error})`);
+console.log(
+  `a result written as the disk filled: ${filled.stateWhileFull} while full, then ${filled.ended} ${filled.recordedMillis.toFixed(0)} ms after space was freed (${filled.error})`,
+);
 console.log(`while the disk was full:\n${show(report.whileFull)}`);
 console.log(`once space was freed (first round):\n${show(report.afterFreed)}`);
 console.log(`recovered: after ${report.roundsToRecover} round(s), ${report.recoverMillis.toFixed(0)} ms from freeing space`);

@@ -46,7 +46,13 @@ const CSV_ROWS = Array.from({ length: 12_000 }, (_, i) => String(i)).join('\n');
 const ROWS_PER_MB = 200_000;
 const RECOVERY_ROUNDS = 20;
 
-async function call(service: ServiceProcess, method: string, path: string, body?: unknown, contentType?: string): Promise<{ status: number; json: any }> {
+async function call(
+  service: ServiceProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType?: string,
+): Promise<{ status: number; json: any }> {
   const headers = contentType ? { ...KEY, 'content-type': contentType } : KEY;
   const text = typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body);
   const response = await fetch(`${service.baseUrl}/api/v1${path}`, { method, headers, body: text });
@@ -76,14 +82,25 @@ async function writingRequests(service: ServiceProcess, round: string, completed
     answer('upload', await call(service, 'POST', '/table/upload/csv', { table_name: `up_${round}`, data: `n\n${CSV_ROWS}\n` })),
     answer('insert', await call(service, 'POST', '/table/pia/t1/insert', `n\n${CSV_ROWS}\n`, 'text/csv')),
     answer('create query', await call(service, 'POST', '/query', { name: `query ${round}`, query_sql: 'select 1 as one' })),
-    answer('create table', await call(service, 'POST', '/table/create', { namespace: 'pia', table_name: `t_${round}`, schema: [{ name: 'n', type: 'integer' }] })),
+    answer(
+      'create table',
+      await call(service, 'POST', '/table/create', {
+        namespace: 'pia',
+        table_name: `t_${round}`,
+        schema: [{ name: 'n', type: 'integer' }],
+      }),
+    ),
   ];
   const execute = await call(service, 'POST', '/sql/execute', { sql: `select ${round.length} as one` });
   if (execute.status !== 200) answers.push(answer('/sql/execute', execute));
   else {
     const status = await finished(service, execute.json.execution_id);
     if (status.state === 'QUERY_STATE_COMPLETED') completed.add(execute.json.execution_id);
-    answers.push(status.state === 'QUERY_STATE_COMPLETED' ? { request: '/sql/execute', status: 200 } : { request: '/sql/execute', status: 200, error: `${status.state}: ${status.error?.message}` });
+    answers.push(
+      status.state === 'QUERY_STATE_COMPLETED'
+        ? { request: '/sql/execute', status: 200 }
+        : { request: '/sql/execute', status: 200, error: `${status.state}: ${status.error?.message}` },
+    );
   }
   return answers;
 }
@@ -97,7 +114,11 @@ function filesUnder(dir: string, prefix: string): string[] {
 /** Files the running service keeps that nothing points to: temporary files, results of no completed execution, table files of no table. */
 async function liveLeftovers(service: ServiceProcess, dataDir: string, completed: Set<string>): Promise<string[]> {
   const found = filesUnder(join(dataDir, 'tmp'), 'tmp/');
-  found.push(...readdirSync(join(dataDir, 'results')).filter((name) => !completed.has(name.replace(/\.duckdb$/, ''))).map((name) => `results/${name}`));
+  found.push(
+    ...readdirSync(join(dataDir, 'results'))
+      .filter((name) => !completed.has(name.replace(/\.duckdb$/, '')))
+      .map((name) => `results/${name}`),
+  );
   const { json } = await call(service, 'GET', '/tables');
   const tableFiles = readdirSync(join(dataDir, 'tables'));
   if (tableFiles.length !== json.tables.length) found.push(`tables/: ${tableFiles.length} files for ${json.tables.length} tables`);
@@ -136,7 +157,11 @@ const HELD_FULL_MILLIS = 2500;
  * freed too little, the disk stays full and the execution's end waits for space, written as soon
  * as the file goes.
  */
-async function fillWhileWriting(service: ServiceProcess, dataDir: string, filler: string): Promise<NonNullable<DiskFullReport['filledWhileWriting']>> {
+async function fillWhileWriting(
+  service: ServiceProcess,
+  dataDir: string,
+  filler: string,
+): Promise<NonNullable<DiskFullReport['filledWhileWriting']>> {
   const { json } = await call(service, 'POST', '/sql/execute', { sql: SLOW_ROWS_SQL });
   const id = json.execution_id as string;
   for (;;) {
@@ -157,14 +182,25 @@ async function fillWhileWriting(service: ServiceProcess, dataDir: string, filler
 function judge(answers: Answer[], phase: string, problems: string[]): void {
   for (const a of answers) {
     if (a.status >= 500 && a.status !== 507) problems.push(`${phase}: ${a.request} answered ${a.status}: ${a.error}`);
-    else if (a.error !== undefined && !a.error.includes(DISK_FULL_WORDS)) problems.push(`${phase}: ${a.request} failed without saying the disk is full: ${a.status} ${a.error}`);
+    else if (a.error !== undefined && !a.error.includes(DISK_FULL_WORDS))
+      problems.push(`${phase}: ${a.request} failed without saying the disk is full: ${a.status} ${a.error}`);
   }
 }
 
 export async function diskFullService(options: { megabytes: number }): Promise<DiskFullReport> {
   const report: DiskFullReport = {
-    skipped: null, disk: '', resultError: null, freeBefore: 0, freeAfter: 0, filledWhileWriting: null, whileFull: [], afterFreed: [],
-    roundsToRecover: 0, recoverMillis: 0, leftovers: [], problems: [],
+    skipped: null,
+    disk: '',
+    resultError: null,
+    freeBefore: 0,
+    freeAfter: 0,
+    filledWhileWriting: null,
+    whileFull: [],
+    afterFreed: [],
+    roundsToRecover: 0,
+    recoverMillis: 0,
+    leftovers: [],
+    problems: [],
   };
   const disk = makeSmallDisk(options.megabytes);
   if ('reason' in disk) return { ...report, skipped: disk.reason };
@@ -175,12 +211,18 @@ export async function diskFullService(options: { megabytes: number }): Promise<D
   try {
     service = await startServiceProcess({ folder: disk.dir, dataDir, accounts: ACCOUNTS });
     const completed = new Set<string>();
-    const made = await call(service, 'POST', '/table/create', { namespace: 'pia', table_name: 't1', schema: [{ name: 'n', type: 'integer' }] });
+    const made = await call(service, 'POST', '/table/create', {
+      namespace: 'pia',
+      table_name: 't1',
+      schema: [{ name: 'n', type: 'integer' }],
+    });
     if (made.status !== 200) throw new Error(`setup: table/create answered ${made.status}: ${JSON.stringify(made.json)}`);
 
     report.freeBefore = freeBytes(disk.dir);
     const rows = options.megabytes * ROWS_PER_MB * 2;
-    const big = await call(service, 'POST', '/sql/execute', { sql: `select i, md5(i::varchar) || md5((i + 1)::varchar) as h from range(${rows}) t(i)` });
+    const big = await call(service, 'POST', '/sql/execute', {
+      sql: `select i, md5(i::varchar) || md5((i + 1)::varchar) as h from range(${rows}) t(i)`,
+    });
     const status = await finished(service, big.json.execution_id);
     report.resultError = status.error?.message ?? null;
     if (status.state !== 'QUERY_STATE_FAILED' || !String(report.resultError).includes(DISK_FULL_WORDS)) {
@@ -212,7 +254,8 @@ export async function diskFullService(options: { megabytes: number }): Promise<D
         break;
       }
     }
-    if (report.roundsToRecover !== 1) report.problems.push(`after space was freed, requests failed for ${report.roundsToRecover || `more than ${RECOVERY_ROUNDS}`} rounds`);
+    if (report.roundsToRecover !== 1)
+      report.problems.push(`after space was freed, requests failed for ${report.roundsToRecover || `more than ${RECOVERY_ROUNDS}`} rounds`);
     report.leftovers.push(...(await liveLeftovers(service, dataDir, completed)).map((l) => `after space was freed: ${l}`));
 
     const exited = await service.kill('SIGTERM');
@@ -220,7 +263,9 @@ export async function diskFullService(options: { megabytes: number }): Promise<D
     report.leftovers.push(...(await leftoversIn(dataDir)).map((l) => `after the service stopped: ${l}`));
   } catch (error) {
     // the service ended (a crash): what it said last tells why
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; the service's last words: ${service?.errors()}`, { cause: error });
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; the service's last words: ${service?.errors()}`, {
+      cause: error,
+    });
   } finally {
     await service?.kill('SIGKILL');
     disk.remove();

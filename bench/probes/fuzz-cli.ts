@@ -32,13 +32,23 @@ const report = await fuzzService({
   maxLateGrowthBytes: 256 * MB,
   maxPeakGrowthBytes: 1536 * MB,
   sandboxProbe: true,
-  onProgress: (sent, rss) => console.log(`${sent} requests sent in ${((performance.now() - started) / 1000).toFixed(0)} s; service memory ${mb(rss)}`),
+  onProgress: (sent, rss) =>
+    console.log(`${sent} requests sent in ${((performance.now() - started) / 1000).toFixed(0)} s; service memory ${mb(rss)}`),
 });
 console.log(`raw requests (fuzz-raw.ts): ${report.raw.length}, ${report.raw.filter((r) => r.ok).length} answered as they must`);
-console.log(`requests sent: ${report.sent} in ${report.seconds.toFixed(1)} s (${(report.sent / report.seconds).toFixed(0)}/s), seed ${values.seed}`);
-console.log(`statuses: ${Object.entries(report.statuses).sort().map(([status, n]) => `${status}: ${n}`).join(', ')}`);
+console.log(
+  `requests sent: ${report.sent} in ${report.seconds.toFixed(1)} s (${(report.sent / report.seconds).toFixed(0)}/s), seed ${values.seed}`,
+);
+console.log(
+  `statuses: ${Object.entries(report.statuses)
+    .sort()
+    .map(([status, n]) => `${status}: ${n}`)
+    .join(', ')}`,
+);
 console.log(`5xx: ${report.serverErrors}; crashed: ${report.crashed ? 'yes' : 'no'}`);
-console.log(`sandbox: ${report.sandboxStatements} statements that once wrote files or read the host; files they changed: ${report.filesWritten}`);
+console.log(
+  `sandbox: ${report.sandboxStatements} statements that once wrote files or read the host; files they changed: ${report.filesWritten}`,
+);
 console.log(
   `service memory: ${mb(report.rssAfterSetup)} after setup, peak ${mb(report.peakRss)}, ` +
     `lowest of the last ${FLOOR_WINDOW} requests ${mb(report.floorRss)} (${mb(report.floorRssAtHalf)} at the middle of the run), ${mb(report.rssAtEnd)} at the end`,

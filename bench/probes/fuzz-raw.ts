@@ -26,7 +26,14 @@ const KEY = 'key-pia'; // premium: every endpoint reads its body
 const FREE_KEY = 'key-fran';
 const MB = 1024 * 1024;
 
-export const MALFORMED_TARGETS = ['//[/', 'http://[zz]/', 'http://[::1/api/v1/queries', '/api/v1/query/%ZZ', '/%', '/api/v1/execution/%E0%A4%A/status'];
+export const MALFORMED_TARGETS = [
+  '//[/',
+  'http://[zz]/',
+  'http://[::1/api/v1/queries',
+  '/api/v1/query/%ZZ',
+  '/%',
+  '/api/v1/execution/%E0%A4%A/status',
+];
 
 /** Request lines and headers Node's parser refuses before any handler sees them. */
 const MALFORMED_HEADS = ['GET /a b c HTTP/1.1', 'GET /\u0001 HTTP/1.1', 'GET / HTTP/1.1\r\nno colon here'];
@@ -36,13 +43,18 @@ function targetCases(): RawCase[] {
     [KEY, null].map((key) => ({
       name: `GET ${target} ${key ? 'with' : 'without'} a key`,
       expect: [400],
-      run: (baseUrl: string) => exchange(baseUrl, head(baseUrl, `GET ${target} HTTP/1.1`, key ? { 'x-dune-api-key': key, connection: 'close' } : { connection: 'close' })),
+      run: (baseUrl: string) =>
+        exchange(
+          baseUrl,
+          head(baseUrl, `GET ${target} HTTP/1.1`, key ? { 'x-dune-api-key': key, connection: 'close' } : { connection: 'close' }),
+        ),
     })),
   ).concat(
     {
       name: 'a WebSocket upgrade to a malformed target',
       expect: [400],
-      run: (baseUrl: string) => exchange(baseUrl, head(baseUrl, 'GET //[/ HTTP/1.1', { 'x-dune-api-key': KEY, connection: 'Upgrade', upgrade: 'websocket' })),
+      run: (baseUrl: string) =>
+        exchange(baseUrl, head(baseUrl, 'GET //[/ HTTP/1.1', { 'x-dune-api-key': KEY, connection: 'Upgrade', upgrade: 'websocket' })),
     },
     MALFORMED_HEADS.map((line) => ({
       name: `malformed head ${JSON.stringify(line)}`,
@@ -60,7 +72,9 @@ async function overLimit(baseUrl: string, path: string, limit: number): Promise<
   const socket = await openSocket(baseUrl);
   try {
     const answer = readAnswer(socket);
-    socket.write(head(baseUrl, `POST ${path} HTTP/1.1`, { 'x-dune-api-key': KEY, 'transfer-encoding': 'chunked', 'content-type': 'text/csv' }));
+    socket.write(
+      head(baseUrl, `POST ${path} HTTP/1.1`, { 'x-dune-api-key': KEY, 'transfer-encoding': 'chunked', 'content-type': 'text/csv' }),
+    );
     const piece = 'x'.repeat(256 * 1024);
     for (let sent = 0; sent <= limit; sent += piece.length) socket.write(chunk(piece));
     const answered = await answer;
@@ -137,14 +151,27 @@ function slowCases(): RawCase[] {
         try {
           for (const socket of sockets) {
             socket.on('error', () => undefined);
-            socket.write(head(baseUrl, 'POST /api/v1/uploads/csv HTTP/1.1', { 'x-dune-api-key': FREE_KEY, 'transfer-encoding': 'chunked' }) + chunk('{"table_name": "slow", "data": "a,b\\n'));
+            socket.write(
+              head(baseUrl, 'POST /api/v1/uploads/csv HTTP/1.1', { 'x-dune-api-key': FREE_KEY, 'transfer-encoding': 'chunked' }) +
+                chunk('{"table_name": "slow", "data": "a,b\\n'),
+            );
           }
           // once a request of the same key sent after them is answered, they hold their slots or wait
           await exchange(baseUrl, head(baseUrl, 'GET /api/v1/tables HTTP/1.1', { 'x-dune-api-key': FREE_KEY, connection: 'close' }));
           const body = JSON.stringify({ table_name: 'beside_slow', data: 'a,b\n1,2\n' });
-          const answer = await exchange(baseUrl, head(baseUrl, 'POST /api/v1/uploads/csv HTTP/1.1', { 'x-dune-api-key': KEY, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }) + body);
-          if (early.length > 0) return { status: null, headers: {}, body: `the slow uploads were answered first (${early.join(', ')}): they held nothing` };
-          return ticks > 300 ? { status: null, headers: {}, body: 'answered only once the other context stopped its slow uploads' } : answer;
+          const answer = await exchange(
+            baseUrl,
+            head(baseUrl, 'POST /api/v1/uploads/csv HTTP/1.1', {
+              'x-dune-api-key': KEY,
+              'content-length': String(Buffer.byteLength(body)),
+              connection: 'close',
+            }) + body,
+          );
+          if (early.length > 0)
+            return { status: null, headers: {}, body: `the slow uploads were answered first (${early.join(', ')}): they held nothing` };
+          return ticks > 300
+            ? { status: null, headers: {}, body: 'answered only once the other context stopped its slow uploads' }
+            : answer;
         } finally {
           clearInterval(timer);
           for (const socket of sockets) socket.destroy();
@@ -154,7 +181,8 @@ function slowCases(): RawCase[] {
   ];
 }
 
-const askQueries = (baseUrl: string) => exchange(baseUrl, head(baseUrl, 'GET /api/v1/queries?limit=1 HTTP/1.1', { 'x-dune-api-key': KEY, connection: 'close' }));
+const askQueries = (baseUrl: string) =>
+  exchange(baseUrl, head(baseUrl, 'GET /api/v1/queries?limit=1 HTTP/1.1', { 'x-dune-api-key': KEY, connection: 'close' }));
 
 /**
  * Clients that leave with their body half sent: nobody to answer, nothing for the service to log
@@ -166,22 +194,42 @@ function goneCases(): RawCase[] {
     expect: [200],
     run: async (baseUrl) => {
       const socket = await openSocket(baseUrl);
-      socket.write(head(baseUrl, `POST ${path} HTTP/1.1`, { 'x-dune-api-key': KEY, 'content-length': '100000', 'content-type': contentType }) + part);
+      socket.write(
+        head(baseUrl, `POST ${path} HTTP/1.1`, { 'x-dune-api-key': KEY, 'content-length': '100000', 'content-type': contentType }) + part,
+      );
       // the service has read the part once it answers a request sent after it
       await askQueries(baseUrl);
       socket.destroy();
       return askQueries(baseUrl);
     },
   });
-  return [leave('/api/v1/sql/execute', 'application/json', '{"sql": "sel'), leave('/api/v1/uploads/csv', 'application/json', '{"table_name": "gone", "data": "a,b\\n1,2\\n')];
+  return [
+    leave('/api/v1/sql/execute', 'application/json', '{"sql": "sel'),
+    leave('/api/v1/uploads/csv', 'application/json', '{"table_name": "gone", "data": "a,b\\n1,2\\n'),
+  ];
 }
 
 function repeatedColumnCase(): RawCase {
-  const body = JSON.stringify({ namespace: 'pia', table_name: 'twice', schema: [{ name: 'a', type: 'integer' }, { name: 'A', type: 'varchar' }] });
+  const body = JSON.stringify({
+    namespace: 'pia',
+    table_name: 'twice',
+    schema: [
+      { name: 'a', type: 'integer' },
+      { name: 'A', type: 'varchar' },
+    ],
+  });
   return {
     name: 'POST /table/create with a column name given twice',
     expect: [400],
-    run: (baseUrl) => exchange(baseUrl, head(baseUrl, 'POST /api/v1/table/create HTTP/1.1', { 'x-dune-api-key': KEY, 'content-length': String(body.length), connection: 'close' }) + body),
+    run: (baseUrl) =>
+      exchange(
+        baseUrl,
+        head(baseUrl, 'POST /api/v1/table/create HTTP/1.1', {
+          'x-dune-api-key': KEY,
+          'content-length': String(body.length),
+          connection: 'close',
+        }) + body,
+      ),
   };
 }
 
@@ -192,11 +240,23 @@ function cutEscapeCase(): RawCase {
     name: 'an upload whose chunk ends an escape after a lone surrogate',
     expect: [200],
     run: (baseUrl) =>
-      exchange(baseUrl, head(baseUrl, 'POST /api/v1/uploads/csv HTTP/1.1', { 'x-dune-api-key': KEY, 'transfer-encoding': 'chunked', connection: 'close' }) + chunks.map(chunk).join('') + '0\r\n\r\n'),
+      exchange(
+        baseUrl,
+        head(baseUrl, 'POST /api/v1/uploads/csv HTTP/1.1', { 'x-dune-api-key': KEY, 'transfer-encoding': 'chunked', connection: 'close' }) +
+          chunks.map(chunk).join('') +
+          '0\r\n\r\n',
+      ),
   };
 }
 
-export const RAW_CASES: RawCase[] = [...targetCases(), ...overLimitCases(), ...slowCases(), ...goneCases(), repeatedColumnCase(), cutEscapeCase()];
+export const RAW_CASES: RawCase[] = [
+  ...targetCases(),
+  ...overLimitCases(),
+  ...slowCases(),
+  ...goneCases(),
+  repeatedColumnCase(),
+  cutEscapeCase(),
+];
 
 /** Runs every case, at once, then asks the service for its queries: it must still answer. */
 export async function rawRound(baseUrl: string, world: World): Promise<RawOutcome[]> {
@@ -208,12 +268,20 @@ export async function rawRound(baseUrl: string, world: World): Promise<RawOutcom
       } catch (error) {
         return { name: raw.name, status: null, answer: String(error), ok: false };
       }
-      return { name: raw.name, status: answer.status, answer: answer.body.slice(0, 300), ok: answer.status !== null && raw.expect.includes(answer.status) };
+      return {
+        name: raw.name,
+        status: answer.status,
+        answer: answer.body.slice(0, 300),
+        ok: answer.status !== null && raw.expect.includes(answer.status),
+      };
     }),
   );
-  const after = await askQueries(baseUrl).catch(
-    (error: unknown): RawAnswer => ({ status: null, headers: {}, body: String(error) }),
-  );
-  outcomes.push({ name: 'GET /api/v1/queries after them all', status: after.status, answer: after.body.slice(0, 300), ok: after.status === 200 });
+  const after = await askQueries(baseUrl).catch((error: unknown): RawAnswer => ({ status: null, headers: {}, body: String(error) }));
+  outcomes.push({
+    name: 'GET /api/v1/queries after them all',
+    status: after.status,
+    answer: after.body.slice(0, 300),
+    ok: after.status === 200,
+  });
   return outcomes;
 }

@@ -12,7 +12,25 @@ export interface FuzzRequest {
 }
 
 const OPERATORS = ['=', '!=', '<>', '<', '<=', '>', '>=', 'like', 'ilike', 'in', 'is null', 'is not null', 'between', '~'];
-const VALUES = ["'a'", "'name 3'", '5', '-1.5', '1e308', '1e999', "'2024-01-05'", "'2024-01-01 00:00:00 UTC'", 'true', 'null', "''", "'it''s'", "'%'", '18446744073709551616', "'0b9e1cb2-6e0e-4f6c-9a0b-000000000000'", '(1, 2)', "('a', 'b')"];
+const VALUES = [
+  "'a'",
+  "'name 3'",
+  '5',
+  '-1.5',
+  '1e308',
+  '1e999',
+  "'2024-01-05'",
+  "'2024-01-01 00:00:00 UTC'",
+  'true',
+  'null',
+  "''",
+  "'it''s'",
+  "'%'",
+  '18446744073709551616',
+  "'0b9e1cb2-6e0e-4f6c-9a0b-000000000000'",
+  '(1, 2)',
+  "('a', 'b')",
+];
 const SQL = [
   'select 1 as one',
   'select * from dune.pia.dataset_fuzz_public limit 5',
@@ -70,7 +88,10 @@ function filters(random: Random, world: World, depth = 0): string {
 }
 
 function sortBy(random: Random, world: World): string {
-  return Array.from({ length: random.int(1, 3) }, () => `${random.pick(world.columns)}${random.pick(['', ' asc', ' desc', ' DESC', ' sideways', ' nulls first'])}`).join(random.pick([', ', ',', ' ']));
+  return Array.from(
+    { length: random.int(1, 3) },
+    () => `${random.pick(world.columns)}${random.pick(['', ' asc', ' desc', ' DESC', ' sideways', ' nulls first'])}`,
+  ).join(random.pick([', ', ',', ' ']));
 }
 
 function resultQuery(random: Random, world: World): string {
@@ -114,7 +135,10 @@ function jsonBody(random: Random, world: World, kind: string): string | undefine
   let body: unknown;
   switch (kind) {
     case 'execute':
-      body = { query_parameters: random.pick([{}, { limit: '5' }, { limit: 'x' }, { limit: ['1', '2'] }, { other: 1 }, [], 'x']), performance: random.pick(['medium', 'large', 'huge', undefined]) };
+      body = {
+        query_parameters: random.pick([{}, { limit: '5' }, { limit: 'x' }, { limit: ['1', '2'] }, { other: 1 }, [], 'x']),
+        performance: random.pick(['medium', 'large', 'huge', undefined]),
+      };
       break;
     case 'sql':
       body = { sql: oddly(random, random.pick(SQL), 0.2), ...(random.chance(0.1) ? { query_parameters: { a: 1 } } : {}) };
@@ -126,13 +150,30 @@ function jsonBody(random: Random, world: World, kind: string): string | undefine
       body = queryBody(random, true);
       break;
     case 'upload':
-      body = { table_name: oddly(random, `up_${random.int(0, 5)}`), data: oddly(random, random.pick(['a,b\n1,2\n', 'x\n', '1st col\n1\n', 'a,a\n1,2\n', '"unterminated\n'])), is_private: random.chance(0.3), description: 'fuzz' };
+      body = {
+        table_name: oddly(random, `up_${random.int(0, 5)}`),
+        data: oddly(random, random.pick(['a,b\n1,2\n', 'x\n', '1st col\n1\n', 'a,a\n1,2\n', '"unterminated\n'])),
+        is_private: random.chance(0.3),
+        description: 'fuzz',
+      };
       break;
     case 'table':
       body = {
         namespace: random.pick(world.handles),
         table_name: oddly(random, `made_${random.int(0, 5)}`),
-        schema: random.pick([[{ name: 'a', type: 'integer' }], [{ name: 'b', type: 'uint256' }, { name: 'c', type: 'varchar', nullable: false }], [], [{ name: '1x', type: 'blob' }], [{ name: 'a', type: 'integer' }, { name: 'A', type: 'varchar' }]]),
+        schema: random.pick([
+          [{ name: 'a', type: 'integer' }],
+          [
+            { name: 'b', type: 'uint256' },
+            { name: 'c', type: 'varchar', nullable: false },
+          ],
+          [],
+          [{ name: '1x', type: 'blob' }],
+          [
+            { name: 'a', type: 'integer' },
+            { name: 'A', type: 'varchar' },
+          ],
+        ]),
         is_private: random.chance(0.2),
       };
       break;
@@ -184,11 +225,20 @@ function headers(random: Random, world: World, body: string | undefined, kind: s
   const result: Record<string, string> = {};
   const key = random.chance(0.92) ? random.pick(world.keys) : random.pick(['', 'nope', 'key-' + 'x'.repeat(300)]);
   result[random.pick(['x-dune-api-key', 'X-DUNE-API-KEY', 'X-Dune-Api-Key'])] = key;
-  if (kind === 'insert') result['content-type'] = random.pick(['text/csv', 'application/x-ndjson', 'text/plain', 'text/csv; charset=utf-8']);
-  else if (body !== undefined && random.chance(0.3)) result['content-type'] = random.pick(['application/json', 'text/plain', 'multipart/form-data']);
+  if (kind === 'insert')
+    result['content-type'] = random.pick(['text/csv', 'application/x-ndjson', 'text/plain', 'text/csv; charset=utf-8']);
+  else if (body !== undefined && random.chance(0.3))
+    result['content-type'] = random.pick(['application/json', 'text/plain', 'multipart/form-data']);
   if (random.chance(0.03)) result.host = random.pick(['%', '[', 'a b', 'x:99999', '127.0.0.1:1:2', 'evil.example', 'localhost']);
   // the CSV endpoints answer Parquet to a client that asks for it
-  if (random.chance(0.1)) result.accept = random.pick(['application/vnd.apache.parquet', 'application/vnd.apache.parquet;q=x, text/csv', 'application/VND.apache.parquet;q=0.9,*/*', ';;,', 'text/csv;q=1, application/vnd.apache.parquet']);
+  if (random.chance(0.1))
+    result.accept = random.pick([
+      'application/vnd.apache.parquet',
+      'application/vnd.apache.parquet;q=x, text/csv',
+      'application/VND.apache.parquet;q=0.9,*/*',
+      ';;,',
+      'text/csv;q=1, application/vnd.apache.parquet',
+    ]);
   return result;
 }
 

@@ -83,7 +83,12 @@ async function send(baseUrl: string, request: FuzzRequest): Promise<{ status: nu
 
 export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
   const folder = mkdtempSync(join(tmpdir(), 'querydesk-fuzz-'));
-  const service = await startServiceProcess({ folder, dataDir: join(folder, 'data'), accounts: FUZZ_ACCOUNTS, extraArgs: ['--rate-limit', 'off', '--body-idle-timeout', BODY_IDLE_TIMEOUT] });
+  const service = await startServiceProcess({
+    folder,
+    dataDir: join(folder, 'data'),
+    accounts: FUZZ_ACCOUNTS,
+    extraArgs: ['--rate-limit', 'off', '--body-idle-timeout', BODY_IDLE_TIMEOUT],
+  });
   const report: FuzzReport = {
     sent: 0,
     statuses: {},
@@ -111,7 +116,12 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
       report.sandboxStatements = probe.sent;
       report.filesWritten = probe.problems.filter((p) => p.sql === null).length;
       for (const { sql, answer } of probe.problems) {
-        const request = { method: 'POST', path: '/api/v1/sql/execute', headers: { 'x-dune-api-key': FREE_KEY }, body: JSON.stringify({ sql }) };
+        const request = {
+          method: 'POST',
+          path: '/api/v1/sql/execute',
+          headers: { 'x-dune-api-key': FREE_KEY },
+          body: JSON.stringify({ sql }),
+        };
         report.problems.push({ index: -1, request, status: null, answer });
       }
     }
@@ -119,11 +129,22 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
     report.raw = await rawRound(service.baseUrl, world);
     for (const [index, outcome] of report.raw.entries()) {
       if (outcome.status !== null && outcome.status >= 500) report.serverErrors++;
-      if (!outcome.ok) report.problems.push({ index, request: { method: 'RAW', path: outcome.name, headers: {} }, status: outcome.status, answer: outcome.answer });
+      if (!outcome.ok)
+        report.problems.push({
+          index,
+          request: { method: 'RAW', path: outcome.name, headers: {} },
+          status: outcome.status,
+          answer: outcome.answer,
+        });
     }
     // a client gone halfway, or a malformed request, is no internal error of the service's
     if (/internal error|could not answer/.test(service.errors())) {
-      report.problems.push({ index: -1, request: { method: 'RAW', path: 'the raw requests', headers: {} }, status: null, answer: 'the service logged an internal error' });
+      report.problems.push({
+        index: -1,
+        request: { method: 'RAW', path: 'the raw requests', headers: {} },
+        status: null,
+        answer: 'the service logged an internal error',
+      });
       report.serviceErrors = service.errors();
     }
     const deadline = started + options.maxSeconds * 1000;
@@ -154,12 +175,18 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
           windowFloor = Math.min(windowFloor, rss);
           if (index % 1000 === 0) options.onProgress?.(report.sent, rss);
           if (rss - report.rssAfterSetup > options.maxPeakGrowthBytes) {
-            report.problems.push({ index, request, status: null, answer: `resident memory grew by ${rss - report.rssAfterSetup} bytes at once` });
+            report.problems.push({
+              index,
+              request,
+              status: null,
+              answer: `resident memory grew by ${rss - report.rssAfterSetup} bytes at once`,
+            });
           }
           if (index > 0 && index % FLOOR_WINDOW === 0) {
             report.floorRss = windowFloor;
             windowFloor = Number.POSITIVE_INFINITY;
-            if (report.floorRssAtHalf === 0 && index >= options.requests / 2 && index + FLOOR_WINDOW <= options.requests) report.floorRssAtHalf = report.floorRss;
+            if (report.floorRssAtHalf === 0 && index >= options.requests / 2 && index + FLOOR_WINDOW <= options.requests)
+              report.floorRssAtHalf = report.floorRss;
             const late = report.floorRssAtHalf > 0 ? report.floorRss - report.floorRssAtHalf : 0;
             if (report.floorRss - report.rssAfterSetup > options.maxGrowthBytes) {
               const answer = `the memory that stays grew by ${report.floorRss - report.rssAfterSetup} bytes (the lowest resident size of the last ${FLOOR_WINDOW} requests)`;

@@ -23,7 +23,13 @@ export interface World {
   columns: string[];
 }
 
-const CSV = ['n,amount,name,day,flag', ...Array.from({ length: 300 }, (_, i) => `${i},${(i * 1.25).toFixed(2)},name ${i % 17},2024-01-${String((i % 28) + 1).padStart(2, '0')},${i % 2 === 0}`)].join('\n');
+const CSV = [
+  'n,amount,name,day,flag',
+  ...Array.from(
+    { length: 300 },
+    (_, i) => `${i},${(i * 1.25).toFixed(2)},name ${i % 17},2024-01-${String((i % 28) + 1).padStart(2, '0')},${i % 2 === 0}`,
+  ),
+].join('\n');
 
 const RESULT_SQL = (table: string) =>
   `select n, amount, name, day, flag, uuid() as u, n::DECIMAL(18,4) as d, timestamp '2024-01-01 00:00:00' + to_seconds(n) as ts, ` +

@@ -25,7 +25,29 @@ export function seeded(seed: number): Random {
   };
 }
 
-const ODD_TEXT = ['', ' ', '%', '%00', '\u0000', '..', '../..', "'", '"', '\\', '{{x}}', '😀', 'ü', '\n', 'a'.repeat(5000), '-1', '1e999', 'NaN', 'null', '[]', '{}'];
+const ODD_TEXT = [
+  '',
+  ' ',
+  '%',
+  '%00',
+  '\u0000',
+  '..',
+  '../..',
+  "'",
+  '"',
+  '\\',
+  '{{x}}',
+  '😀',
+  'ü',
+  '\n',
+  'a'.repeat(5000),
+  '-1',
+  '1e999',
+  'NaN',
+  'null',
+  '[]',
+  '{}',
+];
 
 /** Text changed a little: characters dropped, doubled or replaced, or something odd put in. */
 export function mutate(random: Random, text: string): string {

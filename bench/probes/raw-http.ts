@@ -24,7 +24,9 @@ export function openSocket(baseUrl: string): Promise<Socket> {
 /** The request's head: its line, Host (the server's own unless given), the headers, a blank line. */
 export function head(baseUrl: string, line: string, headers: Record<string, string> = {}): string {
   const all = { host: new URL(baseUrl).host, ...headers };
-  return `${line}\r\n${Object.entries(all).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+  return `${line}\r\n${Object.entries(all)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n`;
 }
 
 /** One chunk of a chunked body. */

@@ -82,7 +82,9 @@ const SPILL_WAYS = [/^COPY/, /^EXPLAIN ANALYZE COPY/, /^\/\*/, /^EXPORT/, /^ATTA
 /** Every statement to send, for these table files and spill folders. */
 export function sandboxWrites(tableFiles: string[], spillFolders: string[]): string[] {
   const nextToTables = tableFiles.flatMap((file) => [file, `${file}.wal`, `${file}.wal.recovery`]).flatMap(writesTo);
-  const inSpillFolders = spillFolders.flatMap((folder) => writesTo(join(folder, 'written.csv')).filter((sql) => SPILL_WAYS.some((way) => way.test(sql))));
+  const inSpillFolders = spillFolders.flatMap((folder) =>
+    writesTo(join(folder, 'written.csv')).filter((sql) => SPILL_WAYS.some((way) => way.test(sql))),
+  );
   return [...nextToTables, ...inSpillFolders, ...FIXED];
 }
 
@@ -119,7 +121,9 @@ export function sampleFiles(dataDir: string): string[] {
 /** The table files of the service on `dataDir`. */
 export function tableFiles(dataDir: string): string[] {
   const dir = join(dataDir, 'tables');
-  return readdirSync(dir).filter((name) => name.endsWith('.duckdb')).map((name) => join(dir, name));
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.duckdb'))
+    .map((name) => join(dir, name));
 }
 
 export interface SandboxProbe {
@@ -138,7 +142,11 @@ const AT_ONCE = 4;
 export async function probeSandbox(baseUrl: string, dataDir: string, key: string): Promise<SandboxProbe> {
   const problems: SandboxProbe['problems'] = [];
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl}/api/v1${path}`, { method, headers: { 'x-dune-api-key': key }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${baseUrl}/api/v1${path}`, {
+      method,
+      headers: { 'x-dune-api-key': key },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   };
   // the sample made first, as any reading of it does: then its file is a target like the tables'

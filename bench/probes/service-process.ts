@@ -33,7 +33,16 @@ export async function startServiceProcess(options: {
 }): Promise<ServiceProcess> {
   const accountsFile = join(options.folder, 'accounts.json');
   writeFileSync(accountsFile, JSON.stringify({ accounts: options.accounts }));
-  const args = ['main/service/cli.ts', '--port', '0', '--data-dir', options.dataDir, '--accounts', accountsFile, ...(options.extraArgs ?? [])];
+  const args = [
+    'main/service/cli.ts',
+    '--port',
+    '0',
+    '--data-dir',
+    options.dataDir,
+    '--accounts',
+    accountsFile,
+    ...(options.extraArgs ?? []),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   let errors = '';

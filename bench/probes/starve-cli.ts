@@ -29,10 +29,17 @@ const line = (what: string, l: Latencies) =>
   `${what}: ${l.count} reads, median ${ms(l.median)}, p99 ${ms(l.p99)}, max ${ms(l.max)}, unanswered ${l.unanswered}`;
 
 const running = values.running === undefined ? [] : ['--running-executions', String(number('running'))];
-const report = await starveService({ long: number('long'), rounds: number('rounds'), readTimeoutMs: number('read-timeout') * 1000, extraArgs: running });
+const report = await starveService({
+  long: number('long'),
+  rounds: number('rounds'),
+  readTimeoutMs: number('read-timeout') * 1000,
+  extraArgs: running,
+});
 console.log(line('reads, nothing running', report.idle));
 console.log(line(`reads, ${number('long')} long executions of other contexts`, report.busy));
-console.log(`cancel of the reader's own long execution: ${report.cancelMillis === null ? 'no answer' : ms(report.cancelMillis)}, then ${report.cancelledState ?? 'unknown'}`);
+console.log(
+  `cancel of the reader's own long execution: ${report.cancelMillis === null ? 'no answer' : ms(report.cancelMillis)}, then ${report.cancelledState ?? 'unknown'}`,
+);
 console.log(`long executions before the reads: ${report.longBefore.join(', ')}`);
 console.log(`long executions after the reads: ${report.longAfter.join(', ')}`);
 console.log(`long executions once cancelled: ${report.longEnded.join(', ')}`);
@@ -42,7 +49,9 @@ const heavy = number('heavy');
 if (heavy > 0) {
   const load = await loadService({ contexts: heavy, plan });
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-  console.log(`${heavy} ${plan} contexts running a memory-heavy query each (${load.seconds.toFixed(1)} s): peak RSS ${mb(load.peakRssBytes)}, peak spill ${mb(load.peakSpillBytes)}`);
+  console.log(
+    `${heavy} ${plan} contexts running a memory-heavy query each (${load.seconds.toFixed(1)} s): peak RSS ${mb(load.peakRssBytes)}, peak spill ${mb(load.peakSpillBytes)}`,
+  );
   for (const outcome of load.outcomes) console.log(`  ${outcome}`);
   failed ||= load.outcomes.some((o) => !/^QUERY_STATE_(COMPLETED|FAILED)/.test(o));
 }

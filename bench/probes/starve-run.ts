@@ -12,7 +12,7 @@ import { startServiceProcess, type ServiceAccount, type ServiceProcess } from '.
 export const LONG_SQL = 'SELECT count(*) AS n FROM range(1000000) a, range(1000000) b WHERE a.range * b.range = 7';
 /** A sort of about 640 MB of text: more than a context's memory, so it spills. */
 export const HEAVY_SQL =
-  "SELECT count(*) AS n, max(r) AS m FROM (SELECT row_number() OVER (ORDER BY t) AS r FROM (SELECT md5(range::varchar) || md5((range + 1)::varchar) AS t FROM range(10000000)))";
+  'SELECT count(*) AS n, max(r) AS m FROM (SELECT row_number() OVER (ORDER BY t) AS r FROM (SELECT md5(range::varchar) || md5((range + 1)::varchar) AS t FROM range(10000000)))';
 
 const READER = 'reader';
 const KEY = (handle: string) => ({ 'x-dune-api-key': `key-${handle}` });
@@ -47,7 +47,14 @@ export interface ResourceReport {
   seconds: number;
 }
 
-async function api(service: ServiceProcess, handle: string, method: string, path: string, body?: unknown, timeoutMs = 60_000): Promise<any> {
+async function api(
+  service: ServiceProcess,
+  handle: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs = 60_000,
+): Promise<any> {
   const response = await fetch(`${service.baseUrl}/api/v1${path}`, {
     method,
     headers: KEY(handle),
@@ -114,7 +121,12 @@ function accounts(handles: string[], plan: ServiceAccount['plan']): ServiceAccou
 }
 
 /** `long` contexts each start a long execution; the reader's reads are timed before and while they run. */
-export async function starveService(options: { long: number; rounds: number; readTimeoutMs: number; extraArgs?: string[] }): Promise<StarveReport> {
+export async function starveService(options: {
+  long: number;
+  rounds: number;
+  readTimeoutMs: number;
+  extraArgs?: string[];
+}): Promise<StarveReport> {
   const folder = mkdtempSync(join(tmpdir(), 'querydesk-starve-'));
   const others = Array.from({ length: options.long }, (_, i) => `long${i}`);
   const service = await startServiceProcess({
@@ -132,7 +144,10 @@ export async function starveService(options: { long: number; rounds: number; rea
 
     const runs = await Promise.all(others.map(async (handle) => ({ handle, id: await run(service, handle, LONG_SQL) })));
     await settled(service, runs);
-    const statesOf = async () => (await Promise.all(runs.map((r) => status(service, r.handle, r.id).catch(() => null)))).map((s) => (s ? describeState(s) : 'no answer'));
+    const statesOf = async () =>
+      (await Promise.all(runs.map((r) => status(service, r.handle, r.id).catch(() => null)))).map((s) =>
+        s ? describeState(s) : 'no answer',
+      );
     const longBefore = await statesOf();
     const busy = figures(await timeReads(service, resultId, options.rounds, options.readTimeoutMs));
     const longAfter = await statesOf();
@@ -153,7 +168,8 @@ export async function starveService(options: { long: number; rounds: number; rea
     const longEnded = await Promise.all(
       runs.map(async (r) => {
         try {
-          return (await Promise.race([finished(service, r.handle, r.id), new Promise((_, reject) => setTimeout(reject, 30_000))]) as any).state as string;
+          return ((await Promise.race([finished(service, r.handle, r.id), new Promise((_, reject) => setTimeout(reject, 30_000))])) as any)
+            .state as string;
         } catch {
           return 'not finished 30 s after its cancel';
         }
@@ -187,11 +203,20 @@ function bytesUnder(folder: string): number {
 }
 
 /** `contexts` contexts of `plan` each run HEAVY_SQL at once; the service's peak memory and spill are followed. */
-export async function loadService(options: { contexts: number; plan: ServiceAccount['plan']; extraArgs?: string[] }): Promise<ResourceReport> {
+export async function loadService(options: {
+  contexts: number;
+  plan: ServiceAccount['plan'];
+  extraArgs?: string[];
+}): Promise<ResourceReport> {
   const folder = mkdtempSync(join(tmpdir(), 'querydesk-load-'));
   const handles = Array.from({ length: options.contexts }, (_, i) => `heavy${i}`);
   const dataDir = join(folder, 'data');
-  const service = await startServiceProcess({ folder, dataDir, accounts: accounts(handles, options.plan), extraArgs: ['--rate-limit', 'off', ...(options.extraArgs ?? [])] });
+  const service = await startServiceProcess({
+    folder,
+    dataDir,
+    accounts: accounts(handles, options.plan),
+    extraArgs: ['--rate-limit', 'off', ...(options.extraArgs ?? [])],
+  });
   const began = performance.now();
   let peakSpillBytes = 0;
   const sampler = setInterval(() => (peakSpillBytes = Math.max(peakSpillBytes, bytesUnder(join(dataDir, 'tmp')))), 200);

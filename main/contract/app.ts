@@ -10,7 +10,12 @@ export const appChannels = {
    */
   'app:openUrl': {
     request: z
-      .object({ url: z.string().max(4000).refine((url) => externalUrl(url) !== null, { message: 'url must be an https address without a user name or password' }) })
+      .object({
+        url: z
+          .string()
+          .max(4000)
+          .refine((url) => externalUrl(url) !== null, { message: 'url must be an https address without a user name or password' }),
+      })
       .strict(),
     response: z.object({ opened: z.boolean() }),
   },

@@ -26,7 +26,9 @@ export const executionsChannels = {
    * whose tab ran it, with the values that were put in; null for a scratch tab's SQL, of no query.
    */
   'executions:runSql': {
-    request: z.object({ accountId, queryId: queryId.nullable(), sql: z.string().min(1).max(1_000_000), parameters: ParameterValues.optional() }).strict(),
+    request: z
+      .object({ accountId, queryId: queryId.nullable(), sql: z.string().min(1).max(1_000_000), parameters: ParameterValues.optional() })
+      .strict(),
     response: ExecutionUpdate,
   },
   /** Unreachable service: the last state main saw of an execution it knows (a finished one shows offline). */

@@ -47,7 +47,9 @@ export const queriesChannels = {
    * answers `unreachable`. Answers the query as the service now has it.
    */
   'queries:setFlags': {
-    request: z.object({ accountId, queryId, archived: z.boolean().optional(), isPrivate: z.boolean().optional() }).strict()
+    request: z
+      .object({ accountId, queryId, archived: z.boolean().optional(), isPrivate: z.boolean().optional() })
+      .strict()
       .refine((r) => r.archived !== undefined || r.isPrivate !== undefined, { message: 'give archived or isPrivate' }),
     response: QueryDetail,
   },

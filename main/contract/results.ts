@@ -93,7 +93,16 @@ export const resultsChannels = {
   },
   /** The cache's budget (a setting, 2 GB by default) and what it holds; a new budget evicts past it at once. */
   'results:cacheSettings': {
-    request: z.object({ budgetBytes: z.number().int().min(0).max(2 ** 50).optional() }).strict(),
+    request: z
+      .object({
+        budgetBytes: z
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 50)
+          .optional(),
+      })
+      .strict(),
     response: CacheUsage,
   },
   /** Aggregated in main from the cached result (at most `maxPoints`, 2000 by default); `not_found` when not cached. */

@@ -19,7 +19,13 @@ export const proxySetting = z
 function isProxyAddress(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && (url.pathname === '/' || url.pathname === '') && url.search === '' && url.hash === '';
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.hostname !== '' &&
+      (url.pathname === '/' || url.pathname === '') &&
+      url.search === '' &&
+      url.hash === ''
+    );
   } catch {
     return false;
   }
@@ -51,7 +57,9 @@ const explorerTemplate = z
 export const ExplorerTemplates = z.object({ address: explorerTemplate, transaction: explorerTemplate, block: explorerTemplate }).strict();
 
 /** Chains by the name Dune's `blockchain` columns give them. */
-export const chainName = z.string().regex(/^[a-z0-9_]{1,40}$/, 'a chain is named in lower-case letters, digits and underscores, as Dune names it');
+export const chainName = z
+  .string()
+  .regex(/^[a-z0-9_]{1,40}$/, 'a chain is named in lower-case letters, digits and underscores, as Dune names it');
 
 export const Explorers = z.record(chainName, ExplorerTemplates).refine((explorers) => Object.keys(explorers).length <= 200, {
   message: 'up to 200 chains have an explorer',
@@ -71,7 +79,9 @@ export const AppSettings = z
     exportFolder: z
       .string()
       .max(4096)
-      .refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\'), { message: 'exportFolder must be an absolute path' })
+      .refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\'), {
+        message: 'exportFolder must be an absolute path',
+      })
       .nullable(),
     /** The block explorer of each chain, for the grid's "Open in explorer". */
     explorers: Explorers,

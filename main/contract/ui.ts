@@ -13,9 +13,9 @@ export const uiKey = z
 
 export const UI_VALUE_MAX_CHARS = 256 * 1024;
 
-export const uiValue = z
-  .json()
-  .refine((value) => JSON.stringify(value).length <= UI_VALUE_MAX_CHARS, { message: `value must be at most ${UI_VALUE_MAX_CHARS} characters as JSON` });
+export const uiValue = z.json().refine((value) => JSON.stringify(value).length <= UI_VALUE_MAX_CHARS, {
+  message: `value must be at most ${UI_VALUE_MAX_CHARS} characters as JSON`,
+});
 
 /**
  * A result view's chart settings are checked here, where they enter main: a chart drawn from a

@@ -6,6 +6,4 @@ export const WS_PATH = '/ws';
 
 export type ClientMessage = { type: 'invoke'; id: number; channel: string; payload: unknown };
 
-export type ServerMessage =
-  | { type: 'result'; id: number; result: unknown }
-  | { type: 'event'; event: string; payload: unknown };
+export type ServerMessage = { type: 'result'; id: number; result: unknown } | { type: 'event'; event: string; payload: unknown };

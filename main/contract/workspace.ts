@@ -79,10 +79,7 @@ export const QueryEdit = z
     sql: z.string().min(1).max(1_000_000).optional(),
     description: z.string().max(10_000).optional(),
     tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
-    parameters: z
-      .array(ParameterDefinition)
-      .max(200)
-      .optional(),
+    parameters: z.array(ParameterDefinition).max(200).optional(),
   })
   .strict();
 export type QueryEdit = z.infer<typeof QueryEdit>;

@@ -92,10 +92,15 @@ export interface Core {
 export const KEYCHAIN_SERVICE = 'Querydesk';
 
 export async function createCore(options: CoreOptions): Promise<Core> {
-  const paths = options.paths ?? { dataDir: options.dataDir, logsDir: join(options.dataDir, 'logs'), settingsFile: join(options.dataDir, 'settings.json') };
+  const paths = options.paths ?? {
+    dataDir: options.dataDir,
+    logsDir: join(options.dataDir, 'logs'),
+    settingsFile: join(options.dataDir, 'settings.json'),
+  };
   const logger = options.logger ?? createLogger({ dir: paths.logsDir });
   const vault = options.keyVault ?? new KeyVault(osKeychain(KEYCHAIN_SERVICE));
-  const settings = options.accountSettings ?? jsonFileStore(join(options.dataDir, 'accounts.json'), AccountSettings, defaultAccountSettings);
+  const settings =
+    options.accountSettings ?? jsonFileStore(join(options.dataDir, 'accounts.json'), AccountSettings, defaultAccountSettings);
   // every attempt of an account's client tells its workspace whether the service answered; the
   // workspaces are made after the clients, hence the indirection
   const reach = { observe: (_accountId: string, _failure: ServiceError | null): void => undefined };
@@ -112,7 +117,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const viewing: { current: Viewing | null } = { current: null };
   const appSettings = options.appSettings ?? openAppSettings(jsonFileStore(paths.settingsFile, StoredAppSettings, () => ({})));
   const watcher = watchExecutions(options, { accounts, history, appSettings, viewing });
-  const cacheSettings = options.cacheSettings ?? jsonFileStore(join(options.dataDir, 'cache-settings.json'), CacheSettings, defaultCacheSettings);
+  const cacheSettings =
+    options.cacheSettings ?? jsonFileStore(join(options.dataDir, 'cache-settings.json'), CacheSettings, defaultCacheSettings);
   const cache = await openCache(options, cacheSettings, activity, history);
   const exports = createExportRuns({
     emit: (progress) => {
@@ -132,7 +138,24 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const knownRows = new KnownRows(join(options.dataDir, 'table-rows.json'));
   const workspaces = openWorkspaces(options, { dir: workspacesDir, accounts, activity, cache, knownRows });
   reach.observe = (accountId, failure) => workspaces.observe(accountId, failure);
-  const parts = { accounts, vault, history, viewing, watcher, cache, cacheSettings, exports, uploads, knownRows, workspaces, ui, activity, appSettings, logger, paths };
+  const parts = {
+    accounts,
+    vault,
+    history,
+    viewing,
+    watcher,
+    cache,
+    cacheSettings,
+    exports,
+    uploads,
+    knownRows,
+    workspaces,
+    ui,
+    activity,
+    appSettings,
+    logger,
+    paths,
+  };
 
   return {
     handlers: coreHandlers(options, parts),
@@ -152,7 +175,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 /** Watches the runs this app starts, and again those still going when it last closed. */
 function watchExecutions(
   options: CoreOptions,
-  { accounts, history, appSettings, viewing }: { accounts: AccountRegistry; history: ExecutionRecords; appSettings: AppSettingsState; viewing: { current: Viewing | null } },
+  {
+    accounts,
+    history,
+    appSettings,
+    viewing,
+  }: { accounts: AccountRegistry; history: ExecutionRecords; appSettings: AppSettingsState; viewing: { current: Viewing | null } },
 ): ExecutionWatcher {
   const watcher = createExecutionWatcher({
     pollDelay: (elapsedMs, failures) => pollDelayWithin(appSettings.current().poll, elapsedMs, failures),
@@ -174,7 +202,12 @@ function watchExecutions(
   return watcher;
 }
 
-function openCache(options: CoreOptions, cacheSettings: SettingsStore<CacheSettings>, activity: ActivityLog, history: ExecutionRecords): Promise<ResultCache> {
+function openCache(
+  options: CoreOptions,
+  cacheSettings: SettingsStore<CacheSettings>,
+  activity: ActivityLog,
+  history: ExecutionRecords,
+): Promise<ResultCache> {
   return openResultCache({
     dir: join(options.dataDir, 'cache'),
     budgetBytes: cacheSettings.read().budgetBytes,
@@ -239,7 +272,14 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Handlers {
     }),
     ...queryHandlers(accounts, workspaces, activity),
     ...executionHandlers({ accounts, watcher: parts.watcher, history, cache, setViewing: (next) => (parts.viewing.current = next) }),
-    ...resultHandlers({ accounts, cache, cacheSettings: parts.cacheSettings, exports: parts.exports, destinations: options.exportDestinations, activity }),
+    ...resultHandlers({
+      accounts,
+      cache,
+      cacheSettings: parts.cacheSettings,
+      exports: parts.exports,
+      destinations: options.exportDestinations,
+      activity,
+    }),
     ...tableHandlers(accounts, parts.uploads, parts.knownRows, workspaces),
     ...uiHandlers(accounts, ui),
     ...workspaceHandlers(accounts, workspaces),

@@ -14,12 +14,7 @@ function isTrustedFrame(frame: WebFrameMain | null, window: BrowserWindow | null
   if (frame === null || frame.isDestroyed() || frame.detached) return false;
   if (window === null || window.isDestroyed()) return false;
   const top = window.webContents.mainFrame;
-  return (
-    frame.parent === null &&
-    frame.processId === top.processId &&
-    frame.routingId === top.routingId &&
-    isAppUrl(frame.url)
-  );
+  return frame.parent === null && frame.processId === top.processId && frame.routingId === top.routingId && isAppUrl(frame.url);
 }
 
 /** Routes every invoke from the preload through the shared dispatcher. Returns the unregister. */

@@ -101,7 +101,10 @@ async function start(): Promise<void> {
       isEnabled: () => appSettings.current().notifyOnFinish,
       show: ({ accountId, executionId }) => emit('execution:show', { accountId, executionId }),
     }),
-    exportDestinations: saveDialogDestinations(() => mainWindow, () => appSettings.current().exportFolder),
+    exportDestinations: saveDialogDestinations(
+      () => mainWindow,
+      () => appSettings.current().exportFolder,
+    ),
   });
   unregisterInvoke = registerInvokeHandler({
     handlers: backend.handlers,

@@ -37,13 +37,22 @@ export function notificationText(record: ExecutionRecord): { title: string; body
     case 'QUERY_STATE_CANCELLED':
       return null;
     case 'QUERY_STATE_COMPLETED':
-      return { title: `${query} finished`, body: record.totalRowCount === null ? 'The result is ready.' : `${rowCount(record.totalRowCount)}.` };
+      return {
+        title: `${query} finished`,
+        body: record.totalRowCount === null ? 'The result is ready.' : `${rowCount(record.totalRowCount)}.`,
+      };
     case 'QUERY_STATE_COMPLETED_PARTIAL':
-      return { title: `${query} finished with a partial result`, body: `${record.totalRowCount === null ? 'Rows are missing' : rowCount(record.totalRowCount)}; the service cut the result short.` };
+      return {
+        title: `${query} finished with a partial result`,
+        body: `${record.totalRowCount === null ? 'Rows are missing' : rowCount(record.totalRowCount)}; the service cut the result short.`,
+      };
     case 'QUERY_STATE_FAILED':
       return { title: `${query} failed`, body: (record.error?.message ?? 'The execution failed.').slice(0, 200) };
     default:
-      return { title: `${query} ended`, body: record.error?.message.slice(0, 200) ?? ENDED[record.state] ?? `It ended in a state this app does not know (${record.state}).` };
+      return {
+        title: `${query} ended`,
+        body: record.error?.message.slice(0, 200) ?? ENDED[record.state] ?? `It ended in a state this app does not know (${record.state}).`,
+      };
   }
 }
 

@@ -9,9 +9,7 @@ import { APP_HOST, APP_SCHEME } from './origin.ts';
 
 /** Must run before the app is ready: Chromium fixes scheme privileges at startup. */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-  ]);
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 }
 
 export function handleAppProtocol(rendererDir: string): void {

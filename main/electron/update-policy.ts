@@ -60,7 +60,9 @@ export function createUpdatePolicy(options: UpdatePolicyOptions): UpdatePolicy {
         logger.info(`Querydesk ${info.version} is downloaded`);
         void options.askToInstall(info.version).then((agreed) => {
           updater.autoInstallOnAppQuit = agreed;
-          logger.info(agreed ? `Querydesk ${info.version} will be installed on quit` : `The user declined Querydesk ${info.version} for now`);
+          logger.info(
+            agreed ? `Querydesk ${info.version} will be installed on quit` : `The user declined Querydesk ${info.version} for now`,
+          );
         });
       });
       void check();

@@ -4,7 +4,12 @@ import { z } from 'zod';
 // the size and place the user last gave the window there. A display that is gone, or a place now
 // off screen, falls back to something visible.
 
-const Rect = z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int().positive(), height: z.number().int().positive() });
+const Rect = z.object({
+  x: z.number().int(),
+  y: z.number().int(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
 export type Rect = z.infer<typeof Rect>;
 
 const Placement = z.object({ bounds: Rect, maximized: z.boolean() });
@@ -37,7 +42,8 @@ export function placementFor(saved: WindowPlacements, displays: readonly Display
   for (const key of keys) {
     const display = displays.find((one) => displayKey(one) === key);
     const placement = saved.byDisplay[key];
-    if (display !== undefined && placement !== undefined) return { bounds: fitInto(placement.bounds, display.workArea), maximized: placement.maximized };
+    if (display !== undefined && placement !== undefined)
+      return { bounds: fitInto(placement.bounds, display.workArea), maximized: placement.maximized };
   }
   return null;
 }

@@ -71,10 +71,7 @@ function literal(tokens: Tokens): Literal {
   if (token.kind === 'string' || token.kind === 'number') {
     return { kind: token.kind, text: token.text, position: token.position };
   }
-  return tokens.fail(
-    token,
-    `expected a value (a 'quoted string' or a number), found ${describe(token)}; expressions are not allowed`,
-  );
+  return tokens.fail(token, `expected a value (a 'quoted string' or a number), found ${describe(token)}; expressions are not allowed`);
 }
 
 function criterion(tokens: Tokens): Filter {
@@ -113,7 +110,10 @@ function criterion(tokens: Tokens): Filter {
     }
     return { kind: 'is-null', column, negated };
   }
-  return tokens.fail(token, `expected an operator (= != <> < <= > >=, IN, LIKE or IS NULL) after column "${column.name}", found ${describe(token)}`);
+  return tokens.fail(
+    token,
+    `expected an operator (= != <> < <= > >=, IN, LIKE or IS NULL) after column "${column.name}", found ${describe(token)}`,
+  );
 }
 
 function primary(tokens: Tokens): Filter {

@@ -48,7 +48,8 @@ export function checkValue(column: Column, value: Literal): void {
       return;
     case 'date':
     case 'timestamp':
-      if (!DATE_START.test(text)) refuse(value, `${column.name} holds dates (${type}); '${text}' is not a date, write one as 2024-01-31 or 2024-01-31 12:00:00`);
+      if (!DATE_START.test(text))
+        refuse(value, `${column.name} holds dates (${type}); '${text}' is not a date, write one as 2024-01-31 or 2024-01-31 12:00:00`);
       return;
     case 'boolean':
       if (!BOOLEAN.test(text)) refuse(value, `${column.name} holds true or false (${type}); '${text}' is neither`);

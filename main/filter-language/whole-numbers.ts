@@ -28,7 +28,12 @@ const UNEQUAL = new Set<Comparison>(['!=', '<>']);
  * the SQL of a whole number of it (a parameter): `n > 1.5` is `n > 1`, `n <= -1.5` is `n <= -2`,
  * `n = 1.5` holds for no row, and a number past the type's range holds for all or none.
  */
-export function compareOutside(column: string, operator: Comparison, place: Exclude<Place, { kind: 'value' }>, bind: (text: string) => string): string {
+export function compareOutside(
+  column: string,
+  operator: Comparison,
+  place: Exclude<Place, { kind: 'value' }>,
+  bind: (text: string) => string,
+): string {
   const holdsForAll = `${column} IS NOT NULL`;
   if (operator === '=') return 'FALSE';
   if (UNEQUAL.has(operator)) return holdsForAll;

@@ -129,7 +129,11 @@ async function recoverExecutions(config: ServiceConfig, executions: ExecutionSto
 }
 
 /** The stores and the executor, opened on `storage`, and what a run must close besides them. */
-async function openDeps(options: ServiceOptions, config: ServiceConfig, storage: Storage): Promise<{ deps: ServiceDeps; sandboxes: Sandboxes; demoApiKey: string | null }> {
+async function openDeps(
+  options: ServiceOptions,
+  config: ServiceConfig,
+  storage: Storage,
+): Promise<{ deps: ServiceDeps; sandboxes: Sandboxes; demoApiKey: string | null }> {
   const accounts = new AccountStore(storage.meta);
   const queries = new QueryStore(storage.meta);
   const executions = new ExecutionStore(storage.meta);
@@ -187,7 +191,9 @@ function startUpkeep(deps: ServiceDeps, storage: Storage): () => Promise<void> {
   sweeper.unref();
   let detaching = Promise.resolve();
   const detacher = setInterval(() => {
-    detaching = storage.results.detachIdle(RESULT_IDLE_MILLIS).catch((error: unknown) => console.error('[service] detaching idle results failed:', error));
+    detaching = storage.results
+      .detachIdle(RESULT_IDLE_MILLIS)
+      .catch((error: unknown) => console.error('[service] detaching idle results failed:', error));
   }, RESULT_IDLE_MILLIS / 2);
   detacher.unref();
   return async () => {

@@ -61,9 +61,8 @@ export function attachContractSocket(options: {
     const message = parseMessage(data);
     // Without an id there is nobody to answer: the message is dropped.
     if (message === null) return;
-    const result = 'invalid' in message
-      ? fail('invalid_request', message.invalid)
-      : await dispatch(message.channel, message.payload, connection);
+    const result =
+      'invalid' in message ? fail('invalid_request', message.invalid) : await dispatch(message.channel, message.payload, connection);
     send(connection, { type: 'result', id: message.id, result });
   }
 

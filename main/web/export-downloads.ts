@@ -65,14 +65,18 @@ export function createExportDownloads(token: string): ExportDownloads {
     handle(request, url, response) {
       if (!url.pathname.startsWith(EXPORT_PATH)) return false;
       const reply = (status: number, text: string) =>
-        response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(text);
+        response
+          .writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+          .end(text);
       if (request.method !== 'GET') reply(405, 'Method not allowed');
-      else if (!tokenMatches(token, url.searchParams.get('token'))) reply(401, 'This download belongs to the app window that asked for it; export again from there.');
+      else if (!tokenMatches(token, url.searchParams.get('token')))
+        reply(401, 'This download belongs to the app window that asked for it; export again from there.');
       else {
         const exportId = decodedOrNull(url.pathname.slice(EXPORT_PATH.length));
         const waiting = exportId === null ? undefined : pending.get(exportId);
         if (exportId === null) reply(400, 'This address names no export; export again from the app.');
-        else if (waiting === undefined) reply(404, 'This export was downloaded already, or the app was restarted since; export again from the app.');
+        else if (waiting === undefined)
+          reply(404, 'This export was downloaded already, or the app was restarted since; export again from the app.');
         else {
           response.writeHead(200, {
             ...SECURITY_HEADERS,

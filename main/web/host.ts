@@ -56,7 +56,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     onInvalidRequest: core.onInvalidRequest,
     onInternalError: (channel, error) => {
       logger.error(`${channel} failed:`, error);
-      console.error(logger.redact(`Querydesk: ${channel} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+      console.error(
+        logger.redact(`Querydesk: ${channel} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+      );
     },
   });
 
@@ -103,7 +105,9 @@ function pageServer(rendererDir: string, downloads: ReturnType<typeof createExpo
     });
   });
   // once listening, a failed accept (out of file descriptors) is the machine's state, not a reason to stop
-  server.once('listening', () => server.on('error', (error) => console.error(`Querydesk: could not accept a connection: ${error.message}`)));
+  server.once('listening', () =>
+    server.on('error', (error) => console.error(`Querydesk: could not accept a connection: ${error.message}`)),
+  );
   return server;
 }
 

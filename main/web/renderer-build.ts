@@ -6,7 +6,11 @@ import { join } from 'node:path';
 // older than any file it is built from. The built-app smoke test asks the same of all three parts.
 
 const RENDERER = { output: 'out/renderer/index.html', sources: ['renderer', 'main/contract'] };
-const WHOLE_APP = [RENDERER, { output: 'out/main/index.js', sources: ['main'] }, { output: 'out/preload/index.cjs', sources: ['preload', 'main/contract'] }];
+const WHOLE_APP = [
+  RENDERER,
+  { output: 'out/main/index.js', sources: ['main'] },
+  { output: 'out/preload/index.cjs', sources: ['preload', 'main/contract'] },
+];
 const SKIPPED = new Set(['node_modules', '.svelte-kit']);
 
 export function rendererBuildIsStale(projectRoot: string): boolean {

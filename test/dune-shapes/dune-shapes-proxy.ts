@@ -76,8 +76,12 @@ function rewriteJson(text: string): string {
 function rewriteCsvHeader(text: string): string {
   const end = text.indexOf('\n');
   const header = end < 0 ? text : text.slice(0, end);
-  const names = [...header.matchAll(/"((?:[^"]|"")*)"|([^,]+)|(?<=,|^)(?=,|$)/g)].map((m) => (m[1] !== undefined ? m[1].replaceAll('""', '"') : (m[2] ?? '')));
-  const renamed = names.map((name) => relabel(name, '').name).map((name) => (/[",\n]/.test(name) ? `"${name.replaceAll('"', '""')}"` : name));
+  const names = [...header.matchAll(/"((?:[^"]|"")*)"|([^,]+)|(?<=,|^)(?=,|$)/g)].map((m) =>
+    m[1] !== undefined ? m[1].replaceAll('""', '"') : (m[2] ?? ''),
+  );
+  const renamed = names
+    .map((name) => relabel(name, '').name)
+    .map((name) => (/[",\n]/.test(name) ? `"${name.replaceAll('"', '""')}"` : name));
   return renamed.join(',') + (end < 0 ? '' : text.slice(end));
 }
 
@@ -87,10 +91,18 @@ async function withServiceColumns(target: string, upstream: URL, headers: Incomi
   const execution = /^\/api\/v1\/execution\/([^/]+)\/results/.exec(url.pathname);
   const wanted = url.searchParams.get('columns');
   if (!execution || !wanted) return target;
-  const status = await fetch(new URL(`/api/v1/execution/${execution[1]}/status`, upstream), { headers: { 'x-dune-api-key': String(headers['x-dune-api-key'] ?? '') } });
+  const status = await fetch(new URL(`/api/v1/execution/${execution[1]}/status`, upstream), {
+    headers: { 'x-dune-api-key': String(headers['x-dune-api-key'] ?? '') },
+  });
   const names = ((await status.json()) as { result_metadata?: Metadata }).result_metadata?.column_names ?? [];
   const byBareName = new Map(names.map((name) => [relabel(name, '').name, name]));
-  url.searchParams.set('columns', wanted.split(',').map((name) => byBareName.get(name) ?? name).join(','));
+  url.searchParams.set(
+    'columns',
+    wanted
+      .split(',')
+      .map((name) => byBareName.get(name) ?? name)
+      .join(','),
+  );
   return url.pathname + url.search;
 }
 
@@ -115,21 +127,24 @@ export async function startDuneShapes(target: string): Promise<DuneShapes> {
     delete headers['accept-encoding'];
     if (csv) headers.accept = 'text/csv';
     const target = json ? await withServiceColumns(incoming.url ?? '/', upstream, incoming.headers) : incoming.url;
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: target, headers }, async (answer) => {
-      const answerHeaders = { ...answer.headers };
-      if (!(json || csv) || (answer.statusCode ?? 500) >= 300) {
-        outgoing.writeHead(answer.statusCode ?? 502, answerHeaders);
-        answer.pipe(outgoing);
-        return;
-      }
-      const text = (await bodyOf(answer)).toString('utf8');
-      const rewritten = Buffer.from(json ? rewriteJson(text) : rewriteCsvHeader(text));
-      bytesSent += rewritten.length;
-      delete answerHeaders['content-length'];
-      delete answerHeaders['transfer-encoding'];
-      outgoing.writeHead(answer.statusCode!, { ...answerHeaders, 'content-length': rewritten.length });
-      outgoing.end(rewritten);
-    });
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: target, headers },
+      async (answer) => {
+        const answerHeaders = { ...answer.headers };
+        if (!(json || csv) || (answer.statusCode ?? 500) >= 300) {
+          outgoing.writeHead(answer.statusCode ?? 502, answerHeaders);
+          answer.pipe(outgoing);
+          return;
+        }
+        const text = (await bodyOf(answer)).toString('utf8');
+        const rewritten = Buffer.from(json ? rewriteJson(text) : rewriteCsvHeader(text));
+        bytesSent += rewritten.length;
+        delete answerHeaders['content-length'];
+        delete answerHeaders['transfer-encoding'];
+        outgoing.writeHead(answer.statusCode!, { ...answerHeaders, 'content-length': rewritten.length });
+        outgoing.end(rewritten);
+      },
+    );
     forward.on('error', () => outgoing.destroy());
     incoming.pipe(forward);
   });

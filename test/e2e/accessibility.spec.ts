@@ -12,7 +12,10 @@ async function check(page: Page, screen: string, found: string[]): Promise<void>
   const { violations } = await new AxeBuilder({ page }).analyze();
   for (const violation of violations) {
     if (!BLOCKING.has(violation.impact ?? '')) continue;
-    const where = violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ');
+    const where = violation.nodes
+      .slice(0, 3)
+      .map((node) => node.target.join(' '))
+      .join(', ');
     found.push(`${screen}: ${violation.id} (${violation.impact}, ${violation.nodes.length}×) at ${where}`);
   }
 }
@@ -87,7 +90,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const tables = page.getByRole('main', { name: 'Tables' });
     await expect(tables.getByRole('heading', { name: 'Tables', level: 1 })).toBeVisible();
     await check(page, 'tables', found);
-    await page.getByLabel('Choose a CSV file…').setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from('day,price\n2024-01-01,2300.5\n') });
+    await page
+      .getByLabel('Choose a CSV file…')
+      .setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from('day,price\n2024-01-01,2300.5\n') });
     await expect(tables.getByRole('table', { name: 'Preview of the file' })).toContainText('price');
     await check(page, 'upload', found);
 

@@ -32,7 +32,10 @@ async function expectRestored(page: Page): Promise<void> {
   expect(await categoriesShown(page)).toHaveLength(5);
 }
 
-test('draws the top N categories plus Other, and finds the chart settings again after switching queries and a restart', async ({ page, ownHost }) => {
+test('draws the top N categories plus Other, and finds the chart settings again after switching queries and a restart', async ({
+  page,
+  ownHost,
+}) => {
   test.setTimeout(120_000);
   const problems = watchProblems(page);
   await runQuery(page, ownHost.url(), 'Demo trades');

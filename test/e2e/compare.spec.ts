@@ -29,7 +29,9 @@ test('compares two runs of a query by a key column', async ({ page, ownHost }) =
   await expect(comparison).toContainText(/Run A \(older\): [\d,]+ rows · Run B \(newer\): [\d,]+ rows/);
   await expect(comparison.getByRole('list', { name: 'Column differences' })).toHaveText('The same columns and types.');
   await comparison.getByLabel('Match rows by').selectOption('day');
-  await expect(comparison.getByRole('status', { name: 'Row differences' })).toHaveText(/^\d+ only in A · \d+ only in B · [1-9][\d,]* changed · \d+ the same$/);
+  await expect(comparison.getByRole('status', { name: 'Row differences' })).toHaveText(
+    /^\d+ only in A · \d+ only in B · [1-9][\d,]* changed · \d+ the same$/,
+  );
   const changed = comparison.getByRole('table', { name: 'Rows that differ' }).locator('.changed').first();
   await expect(changed).toContainText(/^trades \d+ → \d+$/);
   await page.keyboard.press('Escape');

@@ -9,7 +9,9 @@ test('lists tables with their columns, and completes tables, columns and result 
   await page.goto(ownHost.url());
   // a table, uploaded as a person does it
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Tables' }).click();
-  await page.getByLabel('Choose a CSV file…').setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from('day,price_usd\n2024-01-01,2300.5\n') });
+  await page
+    .getByLabel('Choose a CSV file…')
+    .setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from('day,price_usd\n2024-01-01,2300.5\n') });
   const tablesPage = page.getByRole('main', { name: 'Tables' });
   await tablesPage.getByLabel('Table name').fill('prices');
   await tablesPage.getByRole('button', { name: 'Upload', exact: true }).click();

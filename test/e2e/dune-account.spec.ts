@@ -52,7 +52,11 @@ async function columnTexts(grid: Locator, column: string, rows: number): Promise
   return texts;
 }
 
-test('a Dune result: sorted, filtered, profiled, charted, copied, exported and linked as its types say', async ({ page, context, ownHost }) => {
+test('a Dune result: sorted, filtered, profiled, charted, copied, exported and linked as its types say', async ({
+  page,
+  context,
+  ownHost,
+}) => {
   test.setTimeout(180_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await context.route(/^https:\/\//, (route) => route.fulfill({ contentType: 'text/html', body: '<title>explorer</title>' }));
@@ -63,7 +67,9 @@ test('a Dune result: sorted, filtered, profiled, charted, copied, exported and l
   await page.keyboard.press('ControlOrMeta+N');
   await expect(page.getByRole('textbox', { name: 'SQL of SQL 1' })).toBeFocused();
   // with a column of a type the app cannot read (Trino's ipaddress), to be named under the result
-  await page.keyboard.insertText(duneResultSql(ROWS).replace(' AS "blockchain::varchar"', ` AS "blockchain::varchar",\n  '10.0.0.1' AS "ip::ipaddress"`));
+  await page.keyboard.insertText(
+    duneResultSql(ROWS).replace(' AS "blockchain::varchar"', ` AS "blockchain::varchar",\n  '10.0.0.1' AS "ip::ipaddress"`),
+  );
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(executionState(page)).toHaveText('Completed');
   await expect(page.getByLabel('Result summary')).toContainText('from cache, fetched', { timeout: 30_000 });
@@ -127,7 +133,10 @@ test('a Dune result: sorted, filtered, profiled, charted, copied, exported and l
   await holder.click({ button: 'right' });
   const [tab] = await Promise.all([
     page.context().waitForEvent('page'),
-    page.getByRole('menu', { name: 'Cell actions' }).getByRole('menuitem', { name: /^Open address in explorer/ }).click(),
+    page
+      .getByRole('menu', { name: 'Cell actions' })
+      .getByRole('menuitem', { name: /^Open address in explorer/ })
+      .click(),
   ]);
   await tab.waitForURL(/^https:/);
   expect(tab.url()).toMatch(new RegExp(`^https://[a-z.]+/address/${address}$`));

@@ -44,7 +44,9 @@ test('exports the filtered, sorted view as Parquet with its types', async ({ pag
   const connection = await (await DuckDBInstance.create(':memory:')).connect();
   const file = `read_parquet('${(await download.path())!.replaceAll("'", "''")}')`;
   const types = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${file}`)).getRows().map((row) => `${row[0]} ${row[1]}`);
-  expect(types).toEqual(expect.arrayContaining(['trade_id BIGINT', 'block_time TIMESTAMP', 'amount DECIMAL(18,6)', 'raw_amount DECIMAL(20,0)']));
+  expect(types).toEqual(
+    expect.arrayContaining(['trade_id BIGINT', 'block_time TIMESTAMP', 'amount DECIMAL(18,6)', 'raw_amount DECIMAL(20,0)']),
+  );
   const rows = (await connection.runAndReadAll(`SELECT trade_id, chain FROM ${file}`)).getRows();
   expect(rows).toHaveLength(1000);
   expect(new Set(rows.map((row) => row[1]))).toEqual(new Set(['base']));
@@ -55,7 +57,10 @@ test('exports the filtered, sorted view as Parquet with its types', async ({ pag
   expect(problems).toEqual([]);
 });
 
-test('exports CSV as the grid shows it, times as spreadsheets read them, or in the service’s text when asked', async ({ page, ownHost }) => {
+test('exports CSV as the grid shows it, times as spreadsheets read them, or in the service’s text when asked', async ({
+  page,
+  ownHost,
+}) => {
   const problems = watchProblems(page);
   await runQuery(page, ownHost.url(), 'Demo trades');
   const grid = page.getByRole('grid');

@@ -9,7 +9,9 @@ import { test } from './own-host.ts';
 /** Waits for the page to settle the focus after a close, then says where it is. */
 async function expectFocusKept(page: Page, after: string): Promise<void> {
   await expect
-    .poll(() => page.evaluate("document.activeElement && document.activeElement !== document.body ? 'kept' : 'on the body'"), { message: `the focus after ${after}` })
+    .poll(() => page.evaluate("document.activeElement && document.activeElement !== document.body ? 'kept' : 'on the body'"), {
+      message: `the focus after ${after}`,
+    })
     .toBe('kept');
 }
 
@@ -20,7 +22,9 @@ async function expectFocusKept(page: Page, after: string): Promise<void> {
  */
 async function walkMenu(page: Page, open: () => Promise<void>, menu: Locator, name: string): Promise<void> {
   await open();
-  const items = await menu.getByRole('menuitem').evaluateAll((all) => all.map((item) => ({ label: item.textContent!.trim(), enabled: !item.hasAttribute('disabled') })));
+  const items = await menu
+    .getByRole('menuitem')
+    .evaluateAll((all) => all.map((item) => ({ label: item.textContent!.trim(), enabled: !item.hasAttribute('disabled') })));
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
   await expectFocusKept(page, `Escape in ${name}`);
@@ -58,19 +62,29 @@ test('the focus survives every menu, popover and dialog', async ({ page, ownHost
   const cell = await cellOf(grid, 'day', 0);
   await cell.click();
   const cellMenu = page.getByRole('menu', { name: 'Cell actions' });
-  await walkMenu(page, async () => {
-    await cell.click();
-    await page.keyboard.press('Shift+F10');
-    await expect(cellMenu).toBeVisible();
-  }, cellMenu, 'the cell menu');
+  await walkMenu(
+    page,
+    async () => {
+      await cell.click();
+      await page.keyboard.press('Shift+F10');
+      await expect(cellMenu).toBeVisible();
+    },
+    cellMenu,
+    'the cell menu',
+  );
 
   // the query's own menu
   const more = page.getByRole('button', { name: /^More actions for/ });
   const moreMenu = page.getByRole('menu', { name: /^More actions for/ });
-  await walkMenu(page, async () => {
-    await more.click();
-    await expect(moreMenu).toBeVisible();
-  }, moreMenu, 'the query menu');
+  await walkMenu(
+    page,
+    async () => {
+      await more.click();
+      await expect(moreMenu).toBeVisible();
+    },
+    moreMenu,
+    'the query menu',
+  );
 
   // Recent runs, and Compare runs opened from it, closed with Escape
   await openCompareRuns(page);
@@ -93,7 +107,16 @@ test('the focus survives every menu, popover and dialog', async ({ page, ownHost
   await page.keyboard.press('Escape');
   await expect(palette).toBeHidden();
   await expectFocusKept(page, 'Escape in the palette');
-  for (const command of ['New query…', 'Open a query by id…', 'Manage accounts…', 'Settings…', 'Keyboard shortcuts', 'Compare runs…', 'Parameters…', 'Edit name, description and tags…']) {
+  for (const command of [
+    'New query…',
+    'Open a query by id…',
+    'Manage accounts…',
+    'Settings…',
+    'Keyboard shortcuts',
+    'Compare runs…',
+    'Parameters…',
+    'Edit name, description and tags…',
+  ]) {
     await page.keyboard.press('ControlOrMeta+K');
     await palette.getByRole('combobox').fill(command);
     await palette.getByRole('option', { name: command }).click();
@@ -117,8 +140,13 @@ test('the focus survives every menu, popover and dialog', async ({ page, ownHost
   const list = page.getByRole('listbox', { name: 'Queries' });
   const option = list.getByRole('option', { name: /^Demo trades/ });
   const listMenu = page.getByRole('menu', { name: 'Actions for Demo trades' });
-  await walkMenu(page, async () => {
-    await option.click({ button: 'right' });
-    await expect(listMenu).toBeVisible();
-  }, listMenu, 'the list menu');
+  await walkMenu(
+    page,
+    async () => {
+      await option.click({ button: 'right' });
+      await expect(listMenu).toBeVisible();
+    },
+    listMenu,
+    'the list menu',
+  );
 });

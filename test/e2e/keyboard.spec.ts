@@ -53,7 +53,10 @@ test('the Columns and Export menus close on Escape and on a click outside, givin
   await openQuery(page, 'Demo trades');
   await page.getByRole('button', { name: /^Run/ }).click();
   await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
-  for (const [button, group] of [['Columns', 'Columns to show'], ['Export CSV', 'Export CSV']] as const) {
+  for (const [button, group] of [
+    ['Columns', 'Columns to show'],
+    ['Export CSV', 'Export CSV'],
+  ] as const) {
     const summary = page.locator('summary', { hasText: button });
     await summary.click();
     const menu = page.getByRole('group', { name: group });

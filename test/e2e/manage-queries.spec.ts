@@ -55,7 +55,10 @@ test('renames, describes and tags a query; archives it into its own section and 
   await expect(page.locator('header.head .badge')).toHaveText('private');
 });
 
-test("a query's context menu in the list: from the mouse and the keyboard, each action, Escape back to the list", async ({ page, ownHost }) => {
+test("a query's context menu in the list: from the mouse and the keyboard, each action, Escape back to the list", async ({
+  page,
+  ownHost,
+}) => {
   await page.goto(ownHost.url());
   const list = page.getByRole('listbox', { name: 'Queries' });
   const slow = list.getByRole('option', { name: /Slow checksum/ });

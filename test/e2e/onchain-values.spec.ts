@@ -105,20 +105,20 @@ test("addresses and hashes open in their chain's explorer, in the system browser
   const grid = page.getByRole('grid');
 
   // the row names its chain
-  expect(await openedLink(page, async () => pick(page, await cellOf(grid, 'wallet', 0), 'Cell actions', 'Open address in explorer (base)'))).toBe(
-    `https://basescan.org/address/0x${WALLET}`,
-  );
-  expect(await openedLink(page, async () => pick(page, await cellOf(grid, 'tx_hash', 0), 'Cell actions', 'Open transaction in explorer (base)'))).toBe(
-    `https://basescan.org/tx/0x${TX}`,
-  );
+  expect(
+    await openedLink(page, async () => pick(page, await cellOf(grid, 'wallet', 0), 'Cell actions', 'Open address in explorer (base)')),
+  ).toBe(`https://basescan.org/address/0x${WALLET}`);
+  expect(
+    await openedLink(page, async () => pick(page, await cellOf(grid, 'tx_hash', 0), 'Cell actions', 'Open transaction in explorer (base)')),
+  ).toBe(`https://basescan.org/tx/0x${TX}`);
   // the row's chain counts with its column hidden too
   await page.getByText(/^Columns/).click();
   await page.getByRole('group', { name: 'Columns to show' }).getByLabel('blockchain').uncheck();
   await expect(grid.getByRole('columnheader', { name: /^blockchain/ })).toHaveCount(0);
   await page.getByText(/^Columns/).click();
-  expect(await openedLink(page, async () => pick(page, await cellOf(grid, 'wallet', 0), 'Cell actions', 'Open address in explorer (base)'))).toBe(
-    `https://basescan.org/address/0x${WALLET}`,
-  );
+  expect(
+    await openedLink(page, async () => pick(page, await cellOf(grid, 'wallet', 0), 'Cell actions', 'Open address in explorer (base)')),
+  ).toBe(`https://basescan.org/address/0x${WALLET}`);
   await page.getByText(/^Columns/).click();
   await page.getByRole('group', { name: 'Columns to show' }).getByRole('button', { name: 'Show all' }).click();
   await expect(grid.getByRole('columnheader', { name: /^blockchain/ })).toHaveCount(1);
@@ -131,13 +131,17 @@ test("addresses and hashes open in their chain's explorer, in the system browser
 
   // a row without a chain takes the query's, chosen once and kept with its view
   const uni = await cellOf(grid, 'wallet', 1);
-  expect(await openedLink(page, () => pick(page, uni, 'Cell actions', 'Open address in explorer (ethereum)'))).toBe(`https://etherscan.io/address/0x${UNI}`);
+  expect(await openedLink(page, () => pick(page, uni, 'Cell actions', 'Open address in explorer (ethereum)'))).toBe(
+    `https://etherscan.io/address/0x${UNI}`,
+  );
   await pick(page, uni, 'Cell actions', 'Chain for explorer links (ethereum)…');
   const asked = page.getByRole('dialog', { name: 'Chain for explorer links' });
   await asked.getByLabel('Chain').selectOption('optimism');
   await asked.getByRole('button', { name: 'Apply' }).click();
   await expect(asked).toBeHidden();
-  expect(await openedLink(page, () => pick(page, uni, 'Cell actions', 'Open address in explorer (optimism)'))).toBe(`https://optimistic.etherscan.io/address/0x${UNI}`);
+  expect(await openedLink(page, () => pick(page, uni, 'Cell actions', 'Open address in explorer (optimism)'))).toBe(
+    `https://optimistic.etherscan.io/address/0x${UNI}`,
+  );
 
   // the Settings say where each chain's explorer is
   await page.keyboard.press('ControlOrMeta+Comma');
@@ -146,7 +150,9 @@ test("addresses and hashes open in their chain's explorer, in the system browser
   await settings.getByRole('region', { name: 'Block explorers' }).getByRole('button', { name: 'Apply' }).click();
   await expect(settings.getByRole('status')).toHaveText('Block explorers saved.');
   await settings.getByRole('button', { name: 'Close' }).click();
-  expect(await openedLink(page, () => pick(page, uni, 'Cell actions', 'Open address in explorer (optimism)'))).toBe(`https://explorer.example/optimism/0x${UNI}`);
+  expect(await openedLink(page, () => pick(page, uni, 'Cell actions', 'Open address in explorer (optimism)'))).toBe(
+    `https://explorer.example/optimism/0x${UNI}`,
+  );
 
   await page.reload();
   await expect(await cellOf(page.getByRole('grid'), 'wallet', 1)).toHaveText(`0x${UNI}`);
@@ -159,7 +165,10 @@ test("a big integer column's own filter compares every digit", async ({ page, ow
   const problems = watchProblems(page);
   await runScratch(page, ownHost.url(), SQL);
   const grid = page.getByRole('grid');
-  await grid.getByRole('columnheader', { name: /^amount/ }).locator('.ag-header-cell-filter-button').click();
+  await grid
+    .getByRole('columnheader', { name: /^amount/ })
+    .locator('.ag-header-cell-filter-button')
+    .click();
   const value = page.getByLabel('Filter Value', { exact: true });
   // equal to the second row's amount, then to one more: a double reads both as 1.5e18
   await value.fill('1500000000000000000');

@@ -32,7 +32,9 @@ test('the command palette finds an action by name and runs it; the shortcuts she
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet.getByRole('row', { name: /Run the query/ })).toContainText(/Ctrl\+↵|⌘↵/);
   await expect(sheet.getByRole('row', { name: /Close the tab/ })).toContainText(/Ctrl\+W|⌘W/);
-  await expect(sheet.getByRole('table', { name: 'In a result grid' }).getByRole('row', { name: /Every cell of the view/ })).toContainText(/Ctrl\+A|⌘A/);
+  await expect(sheet.getByRole('table', { name: 'In a result grid' }).getByRole('row', { name: /Every cell of the view/ })).toContainText(
+    /Ctrl\+A|⌘A/,
+  );
 });
 
 test('F1 shows the shortcuts from the editor too, where Ctrl+/ comments the line out', async ({ page, ownHost }) => {
@@ -59,7 +61,10 @@ test('the palette holds every action of the app, each enabled only where it appl
 
   const palette = page.getByRole('dialog', { name: 'Commands' });
   // by its title alone: the option's name holds its shortcut too
-  const option = (title: string) => palette.getByRole('option').filter({ has: page.locator('span', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+  const option = (title: string) =>
+    palette
+      .getByRole('option')
+      .filter({ has: page.locator('span', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
   await page.keyboard.press('ControlOrMeta+K');
   // the one list of actions, in its order, each with its shortcut
   await expect(palette.getByRole('option').locator('span')).toHaveText(Object.values(ACTIONS).map((action) => action.title));
@@ -67,7 +72,22 @@ test('the palette holds every action of the app, each enabled only where it appl
     if ('keys' in action) await expect(option(action.title).locator('kbd')).toHaveText(action.keys);
   }
   // a saved query with one run and a result, shown as rows
-  const applies = ['Run the query', 'Save the query', 'Compare runs…', 'Edit name, description and tags…', 'Parameters…', 'Archive', 'Make private', 'Show a sample of the rows', 'Chart the result', 'Profile the columns', 'Columns to show…', 'Export the result…', 'Go to Tables', 'Settings…'];
+  const applies = [
+    'Run the query',
+    'Save the query',
+    'Compare runs…',
+    'Edit name, description and tags…',
+    'Parameters…',
+    'Archive',
+    'Make private',
+    'Show a sample of the rows',
+    'Chart the result',
+    'Profile the columns',
+    'Columns to show…',
+    'Export the result…',
+    'Go to Tables',
+    'Settings…',
+  ];
   const doesNot = ['Save as query…', 'Cancel the run', 'Unarchive', 'Make public', 'Show all rows', 'Next tab'];
   for (const title of applies.filter((t) => t !== 'Compare runs…')) await expect(option(title)).toHaveAttribute('aria-disabled', 'false');
   for (const title of [...doesNot, 'Compare runs…']) await expect(option(title)).toHaveAttribute('aria-disabled', 'true');

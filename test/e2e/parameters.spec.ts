@@ -5,7 +5,10 @@ import { test } from './own-host.ts';
 // Parameters defined from the app: offered for each `{{name}}` typed in the SQL, saved with the
 // query, and checked before a run.
 
-test('defines the parameters typed in the SQL, saves them with the query, and flags a stray quote before the run', async ({ page, ownHost }) => {
+test('defines the parameters typed in the SQL, saves them with the query, and flags a stray quote before the run', async ({
+  page,
+  ownHost,
+}) => {
   await page.goto(ownHost.url());
   await openQuery(page, 'Demo trades');
   const editor = page.getByRole('textbox', { name: 'SQL of Demo trades' });

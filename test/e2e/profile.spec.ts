@@ -12,7 +12,10 @@ test('profiles a column of the whole result, then of the filtered view', async (
   await expect(page.getByLabel('Result summary')).toContainText('from cache, fetched', { timeout: 30_000 });
 
   // a column's menu (a right click on its header) opens its profile
-  await page.getByRole('grid').getByRole('columnheader', { name: /^route/ }).click({ button: 'right' });
+  await page
+    .getByRole('grid')
+    .getByRole('columnheader', { name: /^route/ })
+    .click({ button: 'right' });
   await page.getByRole('menu', { name: 'Column route' }).getByRole('menuitem', { name: 'Profile of route' }).click();
   await expect(page.getByRole('button', { name: 'Profile', exact: true })).toHaveAttribute('aria-pressed', 'true');
   const picker = page.getByRole('combobox', { name: /^Column to profile/ });
@@ -46,7 +49,7 @@ test('profiles a column of the whole result, then of the filtered view', async (
   expect(problems).toEqual([]);
 });
 
-test('profiles a result the cache cannot hold on the service\'s sample, and says so', async ({ page, ownHost }) => {
+test("profiles a result the cache cannot hold on the service's sample, and says so", async ({ page, ownHost }) => {
   await page.goto(ownHost.url());
   await page.keyboard.press('ControlOrMeta+Comma');
   const settings = page.getByRole('dialog', { name: 'Settings' });

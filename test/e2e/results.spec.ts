@@ -2,7 +2,17 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { appUrl, cellOf, executionState, openQuery, replaceSql, runQuery, scrollGrid, useSessionAccount, watchProblems } from './helpers.ts';
+import {
+  appUrl,
+  cellOf,
+  executionState,
+  openQuery,
+  replaceSql,
+  runQuery,
+  scrollGrid,
+  useSessionAccount,
+  watchProblems,
+} from './helpers.ts';
 import { test } from './own-host.ts';
 import { service } from './processes.ts';
 
@@ -51,7 +61,7 @@ test('sorts, filters and narrows a million rows, then exports the view', async (
   const filter = page.getByRole('textbox', { name: 'Filter rows' });
   await filter.fill('bucket = = 5');
   const problem = page.getByRole('alert').filter({ hasText: 'position 10' });
-  await expect(problem).toContainText("expected a value");
+  await expect(problem).toContainText('expected a value');
   await filter.fill('buckt = 5');
   await expect(page.getByRole('alert').filter({ hasText: 'unknown column "buckt"' })).toContainText('position 1');
 
@@ -121,7 +131,9 @@ test('samples, charts and copies a cached result', async ({ page, context }) => 
   const sampleGrid = page.getByRole('grid').locator('visible=true');
   await expect(sampleGrid).toHaveAttribute('aria-rowcount', '51');
   await expect(sampleGrid.getByRole('columnheader', { name: /^trade_id/ })).toHaveAttribute('aria-sort', 'descending');
-  const firstIds = await Promise.all([0, 1, 2, 3].map(async (row) => Number(await (await cellOf(sampleGrid, 'trade_id', row)).textContent())));
+  const firstIds = await Promise.all(
+    [0, 1, 2, 3].map(async (row) => Number(await (await cellOf(sampleGrid, 'trade_id', row)).textContent())),
+  );
   expect(firstIds).toEqual([...firstIds].sort((a, b) => b - a));
   await page.getByRole('button', { name: 'Resample' }).click();
   await expect(sampleGrid).toHaveAttribute('aria-rowcount', '51');
@@ -168,7 +180,11 @@ test('says offline as a download into the cache breaks off, and goes on by itsel
 
     await openQuery(page, 'Demo trades');
     // large enough that the download is still under way when the service is killed
-    await replaceSql(page, page.getByRole('textbox', { name: 'SQL of Demo trades' }), 'SELECT range AS n, md5(CAST(range AS VARCHAR)) AS h FROM range(1500000)');
+    await replaceSql(
+      page,
+      page.getByRole('textbox', { name: 'SQL of Demo trades' }),
+      'SELECT range AS n, md5(CAST(range AS VARCHAR)) AS h FROM range(1500000)',
+    );
     await page.getByRole('button', { name: /^Run/ }).click();
     await expect(executionState(page)).toHaveText('Completed', { timeout: 60_000 });
     await expect(summary(page).getByLabel('Cache download')).toBeVisible({ timeout: 30_000 });

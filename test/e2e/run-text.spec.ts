@@ -15,7 +15,10 @@ test('runs the edited SQL without saving it, then only the selected part', async
   await expect(await cellOf(grid, 'what', 0)).toHaveText('edited');
   await expect(page.getByLabel('Result summary')).toContainText('2 rows');
   // the filter's example names this result's columns, not the demo query's
-  await expect(page.getByRole('textbox', { name: 'Filter rows' })).toHaveAttribute('placeholder', "Filter: what = 'abc' AND answer > 100   (Enter applies)");
+  await expect(page.getByRole('textbox', { name: 'Filter rows' })).toHaveAttribute(
+    'placeholder',
+    "Filter: what = 'abc' AND answer > 100   (Enter applies)",
+  );
   // nothing was saved: the query still says so, and its saved SQL is unchanged after a reload
   await expect(page.getByRole('heading', { level: 1, name: 'Demo trades' })).toContainText('Edited');
 
@@ -56,7 +59,11 @@ test('Escape cancels the running query at once, and asks first when it has run f
   await page.goto(ownHost.url());
   await openQuery(page, 'Slow checksum');
   // ten times the work, so that it is surely still running after the 10 s waited below
-  await replaceSql(page, page.getByRole('textbox', { name: 'SQL of Slow checksum' }), 'SELECT sum(hash(i) % 1000) AS checksum FROM range(30000000000) AS t(i)');
+  await replaceSql(
+    page,
+    page.getByRole('textbox', { name: 'SQL of Slow checksum' }),
+    'SELECT sum(hash(i) % 1000) AS checksum FROM range(30000000000) AS t(i)',
+  );
   const run = page.getByRole('button', { name: /^Run/ });
   await run.click();
   await expect(executionState(page)).toHaveText('Running', { timeout: 30_000 });

@@ -41,7 +41,9 @@ test('New SQL runs without making a query, comes back after a restart, and is sa
   await replaceSql(page, page.getByRole('textbox', { name: 'SQL of SQL 2' }), 'SELECT nope');
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(executionState(page)).toHaveText('Failed');
-  await tabs(page).getByRole('tab', { name: /^SQL 1/ }).click();
+  await tabs(page)
+    .getByRole('tab', { name: /^SQL 1/ })
+    .click();
   await expect(await cellOf(grid, 'answer', 0)).toHaveText('42');
 
   // After a restart both are there, with their SQL, and the first with its result.
@@ -67,7 +69,9 @@ test('New SQL runs without making a query, comes back after a restart, and is sa
   await expect(queries(page).filter({ hasText: 'The answer' })).toHaveCount(1);
 
   // Closing a scratch tab with SQL in it asks first; "Don't save" drops it, for good.
-  await tabs(page).getByRole('tab', { name: /^SQL 2/ }).click();
+  await tabs(page)
+    .getByRole('tab', { name: /^SQL 2/ })
+    .click();
   await page.getByRole('textbox', { name: 'SQL of SQL 2' }).click();
   await page.keyboard.press('ControlOrMeta+W');
   const ask = page.getByRole('dialog', { name: 'Save changes to “SQL 2”?' });

@@ -21,5 +21,7 @@ test('finds a query by its SQL and shows the matching line', async ({ page, ownH
   // after a reload the SQL is searched from disk at once
   await page.reload();
   await page.getByRole('searchbox', { name: 'Filter queries by name, tag or SQL' }).fill('hash(i)');
-  await expect(page.getByRole('listbox', { name: 'Queries' }).getByRole('option', { name: /Slow checksum/ })).toContainText('sum(hash(i) % 1000)');
+  await expect(page.getByRole('listbox', { name: 'Queries' }).getByRole('option', { name: /Slow checksum/ })).toContainText(
+    'sum(hash(i) % 1000)',
+  );
 });

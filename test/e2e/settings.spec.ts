@@ -58,7 +58,9 @@ test('refuses a bad proxy or polling bounds with the reason, and keeps good ones
   await settings.getByLabel('Check a running query at most every (s)').fill('5');
   await settings.getByLabel('and at least every (s)').fill('2');
   await settings.getByRole('button', { name: 'Apply' }).nth(1).click();
-  await expect(settings.getByRole('alert')).toContainText('The “at most every” time of checks must not be longer than the “at least every” time.');
+  await expect(settings.getByRole('alert')).toContainText(
+    'The “at most every” time of checks must not be longer than the “at least every” time.',
+  );
 
   // a new page asks main again: what was kept is what shows
   await page.reload();

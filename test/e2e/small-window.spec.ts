@@ -47,7 +47,9 @@ test('at 1024x640 the footer of a query with parameters is reached by scrolling,
   const footerBox = (await footer.boundingBox())!;
   for (const part of await footer.locator(':scope > span').all()) {
     const box = (await part.boundingBox())!;
-    expect(box.x + box.width, `"${await part.textContent()}" ends inside the footer`).toBeLessThanOrEqual(footerBox.x + footerBox.width + 1);
+    expect(box.x + box.width, `"${await part.textContent()}" ends inside the footer`).toBeLessThanOrEqual(
+      footerBox.x + footerBox.width + 1,
+    );
   }
   // the grid kept its rows meanwhile
   await expect(page.getByRole('grid').getByRole('row')).not.toHaveCount(1);
@@ -70,7 +72,9 @@ test('a sorted right-aligned column keeps its whole name, its filter button on i
     expect(nameBox.x, `${name} starts inside its label`).toBeGreaterThanOrEqual(label.x - 0.5);
     expect(nameBox.x + nameBox.width, `${name} ends inside its label`).toBeLessThanOrEqual(label.x + label.width + 0.5);
     const filter = (await header.locator('.ag-header-cell-filter-button').boundingBox())!;
-    expect(filter.x, `${name}'s filter button is after its name, away from the previous column`).toBeGreaterThanOrEqual(nameBox.x + nameBox.width);
+    expect(filter.x, `${name}'s filter button is after its name, away from the previous column`).toBeGreaterThanOrEqual(
+      nameBox.x + nameBox.width,
+    );
   }
 });
 

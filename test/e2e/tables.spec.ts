@@ -36,7 +36,9 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   await expect(preview).toContainText('double');
   await expect(tablesPage.getByText('2 rows', { exact: true })).toBeVisible();
   const fileProblems = tablesPage.getByRole('alert', { name: 'Problems in the file' });
-  await expect(fileProblems).toContainText('Column 2 “1st_price” starts with a digit; a column name must start with a letter. Use “col_1st_price”?');
+  await expect(fileProblems).toContainText(
+    'Column 2 “1st_price” starts with a digit; a column name must start with a letter. Use “col_1st_price”?',
+  );
   const uploadButton = tablesPage.getByRole('button', { name: 'Upload', exact: true });
   await expect(uploadButton).toBeDisabled();
   await tablesPage.getByRole('button', { name: 'Use the fixed name' }).click();
@@ -109,7 +111,7 @@ test('uploads a CSV file, queries it, replaces it and deletes it', async ({ page
   expect(problems).toEqual([]);
 });
 
-test('shows a table\'s columns in its row, and asks before a replacing file changes them', async ({ page }) => {
+test("shows a table's columns in its row, and asks before a replacing file changes them", async ({ page }) => {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   const name = 'e2e_rates';
@@ -181,7 +183,9 @@ test('shows a table\'s columns in its row, and asks before a replacing file chan
   await tablesPage.getByLabel('Table name').fill(name);
   await expect(form.getByRole('note', { name: 'Replaces a table' })).toContainText('The file has the same columns and types.');
   await replaceButton.click();
-  await expect(result.getByRole('list', { name: 'Column changes the service made' }).getByRole('listitem')).toHaveText(['Type changed rate varchar → bigint']);
+  await expect(result.getByRole('list', { name: 'Column changes the service made' }).getByRole('listitem')).toHaveText([
+    'Type changed rate varchar → bigint',
+  ]);
   await expect(columns.getByRole('listitem')).toHaveText(['day date', 'rate bigint']);
 
   // Tests after this one on the shared host meet the tables they made only.

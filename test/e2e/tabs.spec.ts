@@ -76,10 +76,14 @@ test('a run goes on in a background tab, and the tabs come back in their order a
   await expect(slowTab.locator('[title="Running"], [title="Queued"]')).toBeVisible();
 
   // Drag the last tab to the front.
-  await tabs(page).getByRole('tab', { name: /Daily volume by chain/ }).dragTo(slowTab);
+  await tabs(page)
+    .getByRole('tab', { name: /Daily volume by chain/ })
+    .dragTo(slowTab);
   await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain', 'Slow checksum', 'Demo trades']);
   // Back on its tab, the run is still going; it is stopped there.
-  await tabs(page).getByRole('tab', { name: /Slow checksum/ }).click();
+  await tabs(page)
+    .getByRole('tab', { name: /Slow checksum/ })
+    .click();
   await expect(executionState(page)).toHaveText('Running', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(executionState(page)).toHaveText('Cancelled', { timeout: 30_000 });
@@ -90,6 +94,8 @@ test('a run goes on in a background tab, and the tabs come back in their order a
   await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain', 'Slow checksum', 'Demo trades']);
   await expect(tabs(page).getByRole('tab', { name: /Slow checksum/ })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('heading', { level: 1, name: 'Slow checksum' })).toBeVisible();
-  await tabs(page).getByRole('tab', { name: /Demo trades/ }).click();
+  await tabs(page)
+    .getByRole('tab', { name: /Demo trades/ })
+    .click();
   await expect(page.getByRole('heading', { level: 1, name: 'Demo trades' })).toBeVisible();
 });

@@ -62,11 +62,7 @@ test('a DECIMAL keeps its scale, a huge integer its digits, and separators come 
 });
 
 test('a filter the service refuses is shown at the filter bar, and the grid keeps the last good view', async ({ page, ownHost }) => {
-  await runScratch(
-    page,
-    ownHost.url(),
-    "SELECT range AS n, DATE '2024-01-01' + range::INTEGER AS day FROM range(100)",
-  );
+  await runScratch(page, ownHost.url(), "SELECT range AS n, DATE '2024-01-01' + range::INTEGER AS day FROM range(100)");
   const summary = page.getByLabel('Result summary');
   const filter = page.getByRole('textbox', { name: 'Filter rows' });
   await filter.fill('n >= 90');

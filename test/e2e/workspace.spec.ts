@@ -9,7 +9,10 @@ import { service, stop, webHost, type Started } from './processes.ts';
 // typed offline reaches the service when it answers again. The app and a remote service of the
 // test's own are started, stopped and started again, as a person's laptop would.
 
-test.skip(!HAS_TEST_KEYCHAIN && !process.env.CI, 'a key that outlives a restart needs the throwaway Secret Service that `npm run test:e2e` starts');
+test.skip(
+  !HAS_TEST_KEYCHAIN && !process.env.CI,
+  'a key that outlives a restart needs the throwaway Secret Service that `npm run test:e2e` starts',
+);
 
 function summary(page: Page): Locator {
   return page.getByLabel('Result summary');
@@ -195,7 +198,10 @@ test('a save over a version changed elsewhere shows both and keeps mine as a cop
     await expect(page.getByRole('heading', { level: 1, name: 'Demo trades (my copy)' })).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'SQL of Demo trades (my copy)' })).toHaveText('SELECT 1 AS mine');
     expect((await serviceQuery(url, key, 'Demo trades (my copy)')).query_sql).toBe('SELECT 1 AS mine');
-    await page.getByRole('listbox', { name: 'Queries' }).getByRole('option', { name: /^Demo trades #/ }).click();
+    await page
+      .getByRole('listbox', { name: 'Queries' })
+      .getByRole('option', { name: /^Demo trades #/ })
+      .click();
     await expect(page.getByRole('textbox', { name: 'SQL of Demo trades' })).toHaveText(theirs);
     await expect(conflict).toBeHidden();
   } finally {

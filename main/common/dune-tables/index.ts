@@ -185,4 +185,3 @@ export const DUNE_ONLY_TABLES = [
   'polygon.transactions',
   'bnb.transactions',
 ];
-

@@ -9,18 +9,7 @@
  * - `nested`: arrays, maps and rows, kept and shown as their JSON text.
  */
 export type TypeKind =
-  | 'integer'
-  | 'big-integer'
-  | 'decimal'
-  | 'float'
-  | 'boolean'
-  | 'text'
-  | 'binary'
-  | 'date'
-  | 'timestamp'
-  | 'nested'
-  | 'json'
-  | 'unknown';
+  'integer' | 'big-integer' | 'decimal' | 'float' | 'boolean' | 'text' | 'binary' | 'date' | 'timestamp' | 'nested' | 'json' | 'unknown';
 
 export const KINDS: Record<string, TypeKind> = {
   tinyint: 'integer',

@@ -150,7 +150,8 @@ class Parser {
     do fields.push(name === 'row' || name === 'union' ? this.#field() : { name: null, type: this.type() });
     while (this.#takeIf(','));
     this.#take(')');
-    if ((name === 'array' && fields.length !== 1) || (name === 'map' && fields.length !== 2)) throw new SyntaxError(`${name} takes ${name === 'map' ? 2 : 1}`);
+    if ((name === 'array' && fields.length !== 1) || (name === 'map' && fields.length !== 2))
+      throw new SyntaxError(`${name} takes ${name === 'map' ? 2 : 1}`);
     return node(name, { fields });
   }
 
@@ -158,7 +159,8 @@ class Parser {
   #field(): DuneField {
     const first = this.#peek();
     const second = this.#peek(1);
-    const named = first?.kind === 'quoted' || (first?.kind === 'word' && second?.kind === 'word' && !isTypeContinuation(first.text, second.text));
+    const named =
+      first?.kind === 'quoted' || (first?.kind === 'word' && second?.kind === 'word' && !isTypeContinuation(first.text, second.text));
     if (!named) return { name: null, type: this.type() };
     this.#at++;
     return { name: first!.text, type: this.type() };
@@ -177,7 +179,13 @@ class Parser {
 // `timestamp with time zone`, `character varying`, `interval day to second`.
 function isTypeContinuation(first: string, second: string): boolean {
   const next = second.toLowerCase();
-  return next === 'precision' || next === 'with' || next === 'without' || next === 'varying' || (first.toLowerCase() === 'interval' && next !== 'interval');
+  return (
+    next === 'precision' ||
+    next === 'with' ||
+    next === 'without' ||
+    next === 'varying' ||
+    (first.toLowerCase() === 'interval' && next !== 'interval')
+  );
 }
 
 function node(name: string, parts: Partial<DuneType> = {}): DuneType {
@@ -194,7 +202,8 @@ function simple(words: string, params: number[]): DuneType {
   if (unit !== undefined) return node('timestamp', { params: [unit] });
   if (name.startsWith('interval')) name = 'interval';
   const kind = own(KINDS, name);
-  if (kind === undefined || kind === 'nested') return node('unknown', { source: `${words}${params.length > 0 ? `(${params.join(',')})` : ''}` });
+  if (kind === undefined || kind === 'nested')
+    return node('unknown', { source: `${words}${params.length > 0 ? `(${params.join(',')})` : ''}` });
   return node(name, { params, withTimeZone });
 }
 

@@ -13,7 +13,7 @@ const DECIMAL_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)$/;
 export function binaryText(text: string): string | null {
   if (HEX_TEXT.test(text)) return text.toLowerCase();
   let hex = '0x';
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (text[i] === '\\') {
       const escaped = /^\\x([0-9a-fA-F]{2})/.exec(text.slice(i, i + 4));
       if (!escaped) return null;

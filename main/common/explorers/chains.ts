@@ -14,7 +14,11 @@ export const FIRST_CHAIN = 'ethereum';
 export const BASE58_CHAINS: ReadonlySet<string> = new Set(['solana']);
 
 function scan(site: string, account = 'address'): ExplorerTemplates {
-  return { address: `https://${site}/${account}/{value}`, transaction: `https://${site}/tx/{value}`, block: `https://${site}/block/{value}` };
+  return {
+    address: `https://${site}/${account}/{value}`,
+    transaction: `https://${site}/tx/{value}`,
+    block: `https://${site}/block/{value}`,
+  };
 }
 
 export const DEFAULT_EXPLORERS: Readonly<Record<string, ExplorerTemplates>> = {

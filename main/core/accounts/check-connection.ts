@@ -23,7 +23,12 @@ export async function checkConnection(connection: ServiceConnection): Promise<Re
   // A plan that may not list queries still authenticates: the service answers 403 only to a key it
   // knows (a wrong key is 401 first). Such a key can run queries and read results, so it is kept.
   if (!listed.ok && listed.error.kind === 'forbidden') return ok({ latencyMs, handle: null });
-  if (!listed.ok) return fail(listed.error.kind, refusal(listed.error, connection.baseUrl), listed.error.status === null ? undefined : { status: listed.error.status });
+  if (!listed.ok)
+    return fail(
+      listed.error.kind,
+      refusal(listed.error, connection.baseUrl),
+      listed.error.status === null ? undefined : { status: listed.error.status },
+    );
   return ok({ latencyMs, handle: listed.data.queries[0]?.owner || null });
 }
 
@@ -34,6 +39,8 @@ function refusal(error: ServiceError, baseUrl: string): string {
     case 'not_found':
       return `The address ${baseUrl} has no query service API at /api/v1 (HTTP 404). Check the base URL.`;
     default:
-      return error.status === 200 ? `The address ${baseUrl} answers, but not as the query service does. Check the base URL.` : error.message;
+      return error.status === 200
+        ? `The address ${baseUrl} answers, but not as the query service does. Check the base URL.`
+        : error.message;
   }
 }

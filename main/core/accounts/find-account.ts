@@ -34,5 +34,7 @@ export function withAccount<R extends { accountId: string }, T>(
 
 /** Why an account has no client to use. */
 export function keyProblemOf(entry: AccountEntry): KeyProblem {
-  return entry.keyProblem ?? { code: 'bad_key', message: `The account “${entry.account.label}” has no API key. Enter one in its settings.` };
+  return (
+    entry.keyProblem ?? { code: 'bad_key', message: `The account “${entry.account.label}” has no API key. Enter one in its settings.` }
+  );
 }

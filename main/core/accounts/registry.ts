@@ -39,7 +39,12 @@ export interface AccountRegistry {
   newConnection(fields: Pick<ProfileFields, 'baseUrl' | 'serviceName'>, apiKey: string): ServiceConnection;
   add(fields: ProfileFields, apiKey: string, options: { sessionOnly?: boolean }): Promise<Result<Account>>;
   /** Replaces the profile's fields, and the key when one is given. */
-  update(accountId: string, fields: ProfileFields, apiKey: string | undefined, options: { sessionOnly?: boolean }): Promise<Result<Account>>;
+  update(
+    accountId: string,
+    fields: ProfileFields,
+    apiKey: string | undefined,
+    options: { sessionOnly?: boolean },
+  ): Promise<Result<Account>>;
   remove(accountId: string): Promise<Result<{ activeAccountId: string }>>;
   setActive(accountId: string): Result<{ activeAccountId: string }>;
 }
@@ -115,27 +120,43 @@ class Registry implements AccountRegistry {
     const client =
       key.key === null
         ? null
-        : createServiceClient({ baseUrl: profile.baseUrl, serviceName: profile.serviceName, apiKey: key.key, fetch: this.#options.fetch, onReach: this.#reporterFor(profile.id) });
+        : createServiceClient({
+            baseUrl: profile.baseUrl,
+            serviceName: profile.serviceName,
+            apiKey: key.key,
+            fetch: this.#options.fetch,
+            onReach: this.#reporterFor(profile.id),
+          });
     return { profile, key: key.key, entry: { account, client, keyProblem: key.problem } };
   }
 
   #persist(): void {
-    this.#options.settings.write({ accounts: [...this.#added.values()].map((h) => h.profile), activeAccountId: this.#active === LOCAL_ACCOUNT_ID ? null : this.#active });
+    this.#options.settings.write({
+      accounts: [...this.#added.values()].map((h) => h.profile),
+      activeAccountId: this.#active === LOCAL_ACCOUNT_ID ? null : this.#active,
+    });
   }
 
   #editable(accountId: string): AddedAccount | Failure {
-    if (accountId === LOCAL_ACCOUNT_ID) return fail('bad_request', 'The Local account belongs to the app: it cannot be changed or removed.');
+    if (accountId === LOCAL_ACCOUNT_ID)
+      return fail('bad_request', 'The Local account belongs to the app: it cannot be changed or removed.');
     return this.#added.get(accountId) ?? noSuchAccount(accountId);
   }
 
   /** Saves the key first: a profile is never kept for a key that could not be stored. */
-  async #store(profile: AccountProfile, apiKey: string | undefined, sessionOnly: boolean, previous: AddedAccount | undefined): Promise<Result<Account>> {
+  async #store(
+    profile: AccountProfile,
+    apiKey: string | undefined,
+    sessionOnly: boolean,
+    previous: AddedAccount | undefined,
+  ): Promise<Result<Account>> {
     const { vault } = this.#options;
     if (apiKey !== undefined) {
       const saved = await vault.save(profile.id, apiKey, { sessionOnly });
       if (!saved.ok) return saved;
     }
-    const key = apiKey === undefined && previous ? { key: previous.key, problem: previous.entry.keyProblem } : { key: apiKey ?? null, problem: null };
+    const key =
+      apiKey === undefined && previous ? { key: previous.key, problem: previous.entry.keyProblem } : { key: apiKey ?? null, problem: null };
     const next = this.#addedAccount(profile, key);
     this.#added.set(profile.id, next);
     try {
@@ -185,7 +206,12 @@ class Registry implements AccountRegistry {
     return this.#store({ id: randomUUID(), ...fields }, apiKey, sessionOnly, undefined);
   }
 
-  async update(accountId: string, fields: ProfileFields, apiKey: string | undefined, { sessionOnly = false }: { sessionOnly?: boolean }): Promise<Result<Account>> {
+  async update(
+    accountId: string,
+    fields: ProfileFields,
+    apiKey: string | undefined,
+    { sessionOnly = false }: { sessionOnly?: boolean },
+  ): Promise<Result<Account>> {
     const current = this.#editable(accountId);
     if (isFailure(current)) return current;
     return this.#store({ ...fields, id: accountId }, apiKey, sessionOnly, current);
@@ -237,7 +263,10 @@ async function readKey(vault: KeyVault, profile: AccountProfile): Promise<KeyRea
   const read = await vault.read(profile.id, whose);
   if (!read.ok) return { key: null, problem: { code: 'keychain_unavailable', message: read.error.message } };
   if (read.data === null) {
-    return { key: null, problem: { code: 'bad_key', message: `${whose} is not in the system keychain. Enter it again in the account’s settings.` } };
+    return {
+      key: null,
+      problem: { code: 'bad_key', message: `${whose} is not in the system keychain. Enter it again in the account’s settings.` },
+    };
   }
   return { key: read.data, problem: null };
 }

@@ -20,7 +20,12 @@ const MIN_WASTE_BYTES = 8 * 1024 ** 2;
  * writes the fresh copy, closes the database through `close` (which writes out its log), and puts
  * the copy in its place. Answers whether it closed the database, to be opened again.
  */
-export async function compactIfWasteful(connection: DuckDBConnection, file: string, storageVersion: string, close: () => Promise<void>): Promise<boolean> {
+export async function compactIfWasteful(
+  connection: DuckDBConnection,
+  file: string,
+  storageVersion: string,
+  close: () => Promise<void>,
+): Promise<boolean> {
   // the blocks of tables dropped since the last checkpoint are free only once it has run (and those at the end given back)
   await connection.run('CHECKPOINT');
   if (!(await isWasteful(connection, file))) return false;
@@ -46,7 +51,9 @@ export function dropUnfinishedCompaction(file: string): void {
 
 /** Whether enough of `file`, open in the connection's database, holds no live block to copy it. */
 async function isWasteful(connection: DuckDBConnection, file: string): Promise<boolean> {
-  const [used, blockSize] = (await connection.runAndReadAll('SELECT used_blocks, block_size FROM pragma_database_size() WHERE database_name = current_database()')).getRows()[0]!;
+  const [used, blockSize] = (
+    await connection.runAndReadAll('SELECT used_blocks, block_size FROM pragma_database_size() WHERE database_name = current_database()')
+  ).getRows()[0]!;
   const size = statSync(file).size;
   const waste = size - Number(used) * Number(blockSize);
   return waste >= MIN_WASTE_BYTES && waste >= size * WASTE_SHARE;

@@ -148,7 +148,8 @@ class CacheFile {
 
   /** Compacts the file when it is wasteful, and opens it again if it was closed for that. */
   async compact(): Promise<void> {
-    if (await compactIfWasteful(this.#current.shared, this.#file, STORAGE_VERSION, () => this.#closeFile())) this.#current = await openFile(this.#file);
+    if (await compactIfWasteful(this.#current.shared, this.#file, STORAGE_VERSION, () => this.#closeFile()))
+      this.#current = await openFile(this.#file);
   }
 
   async withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -182,7 +183,8 @@ class CacheFile {
     try {
       return await work();
     } finally {
-      if (--this.#oneThreadWork === 0 && !this.#closed) await this.exclusive((connection) => connection.run('RESET threads')).catch(() => undefined);
+      if (--this.#oneThreadWork === 0 && !this.#closed)
+        await this.exclusive((connection) => connection.run('RESET threads')).catch(() => undefined);
     }
   }
 

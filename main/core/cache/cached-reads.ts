@@ -34,7 +34,13 @@ export function columnsOut(entry: CacheEntry, columns: Column[]): ResultPage['co
   return columns.map((c) => ({ name: c.name, type: entry.wireTypes[entry.columns.indexOf(c)] ?? c.type }));
 }
 
-export async function readCachedPage(db: CacheDb, entry: CacheEntry, view: ResultView, startRow: number, endRow: number): Promise<Result<ResultPage>> {
+export async function readCachedPage(
+  db: CacheDb,
+  entry: CacheEntry,
+  view: ResultView,
+  startRow: number,
+  endRow: number,
+): Promise<Result<ResultPage>> {
   const compiled = compileView(entry, view);
   if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
   const table = quoteIdentifier(entry.tableName);
@@ -80,7 +86,10 @@ export async function readCachedSample(
     valueErrors(async () => {
       const total = compiled.where ? await countRows(connection, table, where, params) : entry.rowCount;
       const sample = sampleCount < total ? ` USING SAMPLE reservoir(${Math.floor(sampleCount)} ROWS)` : '';
-      const reader = await connection.runAndReadAll(`SELECT ${selectList(compiled.columns)} FROM (SELECT * FROM ${table}${where})${sample}`, params);
+      const reader = await connection.runAndReadAll(
+        `SELECT ${selectList(compiled.columns)} FROM (SELECT * FROM ${table}${where})${sample}`,
+        params,
+      );
       return ok({
         columns: columnsOut(entry, compiled.columns),
         rows: reader.getRows().map((row) => row.map(toCacheCell)),

@@ -44,7 +44,12 @@ export class DownloadOutcomes {
 
   tooLarge(shape: ResultShape): void {
     const bytes = Number.isFinite(shape.totalBytes) ? shape.totalBytes : null;
-    this.#held.set(keyOf(shape.accountId, shape.executionId), { state: 'too_large', error: null, totalRowCount: shape.totalRowCount, bytes });
+    this.#held.set(keyOf(shape.accountId, shape.executionId), {
+      state: 'too_large',
+      error: null,
+      totalRowCount: shape.totalRowCount,
+      bytes,
+    });
   }
 
   /** A download of the result starts: what became of the last is forgotten, but for how often it went on in vain (returned). */
@@ -70,20 +75,33 @@ export class DownloadOutcomes {
     const broken = { error: error.message, totalRowCount: shape.totalRowCount, bytes: shape.totalBytes, rowsLoaded: ended.rowsLoaded };
     const again = ended.rowsLoaded > ended.resumedFrom ? 0 : ended.fruitless + 1;
     if (isNetworkFailure(error) && again < FRUITLESS_RESUMES) {
-      this.#held.set(key, { state: 'interrupted', ...broken, resume: { client: ended.client, allowPartial: ended.allowPartial, fruitless: again, shape, keptAt: ended.at } });
+      this.#held.set(key, {
+        state: 'interrupted',
+        ...broken,
+        resume: { client: ended.client, allowPartial: ended.allowPartial, fruitless: again, shape, keptAt: ended.at },
+      });
     } else this.#held.set(key, { state: error.kind === 'cancelled' ? 'cancelled' : 'failed', ...broken });
   }
 
   /** A download that threw rather than ending with an outcome. */
   crashed(shape: ResultShape, error: unknown): void {
-    this.#held.set(keyOf(shape.accountId, shape.executionId), { state: 'failed', error: error instanceof Error ? error.message : String(error), totalRowCount: shape.totalRowCount, bytes: shape.totalBytes });
+    this.#held.set(keyOf(shape.accountId, shape.executionId), {
+      state: 'failed',
+      error: error instanceof Error ? error.message : String(error),
+      totalRowCount: shape.totalRowCount,
+      bytes: shape.totalBytes,
+    });
   }
 
   /** The account's interrupted downloads, with how each goes on. */
   interrupted(accountId: string): { executionId: string; client: ServiceClient; allowPartial: boolean }[] {
     return [...this.#held]
       .filter(([key, held]) => held.state === 'interrupted' && held.resume !== undefined && key.startsWith(`${accountId}\n`))
-      .map(([key, held]) => ({ executionId: key.slice(accountId.length + 1), client: held.resume!.client, allowPartial: held.resume!.allowPartial }));
+      .map(([key, held]) => ({
+        executionId: key.slice(accountId.length + 1),
+        client: held.resume!.client,
+        allowPartial: held.resume!.allowPartial,
+      }));
   }
 
   /** The result of a download that is interrupted, and when its rows were kept; null when none is. */

@@ -87,7 +87,11 @@ export function stagingTableName(): string {
  * and the download starts again from the first row into a new table: so rarely needed (a uint256
  * past 128 bits, a service's text in a number column) that it is not worth checking every page first.
  */
-export async function downloadResult(options: DownloadOptions, tableName: string, resume: ResumePoint | null = null): Promise<DownloadOutcome> {
+export async function downloadResult(
+  options: DownloadOptions,
+  tableName: string,
+  resume: ResumePoint | null = null,
+): Promise<DownloadOutcome> {
   let attempt: DownloadOptions = options;
   let from = resume;
   for (;;) {
@@ -100,7 +104,11 @@ export async function downloadResult(options: DownloadOptions, tableName: string
   }
 }
 
-async function downloadOnce(options: DownloadOptions, tableName: string, resume: ResumePoint | null): Promise<DownloadOutcome | MisfitColumn> {
+async function downloadOnce(
+  options: DownloadOptions,
+  tableName: string,
+  resume: ResumePoint | null,
+): Promise<DownloadOutcome | MisfitColumn> {
   const { db, shape, workDir } = options;
   const table = resume?.tableName ?? tableName;
   // a download that goes on keeps its table's types, which may be wider than a first choice
@@ -120,7 +128,8 @@ async function downloadOnce(options: DownloadOptions, tableName: string, resume:
         onLoaded: () => db.writeBack(),
         durable: {
           ...(options.commitEvery ?? COMMIT_EVERY),
-          record: (connection, rows) => recordResumePoint(connection, shape.accountId, shape.executionId, { tableName: table, rows }, options.now()),
+          record: (connection, rows) =>
+            recordResumePoint(connection, shape.accountId, shape.executionId, { tableName: table, rows }, options.now()),
         },
       });
       try {
@@ -130,7 +139,8 @@ async function downloadOnce(options: DownloadOptions, tableName: string, resume:
       } catch (error) {
         // the pages that arrived before the break (or the app closing) are kept, up to the first one missing
         const closing = options.signal.reason instanceof AppClosing;
-        if (error instanceof DownloadFailure && (error.error.kind !== 'cancelled' || closing)) kept = await loader.finish().catch(() => null);
+        if (error instanceof DownloadFailure && (error.error.kind !== 'cancelled' || closing))
+          kept = await loader.finish().catch(() => null);
         else await loader.abandon();
         throw error;
       }
@@ -139,7 +149,11 @@ async function downloadOnce(options: DownloadOptions, tableName: string, resume:
       });
     });
     if (rowCount !== shape.totalRowCount) {
-      throw new DownloadFailure({ kind: 'server_error', status: null, message: `The service sent ${rowCount} rows of a result of ${shape.totalRowCount}.` });
+      throw new DownloadFailure({
+        kind: 'server_error',
+        status: null,
+        message: `The service sent ${rowCount} rows of a result of ${shape.totalRowCount}.`,
+      });
     }
     const now = options.now();
     const entry: CacheEntry = {
@@ -186,7 +200,9 @@ export function columnsOf(shape: ResultShape, storageTypes: string[]): Column[] 
 /** The DuckDB types of a table's columns, in order. */
 export async function tableTypes(db: CacheDb, table: string): Promise<string[]> {
   return db.withConnection(async (connection) => {
-    const reader = await connection.runAndReadAll(`SELECT data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index`, [table]);
+    const reader = await connection.runAndReadAll(`SELECT data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index`, [
+      table,
+    ]);
     return reader.getRows().map((row) => String(row[0]));
   });
 }

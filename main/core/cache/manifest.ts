@@ -69,7 +69,11 @@ export async function listEntries(db: CacheDb): Promise<CacheEntry[]> {
 
 export async function touchEntry(db: CacheDb, entry: CacheEntry, now: string): Promise<void> {
   await db.exclusive((connection) =>
-    connection.run('UPDATE cache_entries SET last_used = CAST(? AS TIMESTAMP) WHERE account_id = ? AND execution_id = ?', [now, entry.accountId, entry.executionId]),
+    connection.run('UPDATE cache_entries SET last_used = CAST(? AS TIMESTAMP) WHERE account_id = ? AND execution_id = ?', [
+      now,
+      entry.accountId,
+      entry.executionId,
+    ]),
   );
 }
 
@@ -88,7 +92,17 @@ export async function swapIn(db: CacheDb, entry: CacheEntry): Promise<void> {
       await connection.run(
         `INSERT INTO cache_entries VALUES (?, ?, ?, ${listSql(entry.columns.map((c) => c.name))}, ${listSql(entry.wireTypes)},
           ${listSql(entry.columns.map((c) => c.type))}, ?, ?, ?, CAST(? AS TIMESTAMP), CAST(? AS TIMESTAMP), CAST(? AS TIMESTAMP))`,
-        [entry.accountId, entry.executionId, entry.tableName, entry.rowCount, entry.bytes, entry.isPartial, entry.expiresAt, entry.fetchedAt, entry.lastUsed],
+        [
+          entry.accountId,
+          entry.executionId,
+          entry.tableName,
+          entry.rowCount,
+          entry.bytes,
+          entry.isPartial,
+          entry.expiresAt,
+          entry.fetchedAt,
+          entry.lastUsed,
+        ],
       );
       for (const [table] of previous.getRows()) {
         if (table !== entry.tableName) await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(String(table))}`);

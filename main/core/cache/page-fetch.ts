@@ -53,7 +53,12 @@ export interface FetchedPage {
 }
 
 /** Asks for the rows of `range`; throws a DownloadFailure when the service did not send them. */
-export async function fetchPage(source: PageSource, range: RowRange, signal: AbortSignal, name = `${range.offset}.page`): Promise<FetchedPage> {
+export async function fetchPage(
+  source: PageSource,
+  range: RowRange,
+  signal: AbortSignal,
+  name = `${range.offset}.page`,
+): Promise<FetchedPage> {
   const file = join(source.workDir, name);
   const page = await source.client.results.csvPageStream(
     {
@@ -97,7 +102,8 @@ export function startEarlyPages(source: PageSource, ranges: RowRange[], signal: 
     take(wanted, resultEnd) {
       const early = waiting.get(wanted.offset);
       // any other range would hold rows the download did not ask for there (its pages were cut shorter)
-      if (early === undefined || (early.range.end !== wanted.end && (wanted.end !== resultEnd || early.range.end < resultEnd))) return undefined;
+      if (early === undefined || (early.range.end !== wanted.end && (wanted.end !== resultEnd || early.range.end < resultEnd)))
+        return undefined;
       waiting.delete(wanted.offset);
       return early.page;
     },
@@ -118,7 +124,7 @@ async function writeBody(body: AsyncIterable<Uint8Array>, file: string): Promise
   let filled = 0;
   try {
     for await (const chunk of body) {
-      for (let at = 0; at < chunk.length; ) {
+      for (let at = 0; at < chunk.length;) {
         const taken = Math.min(chunk.length - at, WRITE_BYTES - filled);
         buffer.set(chunk.subarray(at, at + taken), filled);
         filled += taken;

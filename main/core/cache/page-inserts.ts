@@ -50,7 +50,8 @@ async function insertParquet(target: InsertTarget, pages: PageFile[]): Promise<v
     if (last !== undefined && last.types.join('\n') === types[i]!.join('\n')) last.pages.push(page);
     else runs.push({ types: types[i]!, pages: [page] });
   });
-  for (const run of runs) await insertRows(target, run.pages, `read_parquet([${run.pages.map((p) => quoteLiteral(p.file)).join(', ')}])`, run.types);
+  for (const run of runs)
+    await insertRows(target, run.pages, `read_parquet([${run.pages.map((p) => quoteLiteral(p.file)).join(', ')}])`, run.types);
 }
 
 /**
@@ -61,14 +62,20 @@ async function insertParquet(target: InsertTarget, pages: PageFile[]): Promise<v
 async function parquetColumnTypes(target: InsertTarget, pages: PageFile[]): Promise<string[][]> {
   // a failed read would end the download's transaction: a file that is plainly not Parquet is named first
   const notParquet = pages.find((page) => !framedAsParquet(page.file));
-  if (notParquet) throw new FaultyPages(`${pageName(notParquet)} is not a Parquet file the cache can read (it does not begin and end with PAR1).`);
+  if (notParquet)
+    throw new FaultyPages(`${pageName(notParquet)} is not a Parquet file the cache can read (it does not begin and end with PAR1).`);
   let rows: unknown[][];
   try {
     const files = pages.map((p) => quoteLiteral(p.file)).join(', ');
-    rows = (await target.connection.runAndReadAll(`SELECT file_name, column_id, name, duckdb_type, num_children FROM parquet_schema([${files}])`)).getRows();
+    rows = (
+      await target.connection.runAndReadAll(`SELECT file_name, column_id, name, duckdb_type, num_children FROM parquet_schema([${files}])`)
+    ).getRows();
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    const named = pages.length === 1 ? `${pageName(pages[0]!)} is not a Parquet file` : `The pages of rows ${pages[0]!.offset} to ${pages.at(-1)!.end} are not Parquet files`;
+    const named =
+      pages.length === 1
+        ? `${pageName(pages[0]!)} is not a Parquet file`
+        : `The pages of rows ${pages[0]!.offset} to ${pages.at(-1)!.end} are not Parquet files`;
     throw new FaultyPages(`${named} the cache can read (${reason}).`);
   }
   const schemas = new Map<string, { id: number; name: string; type: string; children: number }[]>();
@@ -81,7 +88,10 @@ async function parquetColumnTypes(target: InsertTarget, pages: PageFile[]): Prom
     // the first element of a schema is its root, the rest its columns and theirs, in order
     const described = (schemas.get(page.file) ?? []).sort((a, b) => a.id - b.id).slice(1);
     const nested = described.find((column) => column.children > 0);
-    if (nested) throw new FaultyPages(`${pageName(page)} held a nested column, ${nested.name}, where the cache takes only c0 to c${target.columns.length - 1} as text or values.`);
+    if (nested)
+      throw new FaultyPages(
+        `${pageName(page)} held a nested column, ${nested.name}, where the cache takes only c0 to c${target.columns.length - 1} as text or values.`,
+      );
     const names = described.map(({ name }) => name);
     if (names.length !== target.columns.length || names.some((name, i) => name !== `c${i}`)) {
       throw new FaultyPages(`${pageName(page)} held the columns ${names.join(', ') || 'none'}, not c0 to c${target.columns.length - 1}.`);
@@ -99,7 +109,13 @@ function framedAsParquet(file: string): boolean {
     const size = fstatSync(handle).size;
     const start = Buffer.alloc(4);
     const end = Buffer.alloc(4);
-    return size >= 12 && readSync(handle, start, 0, 4, 0) === 4 && readSync(handle, end, 0, 4, size - 4) === 4 && start.equals(PARQUET_MAGIC) && end.equals(PARQUET_MAGIC);
+    return (
+      size >= 12 &&
+      readSync(handle, start, 0, 4, 0) === 4 &&
+      readSync(handle, end, 0, 4, size - 4) === 4 &&
+      start.equals(PARQUET_MAGIC) &&
+      end.equals(PARQUET_MAGIC)
+    );
   } finally {
     closeSync(handle);
   }
@@ -113,7 +129,12 @@ function pageName(page: PageFile): string {
  * Inserts the rows `source` reads, each column cast to its storage type (from text, or from the
  * Parquet pages' `sourceTypes`), and checks they are the pages' rows.
  */
-async function insertRows({ connection, tableName, columns }: InsertTarget, pages: PageFile[], source: string, sourceTypes: string[] | null): Promise<void> {
+async function insertRows(
+  { connection, tableName, columns }: InsertTarget,
+  pages: PageFile[],
+  source: string,
+  sourceTypes: string[] | null,
+): Promise<void> {
   const casts = columns.map((c, i) => storageCast(`c${i}`, c.type, i, sourceTypes?.[i])).join(', ');
   const result = await connection.run(`INSERT INTO ${quoteIdentifier(tableName)} SELECT ${casts} FROM ${source}`);
   const from = pages[0]!.offset;

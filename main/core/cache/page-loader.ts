@@ -115,7 +115,11 @@ class InOrderLoader implements PageLoader {
     const pages: PageFile[] = [];
     let end = next;
     const unbounded = this.#finishing && this.#options.durable === undefined;
-    for (let page = this.#arrived.get(end); page?.format === first.format && (pages.length === 0 || unbounded || page.end - next <= this.#options.batchRows); page = this.#arrived.get(end)) {
+    for (
+      let page = this.#arrived.get(end);
+      page?.format === first.format && (pages.length === 0 || unbounded || page.end - next <= this.#options.batchRows);
+      page = this.#arrived.get(end)
+    ) {
       pages.push({ offset: end, end: page.end, file: page.file });
       end = page.end;
     }
@@ -146,7 +150,8 @@ class InOrderLoader implements PageLoader {
     this.#inTransaction = true;
     await insertPages(this.#options, format, pages);
     this.#next = pages.at(-1)!.end;
-    if (durable && (this.#next - this.#committed >= durable.rows || performance.now() - this.#committedAt >= durable.millis)) await this.#commit();
+    if (durable && (this.#next - this.#committed >= durable.rows || performance.now() - this.#committedAt >= durable.millis))
+      await this.#commit();
     this.#options.onLoaded?.();
     for (const page of pages) rmSync(page.file, { force: true });
   }

@@ -47,7 +47,13 @@ export interface ResultCache {
    * Starts downloading the whole result in the background when it fits; answers at once.
    * `knownRows`: the result's rows as the caller just read them, if it did (see earlyRanges).
    */
-  start(accountId: string, client: ServiceClient, executionId: string, allowPartial: boolean, knownRows?: number | null): Promise<StartOutcome>;
+  start(
+    accountId: string,
+    client: ServiceClient,
+    executionId: string,
+    allowPartial: boolean,
+    knownRows?: number | null,
+  ): Promise<StartOutcome>;
   cancel(accountId: string, executionId: string): Promise<CacheStatus>;
   /** The complete, unexpired entry, marked as used now; null when the result is not cached. */
   use(accountId: string, executionId: string): Promise<CacheEntry | null>;
@@ -154,7 +160,13 @@ class CacheOnDisk implements ResultCache {
     return { ...absentStatus(accountId, executionId, this.#budgetBytes), ...this.#outcomes.get(accountId, executionId) };
   }
 
-  async start(accountId: string, client: ServiceClient, executionId: string, allowPartial: boolean, knownRows: number | null = null): Promise<StartOutcome> {
+  async start(
+    accountId: string,
+    client: ServiceClient,
+    executionId: string,
+    allowPartial: boolean,
+    knownRows: number | null = null,
+  ): Promise<StartOutcome> {
     if (this.#downloads.has(accountId, executionId)) return { ok: true, data: await this.status(accountId, executionId) };
     const current = await this.status(accountId, executionId);
     if (current.state === 'cached') return { ok: true, data: current };
@@ -166,7 +178,12 @@ class CacheOnDisk implements ResultCache {
     mkdirSync(workDir, { recursive: true });
     const controller = new AbortController();
     const from = this.#resumable.get(accountId, executionId)?.rows ?? 0;
-    const ahead = earlyRanges(from, knownRows ?? this.#options.knownRowCount?.(accountId, executionId) ?? null, pageRows, pagesInFlight.max);
+    const ahead = earlyRanges(
+      from,
+      knownRows ?? this.#options.knownRowCount?.(accountId, executionId) ?? null,
+      pageRows,
+      pagesInFlight.max,
+    );
     const early = startEarlyPages({ client, executionId, allowPartial, formats, workDir }, ahead, controller.signal);
     const read = await readResultShape(client, accountId, executionId, allowPartial);
     const refuse = async (outcome: StartOutcome): Promise<StartOutcome> => {
@@ -216,9 +233,18 @@ class CacheOnDisk implements ResultCache {
     const { shape, keptAt } = interrupted;
     const columns = columnsOf(shape, await tableTypes(this.db, rows.tableName));
     const entry: CacheEntry = {
-      accountId, executionId, tableName: rows.tableName, columns, wireTypes: shape.wireTypes,
+      accountId,
+      executionId,
+      tableName: rows.tableName,
+      columns,
+      wireTypes: shape.wireTypes,
       // the whole result's rows, which a page says it is one of
-      rowCount: shape.totalRowCount, bytes: 0, isPartial: shape.isPartial, expiresAt: shape.expiresAt, fetchedAt: keptAt, lastUsed: keptAt,
+      rowCount: shape.totalRowCount,
+      bytes: 0,
+      isPartial: shape.isPartial,
+      expiresAt: shape.expiresAt,
+      fetchedAt: keptAt,
+      lastUsed: keptAt,
     };
     return { entry, rows: rows.rows };
   }

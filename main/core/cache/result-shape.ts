@@ -16,7 +16,12 @@ export type ShapeOutcome = Result<{ shape: ResultShape; roundTripMs: number }, S
  * The result's shape from its status, with that request's round trip (the service does next to
  * nothing for it; with the first pages on their way beside it, it may take a little longer).
  */
-export async function readResultShape(client: ServiceClient, accountId: string, executionId: string, allowPartial: boolean): Promise<ShapeOutcome> {
+export async function readResultShape(
+  client: ServiceClient,
+  accountId: string,
+  executionId: string,
+  allowPartial: boolean,
+): Promise<ShapeOutcome> {
   const asked = performance.now();
   const read = await client.executions.status(executionId);
   const roundTripMs = performance.now() - asked;
@@ -33,7 +38,10 @@ export async function readResultShape(client: ServiceClient, accountId: string, 
   }
   const isPartial = execution.state === 'QUERY_STATE_COMPLETED_PARTIAL';
   if (isPartial && !allowPartial) {
-    return { ok: false, error: { kind: 'partial_result', message: 'This result is partial; cache it only if an incomplete result will do.' } };
+    return {
+      ok: false,
+      error: { kind: 'partial_result', message: 'This result is partial; cache it only if an incomplete result will do.' },
+    };
   }
   const names = metadata.columnNames ?? [];
   const wireTypes = names.map((_, i) => metadata.columnTypes?.[i] ?? 'unknown');

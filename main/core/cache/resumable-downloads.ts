@@ -33,13 +33,22 @@ export class ResumableDownloads {
   /** The downloads kept in the cache file, once those older than a week are dropped with their tables. */
   static async open(db: CacheDb, now: Date): Promise<ResumableDownloads> {
     const rows = await db.withConnection(async (connection) =>
-      (await connection.runAndReadAll('SELECT account_id, execution_id, table_name, row_count, kept_at FROM kept_downloads ORDER BY kept_at')).getRowObjectsJS(),
+      (
+        await connection.runAndReadAll(
+          'SELECT account_id, execution_id, table_name, row_count, kept_at FROM kept_downloads ORDER BY kept_at',
+        )
+      ).getRowObjectsJS(),
     );
     const kept = new ResumableDownloads(db, new Map());
     for (const row of rows) {
       const tableName = String(row.table_name);
       if ((row.kept_at as Date).getTime() < now.getTime() - KEPT_MILLIS) await kept.#forget(tableName, true);
-      else kept.#kept.set(keyOf(String(row.account_id), String(row.execution_id)), { accountId: String(row.account_id), tableName, rows: Number(row.row_count) });
+      else
+        kept.#kept.set(keyOf(String(row.account_id), String(row.execution_id)), {
+          accountId: String(row.account_id),
+          tableName,
+          rows: Number(row.row_count),
+        });
     }
     // downloads killed while under way were never kept through `keep`, which bounds their number
     await kept.#dropOldest();
@@ -92,9 +101,21 @@ export class ResumableDownloads {
 }
 
 /** Records, in the connection's transaction, the rows a result's download holds, in place of any recorded before for the result. */
-export async function recordResumePoint(connection: DuckDBConnection, accountId: string, executionId: string, rows: ResumePoint, at: string): Promise<void> {
+export async function recordResumePoint(
+  connection: DuckDBConnection,
+  accountId: string,
+  executionId: string,
+  rows: ResumePoint,
+  at: string,
+): Promise<void> {
   await connection.run('DELETE FROM kept_downloads WHERE account_id = ? AND execution_id = ?', [accountId, executionId]);
-  await connection.run('INSERT INTO kept_downloads VALUES (?, ?, ?, ?, CAST(? AS TIMESTAMP))', [accountId, executionId, rows.tableName, rows.rows, at]);
+  await connection.run('INSERT INTO kept_downloads VALUES (?, ?, ?, ?, CAST(? AS TIMESTAMP))', [
+    accountId,
+    executionId,
+    rows.tableName,
+    rows.rows,
+    at,
+  ]);
 }
 
 function keyOf(accountId: string, executionId: string): string {

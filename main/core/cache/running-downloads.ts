@@ -108,7 +108,14 @@ export class RunningDownloads {
         if (!outcome.ok && outcome.kept !== null) await resumable.keep(accountId, executionId, outcome.kept, settings.now());
         else if (resume !== null) await resumable.settled(accountId, executionId, resume);
         if (outcome.ok) return;
-        const ended = { rowsLoaded: outcome.kept?.rows ?? 0, resumedFrom: resume?.rows ?? 0, fruitless, client, allowPartial: started.allowPartial, at: settings.now().toISOString() };
+        const ended = {
+          rowsLoaded: outcome.kept?.rows ?? 0,
+          resumedFrom: resume?.rows ?? 0,
+          fruitless,
+          client,
+          allowPartial: started.allowPartial,
+          at: settings.now().toISOString(),
+        };
         outcomes.brokenOff(shape, outcome.error, ended);
       })
       .catch((error: unknown) => outcomes.crashed(shape, error))

@@ -22,7 +22,10 @@ export async function valuesNotFitting(db: CacheDb, entry: CacheEntry): Promise<
     const name = quoteIdentifier(entry.columns[i]!.name);
     return `count(*) FILTER (WHERE ${name} IS NOT NULL AND ${tryStorageCast(name, declared[i]!)} IS NULL)`;
   });
-  const row = await db.withConnection(async (connection) => (await connection.runAndReadAll(`SELECT ${counts.join(', ')} FROM ${quoteIdentifier(entry.tableName)}`)).getRows()[0]!);
+  const row = await db.withConnection(
+    async (connection) =>
+      (await connection.runAndReadAll(`SELECT ${counts.join(', ')} FROM ${quoteIdentifier(entry.tableName)}`)).getRows()[0]!,
+  );
   const result = entry.columns.map((_, i) => (misfits.includes(i) ? Number(row[misfits.indexOf(i)]) : 0));
   if (counted.size >= MAX_COUNTED) counted.delete(counted.keys().next().value!);
   counted.set(entry.tableName, result);

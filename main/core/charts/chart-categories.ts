@@ -11,7 +11,10 @@ import { aggregates, distinctCount, MAX_GROUPS, topGroups, type ChartInput } fro
 export async function topCategories(connection: DuckDBConnection, input: ChartInput, topN: number): Promise<ChartPart> {
   const x = quoteIdentifier(input.x.name);
   const values = aggregates(input);
-  const countedCategories = await connection.runAndReadAll(`SELECT count(*) FROM (SELECT 1 FROM (${input.base}) GROUP BY ${x})`, input.params);
+  const countedCategories = await connection.runAndReadAll(
+    `SELECT count(*) FROM (SELECT 1 FROM (${input.base}) GROUP BY ${x})`,
+    input.params,
+  );
   const categories = Number(countedCategories.getRows()[0]?.[0] ?? 0);
   const groups = input.group ? await distinctCount(connection, input, input.group) : 0;
   const top = topGroups(input);

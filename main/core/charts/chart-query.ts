@@ -44,7 +44,8 @@ function inputOf(entry: CacheEntry, spec: ChartSpec): Result<ChartInput> {
     throw error;
   }
   if (spec.kind === 'scatter') {
-    if (kindOf(x) === 'text') return fail('bad_request', `A scatter plots numbers or times on x; “${x.name}” is ${x.type}: choose a bar chart for categories.`);
+    if (kindOf(x) === 'text')
+      return fail('bad_request', `A scatter plots numbers or times on x; “${x.name}” is ${x.type}: choose a bar chart for categories.`);
     if (ys.length === 0) return fail('bad_request', 'A scatter plots rows as they are: choose at least one number column for y.');
   }
   const summing = spec.kind === 'scatter' || spec.aggregation === 'sum' || spec.aggregation === 'avg';
@@ -62,7 +63,9 @@ function inputOf(entry: CacheEntry, spec: ChartSpec): Result<ChartInput> {
  * past 2^53 that is an estimate. Rows are [x, group, ...one value per y column].
  */
 function inexactColumns(ys: Column[], rows: ChartData['rows']): string[] {
-  return ys.filter((_, i) => rows.some((row) => typeof row[i + 2] === 'number' && Math.abs(row[i + 2] as number) > Number.MAX_SAFE_INTEGER)).map((y) => y.name);
+  return ys
+    .filter((_, i) => rows.some((row) => typeof row[i + 2] === 'number' && Math.abs(row[i + 2] as number) > Number.MAX_SAFE_INTEGER))
+    .map((y) => y.name);
 }
 
 export async function chartFromCache(db: CacheDb, entry: CacheEntry, spec: ChartSpec): Promise<Result<ChartData>> {

@@ -47,7 +47,10 @@ export function aggregates(input: ChartInput): string[] {
 }
 
 export async function distinctCount(connection: DuckDBConnection, input: ChartInput, column: Column): Promise<number> {
-  const reader = await connection.runAndReadAll(`SELECT count(DISTINCT ${quoteIdentifier(column.name)}) FROM (${input.base})`, input.params);
+  const reader = await connection.runAndReadAll(
+    `SELECT count(DISTINCT ${quoteIdentifier(column.name)}) FROM (${input.base})`,
+    input.params,
+  );
   return Number(reader.getRows()[0]?.[0] ?? 0);
 }
 

@@ -36,7 +36,11 @@ export async function compareCached(db: CacheDb, sides: Sides, key: string | nul
   const base = { rowCount: { a: a.rowCount, b: b.rowCount }, columns };
   if (key === null) return ok({ ...base, byKey: null });
   const keyColumn = common.find((c) => c.name === key);
-  if (!keyColumn) return fail('bad_request', `The key “${key}” must be a column of both runs; ${columns.common.length === 0 ? 'they share none' : `they share ${columns.common.map((name) => `“${name}”`).join(', ')}`}.`);
+  if (!keyColumn)
+    return fail(
+      'bad_request',
+      `The key “${key}” must be a column of both runs; ${columns.common.length === 0 ? 'they share none' : `they share ${columns.common.map((name) => `“${name}”`).join(', ')}`}.`,
+    );
   return db.withConnection((connection) =>
     valueErrors(async () => {
       const duplicated = await duplicatedKeys(connection, sides, keyColumn);
@@ -47,7 +51,15 @@ export async function compareCached(db: CacheDb, sides: Sides, key: string | nul
           { duplicatedKeys: duplicated },
         );
       }
-      return ok({ ...base, byKey: await byKey(connection, sides, keyColumn, common.filter((c) => c !== keyColumn)) });
+      return ok({
+        ...base,
+        byKey: await byKey(
+          connection,
+          sides,
+          keyColumn,
+          common.filter((c) => c !== keyColumn),
+        ),
+      });
     }),
   );
 }
@@ -62,7 +74,12 @@ async function duplicatedKeys(connection: DuckDBConnection, { a, b }: Sides, key
   return { a: await count(a), b: await count(b) };
 }
 
-async function byKey(connection: DuckDBConnection, { a, b }: Sides, key: Column, others: Column[]): Promise<NonNullable<RunComparison['byKey']>> {
+async function byKey(
+  connection: DuckDBConnection,
+  { a, b }: Sides,
+  key: Column,
+  others: Column[],
+): Promise<NonNullable<RunComparison['byKey']>> {
   const k = quoteIdentifier(key.name);
   const typeInB = (c: Column) => b.columns.find((other) => other.name === c.name)?.type ?? c.type;
   // the same type, or two numbers, compare as they are (1 equals 1.0); other retyped columns as text
@@ -78,8 +95,16 @@ async function byKey(connection: DuckDBConnection, { a, b }: Sides, key: Column,
   const counted = Object.fromEntries(counts.getRows().map(([name, n]) => [String(name), Number(n)]));
 
   // the listed rows, each side's cells then shaped as the grid shows them
-  const inner = others.flatMap((c, i) => [`a.${quoteIdentifier(c.name)} AS a_${i}`, `b.${quoteIdentifier(c.name)} AS b_${i}`, `${differs(c)} AS d_${i}`]);
-  const shaped = others.flatMap((c, i) => [cellExpression({ name: `a_${i}`, type: c.type }), cellExpression({ name: `b_${i}`, type: typeInB(c) }), `d_${i}`]);
+  const inner = others.flatMap((c, i) => [
+    `a.${quoteIdentifier(c.name)} AS a_${i}`,
+    `b.${quoteIdentifier(c.name)} AS b_${i}`,
+    `${differs(c)} AS d_${i}`,
+  ]);
+  const shaped = others.flatMap((c, i) => [
+    cellExpression({ name: `a_${i}`, type: c.type }),
+    cellExpression({ name: `b_${i}`, type: typeInB(c) }),
+    `d_${i}`,
+  ]);
   const listed = await connection.runAndReadAll(
     `SELECT kind, ${cellExpression({ name: 'key_value', type: key.type })}${shaped.map((e) => `, ${e}`).join('')} FROM (
        SELECT ${kind} AS kind, coalesce(a.${k}, b.${k}) AS key_value${inner.map((e) => `, ${e}`).join('')}
@@ -90,7 +115,8 @@ async function byKey(connection: DuckDBConnection, { a, b }: Sides, key: Column,
     const kindOf = String(values[0]) as 'onlyA' | 'onlyB' | 'changed';
     const differences: { column: string; a: CellValue; b: CellValue }[] = [];
     others.forEach((c, i) => {
-      if (kindOf === 'changed' && values[2 + i * 3 + 2] === true) differences.push({ column: c.name, a: values[2 + i * 3]!, b: values[2 + i * 3 + 1]! });
+      if (kindOf === 'changed' && values[2 + i * 3 + 2] === true)
+        differences.push({ column: c.name, a: values[2 + i * 3]!, b: values[2 + i * 3 + 1]! });
     });
     return { kind: kindOf, key: values[1] ?? null, differences };
   });

@@ -24,7 +24,11 @@ export function rememberedUpdate(record: ExecutionRecord): ExecutionUpdate {
 }
 
 /** Newest first in `records`: the newest with a result, with these values when one has them. */
-export function latestFinished(records: ExecutionRecord[], queryId: number, parameters: ParameterValues | undefined): ExecutionRecord | null {
+export function latestFinished(
+  records: ExecutionRecord[],
+  queryId: number,
+  parameters: ParameterValues | undefined,
+): ExecutionRecord | null {
   const finished = records.filter((r) => r.queryId === queryId && r.isFinished && hasResult(r.state) && r.result);
   return (parameters && finished.find((r) => sameParameterValues(r.parameters, parameters))) || finished[0] || null;
 }

@@ -17,12 +17,15 @@ export function toExecutionUpdate(accountId: string, status: ExecutionStatus, el
     endedAt: status.endedAt,
     expiresAt: status.expiresAt,
     elapsedMs: Math.max(0, Math.round(elapsedMs)),
-    error: status.error === null ? null : {
-      type: status.error.type,
-      message: status.error.message,
-      ...(status.error.line === null ? {} : { line: status.error.line }),
-      ...(status.error.column === null ? {} : { column: status.error.column }),
-    },
+    error:
+      status.error === null
+        ? null
+        : {
+            type: status.error.type,
+            message: status.error.message,
+            ...(status.error.line === null ? {} : { line: status.error.line }),
+            ...(status.error.column === null ? {} : { column: status.error.column }),
+          },
     result: status.resultMetadata === null ? null : toResultSummary(status.resultMetadata),
   };
 }

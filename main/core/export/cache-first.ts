@@ -40,7 +40,9 @@ export async function cacheFirstSource(
   }
   const fromCache = async (): Promise<Result<FileSource>> => {
     const entry = await cache.use(accountId, executionId);
-    return entry === null ? fail('not_found', 'The result was not kept in the cache, so it could not be written; try again.') : fromEntry(entry);
+    return entry === null
+      ? fail('not_found', 'The result was not kept in the cache, so it could not be written; try again.')
+      : fromEntry(entry);
   };
   if (status.state !== 'downloading') return fromCache();
   return ok({

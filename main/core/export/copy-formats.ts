@@ -22,7 +22,13 @@ const HUGE = /^U?HUGEINT$/;
  * The SELECT list of a COPY in `format` (`text`: how CSV writes values); reads `table` when Parquet
  * has to choose how a 128-bit integer is kept.
  */
-export async function copySelectList(connection: DuckDBConnection, format: ExportFormat, text: ExportText, table: string, columns: Column[]): Promise<string> {
+export async function copySelectList(
+  connection: DuckDBConnection,
+  format: ExportFormat,
+  text: ExportText,
+  table: string,
+  columns: Column[],
+): Promise<string> {
   if (format === 'csv') return columns.map((c) => `${csvValueExpression(c, text)} AS ${quoteIdentifier(c.name)}`).join(', ');
   if (format === 'jsonl') return columns.map(jsonValueExpression).join(', ');
   const huge = columns.filter((c) => HUGE.test(c.type));
@@ -48,7 +54,9 @@ function jsonValueExpression(column: Column): string {
 
 /** For each column, whether every value has at most 38 digits. */
 async function fitDecimal(connection: DuckDBConnection, table: string, columns: Column[]): Promise<boolean[]> {
-  const checks = columns.map((c) => `bool_and(${quoteIdentifier(c.name)} IS NULL OR TRY_CAST(${quoteIdentifier(c.name)} AS DECIMAL(38,0)) IS NOT NULL)`);
+  const checks = columns.map(
+    (c) => `bool_and(${quoteIdentifier(c.name)} IS NULL OR TRY_CAST(${quoteIdentifier(c.name)} AS DECIMAL(38,0)) IS NOT NULL)`,
+  );
   const row = (await connection.runAndReadAll(`SELECT ${checks.join(', ')} FROM ${table}`)).getRows()[0] ?? [];
   return columns.map((_, i) => row[i] !== false);
 }

@@ -31,7 +31,13 @@ export class ExportRun {
   #reportedAt = 0;
   #stream: Writable | null = null;
 
-  constructor(exportId: string, source: ExportSource, target: ExportTarget, signal: AbortSignal, options: { emit: (progress: ExportProgress) => void; scratchDir: string }) {
+  constructor(
+    exportId: string,
+    source: ExportSource,
+    target: ExportTarget,
+    signal: AbortSignal,
+    options: { emit: (progress: ExportProgress) => void; scratchDir: string },
+  ) {
     this.#source = source;
     this.#target = target;
     this.#signal = signal;

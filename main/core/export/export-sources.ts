@@ -78,7 +78,10 @@ export async function cacheSource(
         }, PROGRESS_POLL_MS);
         try {
           const select = await copySelectList(connection, format, text, table, compiled.columns);
-          await connection.run(`COPY (SELECT ${select} FROM ${table} AS ${quoteIdentifier(EXPORT_SOURCE)}${where}${orderBy}) TO ${quoteLiteral(path)} (${COPY_OPTIONS[format]})`, params);
+          await connection.run(
+            `COPY (SELECT ${select} FROM ${table} AS ${quoteIdentifier(EXPORT_SOURCE)}${where}${orderBy}) TO ${quoteLiteral(path)} (${COPY_OPTIONS[format]})`,
+            params,
+          );
         } catch (error) {
           throw signal.aborted ? new ExportAborted() : error;
         } finally {
@@ -112,7 +115,13 @@ export async function serviceSource(
       let offset = 0;
       let first = true;
       let rewrite: ((rows: string) => string) | null = null;
-      for await (const page of client.results.csvPages({ executionId, limit: PAGE_ROWS, view, allowPartialResults: allowPartial, signal })) {
+      for await (const page of client.results.csvPages({
+        executionId,
+        limit: PAGE_ROWS,
+        view,
+        allowPartialResults: allowPartial,
+        signal,
+      })) {
         if (signal.aborted) throw new ExportAborted();
         if (!page.ok) throw new Error(page.error.message);
         const { header, rows, nextOffset } = page.data;

@@ -8,7 +8,11 @@ import type { KeyVault } from '../secrets/key-vault.ts';
 
 type AccountChannels = 'accounts:list' | 'accounts:add' | 'accounts:update' | 'accounts:remove' | 'accounts:setActive' | 'accounts:test';
 
-export function accountHandlers(accounts: AccountRegistry, vault: KeyVault, onRemoved: (accountId: string) => void): Pick<Handlers, AccountChannels> {
+export function accountHandlers(
+  accounts: AccountRegistry,
+  vault: KeyVault,
+  onRemoved: (accountId: string) => void,
+): Pick<Handlers, AccountChannels> {
   return {
     'accounts:list': async () =>
       ok({ accounts: accounts.list(), activeAccountId: accounts.activeAccountId(), keychain: await vault.status() }),
@@ -26,7 +30,8 @@ export function accountHandlers(accounts: AccountRegistry, vault: KeyVault, onRe
       const reconnects = apiKey !== undefined || fields.baseUrl !== current.baseUrl || fields.serviceName !== current.serviceName;
       if (reconnects) {
         const connection = accounts.connectionWith(accountId, fields, apiKey);
-        if (connection === null) return fail('bad_key', 'The new address is checked with the account\'s API key, and this account has none. Enter the key too.');
+        if (connection === null)
+          return fail('bad_key', "The new address is checked with the account's API key, and this account has none. Enter the key too.");
         const checked = await checkConnection(connection);
         if (!checked.ok) return checked;
         fields.handle = checked.data.handle;

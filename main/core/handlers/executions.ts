@@ -1,4 +1,11 @@
-import { ok, type ExecutionListItem, type ExecutionUpdate, type LatestResult, type ParameterValues, type Result } from '../../contract/index.ts';
+import {
+  ok,
+  type ExecutionListItem,
+  type ExecutionUpdate,
+  type LatestResult,
+  type ParameterValues,
+  type Result,
+} from '../../contract/index.ts';
 import { findAccount, withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
@@ -12,7 +19,14 @@ import type { ClientResult } from '../service-client/errors.ts';
 import type { ExecuteResponse } from '../service-client/executions.ts';
 import { isNetworkFailure, type ServiceClient } from '../service-client/index.ts';
 
-type ExecutionChannels = 'executions:run' | 'executions:runSql' | 'executions:get' | 'executions:cancel' | 'executions:list' | 'executions:viewing' | 'executions:latest';
+type ExecutionChannels =
+  | 'executions:run'
+  | 'executions:runSql'
+  | 'executions:get'
+  | 'executions:cancel'
+  | 'executions:list'
+  | 'executions:viewing'
+  | 'executions:latest';
 
 export interface Viewing {
   accountId: string;
@@ -37,7 +51,9 @@ async function isCached(cache: ResultCache, accountId: string, executionId: stri
 }
 
 /** Runs started, read and cancelled on the service, and watched until they end. */
-function runHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'executions:run' | 'executions:runSql' | 'executions:get' | 'executions:cancel'> {
+function runHandlers(
+  options: ExecutionHandlerOptions,
+): Pick<Handlers, 'executions:run' | 'executions:runSql' | 'executions:get' | 'executions:cancel'> {
   const { accounts, watcher, history, cache } = options;
   /** Sends the run, remembers it for the query's tab, and watches it. */
   async function start(
@@ -59,7 +75,9 @@ function runHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'executio
 
   return {
     'executions:run': withAccount(accounts, (entry, { accountId, queryId, parameters = {} }) =>
-      start(accountId, entry.client, queryId, parameters, undefined, (client) => client.executions.execute({ queryId, queryParameters: parameters })),
+      start(accountId, entry.client, queryId, parameters, undefined, (client) =>
+        client.executions.execute({ queryId, queryParameters: parameters }),
+      ),
     ),
 
     'executions:runSql': withAccount(accounts, (entry, { accountId, queryId, sql, parameters = {} }) =>
@@ -99,7 +117,9 @@ function recordHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'execu
   return {
     'executions:list': async ({ accountId, limit = 50 }) => {
       const records = history.list(accountId, limit);
-      const executions: ExecutionListItem[] = await Promise.all(records.map(async (r) => ({ ...r, isCached: r.isFinished && (await isCached(cache, accountId, r.executionId)) })));
+      const executions: ExecutionListItem[] = await Promise.all(
+        records.map(async (r) => ({ ...r, isCached: r.isFinished && (await isCached(cache, accountId, r.executionId)) })),
+      );
       return ok({ executions });
     },
 
@@ -107,7 +127,12 @@ function recordHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'execu
       const record = latestFinished(history.list(accountId, Number.MAX_SAFE_INTEGER), queryId, parameters);
       if (record) {
         const execution = rememberedUpdate(record);
-        return ok({ execution, parameters: record.parameters, isCached: await isCached(cache, accountId, record.executionId), source: 'local' });
+        return ok({
+          execution,
+          parameters: record.parameters,
+          isCached: await isCached(cache, accountId, record.executionId),
+          source: 'local',
+        });
       }
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return ok(null);

@@ -23,10 +23,18 @@ export function queryHandlers(
 }
 
 /** Reads and writes sent to the service as they come. */
-function serviceHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pick<Handlers, 'queries:get' | 'queries:create' | 'queries:setFlags'> {
+function serviceHandlers(
+  accounts: AccountRegistry,
+  workspaces: Workspaces,
+): Pick<Handlers, 'queries:get' | 'queries:create' | 'queries:setFlags'> {
   // Create and setting flags answer only an id; the query as saved is read back, so the UI shows the
   // service's version of it (its new version number, the fields it normalised).
-  async function readBack(accountId: string, client: ServiceClient, saved: ClientResult<number>, isNew: boolean): Promise<Result<QueryDetail>> {
+  async function readBack(
+    accountId: string,
+    client: ServiceClient,
+    saved: ClientResult<number>,
+    isNew: boolean,
+  ): Promise<Result<QueryDetail>> {
     const read = saved.ok ? await client.queries.get(saved.data) : saved;
     if (!read.ok) return serviceFailure(read.error);
     const query = toQueryDetail(read.data);

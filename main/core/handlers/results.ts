@@ -86,7 +86,9 @@ function readHandlers(reads: Reads): Pick<Handlers, 'results:getRows' | 'results
         { accountId, executionId, allowPartial },
         (entry) => readCachedSample(cache.db, entry, sampleCount, view),
         async (client) =>
-          view.filters === undefined ? readSample(client, { executionId, sampleCount, columns: view.columns, allowPartial }) : WHOLE_RESULT_ONLY,
+          view.filters === undefined
+            ? readSample(client, { executionId, sampleCount, columns: view.columns, allowPartial })
+            : WHOLE_RESULT_ONLY,
       );
     },
 
@@ -105,7 +107,9 @@ function readHandlers(reads: Reads): Pick<Handlers, 'results:getRows' | 'results
 }
 
 /** The cache's downloads and budget. */
-function cacheHandlers(options: ResultHandlerOptions): Pick<Handlers, 'results:cacheStatus' | 'results:cache' | 'results:cacheCancel' | 'results:cacheSettings'> {
+function cacheHandlers(
+  options: ResultHandlerOptions,
+): Pick<Handlers, 'results:cacheStatus' | 'results:cache' | 'results:cacheCancel' | 'results:cacheSettings'> {
   const { accounts, cache } = options;
   return {
     'results:cacheStatus': async ({ accountId, executionId }) => ok(await cache.status(accountId, executionId)),
@@ -143,9 +147,12 @@ function cachedOnlyHandlers(cache: ResultCache): Pick<Handlers, 'results:chart' 
       const [first, second] = [await cache.use(accountId, a), await cache.use(accountId, b)];
       if (!first || !second) {
         const notCached = [...(first ? [] : [a]), ...(second ? [] : [b])];
-        return fail('not_found', 'Runs are compared in the cache, and not both are there yet: keep them in the cache first.', { notCached });
+        return fail('not_found', 'Runs are compared in the cache, and not both are there yet: keep them in the cache first.', {
+          notCached,
+        });
       }
-      if (first.isPartial || second.isPartial) return fail('bad_request', 'A run the service truncated cannot be compared: its rows are not all there.');
+      if (first.isPartial || second.isPartial)
+        return fail('bad_request', 'A run the service truncated cannot be compared: its rows are not all there.');
       return compareCached(cache.db, { a: first, b: second }, key ?? null);
     },
   };
@@ -199,7 +206,13 @@ async function cached(cache: ResultCache, { accountId, executionId, allowPartial
  * not answer: only of the result in its own order (a filter or sort needs every row), and only
  * when the kept rows hold the whole page; null otherwise, or when the table went meanwhile.
  */
-async function keptPage(cache: ResultCache, request: ReadRequest, view: ResultView, startRow: number, endRow: number): Promise<Result<ResultPage> | null> {
+async function keptPage(
+  cache: ResultCache,
+  request: ReadRequest,
+  view: ResultView,
+  startRow: number,
+  endRow: number,
+): Promise<Result<ResultPage> | null> {
   if (view.filters !== undefined || view.sortBy !== undefined) return null;
   const kept = await cache.interruptedRows(request.accountId, request.executionId);
   if (kept === null || (kept.entry.isPartial && !request.allowPartial)) return null;
@@ -242,7 +255,12 @@ async function startExport(options: ResultHandlerOptions, request: ExportRequest
   const fileName = request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`;
   const target = await destinations.choose(exportId, fileName, format);
   if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
-  activity?.exportStarted(exportId, { accountId: request.accountId, executionId: request.executionId, format, fileName: target.filePath ?? fileName });
+  activity?.exportStarted(exportId, {
+    accountId: request.accountId,
+    executionId: request.executionId,
+    format,
+    fileName: target.filePath ?? fileName,
+  });
   exports.run(exportId, source.data, target);
   return ok({ exportId, delivery: target.delivery });
 }

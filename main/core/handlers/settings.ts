@@ -41,7 +41,8 @@ export function settingsHandlers(options: SettingsHandlerOptions): Pick<Handlers
       return ok({ text: logger.redact(text) });
     },
     'settings:openLogsFolder': async () => {
-      if (options.openFolder === null) return fail('not_found', `The browser cannot open folders on this computer; the logs are in ${about.logsDir}.`);
+      if (options.openFolder === null)
+        return fail('not_found', `The browser cannot open folders on this computer; the logs are in ${about.logsDir}.`);
       const problem = await options.openFolder(about.logsDir);
       return problem === null ? ok({}) : fail('internal', `The logs folder could not be opened (${clause(problem)}).`);
     },

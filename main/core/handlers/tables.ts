@@ -19,7 +19,12 @@ type TableChannel =
   | 'tables:uploadRetry'
   | 'tables:uploadCancel';
 
-export function tableHandlers(accounts: AccountRegistry, sessions: UploadSessions, knownRows: KnownRows, workspaces: Workspaces): Pick<Handlers, TableChannel> {
+export function tableHandlers(
+  accounts: AccountRegistry,
+  sessions: UploadSessions,
+  knownRows: KnownRows,
+  workspaces: Workspaces,
+): Pick<Handlers, TableChannel> {
   const noUpload = (uploadId: string) => fail('not_found', `There is no open upload ${JSON.stringify(uploadId)}.`);
 
   /** The first send and a retry alike: the upload sends what the service does not have yet. */
@@ -80,4 +85,3 @@ export function tableHandlers(accounts: AccountRegistry, sessions: UploadSession
     },
   };
 }
-

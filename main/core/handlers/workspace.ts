@@ -5,12 +5,7 @@ import type { Handlers } from '../ipc/dispatcher.ts';
 import type { Workspaces } from '../workspace/workspaces.ts';
 
 type WorkspaceChannel =
-  | 'workspace:open'
-  | 'workspace:refresh'
-  | 'workspace:network'
-  | 'workspace:query'
-  | 'workspace:saveDraft'
-  | 'workspace:discardDraft';
+  'workspace:open' | 'workspace:refresh' | 'workspace:network' | 'workspace:query' | 'workspace:saveDraft' | 'workspace:discardDraft';
 
 export function workspaceHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pick<Handlers, WorkspaceChannel> {
   const known = (accountId: string) => accounts.get(accountId) !== null;
@@ -25,7 +20,8 @@ export function workspaceHandlers(accounts: AccountRegistry, workspaces: Workspa
       return ok({});
     },
 
-    'workspace:query': async ({ accountId, queryId }) => (known(accountId) ? ok(workspaces.store(accountId).query(queryId)) : noSuchAccount(accountId)),
+    'workspace:query': async ({ accountId, queryId }) =>
+      known(accountId) ? ok(workspaces.store(accountId).query(queryId)) : noSuchAccount(accountId),
 
     'workspace:saveDraft': async ({ accountId, draft }) => {
       if (!known(accountId)) return noSuchAccount(accountId);
@@ -40,6 +36,5 @@ export function workspaceHandlers(accounts: AccountRegistry, workspaces: Workspa
       workspaces.discardDraft(accountId, key);
       return ok({});
     },
-
   };
 }

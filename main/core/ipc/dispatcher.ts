@@ -51,4 +51,3 @@ export function createDispatcher<S>(options: {
     }
   };
 }
-

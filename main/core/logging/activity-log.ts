@@ -44,7 +44,9 @@ export class ActivityLog {
     } else if (state.status === 'online' && was) {
       this.#unreachable.delete(state.accountId);
       const seconds = Math.round((this.#now().getTime() - Date.parse(was.since)) / 1000);
-      this.#log.info(`${label}: online again after ${seconds} s (${was.status === 'offline' ? 'offline' : 'key refused'} since ${was.since})`);
+      this.#log.info(
+        `${label}: online again after ${seconds} s (${was.status === 'offline' ? 'offline' : 'key refused'} since ${was.since})`,
+      );
     }
   }
 
@@ -93,7 +95,9 @@ export class ActivityLog {
   /** A save met a newer version on the service: nothing was sent, the user is to choose. */
   conflict(accountId: string, pending: PendingEdit): void {
     const theirs = pending.theirs === null ? '' : ` (now version ${pending.theirs.version})`;
-    this.#log.warn(`${this.#label(accountId)}: query #${pending.queryId} changed on the service since version ${pending.baseVersion}${theirs}; the edit waits for a choice`);
+    this.#log.warn(
+      `${this.#label(accountId)}: query #${pending.queryId} changed on the service since version ${pending.baseVersion}${theirs}; the edit waits for a choice`,
+    );
   }
 
   conflictResolved(accountId: string, queryId: number, choice: keyof typeof CHOICES, error: ContractError | null): void {

@@ -38,12 +38,14 @@ export class LogFiles {
 
   /** The log files, oldest first. */
   files(): string[] {
-    return readdirSync(this.#options.dir)
-      .map((name) => ({ name, match: NAME.exec(name) }))
-      .filter((file) => file.match !== null)
-      // a day's moved-aside parts are older than its current file; among them, higher numbers are newer
-      .sort((a, b) => a.match![1]!.localeCompare(b.match![1]!) || partOrder(a.match![2]) - partOrder(b.match![2]))
-      .map((file) => join(this.#options.dir, file.name));
+    return (
+      readdirSync(this.#options.dir)
+        .map((name) => ({ name, match: NAME.exec(name) }))
+        .filter((file) => file.match !== null)
+        // a day's moved-aside parts are older than its current file; among them, higher numbers are newer
+        .sort((a, b) => a.match![1]!.localeCompare(b.match![1]!) || partOrder(a.match![2]) - partOrder(b.match![2]))
+        .map((file) => join(this.#options.dir, file.name))
+    );
   }
 
   #nextPart(day: string): number {

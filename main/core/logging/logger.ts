@@ -22,7 +22,13 @@ const RECENT_KEPT = 30;
 export const LOG_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const LOG_MAX_TOTAL_BYTES = 50 * 1024 * 1024;
 
-export function createLogger(options: { dir: string; maxFileBytes?: number; maxTotalBytes?: number; now?: () => Date; echo?: (line: string) => void }): Logger {
+export function createLogger(options: {
+  dir: string;
+  maxFileBytes?: number;
+  maxTotalBytes?: number;
+  now?: () => Date;
+  echo?: (line: string) => void;
+}): Logger {
   const files = new LogFiles({
     dir: options.dir,
     maxFileBytes: options.maxFileBytes ?? LOG_MAX_FILE_BYTES,

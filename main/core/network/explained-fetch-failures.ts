@@ -5,7 +5,8 @@ import type { Fetch } from '../service-client/index.ts';
 // said in words, with the code kept for a bug report. Certificates are always verified: the
 // advice is to trust the certificate in the system, never to skip the check.
 
-const TRUST_ADVICE = "Add the certificate, or the authority that issued it, to this computer's trusted certificates; Querydesk does not skip certificate checks";
+const TRUST_ADVICE =
+  "Add the certificate, or the authority that issued it, to this computer's trusted certificates; Querydesk does not skip certificate checks";
 
 const CERTIFICATE_PROBLEMS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed and not trusted by this computer',
@@ -20,7 +21,15 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
   'net::ERR_CERT_COMMON_NAME_INVALID': 'its certificate is for a different host name',
 };
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 interface Cause {
   code?: string;
@@ -45,7 +54,11 @@ export function withExplainedFailures(send: Fetch, proxyFor: (url: URL) => URL |
     const proxy = proxyFor(url);
     if (response.status === 407 && proxy !== null) {
       await response.body?.cancel();
-      throw new TypeError('fetch failed', { cause: { message: `the proxy at ${proxy.host} asks for a user name and password (HTTP 407); put them in the proxy address, as http://user:password@host:port` } });
+      throw new TypeError('fetch failed', {
+        cause: {
+          message: `the proxy at ${proxy.host} asks for a user name and password (HTTP 407); put them in the proxy address, as http://user:password@host:port`,
+        },
+      });
     }
     return response;
   };
@@ -59,8 +72,10 @@ function explain(error: unknown, proxy: URL | null): string | null {
   if (code === undefined) return null;
   const certificate = CERTIFICATE_PROBLEMS[code];
   if (certificate !== undefined) return `${certificate} (${code}). ${TRUST_ADVICE}`;
-  if (code === 'net::ERR_PROXY_CONNECTION_FAILED') return `the proxy${proxy === null ? '' : ` at ${proxy.host}`} could not be reached (${code})`;
-  if (code === 'net::ERR_TUNNEL_CONNECTION_FAILED') return `the proxy${proxy === null ? '' : ` at ${proxy.host}`} refused to connect to the service (${code})`;
+  if (code === 'net::ERR_PROXY_CONNECTION_FAILED')
+    return `the proxy${proxy === null ? '' : ` at ${proxy.host}`} could not be reached (${code})`;
+  if (code === 'net::ERR_TUNNEL_CONNECTION_FAILED')
+    return `the proxy${proxy === null ? '' : ` at ${proxy.host}`} refused to connect to the service (${code})`;
   if (proxy === null) return null;
   const tunnelStatus = chain.map((one) => /Proxy response \((\d+)\)/.exec(one.message ?? '')?.[1]).find((found) => found !== undefined);
   if (tunnelStatus !== undefined) return `the proxy at ${proxy.host} refused to connect to the service (it answered HTTP ${tunnelStatus})`;
@@ -71,7 +86,11 @@ function explain(error: unknown, proxy: URL | null): string | null {
 /** The error and its causes, outermost first. */
 function causesOf(error: unknown): Cause[] {
   const chain: Cause[] = [];
-  for (let current = error; typeof current === 'object' && current !== null && chain.length < 5; current = (current as { cause?: unknown }).cause) {
+  for (
+    let current = error;
+    typeof current === 'object' && current !== null && chain.length < 5;
+    current = (current as { cause?: unknown }).cause
+  ) {
     chain.push(current as Cause);
   }
   return chain;

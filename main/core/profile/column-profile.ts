@@ -33,7 +33,12 @@ function numeric(kind: ColumnProfile['kind']): string {
   return kind === 'time' ? 'epoch_ms(CAST(v AS TIMESTAMP))' : 'CAST(v AS DOUBLE)';
 }
 
-export async function profileFromCache(db: CacheDb, entry: CacheEntry, name: string, filters: string | undefined): Promise<Result<ColumnProfile>> {
+export async function profileFromCache(
+  db: CacheDb,
+  entry: CacheEntry,
+  name: string,
+  filters: string | undefined,
+): Promise<Result<ColumnProfile>> {
   let column: Column;
   let where: { sql: string; params: string[] } | null;
   try {
@@ -45,21 +50,29 @@ export async function profileFromCache(db: CacheDb, entry: CacheEntry, name: str
   }
   const source = `src AS (SELECT ${quoteIdentifier(column.name)} AS v FROM ${quoteIdentifier(entry.tableName)}${where ? ` WHERE ${where.sql}` : ''})`;
   const params = where?.params ?? [];
-  const query = (sql: string) => db.withConnection((connection) => connection.runAndReadAll(`WITH ${source} ${sql}`, params).then((reader) => reader.getRows()));
+  const query = (sql: string) =>
+    db.withConnection((connection) => connection.runAndReadAll(`WITH ${source} ${sql}`, params).then((reader) => reader.getRows()));
   const wireType = entry.wireTypes[entry.columns.indexOf(column)] ?? column.type;
-  return valueErrors(async () => ok({ ...(await describeColumn(query, column, wireType)), fromCache: { fetchedAt: entry.fetchedAt }, sampled: null }));
+  return valueErrors(async () =>
+    ok({ ...(await describeColumn(query, column, wireType)), fromCache: { fetchedAt: entry.fetchedAt }, sampled: null }),
+  );
 }
 
 /**
  * The figures of a profile, whatever its rows come from; `column.type` is the type DuckDB holds the
  * values in, `wireType` the one the service named.
  */
-export async function describeColumn(query: Query, column: Column, wireType: string): Promise<Omit<ColumnProfile, 'fromCache' | 'sampled'>> {
+export async function describeColumn(
+  query: Query,
+  column: Column,
+  wireType: string,
+): Promise<Omit<ColumnProfile, 'fromCache' | 'sampled'>> {
   const kind = kindOf(column);
   const stats = await summary(query, column, kind);
   // the most frequent values of a text, or of a number or time with few values: counted in one
   // grouping, which also counts the distinct values exactly
-  const grouped = kind === 'text' || stats.present <= EXACT_DISTINCT || stats.approx <= EXACT_DISTINCT ? await frequencies(query, column) : null;
+  const grouped =
+    kind === 'text' || stats.present <= EXACT_DISTINCT || stats.approx <= EXACT_DISTINCT ? await frequencies(query, column) : null;
   return {
     column: column.name,
     type: wireType,
@@ -140,7 +153,9 @@ async function quartiles(query: Query, column: Column, kind: ColumnProfile['kind
         ? ['quantile_cont(CAST(v AS DOUBLE), [0.25, 0.5, 0.75])', 'DOUBLE']
         : [`list_transform(approx_quantile(CAST(v AS DOUBLE), [0.25, 0.5, 0.75]), q -> ${whole ? 'round(q)' : 'q'})`, 'DOUBLE'];
   const cells = ['q1', 'q2', 'q3'].map((name) => cellExpression({ name, type })).join(', ');
-  const [row] = await query(`, s AS (SELECT ${aggregate} AS q FROM src), e AS (SELECT q[1] AS q1, q[2] AS q2, q[3] AS q3 FROM s) SELECT ${cells} FROM e`);
+  const [row] = await query(
+    `, s AS (SELECT ${aggregate} AS q FROM src), e AS (SELECT q[1] AS q1, q[2] AS q2, q[3] AS q3 FROM s) SELECT ${cells} FROM e`,
+  );
   const [q1, q2, q3] = row!.map(toCacheCell);
   return { values: [q1 ?? null, q2 ?? null, q3 ?? null], exact };
 }
@@ -161,5 +176,9 @@ async function histogram(query: Query, kind: ColumnProfile['kind'], low: number,
     `SELECT least(CAST(floor((${numeric(kind)} - ${low}) / ${width}) AS INTEGER), ${BINS - 1}) AS bin, count(*) FROM src WHERE v IS NOT NULL GROUP BY bin`,
   );
   const counts = new Map(rows.map(([bin, count]) => [Number(bin), Number(count)]));
-  return Array.from({ length: BINS }, (_, bin) => ({ from: low + bin * width, to: bin === BINS - 1 ? high : low + (bin + 1) * width, count: counts.get(bin) ?? 0 }));
+  return Array.from({ length: BINS }, (_, bin) => ({
+    from: low + bin * width,
+    to: bin === BINS - 1 ? high : low + (bin + 1) * width,
+    count: counts.get(bin) ?? 0,
+  }));
 }

@@ -22,7 +22,8 @@ export async function estimateDistinct(query: Query, approx: number, present: nu
     const counted = Number(row?.[0] ?? 0);
     const p = Number(below) / Number(HASHES);
     const error = counted > 0 ? 1.96 * Math.sqrt((1 - p) / counted) : Infinity;
-    if (error <= MAX_ERROR) return { count: Math.min(present, Math.round(counted / p)), exact: false, error: Math.ceil(error * 1000) / 1000 };
+    if (error <= MAX_ERROR)
+      return { count: Math.min(present, Math.round(counted / p)), exact: false, error: Math.ceil(error * 1000) / 1000 };
   }
   const [row] = await query('SELECT count(DISTINCT v) FROM src');
   return { count: Number(row?.[0] ?? 0), exact: true };

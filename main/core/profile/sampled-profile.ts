@@ -16,7 +16,12 @@ import { describeColumn } from './column-profile.ts';
 
 export const PROFILE_SAMPLE_ROWS = 10_000;
 
-export async function profileFromSample(db: CacheDb, client: ServiceClient, executionId: string, name: string): Promise<Result<ColumnProfile>> {
+export async function profileFromSample(
+  db: CacheDb,
+  client: ServiceClient,
+  executionId: string,
+  name: string,
+): Promise<Result<ColumnProfile>> {
   const ask = (sampleCount: number) => readSample(client, { executionId, sampleCount, columns: columnsParam([name]), allowPartial: false });
   let sample = await ask(PROFILE_SAMPLE_ROWS);
   // a service whose responses hold fewer rows says how many it can send: a smaller sample, then
@@ -31,7 +36,10 @@ export async function profileFromSample(db: CacheDb, client: ServiceClient, exec
       // typed as a download types them: a value its type cannot hold widens the type (see page-casts.ts)
       let type = storageType(wire.type);
       for (;;) {
-        const values = rows.length > 0 ? `SELECT ${storageCast('x', type, 0)} AS v FROM (VALUES ${rows.join(', ')}) AS t(x)` : `SELECT CAST(NULL AS ${type}) AS v WHERE false`;
+        const values =
+          rows.length > 0
+            ? `SELECT ${storageCast('x', type, 0)} AS v FROM (VALUES ${rows.join(', ')}) AS t(x)`
+            : `SELECT CAST(NULL AS ${type}) AS v WHERE false`;
         try {
           await connection.run(`CREATE OR REPLACE TEMP TABLE profile_sample AS ${values}`);
           break;
@@ -41,7 +49,8 @@ export async function profileFromSample(db: CacheDb, client: ServiceClient, exec
         }
       }
       try {
-        const query = (sql: string) => connection.runAndReadAll(`WITH src AS (SELECT v FROM profile_sample) ${sql}`).then((reader) => reader.getRows());
+        const query = (sql: string) =>
+          connection.runAndReadAll(`WITH src AS (SELECT v FROM profile_sample) ${sql}`).then((reader) => reader.getRows());
         const described = await describeColumn(query, { name: wire.name, type }, wire.type);
         return ok({ ...described, sampled: { rows: sample.data.rows.length, of: sample.data.totalRowCount } });
       } finally {

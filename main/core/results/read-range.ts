@@ -21,7 +21,8 @@ export interface RowRangeRequest {
 }
 
 const PARTIAL_STATE = 'QUERY_STATE_COMPLETED_PARTIAL';
-const PARTIAL_MESSAGE = 'This result is partial: the service cut it short because it was too large, so rows are missing at its end. Read it anyway only if an incomplete result will do.';
+const PARTIAL_MESSAGE =
+  'This result is partial: the service cut it short because it was too large, so rows are missing at its end. Read it anyway only if an incomplete result will do.';
 
 export async function readRowRange(client: ServiceClient, range: RowRangeRequest): Promise<Result<ResultPage>> {
   const { executionId, startRow, endRow, allowPartial, view } = range;

@@ -63,7 +63,12 @@ export class KeyVault {
       return ok(undefined);
     } catch (error) {
       // A session-only key never reached the keychain, so an unreachable one leaves nothing behind.
-      return wasSessionOnly ? ok(undefined) : fail('keychain_unavailable', keychainProblem('The API key could not be removed, since the system keychain did not answer', error));
+      return wasSessionOnly
+        ? ok(undefined)
+        : fail(
+            'keychain_unavailable',
+            keychainProblem('The API key could not be removed, since the system keychain did not answer', error),
+          );
     }
   }
 

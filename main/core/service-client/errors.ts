@@ -4,15 +4,7 @@ import type { Failure, Result } from '../../contract/index.ts';
 // service's own `error` text whenever it sent one, so the UI can show it as the service words it.
 
 export type ServiceErrorKind =
-  | 'bad_key'
-  | 'forbidden'
-  | 'not_found'
-  | 'bad_request'
-  | 'rate_limited'
-  | 'server_error'
-  | 'unreachable'
-  | 'timeout'
-  | 'cancelled';
+  'bad_key' | 'forbidden' | 'not_found' | 'bad_request' | 'rate_limited' | 'server_error' | 'unreachable' | 'timeout' | 'cancelled';
 
 export interface ServiceError {
   kind: ServiceErrorKind;

@@ -62,7 +62,10 @@ export function createExecutionsApi(transport: Transport): ExecutionsApi {
       ),
 
     executeSql: ({ sql, performance, signal }) =>
-      transport.json({ method: 'POST', path: '/sql/execute', body: { sql, ...(performance ? { performance } : {}) }, signal }, readExecuteResponse),
+      transport.json(
+        { method: 'POST', path: '/sql/execute', body: { sql, ...(performance ? { performance } : {}) }, signal },
+        readExecuteResponse,
+      ),
 
     status: (executionId, options = {}) =>
       transport.json({ method: 'GET', path: `/execution/${encodeURIComponent(executionId)}/status`, signal: options.signal }, (body) => {
@@ -79,7 +82,13 @@ export function createExecutionsApi(transport: Transport): ExecutionsApi {
     cancel: (executionId, options = {}) =>
       transport.json(
         // Cancelling twice is as good as once.
-        { method: 'POST', path: `/execution/${encodeURIComponent(executionId)}/cancel`, body: {}, signal: options.signal, idempotent: true },
+        {
+          method: 'POST',
+          path: `/execution/${encodeURIComponent(executionId)}/cancel`,
+          body: {},
+          signal: options.signal,
+          idempotent: true,
+        },
         (body) => (isObject(body) ? (readBoolean(body, 'success') ?? false) : null),
       ),
   };

@@ -33,5 +33,12 @@ export type { ResultView } from './result-view.ts';
 export type { CsvPage, CsvPagesArgs, CsvPageStreamArgs, PageFormat, StreamedCsvPage } from './results-csv.ts';
 export type { BodyConsumer } from './request.ts';
 export type { RetryPolicy } from './retry-policy.ts';
-export type { NewQueryArgs, ParameterDefinitionInput, QueryChanges, QueryListItem, QueryParameterDefinition, QueryRecord } from './queries.ts';
+export type {
+  NewQueryArgs,
+  ParameterDefinitionInput,
+  QueryChanges,
+  QueryListItem,
+  QueryParameterDefinition,
+  QueryRecord,
+} from './queries.ts';
 export type { CreateTableArgs, CsvUploadArgs, TableListItem } from './tables.ts';

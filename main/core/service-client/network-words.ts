@@ -23,7 +23,8 @@ export function networkFailureText(error: unknown, url: URL): string {
   const code = typeof cause?.code === 'string' ? cause.code : null;
   const words = code === null ? undefined : CODE_WORDS[code];
   if (code !== null && words !== undefined) return `${words(url.origin, url.hostname)} (${code}).`;
-  if (cause?.message === 'bad port') return `Nothing was sent to ${url.origin}: port ${url.port} is kept for other protocols, and requests are never sent to it.`;
+  if (cause?.message === 'bad port')
+    return `Nothing was sent to ${url.origin}: port ${url.port} is kept for other protocols, and requests are never sent to it.`;
   const said = clause(typeof cause?.message === 'string' ? cause.message : thrownText(error));
   const because = code === null ? said : `${said} (${code})`;
   return `The connection to ${url.origin} failed: ${because}.`;

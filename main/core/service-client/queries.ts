@@ -61,7 +61,11 @@ export interface NewQueryArgs {
 export type QueryChanges = Partial<Pick<NewQueryArgs, 'name' | 'querySql' | 'description' | 'parameters' | 'tags'>>;
 
 export interface QueriesApi {
-  list(args?: { limit?: number; offset?: number; signal?: AbortSignal }): Promise<ClientResult<{ queries: QueryListItem[]; total: number }>>;
+  list(args?: {
+    limit?: number;
+    offset?: number;
+    signal?: AbortSignal;
+  }): Promise<ClientResult<{ queries: QueryListItem[]; total: number }>>;
   get(queryId: number, options?: { signal?: AbortSignal }): Promise<ClientResult<QueryRecord>>;
   /** Answers the new query's id. */
   create(args: NewQueryArgs, options?: { signal?: AbortSignal }): Promise<ClientResult<number>>;
@@ -85,15 +89,23 @@ export function createQueriesApi(transport: Transport): QueriesApi {
       }),
 
     get: (queryId, options = {}) =>
-      transport.json({ method: 'GET', path: `/query/${queryId}`, signal: options.signal }, (body) => (isObject(body) ? readQueryRecord(body) : null)),
+      transport.json({ method: 'GET', path: `/query/${queryId}`, signal: options.signal }, (body) =>
+        isObject(body) ? readQueryRecord(body) : null,
+      ),
 
     // Not sent twice after a server error: a second create would make a second query.
     create: (args, options = {}) =>
-      transport.json({ method: 'POST', path: '/query', body: { ...wireFields(args), is_private: args.isPrivate ?? false }, signal: options.signal }, readQueryId),
+      transport.json(
+        { method: 'POST', path: '/query', body: { ...wireFields(args), is_private: args.isPrivate ?? false }, signal: options.signal },
+        readQueryId,
+      ),
 
     // Setting the same fields twice leaves the same query.
     update: (queryId, changes, options = {}) =>
-      transport.json({ method: 'PATCH', path: `/query/${queryId}`, body: wireFields(changes), signal: options.signal, idempotent: true }, readQueryId),
+      transport.json(
+        { method: 'PATCH', path: `/query/${queryId}`, body: wireFields(changes), signal: options.signal, idempotent: true },
+        readQueryId,
+      ),
 
     // Archiving an archived query leaves it archived: safe to send again.
     setFlag: (queryId, action, options = {}) =>

@@ -135,7 +135,11 @@ class HttpTransport implements Transport {
     const body = parseJson(response.data.text);
     const value = body === undefined ? null : parse(body);
     if (value === null) {
-      return failure('server_error', `The service answered ${options.method} ${options.path ?? options.url} with an unexpected body.`, response.data.status);
+      return failure(
+        'server_error',
+        `The service answered ${options.method} ${options.path ?? options.url} with an unexpected body.`,
+        response.data.status,
+      );
     }
     return ok(value);
   }
@@ -158,7 +162,11 @@ class HttpTransport implements Transport {
   /** The request with its retries: the first 2xx response, or the failure that ended the tries. */
   async #request<T>(options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
     const url = this.#urlOf(options);
-    if (url === null) return failure('bad_request', `Nothing was sent to ${options.url ?? options.path}: the API key goes only to addresses under ${this.root}.`);
+    if (url === null)
+      return failure(
+        'bad_request',
+        `Nothing was sent to ${options.url ?? options.path}: the API key goes only to addresses under ${this.root}.`,
+      );
     const policy = this.#policy;
     const idempotent = options.idempotent ?? options.method === 'GET';
     for (let attemptNumber = 1; ; attemptNumber += 1) {
@@ -202,7 +210,8 @@ class HttpTransport implements Transport {
       const response = await send(url, {
         method: options.method,
         headers: this.#headers(options),
-        body: typeof content === 'function' ? content() : (content ?? (options.body === undefined ? undefined : JSON.stringify(options.body))),
+        body:
+          typeof content === 'function' ? content() : (content ?? (options.body === undefined ? undefined : JSON.stringify(options.body))),
         ...(typeof content === 'function' ? { duplex: 'half' as const } : {}),
         signal,
       });
@@ -242,7 +251,11 @@ class HttpTransport implements Transport {
 
 function httpFailure(response: RawResponse, refusedWaitMs: number | null) {
   const note = refusedWaitMs === null ? '' : waitNote(refusedWaitMs);
-  return failure(kindForStatus(response.status), errorMessage(response.status, parseJson(response.text), response.text, note), response.status);
+  return failure(
+    kindForStatus(response.status),
+    errorMessage(response.status, parseJson(response.text), response.text, note),
+    response.status,
+  );
 }
 
 // Dune sends uint256 amounts as JSON numbers: none may be rounded through a double on the way in.

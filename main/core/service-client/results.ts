@@ -3,7 +3,14 @@ import { readExecutionFields, readResultMetadata, type ExecutionFields, type Res
 import { nextPageRequest } from './next-page.ts';
 import type { BodyConsumer, RequestOptions, Transport } from './request.ts';
 import { viewQuery, type ResultView } from './result-view.ts';
-import { createCsvPages, createCsvPageStream, type CsvPage, type CsvPagesArgs, type CsvPageStreamArgs, type StreamedCsvPage } from './results-csv.ts';
+import {
+  createCsvPages,
+  createCsvPageStream,
+  type CsvPage,
+  type CsvPagesArgs,
+  type CsvPageStreamArgs,
+  type StreamedCsvPage,
+} from './results-csv.ts';
 import { isObject, readInt, readObject, readString, type JsonObject } from './wire-read.ts';
 
 // An execution's result in JSON: GET /execution/{id}/results?limit&offset, one page or all of

@@ -34,7 +34,11 @@ export interface CreateTableArgs {
 }
 
 export interface TablesApi {
-  list(args?: { limit?: number; offset?: number; signal?: AbortSignal }): Promise<ClientResult<{ tables: TableListItem[]; nextOffset: number | null }>>;
+  list(args?: {
+    limit?: number;
+    offset?: number;
+    signal?: AbortSignal;
+  }): Promise<ClientResult<{ tables: TableListItem[]; nextOffset: number | null }>>;
   /** Answers the full name when the service gives it (the legacy route answers only the table name). */
   uploadCsv(args: CsvUploadArgs, options?: { signal?: AbortSignal }): Promise<ClientResult<{ fullName: string | null }>>;
   create(args: CreateTableArgs, options?: { signal?: AbortSignal }): Promise<ClientResult<{ fullName: string }>>;
@@ -79,7 +83,13 @@ export function createTablesApi(transport: Transport): TablesApi {
         {
           method: 'POST',
           path: '/table/create',
-          body: { namespace: args.namespace, table_name: args.tableName, schema: args.schema, description: args.description, is_private: args.isPrivate },
+          body: {
+            namespace: args.namespace,
+            table_name: args.tableName,
+            schema: args.schema,
+            description: args.description,
+            is_private: args.isPrivate,
+          },
           signal: options.signal,
         },
         (body) => {
@@ -106,7 +116,10 @@ export function createTablesApi(transport: Transport): TablesApi {
       ),
 
     remove: (namespace, table, options = {}) =>
-      transport.json({ method: 'DELETE', path: tablePath(namespace, table), signal: options.signal, idempotent: true }, () => true as const),
+      transport.json(
+        { method: 'DELETE', path: tablePath(namespace, table), signal: options.signal, idempotent: true },
+        () => true as const,
+      ),
   };
 }
 

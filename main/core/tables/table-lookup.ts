@@ -9,7 +9,7 @@ const PAGE = 1000;
 /** Every table of the key's context. */
 export async function listAllTables(client: ServiceClient): Promise<ClientResult<TableListItem[]>> {
   const tables: TableListItem[] = [];
-  for (let offset: number | null = 0; offset !== null; ) {
+  for (let offset: number | null = 0; offset !== null;) {
     const page = await client.tables.list({ limit: PAGE, offset });
     if (!page.ok) return page;
     tables.push(...page.data.tables);
@@ -19,7 +19,11 @@ export async function listAllTables(client: ServiceClient): Promise<ClientResult
 }
 
 /** The table of that SQL name (null when there is none), in that namespace when one is given. */
-export async function findTable(client: ServiceClient, namespace: string | null, table: string): Promise<ClientResult<TableListItem | null>> {
+export async function findTable(
+  client: ServiceClient,
+  namespace: string | null,
+  table: string,
+): Promise<ClientResult<TableListItem | null>> {
   const listed = await listAllTables(client);
   if (!listed.ok) return listed;
   const found = listed.data.find((item) => {
@@ -48,11 +52,16 @@ export async function queryOwner(client: ServiceClient): Promise<string | null> 
 
 async function probeHandle(client: ServiceClient): Promise<string | null> {
   const name = `querydesk_probe_${randomBytes(6).toString('hex')}`;
-  const uploaded = await client.tables.uploadCsv({ tableName: name, data: 'probe\n1\n', description: 'Querydesk: finding the namespace', isPrivate: false });
+  const uploaded = await client.tables.uploadCsv({
+    tableName: name,
+    data: 'probe\n1\n',
+    description: 'Querydesk: finding the namespace',
+    isPrivate: false,
+  });
   if (!uploaded.ok) return null;
   const found = await findTable(client, null, sqlTableName(name));
   const table = found.ok ? found.data : null;
-  const namespace = table === null ? null : splitFullName(table.fullName)?.namespace ?? null;
+  const namespace = table === null ? null : (splitFullName(table.fullName)?.namespace ?? null);
   if (namespace !== null) await client.tables.remove(namespace, sqlTableName(name));
   return table?.ownerHandle ?? namespace;
 }

@@ -5,7 +5,11 @@ import { listAllTables } from './table-lookup.ts';
 import { userTableName } from './table-names.ts';
 
 /** The account's tables as the contract shows them, with the row counts this app knows. */
-export async function readTableSummaries(client: ServiceClient, knownRows: KnownRows, accountId: string): Promise<ClientResult<TableSummary[]>> {
+export async function readTableSummaries(
+  client: ServiceClient,
+  knownRows: KnownRows,
+  accountId: string,
+): Promise<ClientResult<TableSummary[]>> {
   const listed = await listAllTables(client);
   if (!listed.ok) return listed;
   return { ok: true, data: listed.data.map((item) => summaryOf(item, knownRows.rowsOf(accountId, item.fullName, item.updatedAt))) };

@@ -85,7 +85,10 @@ export class TableUpload {
     try {
       await this.#file.finish();
       this.#layout ??= await layoutCsv(this.#file.path, this.#limits.partBytes);
-      const header = headerRow(this.#request.columns.map((c) => c.name), this.#layout.lineBreak);
+      const header = headerRow(
+        this.#request.columns.map((c) => c.name),
+        this.#layout.lineBreak,
+      );
       const dataBytes = this.#layout.size - this.#layout.headerEnd;
       const outcome =
         this.#parts === null && Buffer.byteLength(header) + dataBytes + this.#layout.jsonEscapeBytes < this.#limits.singleBytes
@@ -137,7 +140,8 @@ export class TableUpload {
       const listed = await findTable(this.#client, null, sqlTableName(tableName));
       fullName = listed.ok ? (listed.data?.fullName ?? null) : null;
     }
-    if (fullName === null) return fail('server_error', `The service accepted the upload, but does not list the table ${sqlTableName(tableName)}.`);
+    if (fullName === null)
+      return fail('server_error', `The service accepted the upload, but does not list the table ${sqlTableName(tableName)}.`);
     return ok({ fullName, rows: this.#request.rows, mode: 'single' });
   }
 
@@ -146,7 +150,10 @@ export class TableUpload {
     const headerBytes = Buffer.byteLength(header);
     this.#progress('sending');
     if (this.#parts === null) {
-      const made = await this.#createTable(layout.parts.map((p) => headerBytes + p.end - p.start), signal);
+      const made = await this.#createTable(
+        layout.parts.map((p) => headerBytes + p.end - p.start),
+        signal,
+      );
       if (!made.ok) return made;
       this.#parts = made.data;
       if (this.#cancelled) return fail('cancelled', 'The upload was cancelled.');
@@ -162,7 +169,10 @@ export class TableUpload {
       const inserted = await this.#client.tables.insert(parts.namespace, parts.table, body, { signal });
       if (!inserted.ok) {
         if (isAmbiguous(inserted.error) && !this.#cancelled) parts.uncertain = index;
-        return this.#failed(inserted.error, `part ${index + 1} of ${layout.parts.length} was not confirmed; the parts before it are in the table`);
+        return this.#failed(
+          inserted.error,
+          `part ${index + 1} of ${layout.parts.length} was not confirmed; the parts before it are in the table`,
+        );
       }
       parts.written.add(index);
       parts.rowsWritten += inserted.data.rowsWritten;
@@ -173,18 +183,23 @@ export class TableUpload {
 
   async #createTable(bodies: number[], signal: AbortSignal): Promise<Result<PartsState>> {
     const handle = this.#handle ?? (await resolveHandle(this.#client));
-    if (handle === null) return fail('bad_request', 'The handle of this account could not be found, and a table sent in parts needs it as its namespace.');
+    if (handle === null)
+      return fail('bad_request', 'The handle of this account could not be found, and a table sent in parts needs it as its namespace.');
     const table = sqlTableName(this.#request.tableName);
     const existing = await findTable(this.#client, handle, table);
     if (!existing.ok) return this.#failed(existing.error);
     if (existing.data !== null) {
-      if (!this.#request.replace) return fail('bad_request', `A table named ${this.#request.tableName} exists already; confirm that the upload replaces it.`);
+      if (!this.#request.replace)
+        return fail('bad_request', `A table named ${this.#request.tableName} exists already; confirm that the upload replaces it.`);
       // The service cannot swap a table made of parts: the old one goes first (the UI said so).
       const removed = await this.#client.tables.remove(handle, table, { signal });
       if (!removed.ok) return this.#failed(removed.error);
     }
     const { description, isPrivate, columns } = this.#request;
-    const created = await this.#client.tables.create({ namespace: handle, tableName: table, schema: columns, description, isPrivate }, { signal });
+    const created = await this.#client.tables.create(
+      { namespace: handle, tableName: table, schema: columns, description, isPrivate },
+      { signal },
+    );
     if (!created.ok) return this.#failed(created.error);
     return ok({ namespace: handle, table, fullName: created.data.fullName, bodies, written: new Set(), rowsWritten: 0, uncertain: null });
   }
@@ -230,7 +245,8 @@ export class TableUpload {
     const { message, code } = serviceFailure(error).error;
     const status = error.status;
     const retryable = status === null || status >= 500 || status === 408 || status === 429;
-    const noted = note === '' ? message : /[.!?]$/.test(message) ? `${message} ${note[0]!.toUpperCase()}${note.slice(1)}.` : `${message} (${note})`;
+    const noted =
+      note === '' ? message : /[.!?]$/.test(message) ? `${message} ${note[0]!.toUpperCase()}${note.slice(1)}.` : `${message} (${note})`;
     return fail(code, noted, { status, retryable });
   }
 

@@ -43,7 +43,14 @@ export class AccountSync {
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
     this.#random = options.random ?? Math.random;
-    this.#state = { accountId: options.accountId, status: 'checking', lastSyncedAt: null, offlineSince: null, reason: null, nextRetryAt: null };
+    this.#state = {
+      accountId: options.accountId,
+      status: 'checking',
+      lastSyncedAt: null,
+      offlineSince: null,
+      reason: null,
+      nextRetryAt: null,
+    };
   }
 
   get state(): SyncState {
@@ -106,7 +113,13 @@ export class AccountSync {
     const delay = retryDelay(this.#failures, this.#random);
     // Kept through the attempts in between (their `checking` keeps it too): since the first failure.
     const offlineSince = this.#state.offlineSince ?? at;
-    this.#set({ ...this.#state, status: 'offline', reason: reach.reason, offlineSince, nextRetryAt: new Date(this.#now().getTime() + delay).toISOString() });
+    this.#set({
+      ...this.#state,
+      status: 'offline',
+      reason: reach.reason,
+      offlineSince,
+      nextRetryAt: new Date(this.#now().getTime() + delay).toISOString(),
+    });
     this.#timer = setTimeout(() => void this.refresh(), delay);
   }
 

@@ -18,7 +18,13 @@ function failed(error: ServiceError): SendOutcome {
 }
 
 /** `force`: send over whatever version the service has (the user chose theirs to be replaced). */
-export async function sendEdit(client: ServiceClient, queryId: number, baseVersion: number, edit: QueryEdit, force = false): Promise<SendOutcome> {
+export async function sendEdit(
+  client: ServiceClient,
+  queryId: number,
+  baseVersion: number,
+  edit: QueryEdit,
+  force = false,
+): Promise<SendOutcome> {
   if (!force) {
     const current = await client.queries.get(queryId);
     if (!current.ok) return failed(current.error);
@@ -31,7 +37,13 @@ export async function sendEdit(client: ServiceClient, queryId: number, baseVersi
 }
 
 /** A later save of a query with an edit waiting: one edit, later fields win, the first base version stays. */
-export function mergePending(existing: PendingEdit | undefined, queryId: number, baseVersion: number, edit: QueryEdit, savedAt: string): PendingEdit {
+export function mergePending(
+  existing: PendingEdit | undefined,
+  queryId: number,
+  baseVersion: number,
+  edit: QueryEdit,
+  savedAt: string,
+): PendingEdit {
   return {
     queryId,
     baseVersion: existing?.baseVersion ?? baseVersion,

@@ -133,7 +133,9 @@ export class Workspaces {
   }
 
   pendingOf(accountId: string, queryId: number): PendingEdit | undefined {
-    return this.store(accountId).pending().find((edit) => edit.queryId === queryId);
+    return this.store(accountId)
+      .pending()
+      .find((edit) => edit.queryId === queryId);
   }
 
   /** Puts (or replaces) the query's edit waiting to be sent; null removes it. */
@@ -207,7 +209,10 @@ export class Workspaces {
    */
   async #fetchDetails(accountId: string, client: ServiceClient): Promise<Reach> {
     const store = this.store(accountId);
-    const missing = store.catalog().queries.filter((query) => !query.isGone && query.sql == null).slice(0, DETAILS_PER_REFRESH);
+    const missing = store
+      .catalog()
+      .queries.filter((query) => !query.isGone && query.sql == null)
+      .slice(0, DETAILS_PER_REFRESH);
     const fetched: QueryDetail[] = [];
     let reach: Reach = { status: 'online' };
     for (const query of missing) {

@@ -54,10 +54,7 @@ export class AccountStore {
   }
 
   async byHandle(handle: string): Promise<ServiceAccount | null> {
-    const rows = await this.#db.rows<AccountRow>(
-      `SELECT id, handle, kind, plan FROM accounts WHERE handle = ?`,
-      [handle],
-    );
+    const rows = await this.#db.rows<AccountRow>(`SELECT id, handle, kind, plan FROM accounts WHERE handle = ?`, [handle]);
     return rows[0] ? toAccount(rows[0]) : null;
   }
 

@@ -15,14 +15,12 @@ const AccountSpec = z
   })
   .refine((a) => a.type === 'team' || a.members === undefined, { message: 'only a team has members', path: ['members'] });
 
-export const AccountsConfig = z
-  .object({ accounts: z.array(AccountSpec) })
-  .superRefine((config, ctx) => {
-    const handles = config.accounts.map((a) => a.handle);
-    const keys = config.accounts.flatMap((a) => a.api_keys);
-    if (new Set(handles).size !== handles.length) ctx.addIssue({ code: 'custom', message: 'a handle appears twice', path: ['accounts'] });
-    if (new Set(keys).size !== keys.length) ctx.addIssue({ code: 'custom', message: 'an API key appears twice', path: ['accounts'] });
-  });
+export const AccountsConfig = z.object({ accounts: z.array(AccountSpec) }).superRefine((config, ctx) => {
+  const handles = config.accounts.map((a) => a.handle);
+  const keys = config.accounts.flatMap((a) => a.api_keys);
+  if (new Set(handles).size !== handles.length) ctx.addIssue({ code: 'custom', message: 'a handle appears twice', path: ['accounts'] });
+  if (new Set(keys).size !== keys.length) ctx.addIssue({ code: 'custom', message: 'an API key appears twice', path: ['accounts'] });
+});
 export type AccountsConfig = z.input<typeof AccountsConfig>;
 
 export class AccountsConfigError extends Error {}

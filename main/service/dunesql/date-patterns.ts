@@ -6,9 +6,33 @@ export class PatternError extends Error {}
 
 // MySQL specifiers (Trino's list) and their strftime spelling.
 const MYSQL: Record<string, string> = {
-  a: '%a', b: '%b', c: '%-m', d: '%d', e: '%-d', f: '%f', H: '%H', h: '%I', I: '%I', i: '%M',
-  j: '%j', k: '%-H', l: '%-I', M: '%B', m: '%m', p: '%p', r: '%I:%M:%S %p', S: '%S', s: '%S',
-  T: '%H:%M:%S', U: '%U', v: '%V', W: '%A', w: '%w', Y: '%Y', y: '%y', '%': '%%',
+  a: '%a',
+  b: '%b',
+  c: '%-m',
+  d: '%d',
+  e: '%-d',
+  f: '%f',
+  H: '%H',
+  h: '%I',
+  I: '%I',
+  i: '%M',
+  j: '%j',
+  k: '%-H',
+  l: '%-I',
+  M: '%B',
+  m: '%m',
+  p: '%p',
+  r: '%I:%M:%S %p',
+  S: '%S',
+  s: '%S',
+  T: '%H:%M:%S',
+  U: '%U',
+  v: '%V',
+  W: '%A',
+  w: '%w',
+  Y: '%Y',
+  y: '%y',
+  '%': '%%',
 };
 
 /** A MySQL date pattern (`%Y-%m-%d %H:%i`) as a strftime one. */

@@ -27,11 +27,30 @@ export interface Rewritten {
 
 // DuneSQL functions DuckDB has nothing like: refused by name rather than failing on a lookalike.
 const UNAVAILABLE = new Set([
-  'approx_set', 'empty_approx_set', 'merge', 'make_set_digest', 'merge_set_digest', 'tdigest_agg',
-  'qdigest_agg', 'value_at_quantile', 'values_at_quantiles', 'keccak', 'http_get', 'http_post',
-  'varbinary_to_int256', 'varbinary_to_integer', 'varbinary_to_bigint', 'varbinary_to_decimal',
-  'bytearray_to_int256', 'bytearray_to_integer', 'bytearray_to_bigint', 'bytearray_to_decimal',
-  'from_base58', 'to_base58', 'decode_evm_event', 'decode_evm_function_call',
+  'approx_set',
+  'empty_approx_set',
+  'merge',
+  'make_set_digest',
+  'merge_set_digest',
+  'tdigest_agg',
+  'qdigest_agg',
+  'value_at_quantile',
+  'values_at_quantiles',
+  'keccak',
+  'http_get',
+  'http_post',
+  'varbinary_to_int256',
+  'varbinary_to_integer',
+  'varbinary_to_bigint',
+  'varbinary_to_decimal',
+  'bytearray_to_int256',
+  'bytearray_to_integer',
+  'bytearray_to_bigint',
+  'bytearray_to_decimal',
+  'from_base58',
+  'to_base58',
+  'decode_evm_event',
+  'decode_evm_function_call',
 ]);
 
 // Functions taking a date pattern: its language, and DuckDB's function that takes it as strftime's.
@@ -120,7 +139,13 @@ function onlyToken(tokens: Token[], from: number, to: number): Token | null {
   return first < to && significant(tokens, first, 1) >= to ? tokens[first]! : null;
 }
 
-function rewritePattern(tokens: Token[], name: number, args: [number, number][], { convert, duckdb }: (typeof PATTERNS)[string], replaced: Map<number, string>): void {
+function rewritePattern(
+  tokens: Token[],
+  name: number,
+  args: [number, number][],
+  { convert, duckdb }: (typeof PATTERNS)[string],
+  replaced: Map<number, string>,
+): void {
   const function_ = tokens[name]!.text.toLowerCase();
   const last = args[1];
   const only = last ? onlyToken(tokens, last[0] - 1, last[1]) : null;

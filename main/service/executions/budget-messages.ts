@@ -13,7 +13,13 @@ export function formatBytes(bytes: number): string {
 /** `10 minutes`, `2 hours`, `3 days`, `45 seconds`: for messages. */
 export function formatDuration(millis: number): string {
   const [unit, size] =
-    millis % 86_400_000 === 0 ? ['day', 86_400_000] : millis % 3_600_000 === 0 ? ['hour', 3_600_000] : millis % 60_000 === 0 ? ['minute', 60_000] : ['second', 1000];
+    millis % 86_400_000 === 0
+      ? ['day', 86_400_000]
+      : millis % 3_600_000 === 0
+        ? ['hour', 3_600_000]
+        : millis % 60_000 === 0
+          ? ['minute', 60_000]
+          : ['second', 1000];
   const n = Number((millis / size).toFixed(1));
   return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
@@ -33,7 +39,7 @@ const SPILL_LIMIT = 'max_temp_directory_size';
 export function overBudgetMessage(message: string, plan: Plan, limits: { memoryBytes: number; spillBytes: number }): string | null {
   const said = outOfMemory(message);
   if (said === null) return null;
-  const detail = `(DuckDB: ${said.trim().replace(/\.$/, "")})`;
+  const detail = `(DuckDB: ${said.trim().replace(/\.$/, '')})`;
   const shared = `shared by the context's running executions`;
   if (message.includes(SPILL_LIMIT)) {
     return `the execution went past the ${plan} plan's spill budget: ${formatBytes(limits.spillBytes)} of disk for data that does not fit in its ${formatBytes(limits.memoryBytes)} of memory, ${shared} ${detail}`;

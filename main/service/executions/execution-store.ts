@@ -80,8 +80,7 @@ interface ExecutionRow {
 }
 
 function toExecution(row: ExecutionRow): Execution {
-  const error: ExecutionError | null =
-    row.error_type === null ? null : { type: row.error_type, message: row.error_message ?? '' };
+  const error: ExecutionError | null = row.error_type === null ? null : { type: row.error_type, message: row.error_message ?? '' };
   if (error && row.error_line !== null) error.line = row.error_line;
   if (error && row.error_column !== null) error.column = row.error_column;
   return {
@@ -159,10 +158,7 @@ export class ExecutionStore {
   }
 
   async markExecuting(id: string, startedAt: string): Promise<boolean> {
-    return this.#update(
-      `SET state = ?, started_at = ? WHERE id = ? AND state = ?`,
-      [STATE.executing, startedAt, id, STATE.pending],
-    );
+    return this.#update(`SET state = ?, started_at = ? WHERE id = ? AND state = ?`, [STATE.executing, startedAt, id, STATE.pending]);
   }
 
   async complete(id: string, state: ExecutionState, endedAt: string, expiresAt: string, summary: ResultSummary): Promise<boolean> {
@@ -196,10 +192,13 @@ export class ExecutionStore {
 
   /** `endedAt` only when the execution had started running. */
   async cancel(id: string, cancelledAt: string, endedAt: string | null, expiresAt: string): Promise<boolean> {
-    return this.#update(
-      `SET state = ?, cancelled_at = ?, ended_at = ?, expires_at = ? WHERE id = ? AND ${IN_UNFINISHED}`,
-      [STATE.cancelled, cancelledAt, endedAt, expiresAt, id],
-    );
+    return this.#update(`SET state = ?, cancelled_at = ?, ended_at = ?, expires_at = ? WHERE id = ? AND ${IN_UNFINISHED}`, [
+      STATE.cancelled,
+      cancelledAt,
+      endedAt,
+      expiresAt,
+      id,
+    ]);
   }
 
   async expire(id: string, at: string): Promise<boolean> {
@@ -240,7 +239,9 @@ export class ExecutionStore {
 
   /** The executions that completed with a result (whole or partial). */
   async idsWithResult(): Promise<Set<string>> {
-    const rows = await this.#db.rows<{ id: string }>(`SELECT id FROM executions WHERE state IN (${WITH_RESULT_PLACES})`, [...STATES_WITH_RESULT]);
+    const rows = await this.#db.rows<{ id: string }>(`SELECT id FROM executions WHERE state IN (${WITH_RESULT_PLACES})`, [
+      ...STATES_WITH_RESULT,
+    ]);
     return new Set(rows.map((row) => row.id));
   }
 

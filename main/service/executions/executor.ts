@@ -170,7 +170,12 @@ export class Executor {
     }
     if (running.timedOut) {
       const endedAt = nowIso();
-      await this.#record(() => executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), { type: EXECUTION_FAILED, message: timeLimitMessage(plan, limit) }));
+      await this.#record(() =>
+        executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), {
+          type: EXECUTION_FAILED,
+          message: timeLimitMessage(plan, limit),
+        }),
+      );
     }
   }
 

@@ -76,13 +76,19 @@ export function resolveLimits(options: LimitOptions): { plans: Record<Plan, Plan
         resultBytes: valueFor(options.resultCapBytes, plan, fallback.resultBytes),
       };
       if (limits.timeLimitMillis > LONGEST_TIMER_MILLIS) {
-        throw new Error(`the ${plan} plan's time limit (${formatDuration(limits.timeLimitMillis)}) is more than the longest the service can time (${formatDuration(LONGEST_TIMER_DAYS * DAY)})`);
+        throw new Error(
+          `the ${plan} plan's time limit (${formatDuration(limits.timeLimitMillis)}) is more than the longest the service can time (${formatDuration(LONGEST_TIMER_DAYS * DAY)})`,
+        );
       }
       if (limits.memoryBytes > total.memoryBytes) {
-        throw new Error(`the ${plan} plan's execution memory (${formatBytes(limits.memoryBytes)}) is more than the service's total for executions (${formatBytes(total.memoryBytes)})`);
+        throw new Error(
+          `the ${plan} plan's execution memory (${formatBytes(limits.memoryBytes)}) is more than the service's total for executions (${formatBytes(total.memoryBytes)})`,
+        );
       }
       if (limits.spillBytes > total.spillBytes) {
-        throw new Error(`the ${plan} plan's execution spill (${formatBytes(limits.spillBytes)}) is more than the service's total for executions (${formatBytes(total.spillBytes)})`);
+        throw new Error(
+          `the ${plan} plan's execution spill (${formatBytes(limits.spillBytes)}) is more than the service's total for executions (${formatBytes(total.spillBytes)})`,
+        );
       }
       return [plan, limits];
     }),

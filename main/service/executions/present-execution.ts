@@ -5,13 +5,10 @@ import type { Execution, ResultSummary } from './execution-store.ts';
 // The wire shapes of executions (notes §4.3 to §4.6). Optional fields are left out, never null:
 // clients treat a present key as a value.
 
-
 function errorBody(e: Execution) {
   if (!e.error) return undefined;
   const { type, message, line, column } = e.error;
-  return line !== undefined && column !== undefined
-    ? { type, message, metadata: { line, column } }
-    : { type, message };
+  return line !== undefined && column !== undefined ? { type, message, metadata: { line, column } } : { type, message };
 }
 
 /** The fields shared by the status and results bodies. */
@@ -55,11 +52,7 @@ export function resultMetadata(summary: ResultSummary, page: PageFigures) {
   };
 }
 
-export function statusBody(
-  e: Execution,
-  queuePosition: number | null,
-  slots: { total: number; busy: number },
-): Record<string, unknown> {
+export function statusBody(e: Execution, queuePosition: number | null, slots: { total: number; busy: number }): Record<string, unknown> {
   const summary = hasResult(e.state) ? e.result : null;
   return withoutUndefined({
     ...executionEnvelope(e),

@@ -34,7 +34,12 @@ export interface FurnishPlace {
  * that the next execution tries it again. Each table is also named `<handle>.<table>` in the
  * default catalog, unless that is a sample table's name.
  */
-export async function furnish(instance: DuckDBInstance, tables: TableRecord[], samples: string | null, place: FurnishPlace): Promise<boolean> {
+export async function furnish(
+  instance: DuckDBInstance,
+  tables: TableRecord[],
+  samples: string | null,
+  place: FurnishPlace,
+): Promise<boolean> {
   const connection = await instance.connect();
   let attachedAll = true;
   const { links } = place;
@@ -43,7 +48,8 @@ export async function furnish(instance: DuckDBInstance, tables: TableRecord[], s
     await connection.run(`ATTACH ':memory:' AS ${catalog}`);
     await createDuneSqlMacros(instance, DEFAULT_CATALOG);
     for (const namespace of new Set(tables.map((t) => t.namespace))) await connection.run(`CREATE SCHEMA ${catalog}.${q(namespace)}`);
-    for (const schema of new Set([...tables.map((t) => t.namespace), ...SAMPLE_SCHEMAS])) await connection.run(`CREATE SCHEMA IF NOT EXISTS ${q(schema)}`);
+    for (const schema of new Set([...tables.map((t) => t.namespace), ...SAMPLE_SCHEMAS]))
+      await connection.run(`CREATE SCHEMA IF NOT EXISTS ${q(schema)}`);
     await mkdir(links, { recursive: true });
     if (samples !== null) await attachSamples(connection, await hardLink(samples, links));
     for (const [i, table] of tables.entries()) {

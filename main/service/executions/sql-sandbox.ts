@@ -62,8 +62,7 @@ const PUBLIC_ONLY = -1;
 
 // One DuckDB per context and budget: a context's executions share its memory and spill limits,
 // and another context's query (public tables only) runs within the starter's plan's.
-const keyOf = (privateOf: number | null, budget: ServiceBudget) =>
-  `${privateOf ?? PUBLIC_ONLY}:${budget.memoryBytes}:${budget.spillBytes}`;
+const keyOf = (privateOf: number | null, budget: ServiceBudget) => `${privateOf ?? PUBLIC_ONLY}:${budget.memoryBytes}:${budget.spillBytes}`;
 
 // Contexts whose DuckDB is kept between executions; the least recently used beyond them is closed.
 const KEPT_CONTEXTS = 8;

@@ -20,7 +20,8 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 const COMPRESSORS: Record<Encoding, ((body: Buffer) => Promise<Buffer>) | null> = {
   zstd: zstd && ((body) => zstd(body, { params: { [zlib.constants.ZSTD_c_compressionLevel]: 1 } })),
-  br: (body) => brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  br: (body) =>
+    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
   gzip: (body) => gzip(body, { level: 1 }),
 };
 

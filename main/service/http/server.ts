@@ -146,7 +146,9 @@ export function createHttpServer<Caller>(setup: ServerSetup<Caller>): HttpServer
     response.once('close', () => answering.set(socket, answering.get(socket)! - 1));
     const answered = handle(setup, request)
       .catch(errorReply)
-      .then((reply) => send(request, response, reply, setup.compression ?? 'auto', setup.lingerMillis).finally(() => whenSent(response, reply)))
+      .then((reply) =>
+        send(request, response, reply, setup.compression ?? 'auto', setup.lingerMillis).finally(() => whenSent(response, reply)),
+      )
       .catch((error: unknown) => {
         // a client gone mid-answer is not a failure of the service's
         if (!socket.destroyed) console.error('[service] could not answer:', error);

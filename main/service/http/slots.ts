@@ -30,7 +30,8 @@ export class Slots {
       return await work();
     } finally {
       const next = this.#waiting.shift();
-      if (next) next(); // the slot passes straight to the next in line
+      if (next)
+        next(); // the slot passes straight to the next in line
       else this.#free++;
     }
   }

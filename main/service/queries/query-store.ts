@@ -90,10 +90,11 @@ export class QueryStore {
   }
 
   async listByOwner(ownerId: number, limit: number, offset: number): Promise<{ queries: StoredQuery[]; total: number }> {
-    const rows = await this.#db.read<QueryRow>(
-      `${SELECT_QUERY} WHERE q.owner_id = ? ORDER BY q.id LIMIT ? OFFSET ?`,
-      [ownerId, limit, offset],
-    );
+    const rows = await this.#db.read<QueryRow>(`${SELECT_QUERY} WHERE q.owner_id = ? ORDER BY q.id LIMIT ? OFFSET ?`, [
+      ownerId,
+      limit,
+      offset,
+    ]);
     const count = await this.#db.read<{ n: bigint }>(`SELECT count(*) AS n FROM queries WHERE owner_id = ?`, [ownerId]);
     return { queries: rows.map(toQuery), total: Number(count[0]?.n ?? 0) };
   }

@@ -25,7 +25,8 @@ const DATETIME = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+
  */
 function checkTyped(definition: ParameterDefinition, given: unknown, text: string): void {
   const { key, type } = definition;
-  if (type === 'number' && !NUMBER.test(text.trim())) throw new ParameterError(`parameter ${key} must be a number, got '${text.slice(0, 100)}'`);
+  if (type === 'number' && !NUMBER.test(text.trim()))
+    throw new ParameterError(`parameter ${key} must be a number, got '${text.slice(0, 100)}'`);
   if (type === 'datetime' && !DATETIME.test(text.trim())) {
     throw new ParameterError(`parameter ${key} must be a date-time such as 2024-01-31 12:00:00, got '${text.slice(0, 100)}'`);
   }
@@ -33,7 +34,8 @@ function checkTyped(definition: ParameterDefinition, given: unknown, text: strin
   if (type === 'enum' && options && options.length > 0) {
     const chosen = Array.isArray(given) ? given.map(String) : definition.isMultiselect ? text.split(',') : [text];
     const unknown = chosen.filter((value) => !options.includes(value));
-    if (unknown.length > 0) throw new ParameterError(`parameter ${key} must be one of its options (${options.join(', ')}), got '${unknown[0]!.slice(0, 100)}'`);
+    if (unknown.length > 0)
+      throw new ParameterError(`parameter ${key} must be one of its options (${options.join(', ')}), got '${unknown[0]!.slice(0, 100)}'`);
   }
 }
 
@@ -41,11 +43,7 @@ function checkTyped(definition: ParameterDefinition, given: unknown, text: strin
  * The value of every parameter the SQL uses: the one given, else the query's default.
  * Names the query does not know, and placeholders left without any value, are refused.
  */
-export function resolveParameters(
-  sql: string,
-  definitions: ParameterDefinition[],
-  given: Record<string, unknown>,
-): Record<string, string> {
+export function resolveParameters(sql: string, definitions: ParameterDefinition[], given: Record<string, unknown>): Record<string, string> {
   const used = placeholderNames(sql);
   const known = new Set([...definitions.map((d) => d.key), ...used]);
   const unknown = Object.keys(given).filter((name) => !known.has(name));

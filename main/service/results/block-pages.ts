@@ -44,7 +44,8 @@ export class BlockPages {
     // each block holds the result's table while it is written: one read ahead may outlive its page
     const block: MakeBlock = (from, to, allocate) =>
       reader.withTable(executionId, async (connection, table) => {
-        const json = encoding === 'json' ? await this.#jsonTextOf(key, () => reader.pages.jsonText(connection, query.columns, table)) : null;
+        const json =
+          encoding === 'json' ? await this.#jsonTextOf(key, () => reader.pages.jsonText(connection, query.columns, table)) : null;
         return reader.pages.block(connection, query.columns, table, row, { from, to, json, allocate });
       });
     return this.#blocks.page(executionId, key, encoding, query.storedRows, query.offset, query.limit, block);

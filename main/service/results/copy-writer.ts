@@ -40,7 +40,13 @@ export class CopyWriter {
    * when they would be, or are, larger than `maxBytes` (told before they are written from the rows'
    * size and their keys, then from the file).
    */
-  async jsonLines(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, maxBytes: number, eachRow = false): Promise<JsonLines | null> {
+  async jsonLines(
+    connection: DuckDBConnection,
+    columns: ResultColumn[],
+    rows: PageRows,
+    maxBytes: number,
+    eachRow = false,
+  ): Promise<JsonLines | null> {
     const { count, bytes, line, sizes } = await this.#jsonFacts(connection, columns, rows, eachRow);
     if (count === 0) return { body: Buffer.alloc(0), rowCount: 0, bytes: 0, sizes };
     // each row repeats its keys: quoted, a colon, a comma, braces
@@ -54,7 +60,12 @@ export class CopyWriter {
    * The rows' count and bytes, and each row's JSON for COPY: its cells as they are where all their
    * column's values allow; with `eachRow`, each row's bytes too.
    */
-  async #jsonFacts(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows, eachRow = false): Promise<{ count: number; bytes: number; line: string; sizes: Uint32Array }> {
+  async #jsonFacts(
+    connection: DuckDBConnection,
+    columns: ResultColumn[],
+    rows: PageRows,
+    eachRow = false,
+  ): Promise<{ count: number; bytes: number; line: string; sizes: Uint32Array }> {
     const facts = columns.map(jsonNumbersFitSql);
     const asked = facts.filter((fact) => fact !== null);
     const sizes = eachRow ? `, list((${rowBytesSql(columns)})::UINTEGER ORDER BY ${rows.orderBy})` : '';
@@ -67,7 +78,13 @@ export class CopyWriter {
     return { count: Number(count), bytes: Number(bytes), line: jsonLineSql(columns, whichFactsHold(facts, rest)), sizes: each };
   }
 
-  async copy(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string, maxBytes = Number.POSITIVE_INFINITY): Promise<{ body: Buffer; rowCount: number } | null> {
+  async copy(
+    connection: DuckDBConnection,
+    cells: string[],
+    rows: PageRows,
+    options: string,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<{ body: Buffer; rowCount: number } | null> {
     const file = this.file('page');
     try {
       const rowCount = await this.copyTo(connection, cells, rows, options, file);
@@ -81,7 +98,10 @@ export class CopyWriter {
   /** COPYs the rows' cells into `file`, and answers how many rows it wrote. */
   async copyTo(connection: DuckDBConnection, cells: string[], rows: PageRows, options: string, file: string): Promise<number> {
     const order = rows.inOrder ? '' : ` ORDER BY ${rows.orderBy}`;
-    const copied = await connection.run(`COPY (SELECT ${cells.join(', ')} FROM (${rows.sql})${order}) TO ${quoteLiteral(file)} (${options})`, valuesOf(rows.params));
+    const copied = await connection.run(
+      `COPY (SELECT ${cells.join(', ')} FROM (${rows.sql})${order}) TO ${quoteLiteral(file)} (${options})`,
+      valuesOf(rows.params),
+    );
     return copied.rowsChanged;
   }
 

@@ -25,6 +25,7 @@ export function csvRowStarts(body: Buffer): Uint32Array {
     starts.push(lineBreak + 1);
     at = lineBreak + 1;
   }
-  if (starts[starts.length - 1] !== body.length) throw new Error(`CSV text ends without a line break after byte ${starts[starts.length - 1]}`);
+  if (starts[starts.length - 1] !== body.length)
+    throw new Error(`CSV text ends without a line break after byte ${starts[starts.length - 1]}`);
   return Uint32Array.from(starts);
 }

@@ -39,7 +39,9 @@ function withHex(expression: string, type: DuneType, depth: number): string {
     }
     default: {
       // a null struct stays null, where struct_pack would make one of null fields
-      const fields = type.fields.map((f) => `${quoteIdentifier(f.name!)} := ${withHex(`struct_extract(${expression}, ${quoteLiteral(f.name!)})`, f.type, depth)}`);
+      const fields = type.fields.map(
+        (f) => `${quoteIdentifier(f.name!)} := ${withHex(`struct_extract(${expression}, ${quoteLiteral(f.name!)})`, f.type, depth)}`,
+      );
       return `CASE WHEN ${expression} IS NULL THEN NULL ELSE struct_pack(${fields.join(', ')}) END`;
     }
   }

@@ -30,7 +30,11 @@ export function textPage(text: RowsText, offset: number, limit: number): Page {
   const from = Math.min(offset, rows);
   const to = Math.min(offset + limit, rows);
   if (to === from) return { body: [], rowCount: 0, bytes: 0 };
-  return { body: [text.body.subarray(text.starts[from], text.starts[to]! - 1)], rowCount: to - from, bytes: text.bytesBefore[to]! - text.bytesBefore[from]! };
+  return {
+    body: [text.body.subarray(text.starts[from], text.starts[to]! - 1)],
+    rowCount: to - from,
+    bytes: text.bytesBefore[to]! - text.bytesBefore[from]!,
+  };
 }
 
 /**

@@ -14,5 +14,11 @@ export interface PageRows {
 
 /** Rows `from` to `to` of a table written in order, by rowid (see `PageWriter.range`). */
 export function rowidRange(table: string, row: string, from: number, to: number): PageRows {
-  return { sql: `SELECT *, rowid AS ${row} FROM ${table} WHERE rowid >= ${from} AND rowid < ${to}`, params: [], orderBy: row, inOrder: true, limit: to - from };
+  return {
+    sql: `SELECT *, rowid AS ${row} FROM ${table} WHERE rowid >= ${from} AND rowid < ${to}`,
+    params: [],
+    orderBy: row,
+    inOrder: true,
+    limit: to - from,
+  };
 }

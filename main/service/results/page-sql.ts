@@ -60,7 +60,13 @@ export function pageRowsSql(table: string, query: PageQuery, row: string): PageR
 }
 
 /** The page of the stored result in `table`, from its SQL. */
-export function plainPage(connection: DuckDBConnection, pages: PageWriter, table: string, query: PageQuery, encoding: PageEncoding): Promise<Page> {
+export function plainPage(
+  connection: DuckDBConnection,
+  pages: PageWriter,
+  table: string,
+  query: PageQuery,
+  encoding: PageEncoding,
+): Promise<Page> {
   assertWindow(query);
   const row = rowPositionName(query.tableColumns);
   const rows = pageRowsSql(table, query, row);

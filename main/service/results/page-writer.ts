@@ -50,7 +50,15 @@ export class PageWriter {
    * tail is all that is ever cut), and DuckDB reads a range of them from its row groups without
    * counting up to it. `row` is a name no column of the table has.
    */
-  async range(connection: DuckDBConnection, format: PageEncoding, columns: ResultColumn[], table: string, row: string, offset: number, limit: number): Promise<Page> {
+  async range(
+    connection: DuckDBConnection,
+    format: PageEncoding,
+    columns: ResultColumn[],
+    table: string,
+    row: string,
+    offset: number,
+    limit: number,
+  ): Promise<Page> {
     const part = (from: number, to: number) => rowidRange(table, row, from, to);
     // a Parquet file is one whole: it is not made of parts
     const parts = format === 'parquet' ? 1 : Math.max(1, Math.min(PARTS, Math.floor(limit / PART_ROWS)));
@@ -95,7 +103,8 @@ export class PageWriter {
    */
   async parquet(connection: DuckDBConnection, columns: ResultColumn[], rows: PageRows): Promise<Page> {
     if (columns.length === 0) throw new Error('a Parquet page needs at least one column');
-    const options = 'FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, PARQUET_VERSION v2, WRITE_BLOOM_FILTER false, DICTIONARY_SIZE_LIMIT 1';
+    const options =
+      'FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, PARQUET_VERSION v2, WRITE_BLOOM_FILTER false, DICTIONARY_SIZE_LIMIT 1';
     const { body, rowCount } = (await this.#copier.copy(connection, columns.map(parquetColumnSql), rows, options))!;
     return { body: [body], rowCount, bytes: 0 };
   }
@@ -130,15 +139,28 @@ export class PageWriter {
    * where each starts and the bytes before it: a page of it is then a slice (see `textPage`). Null
    * when the text would be larger than `maxBytes`.
    */
-  async text(connection: DuckDBConnection, columns: ResultColumn[], table: string, row: string, maxBytes: number): Promise<RowsText | null> {
-    const rows: PageRows = { sql: `SELECT *, rowid AS ${row} FROM ${table}`, params: [], orderBy: row, inOrder: true, limit: Number.MAX_SAFE_INTEGER };
+  async text(
+    connection: DuckDBConnection,
+    columns: ResultColumn[],
+    table: string,
+    row: string,
+    maxBytes: number,
+  ): Promise<RowsText | null> {
+    const rows: PageRows = {
+      sql: `SELECT *, rowid AS ${row} FROM ${table}`,
+      params: [],
+      orderBy: row,
+      inOrder: true,
+      limit: Number.MAX_SAFE_INTEGER,
+    };
     const lines = await this.#copier.jsonLines(connection, columns, rows, maxBytes, true);
     if (!lines) return null;
     const { body, rowCount, sizes } = lines;
     const starts = new Uint32Array(rowCount + 1);
     const bytesBefore = new Float64Array(rowCount + 1);
     const ends = commasForLineBreaks(body).subarray(1);
-    if (ends.length !== rowCount || sizes.length !== rowCount) throw new Error(`a view's text has ${ends.length} lines and ${sizes.length} sizes for ${rowCount} rows`);
+    if (ends.length !== rowCount || sizes.length !== rowCount)
+      throw new Error(`a view's text has ${ends.length} lines and ${sizes.length} sizes for ${rowCount} rows`);
     ends.forEach((end, i) => {
       starts[i + 1] = end;
       bytesBefore[i + 1] = bytesBefore[i]! + sizes[i]!;

@@ -46,17 +46,20 @@ export async function readResult(
           `${maxPageRows} rows in one response; ask for at most ${maxPageRows}`,
       );
     }
-    const samplePercent =
-      sampleCount !== null && total.rowCount > sampleCount ? (sampleCount / total.rowCount) * 100 : null;
-    const page = await results.page(execution.id, {
-      tableColumns: all,
-      columns: request.columns,
-      ...window,
-      where: request.where,
-      orderBy: request.orderBy,
-      samplePercent,
-      storedRows: summary.rowCount,
-    }, format);
+    const samplePercent = sampleCount !== null && total.rowCount > sampleCount ? (sampleCount / total.rowCount) * 100 : null;
+    const page = await results.page(
+      execution.id,
+      {
+        tableColumns: all,
+        columns: request.columns,
+        ...window,
+        where: request.where,
+        orderBy: request.orderBy,
+        samplePercent,
+        storedRows: summary.rowCount,
+      },
+      format,
+    );
     return {
       columns: request.columns,
       body: page.body,

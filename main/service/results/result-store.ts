@@ -42,16 +42,16 @@ export class ResultStore {
 
   async page(executionId: string, query: PageQuery, encoding: PageEncoding): Promise<Page> {
     assertWindow(query);
-    return await (
-      this.#views.page(executionId, query, encoding) ??
+    return await (this.#views.page(executionId, query, encoding) ??
       this.#blocks.page(executionId, query, encoding) ??
-      this.#reader.withTable(executionId, (connection, table) => plainPage(connection, this.#reader.pages, table, query, encoding))
-    );
+      this.#reader.withTable(executionId, (connection, table) => plainPage(connection, this.#reader.pages, table, query, encoding)));
   }
 
   /** Rows and bytes of the stored rows that pass `where`. */
   count(executionId: string, columns: ResultColumn[], where: BoundSql): Promise<StoredSize> {
-    return this.#totals.total(executionId, where, () => this.#reader.withTable(executionId, (connection, table) => measureRows(connection, table, columns, where)));
+    return this.#totals.total(executionId, where, () =>
+      this.#reader.withTable(executionId, (connection, table) => measureRows(connection, table, columns, where)),
+    );
   }
 
   /** The executions whose result tables are stored, complete or not. */

@@ -61,7 +61,7 @@ export async function readBytes(path: string, allocate: (size: number) => Buffer
   try {
     const to = end ?? (await file.stat()).size;
     const bytes = allocate(to - start);
-    for (let done = 0; done < bytes.length; ) {
+    for (let done = 0; done < bytes.length;) {
       const { bytesRead } = await file.read(bytes, done, bytes.length - done, start + done);
       if (bytesRead === 0) throw new Error(`${path} ended after ${start + done} of ${to} bytes`);
       done += bytesRead;

@@ -20,7 +20,9 @@ export async function oneStatementJson(connection: DuckDBConnection, columns: Re
 
 /** A page without columns: as many empty objects, or empty lines, as it has rows. */
 export async function columnless(connection: DuckDBConnection, rows: PageRows, format: PageEncoding): Promise<Page> {
-  const [[count]] = (await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM (${rows.sql})`, valuesOf(rows.params))).getRows() as [[bigint]];
+  const [[count]] = (await connection.runAndReadAll(`SELECT count(*)::BIGINT FROM (${rows.sql})`, valuesOf(rows.params))).getRows() as [
+    [bigint],
+  ];
   const rowCount = Number(count);
   const text = format === 'json' ? Array(rowCount).fill('{}').join(',') : '\n'.repeat(rowCount);
   return { body: [Buffer.from(text)], rowCount, bytes: 0 };

@@ -82,7 +82,15 @@ export class TextBlocks {
    * Rows `offset` to `offset + limit` (of `rows` in all) of the text named by `key` (a table, its
    * format and columns), which belongs to `owner` (its execution); blocks are made by `make` where missing.
    */
-  async page(owner: string, key: string, encoding: PageEncoding, rows: number, offset: number, limit: number, make: MakeBlock): Promise<Page> {
+  async page(
+    owner: string,
+    key: string,
+    encoding: PageEncoding,
+    rows: number,
+    offset: number,
+    limit: number,
+    make: MakeBlock,
+  ): Promise<Page> {
     const end = Math.min(rows, offset + limit);
     if (end <= offset) return { body: [], rowCount: 0, bytes: 0 };
     const used = this.#indexes(offset, end).map((i) => this.#use(owner, `${key}\u0000${i}`, i, make));
@@ -110,15 +118,22 @@ export class TextBlocks {
     if (end <= offset || !blocks.every((block) => block?.text)) return null;
     const used = keys.map((k, i) => this.#addUser(k, blocks[i]!));
     const sent = this.#sending(used);
-    return read(used.map((block) => block.text!), encoding, offset, end).then(
-      (page) => ({ ...page, sent }),
-      (error: unknown) => {
-        sent();
-        throw error;
-      },
-    ).finally(() => {
-      for (const block of used) this.#release(block);
-    });
+    return read(
+      used.map((block) => block.text!),
+      encoding,
+      offset,
+      end,
+    )
+      .then(
+        (page) => ({ ...page, sent }),
+        (error: unknown) => {
+          sent();
+          throw error;
+        },
+      )
+      .finally(() => {
+        for (const block of used) this.#release(block);
+      });
   }
 
   /** Forgets the blocks of an owner whose result is dropped; files in use go with their last user. */

@@ -32,16 +32,23 @@ export class ViewPages {
       reader.withTable(executionId, async (connection, table) => {
         const where = query.where ? ` WHERE ${query.where.sql}` : '';
         // rowid breaks ties of the sort: a view's order is the same each time it is made
-        await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${table}${where} ORDER BY ${query.orderBy ?? 'rowid'}, rowid`, valuesOf(params));
+        await connection.run(
+          `CREATE TABLE ${target} AS SELECT * FROM ${table}${where} ORDER BY ${query.orderBy ?? 'rowid'}, rowid`,
+          valuesOf(params),
+        );
         const [[rows]] = (await connection.runAndReadAll(`SELECT count(*) FROM ${target}`)).getRows() as [[bigint]];
         return Number(rows) * query.tableColumns.length;
       });
     const row = rowPositionName(query.tableColumns);
     return this.#views.use(executionId, key, fill, async (view, cells) => {
       const columns = query.columns.map((c) => c.name).join('\u0000');
-      const text = (maxBytes: number) => reader.withConnection((connection) => reader.pages.text(connection, query.columns, view, row, maxBytes));
+      const text = (maxBytes: number) =>
+        reader.withConnection((connection) => reader.pages.text(connection, query.columns, view, row, maxBytes));
       const page = encoding === 'json' ? await this.#texts.page(view, columns, cells, query.offset, query.limit, text) : null;
-      return page ?? reader.withConnection((connection) => reader.pages.range(connection, encoding, query.columns, view, row, query.offset, query.limit));
+      return (
+        page ??
+        reader.withConnection((connection) => reader.pages.range(connection, encoding, query.columns, view, row, query.offset, query.limit))
+      );
     });
   }
 

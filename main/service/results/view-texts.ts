@@ -30,7 +30,14 @@ export class ViewTexts {
    * than the bytes it is given) if it is not kept; null when the view has too many cells for a
    * text, or its text could not be made or kept.
    */
-  async page(view: string, columns: string, cells: number, offset: number, limit: number, make: (maxBytes: number) => Promise<RowsText | null>): Promise<Page | null> {
+  async page(
+    view: string,
+    columns: string,
+    cells: number,
+    offset: number,
+    limit: number,
+    make: (maxBytes: number) => Promise<RowsText | null>,
+  ): Promise<Page | null> {
     if (cells > MOST_CELLS) return null;
     const key = `${view}\u0000${columns}`;
     const kept = this.#kept.get(key) ?? this.#make(key, view, make);

@@ -57,7 +57,11 @@ export function addResultRoutes(router: Router<ServiceAccount>, deps: ServiceDep
   const headerWord = config.serviceName[0]!.toUpperCase() + config.serviceName.slice(1).toLowerCase();
   const parquetWrites = new SlotsByKey(() => new Slots(PARQUET_WRITES, PARQUET_WAITING, 'Parquet pages of this context'));
 
-  async function answer(execution: Execution, format: PageEncoding, { url, origin, request, caller }: RouteRequest<ServiceAccount>): Promise<Reply> {
+  async function answer(
+    execution: Execution,
+    format: PageEncoding,
+    { url, origin, request, caller }: RouteRequest<ServiceAccount>,
+  ): Promise<Reply> {
     const summary = hasResult(execution.state) ? execution.result : null;
     if (format === 'csv' && !summary) {
       throw badRequest(`Query state is ${execution.state}, cannot provide CSV result`);
@@ -84,7 +88,12 @@ export function addResultRoutes(router: Router<ServiceAccount>, deps: ServiceDep
         headers[`X-${headerWord}-Next-Uri`] = next.next_uri;
       }
       if (parquet) return { body: slice.body, contentType: PARQUET, headers, precompressed: true, sent: slice.sent };
-      return { body: [`${csvHeader(slice.columns)}\n`, ...slice.body], contentType: 'text/plain; charset=utf-8', headers, sent: slice.sent };
+      return {
+        body: [`${csvHeader(slice.columns)}\n`, ...slice.body],
+        contentType: 'text/plain; charset=utf-8',
+        headers,
+        sent: slice.sent,
+      };
     }
     const metadata = resultMetadata(
       { ...summary, rowCount: slice.totalRows, bytes: slice.totalBytes },

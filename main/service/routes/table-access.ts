@@ -62,7 +62,12 @@ export class TableAccess {
    * Before a byte of the body is read: refused when its declared size is over `maxBody`, or when
    * even the smallest data that size could hold (`minData`) would not fit the plan's storage.
    */
-  checkDeclared(caller: ServiceAccount, request: { headers: { 'content-length'?: string } }, maxBody: number, minData: (body: number) => number): void {
+  checkDeclared(
+    caller: ServiceAccount,
+    request: { headers: { 'content-length'?: string } },
+    maxBody: number,
+    minData: (body: number) => number,
+  ): void {
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > maxBody) throw new HttpError(413, `the request body is larger than ${maxBody} bytes`);
     if (minData(declared) > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, 0, minData(declared));

@@ -52,9 +52,7 @@ function createTable(access: TableAccess): Handler<ServiceAccount> {
     if (await tables.get(body.namespace, body.table_name)) {
       throw new HttpError(409, `table ${body.namespace}.${body.table_name} already exists`);
     }
-    const file = await tableData.create(
-      body.schema.map((c) => ({ name: c.name, type: COLUMN_TYPES[c.type]!, nullable: c.nullable })),
-    );
+    const file = await tableData.create(body.schema.map((c) => ({ name: c.name, type: COLUMN_TYPES[c.type]!, nullable: c.nullable })));
     await tableData.publish({
       namespace: body.namespace,
       tableName: body.table_name,

@@ -116,8 +116,7 @@ async function insertStaged(access: TableAccess, record: TableRecord, file: stri
   if (unknown.length > 0 || missing.length > 0) {
     await tableData.discard(staged.file);
     throw badRequest(
-      `the columns must match the table's (${expected.join(', ')}): ` +
-        `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
+      `the columns must match the table's (${expected.join(', ')}): ` + `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
     );
   }
   try {

@@ -31,7 +31,8 @@ const SAMPLE_DAYS = `BETWEEN DATE '2024-03-01' AND DATE '2024-03-03'`;
 export const DUNE_SAMPLE_QUERIES: DemoQuery[] = [
   {
     name: 'Stablecoin and WETH transfers by day',
-    description: 'DuneSQL: ERC-20 transfers of USDC, USDT and WETH each day, with their USD volume at the price of the minute they moved. Runs on Dune as it is.',
+    description:
+      'DuneSQL: ERC-20 transfers of USDC, USDT and WETH each day, with their USD volume at the price of the minute they moved. Runs on Dune as it is.',
     tags: ['demo', 'dunesql'],
     sql: `-- ERC-20 transfers per day and token, valued at the minute's price.
 SELECT date_trunc('day', t.evt_block_time) AS day, tok.symbol, count(*) AS transfers,
@@ -62,7 +63,8 @@ ORDER BY volume_usd DESC`,
   },
   {
     name: 'Gas and fees by day',
-    description: 'DuneSQL: transactions, average gas price in gwei, fees in ETH and the share that succeeded, per day, from ethereum.transactions. Runs on Dune as it is.',
+    description:
+      'DuneSQL: transactions, average gas price in gwei, fees in ETH and the share that succeeded, per day, from ethereum.transactions. Runs on Dune as it is.',
     tags: ['demo', 'dunesql'],
     sql: `-- Gas price, fees and success rate of Ethereum transactions per day.
 SELECT block_date AS day, count(*) AS transactions, avg(gas_price / 1e9) AS avg_gas_price_gwei,
@@ -105,7 +107,8 @@ export const DEMO_QUERIES: DemoQuery[] = [
   },
   {
     name: 'Daily volume by chain',
-    description: 'Daily trade count and USD volume of one chain, for trades above a minimum size. Pick the chain and the minimum as parameters.',
+    description:
+      'Daily trade count and USD volume of one chain, for trades above a minimum size. Pick the chain and the minimum as parameters.',
     tags: ['demo', 'parameters'],
     sql:
       `-- Daily volume of one chain's trades of at least {{min_usd}} USD.\n` +
@@ -120,7 +123,8 @@ export const DEMO_QUERIES: DemoQuery[] = [
   },
   {
     name: 'Slow checksum',
-    description: 'Deliberately slow: hashes three billion numbers, which takes ten seconds or more. Run it to watch an execution in progress, or to try cancelling one.',
+    description:
+      'Deliberately slow: hashes three billion numbers, which takes ten seconds or more. Run it to watch an execution in progress, or to try cancelling one.',
     tags: ['demo', 'slow'],
     sql: `-- Deliberately slow, to watch or cancel a running execution.\nSELECT sum(hash(i) % 1000) AS checksum, count(*) AS numbers\nFROM range(3000000000) AS t(i)`,
     parameters: [],

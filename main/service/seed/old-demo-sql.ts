@@ -18,10 +18,15 @@ const OLD_TRADES = `SELECT
 FROM range(1, 5001) AS t(i)`;
 
 export const OLD_DEMO_SQL: ReadonlyArray<readonly [name: string, sql: string]> = [
-  ['Demo trades', `-- 5,000 synthetic trades, generated on the fly.
+  [
+    'Demo trades',
+    `-- 5,000 synthetic trades, generated on the fly.
 ${OLD_TRADES}
-ORDER BY trade_id`],
-  ['Daily volume by chain', `-- Daily volume of one chain's trades of at least {{min_usd}} USD.
+ORDER BY trade_id`,
+  ],
+  [
+    'Daily volume by chain',
+    `-- Daily volume of one chain's trades of at least {{min_usd}} USD.
 WITH trades AS (
 ${OLD_TRADES}
 )
@@ -29,8 +34,11 @@ SELECT date_trunc('day', block_time) AS day, count(*) AS trades, round(sum(amoun
 FROM trades
 WHERE chain = '{{chain}}' AND amount_usd >= {{min_usd}}
 GROUP BY 1
-ORDER BY 1`],
-  ['One million rows', `-- 1,000,000 synthetic transfers.
+ORDER BY 1`,
+  ],
+  [
+    'One million rows',
+    `-- 1,000,000 synthetic transfers.
 SELECT
   i AS id,
   TIMESTAMP '2023-01-01 00:00:00' + to_seconds(i * 13) AS block_time,
@@ -41,5 +49,6 @@ SELECT
   i % 2 = 0 AS is_inbound,
   CASE WHEN i % 13 = 0 THEN NULL ELSE i % 97 END AS bucket
 FROM range(1000000) AS t(i)
-ORDER BY id`],
+ORDER BY id`,
+  ],
 ];

@@ -1,4 +1,10 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+import {
+  DuckDBInstance,
+  type DuckDBConnection,
+  type DuckDBPreparedStatement,
+  type DuckDBResultReader,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 import { isCheckpointBlocked, isInvalidatedDatabase } from '../../common/duckdb-errors.ts';
 import { SerialQueue } from '../../common/serial-queue.ts';
 import { BoundedCache } from '../bounded-cache.ts';
@@ -136,7 +142,8 @@ export class Database {
   async #readAll(connection: DuckDBConnection, sql: string, params: SqlParams): Promise<DuckDBResultReader> {
     if (params.length === 0) return connection.runAndReadAll(sql);
     let kept = this.#prepared.get(connection);
-    if (!kept) this.#prepared.set(connection, (kept = new BoundedCache({ entries: KEPT_STATEMENTS, removed: (evicted) => evicted.destroySync() })));
+    if (!kept)
+      this.#prepared.set(connection, (kept = new BoundedCache({ entries: KEPT_STATEMENTS, removed: (evicted) => evicted.destroySync() })));
     let statement = kept.get(sql);
     if (statement) {
       statement.clearBindings();
@@ -210,7 +217,12 @@ interface Opening {
 // Statements that only read (what `read` runs, and `rows` often does).
 const READS = /^\s*(SELECT|WITH|PRAGMA|SHOW|DESCRIBE)\b/i;
 
-async function openInstance({ path, setup, session, config }: Opening): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+async function openInstance({
+  path,
+  setup,
+  session,
+  config,
+}: Opening): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
   const instance = await DuckDBInstance.create(path, config);
   const connection = await instance.connect();
   for (const sql of [...session, ...setup]) await connection.run(sql);

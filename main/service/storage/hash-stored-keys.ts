@@ -19,7 +19,9 @@ export async function hashStoredKeys(path: string): Promise<void> {
   const connection = await instance.connect();
   try {
     const name = String((await connection.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);
-    const plain = await connection.runAndReadAll(`SELECT 1 FROM duckdb_tables() WHERE database_name = ? AND table_name = 'api_keys'`, [name]);
+    const plain = await connection.runAndReadAll(`SELECT 1 FROM duckdb_tables() WHERE database_name = ? AND table_name = 'api_keys'`, [
+      name,
+    ]);
     if (plain.currentRowCount === 0 && !existsSync(marker)) return;
     writeFileSync(marker, '');
     if (plain.currentRowCount > 0) {

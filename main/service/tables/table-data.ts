@@ -111,8 +111,12 @@ export class TableData {
           const sizes = await Promise.all([current.file, staged].map(async (name) => (await stat(this.#tableFiles.path(name))).size));
           assertRoom(this.#tableFiles.dir, DATA_FLOOR_BYTES, sizes[0]! + sizes[1]!);
           await copyFile(this.#tableFiles.path(current.file), this.#tableFiles.path(file));
-          await this.#withFiles([{ file, readOnly: false }, { file: staged, readOnly: true }], (c, [target, source]) =>
-            c.run(`INSERT INTO ${target}.${DATA} BY NAME SELECT * FROM ${source}.${DATA}`),
+          await this.#withFiles(
+            [
+              { file, readOnly: false },
+              { file: staged, readOnly: true },
+            ],
+            (c, [target, source]) => c.run(`INSERT INTO ${target}.${DATA} BY NAME SELECT * FROM ${source}.${DATA}`),
           );
         } catch (error) {
           await this.discard(file);
@@ -187,7 +191,10 @@ export class TableData {
   }
 
   /** Attaches the files under fresh names, runs `work`, and detaches them, writing written ones out whole. */
-  async #withFiles<T>(files: { file: string; readOnly: boolean }[], work: (c: DuckDBConnection, aliases: string[]) => Promise<T>): Promise<T> {
+  async #withFiles<T>(
+    files: { file: string; readOnly: boolean }[],
+    work: (c: DuckDBConnection, aliases: string[]) => Promise<T>,
+  ): Promise<T> {
     const connection = await this.#files.connect();
     const attached: { alias: string; readOnly: boolean }[] = [];
     try {
@@ -196,7 +203,10 @@ export class TableData {
         await connection.run(`ATTACH ${quoteLiteral(this.#tableFiles.path(file))} AS ${alias}${readOnly ? ' (READ_ONLY)' : ''}`);
         attached.push({ alias, readOnly });
       }
-      const result = await work(connection, attached.map((a) => a.alias));
+      const result = await work(
+        connection,
+        attached.map((a) => a.alias),
+      );
       for (const { alias, readOnly } of attached) if (!readOnly) await checkpoint(connection, alias);
       return result;
     } finally {

@@ -14,7 +14,13 @@ const SHARED_FILE = 'tables.duckdb';
  * file is then renamed `tables.duckdb.converted`, kept for the operator to delete), then deletes
  * table files no table points to.
  */
-export async function prepareTableFiles(dataDir: string, files: Database, store: TableStore, data: TableData, tableFiles: TableFiles): Promise<void> {
+export async function prepareTableFiles(
+  dataDir: string,
+  files: Database,
+  store: TableStore,
+  data: TableData,
+  tableFiles: TableFiles,
+): Promise<void> {
   const shared = join(dataDir, SHARED_FILE);
   if (existsSync(shared)) {
     await convertSharedFile(shared, files, store, data, tableFiles);

@@ -66,7 +66,11 @@ function withOther(data: ChartData): ChartData {
 
 function color(index: number, alpha = 1): string {
   const hex = PALETTE[index % PALETTE.length]!;
-  return alpha === 1 ? hex : `${hex}${Math.round(alpha * 255).toString(16).padStart(2, '0')}`;
+  return alpha === 1
+    ? hex
+    : `${hex}${Math.round(alpha * 255)
+        .toString(16)
+        .padStart(2, '0')}`;
 }
 
 /** Bars and pies (and lines over text) read x as categories, in the order main sent them. */

@@ -35,7 +35,7 @@ export class ChartForm {
     this.columns = columns;
     const names = new Set(columns.map((c) => c.name));
     const time = columns.find((c) => isTemporalType(c.type));
-    this.x = saved && names.has(saved.x) ? saved.x : (time ?? columns[0])?.name ?? '';
+    this.x = saved && names.has(saved.x) ? saved.x : ((time ?? columns[0])?.name ?? '');
     this.kind = saved?.kind ?? (time ? 'line' : 'bar');
     const numbers = columns.filter((c) => c.name !== this.x && isNumericType(c.type));
     const y = numbers.find((c) => !ID_LIKE.test(c.name)) ?? numbers[0];

@@ -36,7 +36,12 @@ export function tableSchema(tables: TableSummary[]): SQLNamespace {
 
 /** The result's column names, offered as words while typing outside any dotted name. */
 export function resultColumnSource(columns: { name: string; type: string }[]): CompletionSource {
-  const options: Completion[] = columns.map((column) => ({ label: column.name, type: 'property', detail: `${column.type} · in the result`, boost: -1 }));
+  const options: Completion[] = columns.map((column) => ({
+    label: column.name,
+    type: 'property',
+    detail: `${column.type} · in the result`,
+    boost: -1,
+  }));
   return (context: CompletionContext): CompletionResult | null => {
     const word = context.matchBefore(/\w+$/);
     if (options.length === 0 || (!word && !context.explicit)) return null;

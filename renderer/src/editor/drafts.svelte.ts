@@ -35,7 +35,8 @@ export class Drafts {
   adopt(accountId: string, drafts: Draft[]): void {
     for (const key of [...this.#held.keys()]) if (key.startsWith(`${accountId}\u0000`)) this.#held.delete(key);
     for (const draft of drafts) {
-      if ('queryId' in draft.key) this.#held.set(keyOf(accountId, draft.key.queryId), {
+      if ('queryId' in draft.key)
+        this.#held.set(keyOf(accountId, draft.key.queryId), {
           sql: draft.sql,
           values: Object.keys(draft.parameterValues).length > 0 ? draft.parameterValues : null,
           baseVersion: draft.baseVersion,
@@ -104,7 +105,13 @@ export class Drafts {
           ? this.#api.invoke('workspace:discardDraft', { accountId, key: { queryId } })
           : this.#api.invoke('workspace:saveDraft', {
               accountId,
-              draft: { key: { queryId }, sql: held.sql, parameterValues: held.values ?? {}, baseVersion: held.baseVersion, sqlEdited: held.sqlEdited },
+              draft: {
+                key: { queryId },
+                sql: held.sql,
+                parameterValues: held.values ?? {},
+                baseVersion: held.baseVersion,
+                sqlEdited: held.sqlEdited,
+              },
             }));
       }, SAVE_DELAY_MS),
     );

@@ -2,7 +2,6 @@ import type { ContractError, PendingEdit, QueryDetail } from '$contract/index.ts
 import type { Workspace } from '../queries/workspace.svelte.ts';
 import type { Drafts } from './drafts.svelte.ts';
 
-
 /**
  * Editing the selected query's SQL: its draft, and saving it. The SQL a draft is compared with is
  * the edit waiting to be sent when there is one (saved offline), else the service's.

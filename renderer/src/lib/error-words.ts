@@ -68,7 +68,8 @@ const BUG = 'This is a bug in Querydesk: the day’s log, in the logs folder sho
 // A why that already says to check the address, or that is about the window's own link to the app
 // (its host), not the service: the network advice would be said twice, or be wrong.
 const NOT_THE_SERVICE = /\bcheck the (network|base url|address)\b|\bQuerydesk’s host\b|\bits host\b|\baccess token\b/i;
-const NETWORK = 'Check the network and the service’s address in Accounts. Querydesk keeps checking, and the title bar shows Online once the service answers.';
+const NETWORK =
+  'Check the network and the service’s address in Accounts. Querydesk keeps checking, and the title bar shows Online once the service answers.';
 
 /**
  * What to do, per code; none where the why already says what to change. `unless` is how a why that

@@ -44,7 +44,9 @@ export class SocketBridge implements QuerydeskBridge {
 
   invoke<C extends ChannelName>(channel: C, payload: ChannelRequest<C>): Promise<Result<ChannelResponse<C>>> {
     if (this.#status === 'retrying') {
-      return Promise.resolve(unreachable('This window is not connected to its host right now. It reconnects by itself: try again in a moment.'));
+      return Promise.resolve(
+        unreachable('This window is not connected to its host right now. It reconnects by itself: try again in a moment.'),
+      );
     }
     return new Promise((resolve) => {
       const id = this.#nextId++;

@@ -16,7 +16,13 @@ export class NewQueryDrafts {
    * Keeps a new query's form on disk (`later`: to be created as soon as the service answers);
    * null content removes it. `stillShown`: whether the account is still the one shown when main answers.
    */
-  async keep(accountId: string, newId: string, content: { name: string; sql: string } | null, later: boolean, stillShown: () => boolean): Promise<Result<unknown>> {
+  async keep(
+    accountId: string,
+    newId: string,
+    content: { name: string; sql: string } | null,
+    later: boolean,
+    stillShown: () => boolean,
+  ): Promise<Result<unknown>> {
     const key = { newId };
     const others = () => this.drafts.filter((d) => !('newId' in d.key && d.key.newId === newId));
     // Main stores the calls in their order; only the last one's answer may change what is shown.

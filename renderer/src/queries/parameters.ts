@@ -39,7 +39,10 @@ export function initialValue(field: QueryParameter): FieldValue {
   if (field.type === 'datetime') return toPickerValue(field.value);
   if (isMulti(field)) {
     const options = field.enumOptions ?? [];
-    return field.value.split(',').map((v) => v.trim()).filter((v) => options.includes(v));
+    return field.value
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => options.includes(v));
   }
   return field.value;
 }
@@ -88,4 +91,3 @@ export function fieldValueOf(field: QueryParameter, wire: string | string[]): Fi
   const text = Array.isArray(wire) ? wire.join(',') : wire;
   return field.type === 'datetime' ? toPickerValue(text) : text;
 }
-

@@ -11,7 +11,19 @@ export interface DetailLoad {
 /** A query's entry in the list, from its details (`before`: the entry it replaces). */
 export function localOf(query: QueryDetail, before?: LocalQuery): LocalQuery {
   const { id, name, description, owner, tags, isPrivate, isArchived, sql } = query;
-  return { id, name, description, owner, tags, isPrivate, isArchived, sql, isGone: false, createdAt: before?.createdAt ?? null, updatedAt: before?.updatedAt ?? null };
+  return {
+    id,
+    name,
+    description,
+    owner,
+    tags,
+    isPrivate,
+    isArchived,
+    sql,
+    isGone: false,
+    createdAt: before?.createdAt ?? null,
+    updatedAt: before?.updatedAt ?? null,
+  };
 }
 
 /** Details of the active account's queries, from disk first, then from the service, and how far each has loaded. */

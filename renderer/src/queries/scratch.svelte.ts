@@ -60,7 +60,8 @@ export class Scratches {
     const held = this.stateOf(accountId, tabId);
     if (held) return held;
     const answer = await this.#api.invoke('ui:get', { accountId, key: uiKey(tabId) });
-    const state = this.stateOf(accountId, tabId) ?? (answer.ok ? readState(answer.data.value) : null) ?? { sql: SCRATCH_TEMPLATE, executionId: null };
+    const state = this.stateOf(accountId, tabId) ??
+      (answer.ok ? readState(answer.data.value) : null) ?? { sql: SCRATCH_TEMPLATE, executionId: null };
     this.#put(accountId, tabId, state);
     return state;
   }

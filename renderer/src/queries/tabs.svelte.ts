@@ -16,7 +16,9 @@ export function readTabsState(value: unknown): TabsState {
   const tabs = Array.isArray(v.tabs)
     ? v.tabs.flatMap((t): Tab[] => {
         const tab = t as Partial<Tab> | null;
-        return tab && Number.isSafeInteger(tab.queryId) && tab.queryId !== 0 ? [{ queryId: tab.queryId as number, pinned: tab.pinned === true }] : [];
+        return tab && Number.isSafeInteger(tab.queryId) && tab.queryId !== 0
+          ? [{ queryId: tab.queryId as number, pinned: tab.pinned === true }]
+          : [];
       })
     : [];
   const active = typeof v.active === 'number' && tabs.some((t) => t.queryId === v.active) ? v.active : (tabs[0]?.queryId ?? null);

@@ -1,11 +1,4 @@
-import type {
-  ChannelRequest,
-  ContractError,
-  QueryDetail,
-  QueryEdit,
-  Result,
-  SaveOutcome,
-} from '$contract/index.ts';
+import type { ChannelRequest, ContractError, QueryDetail, QueryEdit, Result, SaveOutcome } from '$contract/index.ts';
 import type { Accounts } from '../accounts/accounts.svelte.ts';
 import type { Drafts } from '../editor/drafts.svelte.ts';
 import type { Api } from '../lib/bridge.ts';
@@ -240,7 +233,9 @@ export class Workspace extends WorkspaceLists {
     if (!saved || this.account?.id !== accountId || this.tabs.items.length > 0) return;
     this.tabs.items = saved.tabs;
     if (this.selectedId === null) this.selectedId = saved.active;
-    await Promise.all(saved.tabs.map((tab) => (isScratch(tab.queryId) ? this.scratches.load(accountId, tab.queryId) : this.loadQuery(tab.queryId))));
+    await Promise.all(
+      saved.tabs.map((tab) => (isScratch(tab.queryId) ? this.scratches.load(accountId, tab.queryId) : this.loadQuery(tab.queryId))),
+    );
   }
 
   #saveTabs(): void {

@@ -49,6 +49,10 @@ export function localTimeOf(text: string, where: { locale?: string; timeZone?: s
   if (!match) return null;
   const at = new Date(`${match[1]}T${match[2]}Z`);
   if (Number.isNaN(at.getTime())) return null;
-  const local = at.toLocaleString(where.locale, { dateStyle: 'medium', timeStyle: 'medium', ...(where.timeZone ? { timeZone: where.timeZone } : {}) });
+  const local = at.toLocaleString(where.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+    ...(where.timeZone ? { timeZone: where.timeZone } : {}),
+  });
   return `${text} is ${local} your time`;
 }

@@ -32,7 +32,11 @@ export class ExportJob {
 
   get isRunning(): boolean {
     const state = this.progress?.state;
-    return this.exportId !== null && this.error === null && (state === undefined || state === 'waiting' || state === 'caching' || state === 'running');
+    return (
+      this.exportId !== null &&
+      this.error === null &&
+      (state === undefined || state === 'waiting' || state === 'caching' || state === 'running')
+    );
   }
 
   /** Follows progress events; returns the unsubscribe. */

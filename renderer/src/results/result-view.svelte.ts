@@ -51,7 +51,10 @@ export class ResultView {
   rowColumnsParam = $derived(this.hidden.size === 0 ? undefined : columnsParam(this.rowColumns.map((c) => c.name)));
 
   /** `saved`: how the query's result was last looked at; what no longer fits these columns is left out. */
-  constructor(result: ResultSummary, saved?: { typedFilters: string; hidden: string[]; decimals?: Record<string, number>; defaultChain?: string | null }) {
+  constructor(
+    result: ResultSummary,
+    saved?: { typedFilters: string; hidden: string[]; decimals?: Record<string, number>; defaultChain?: string | null },
+  ) {
     this.columns = result.columnNames.map((name, index) => ({ name, type: result.columnTypes[index] ?? '', index }));
     if (!saved) return;
     this.decimals = saved.decimals ?? {};

@@ -12,7 +12,10 @@ export interface TypeNote {
 }
 
 /** `notFitting`: per column in the result's order, as the cache counted them (absent before). */
-export function typeNotes(columns: ViewColumn[], notFitting: readonly number[] | undefined): { unknown: TypeNote | null; notFitting: TypeNote | null } {
+export function typeNotes(
+  columns: ViewColumn[],
+  notFitting: readonly number[] | undefined,
+): { unknown: TypeNote | null; notFitting: TypeNote | null } {
   const unknown = columns.filter((c) => columnKind(c.type) === 'unknown');
   const misfits = columns.map((c) => ({ column: c, count: notFitting?.[c.index] ?? 0 })).filter((m) => m.count > 0);
   const total = misfits.reduce((sum, m) => sum + m.count, 0);

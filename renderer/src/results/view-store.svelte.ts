@@ -35,14 +35,26 @@ export interface SavedView {
   defaultChain: string | null;
 }
 
-const EMPTY: SavedView = { mode: 'rows', profiled: null, typedFilters: '', hidden: [], grid: null, editorHeight: null, chart: null, decimals: {}, defaultChain: null };
+const EMPTY: SavedView = {
+  mode: 'rows',
+  profiled: null,
+  typedFilters: '',
+  hidden: [],
+  grid: null,
+  editorHeight: null,
+  chart: null,
+  decimals: {},
+  defaultChain: null,
+};
 /** Past 10^77 no uint256 has a digit left before the point. */
 export const MAX_DECIMALS = 77;
 
 function readDecimals(value: unknown): Record<string, number> {
   if (typeof value !== 'object' || value === null) return {};
   return Object.fromEntries(
-    Object.entries(value).filter((entry): entry is [string, number] => Number.isInteger(entry[1]) && entry[1] > 0 && entry[1] <= MAX_DECIMALS),
+    Object.entries(value).filter(
+      (entry): entry is [string, number] => Number.isInteger(entry[1]) && entry[1] > 0 && entry[1] <= MAX_DECIMALS,
+    ),
   );
 }
 const SAVE_DELAY_MS = 400;
@@ -52,7 +64,8 @@ function readSavedView(value: unknown): SavedView {
   if (typeof value !== 'object' || value === null) return EMPTY;
   const v = value as Record<string, unknown>;
   const g = v.grid as Partial<GridView> | null | undefined;
-  const grid = g && Array.isArray(g.columns) && Array.isArray(g.sort) && typeof g.filter === 'object' && g.filter !== null ? (g as GridView) : null;
+  const grid =
+    g && Array.isArray(g.columns) && Array.isArray(g.sort) && typeof g.filter === 'object' && g.filter !== null ? (g as GridView) : null;
   return {
     mode: MODES.find((mode) => mode === v.mode) ?? 'rows',
     profiled: typeof v.profiled === 'string' ? v.profiled : null,

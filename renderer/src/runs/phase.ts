@@ -1,17 +1,7 @@
 // Where an execution stands, in the words the UI uses, from the service's state strings.
 
 export type Phase =
-  | 'starting'
-  | 'opening'
-  | 'queued'
-  | 'running'
-  | 'completed'
-  | 'partial'
-  | 'failed'
-  | 'cancelled'
-  | 'expired'
-  | 'finished'
-  | 'unreachable';
+  'starting' | 'opening' | 'queued' | 'running' | 'completed' | 'partial' | 'failed' | 'cancelled' | 'expired' | 'finished' | 'unreachable';
 
 export function phaseOfState(state: string, isFinished: boolean): Phase {
   switch (state) {

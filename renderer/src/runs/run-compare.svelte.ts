@@ -31,7 +31,11 @@ export class RunCompare {
   /** Compares (by the key when one is picked), bringing the runs into the cache first when needed. */
   async run(): Promise<void> {
     this.busy = true;
-    const answer = await this.#api.invoke('results:compare', { accountId: this.#accountId, ...this.#pair, ...(this.key ? { key: this.key } : {}) });
+    const answer = await this.#api.invoke('results:compare', {
+      accountId: this.#accountId,
+      ...this.#pair,
+      ...(this.key ? { key: this.key } : {}),
+    });
     this.busy = false;
     if (answer.ok) {
       this.comparison = answer.data;

@@ -30,7 +30,6 @@ export class Run {
   /** Shown when the query was opened: its latest result, not a run started now. */
   readonly isLatest: boolean;
 
-
   /**
    * Maps a position the service reports (in the SQL as it ran, values put in) to the editor;
    * null inside a value. Null when the SQL that ran is not known (a run started elsewhere).

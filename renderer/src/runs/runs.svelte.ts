@@ -51,13 +51,20 @@ export class Runs {
    * Runs the query as saved, or, with `asText`, the SQL of `ran` (the edited text or a selection,
    * its values put in) without saving it. `ran` maps an error's position back to the editor.
    */
-  async start(accountId: string, queryId: number, parameters: ParameterValues = {}, ran: Substituted | null = null, asText = false): Promise<void> {
+  async start(
+    accountId: string,
+    queryId: number,
+    parameters: ParameterValues = {},
+    ran: Substituted | null = null,
+    asText = false,
+  ): Promise<void> {
     const key = keyOf(accountId, queryId);
     if (this.latest(accountId, queryId)?.isActive || this.#starting.has(key)) return;
     this.#starting.add(key);
-    const answer = ran && asText
-      ? await this.#api.invoke('executions:runSql', { accountId, queryId: isScratch(queryId) ? null : queryId, sql: ran.sql, parameters })
-      : await this.#api.invoke('executions:run', { accountId, queryId, parameters });
+    const answer =
+      ran && asText
+        ? await this.#api.invoke('executions:runSql', { accountId, queryId: isScratch(queryId) ? null : queryId, sql: ran.sql, parameters })
+        : await this.#api.invoke('executions:run', { accountId, queryId, parameters });
     this.#starting.delete(key);
     if (!answer.ok) {
       this.#startFailures.set(key, answer.error);

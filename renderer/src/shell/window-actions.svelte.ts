@@ -136,7 +136,8 @@ export class WindowActions {
   #opener(event: KeyboardEvent): (() => void) | null {
     if (event.defaultPrevented || this.dialog !== null) return null;
     // F1, not Ctrl+/: that one comments lines out in the editor, as in other editors
-    if (event.key === 'F1' && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey) return () => (this.dialog = 'shortcuts');
+    if (event.key === 'F1' && !event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey)
+      return () => (this.dialog = 'shortcuts');
     if (!isModified(event)) return null;
     const key = event.key.toLowerCase();
     if (key === ',') return this.openSettings;
@@ -154,7 +155,8 @@ export class WindowActions {
       return;
     }
     const { workspace, editing } = this.#parts;
-    if (event.defaultPrevented || this.dialog !== null || this.closing !== null || this.stopping !== null || this.page !== 'queries') return;
+    if (event.defaultPrevented || this.dialog !== null || this.closing !== null || this.stopping !== null || this.page !== 'queries')
+      return;
     if (event.key === 'Escape' && !isModified(event)) {
       if (this.cancelActiveRun()) event.preventDefault();
       return;

@@ -2,7 +2,11 @@ import type { ParsedCsv, ParseRequest, WorkerMessage } from './csv-messages.ts';
 
 // Runs the CSV worker on one file; a new pick terminates the worker of the previous one.
 
-export function parseCsvFile(file: File, previewRows: number, onRows: (rows: number) => void): { result: Promise<ParsedCsv>; stop: () => void } {
+export function parseCsvFile(
+  file: File,
+  previewRows: number,
+  onRows: (rows: number) => void,
+): { result: Promise<ParsedCsv>; stop: () => void } {
   const worker = new Worker(new URL('./csv-worker.ts', import.meta.url), { type: 'module' });
   const result = new Promise<ParsedCsv>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<WorkerMessage>) => {

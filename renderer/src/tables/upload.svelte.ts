@@ -1,4 +1,11 @@
-import { SINGLE_UPLOAD_MAX_BYTES, type ContractError, type Result, type TableSummary, type UploadDone, type UploadProgress } from '$contract/index.ts';
+import {
+  SINGLE_UPLOAD_MAX_BYTES,
+  type ContractError,
+  type Result,
+  type TableSummary,
+  type UploadDone,
+  type UploadProgress,
+} from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 import { compareColumns, hasChanges, unforeseen, type ColumnChanges } from './column-changes.ts';
 import type { ParsedCsv } from './csv-messages.ts';
@@ -167,7 +174,13 @@ export class CsvUpload {
     if (!begun.ok) return this.#finish(begun, accountId);
     const uploadId = begun.data.uploadId;
     this.#uploadId = uploadId;
-    const staged = await sendFileText(this.#api, uploadId, file, (bytes) => (this.stagedBytes = bytes), () => this.#cancelled);
+    const staged = await sendFileText(
+      this.#api,
+      uploadId,
+      file,
+      (bytes) => (this.stagedBytes = bytes),
+      () => this.#cancelled,
+    );
     if (!staged.ok) return this.#finish(staged, accountId);
     await this.#finish(await this.#api.invoke('tables:uploadCommit', { uploadId }), accountId);
   }

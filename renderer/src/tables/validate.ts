@@ -23,7 +23,8 @@ const MAX_RAGGED_SHOWN = 3;
 
 /** A refusal for an empty file; for one too large for a single request, the note that it goes in parts. */
 export function checkFile(bytes: number, columns: number): { problem: Problem | null; note: string | null } {
-  if (bytes === 0 || columns === 0) return { problem: { about: 'file', message: 'The file is empty: it needs a header row with the column names.' }, note: null };
+  if (bytes === 0 || columns === 0)
+    return { problem: { about: 'file', message: 'The file is empty: it needs a header row with the column names.' }, note: null };
   if (bytes < SINGLE_UPLOAD_MAX_BYTES) return { problem: null, note: null };
   return {
     problem: null,
@@ -45,7 +46,11 @@ export function checkTableName(name: string): Problem | null {
 }
 
 function suggestTableName(name: string): string | null {
-  const cleaned = name.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^[^a-z]+/, '').replace(/_+$/, '');
+  const cleaned = name
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/^[^a-z]+/, '')
+    .replace(/_+$/, '');
   return cleaned === '' ? null : cleaned;
 }
 
@@ -61,9 +66,19 @@ export function checkColumns(names: readonly string[]): Problem[] {
     if (name.trim() === '') problems.push({ about: 'column', column: index, fix, message: `${label} has no name.${offer}` });
     else if (!/^\p{L}/u.test(name)) {
       const start = /^\p{N}/u.test(name) ? 'a digit' : `“${[...name][0]}”`;
-      problems.push({ about: 'column', column: index, fix, message: `${label} “${name}” starts with ${start}; a column name must start with a letter.${offer}` });
+      problems.push({
+        about: 'column',
+        column: index,
+        fix,
+        message: `${label} “${name}” starts with ${start}; a column name must start with a letter.${offer}`,
+      });
     } else if (earlier < index) {
-      problems.push({ about: 'column', column: index, fix, message: `${label} “${name}” has the same name as column ${earlier + 1}.${offer}` });
+      problems.push({
+        about: 'column',
+        column: index,
+        fix,
+        message: `${label} “${name}” has the same name as column ${earlier + 1}.${offer}`,
+      });
     }
   });
   return problems;
@@ -83,7 +98,10 @@ export function suggestColumnNames(names: readonly string[]): string[] {
   });
   names.forEach((name, index) => {
     if (good(name, index)) return result.push(name);
-    const stripped = name.trim().replace(/^[^\p{L}\p{N}]+/u, '').replace(/[^\p{L}\p{N}_]+/gu, '_');
+    const stripped = name
+      .trim()
+      .replace(/^[^\p{L}\p{N}]+/u, '')
+      .replace(/[^\p{L}\p{N}_]+/gu, '_');
     let base = stripped === '' ? `column_${index + 1}` : /^\p{L}/u.test(stripped) ? stripped : `col_${stripped}`;
     if (taken.has(base)) {
       let n = 2;
@@ -103,6 +121,10 @@ export function checkRows(ragged: readonly RaggedRow[], raggedCount: number, hea
     message: `Row ${formatCount(row)} has ${fields === 1 ? '1 field' : `${formatCount(fields)} fields`}; the header has ${formatCount(headerFields)}.`,
   }));
   const more = raggedCount - problems.length;
-  if (more > 0) problems.push({ about: 'rows', message: `${formatCount(more)} more ${more === 1 ? 'row has' : 'rows have'} a different number of fields than the header.` });
+  if (more > 0)
+    problems.push({
+      about: 'rows',
+      message: `${formatCount(more)} more ${more === 1 ? 'row has' : 'rows have'} a different number of fields than the header.`,
+    });
   return problems;
 }

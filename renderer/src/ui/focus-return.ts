@@ -5,7 +5,8 @@
 // were then (once removed, an element no longer knows where it stood in the page), and the focus
 // goes back to the first of them still in the page.
 
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), summary, [contenteditable="true"]';
+const FOCUSABLE =
+  'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), summary, [contenteditable="true"]';
 
 /** The last element focused in the page, with its ancestors then, nearest first. */
 let lastPath: Element[] = [];

@@ -60,7 +60,9 @@ describe.runIf(process.platform === 'linux')('accounts without a reachable keych
     expect(listed.ok && listed.data.accounts.find((a) => a.id === accountId)).toMatchObject({ label: 'Sam', keyStorage: 'missing' });
     const refused = await call('tables:list', { accountId }, restarted);
     expect(refused).toMatchObject({ ok: false, error: { code: 'keychain_unavailable' } });
-    expect(refused.ok ? '' : refused.error.message).toMatch(/^The API key of the account “Sam” could not be read, since the system keychain did not answer/);
+    expect(refused.ok ? '' : refused.error.message).toMatch(
+      /^The API key of the account “Sam” could not be read, since the system keychain did not answer/,
+    );
     await restarted.dispose();
   });
 

@@ -36,7 +36,11 @@ async function call<C extends ChannelName>(channel: C, payload: ChannelRequest<C
 
 const keychain = () => osKeychain(keychainService);
 const newCore = () => harness.startCore({ keyVault: new KeyVault(keychain()) });
-const settingsFile = () => JSON.parse(readFileSync(join(harness.coreDir, 'accounts.json'), 'utf8')) as { accounts: { id: string; label: string }[]; activeAccountId: string | null };
+const settingsFile = () =>
+  JSON.parse(readFileSync(join(harness.coreDir, 'accounts.json'), 'utf8')) as {
+    accounts: { id: string; label: string }[];
+    activeAccountId: string | null;
+  };
 
 beforeAll(async () => {
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
@@ -77,8 +81,9 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
   it('says why when the service is unreachable or the plan does not allow it', async () => {
     const unreachable = await call('accounts:add', { label: 'Nowhere', baseUrl: 'http://127.0.0.1:9', apiKey: ALICE_KEY });
     expect(unreachable).toMatchObject({ ok: false, error: { code: 'unreachable' } });
-    expect(unreachable.ok ? '' : unreachable.error.message).toBe('Nothing was sent to http://127.0.0.1:9: port 9 is kept for other protocols, and requests are never sent to it.');
-
+    expect(unreachable.ok ? '' : unreachable.error.message).toBe(
+      'Nothing was sent to http://127.0.0.1:9: port 9 is kept for other protocols, and requests are never sent to it.',
+    );
   });
 
   it('keeps a key whose plan may not list queries: the service knows it, and it can still run them', async () => {
@@ -93,9 +98,18 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
     const added = await call('accounts:add', { label: '  Alice  ', baseUrl: harness.baseUrl, apiKey: ` ${ALICE_KEY}\n` });
     if (!added.ok) throw new Error(added.error.message);
     alice = added.data;
-    expect(alice).toMatchObject({ label: 'Alice', kind: 'user', serviceName: 'DUNE', keyHint: '••••a1b2', keyStorage: 'keychain', isLocal: false });
+    expect(alice).toMatchObject({
+      label: 'Alice',
+      kind: 'user',
+      serviceName: 'DUNE',
+      keyHint: '••••a1b2',
+      keyStorage: 'keychain',
+      isLocal: false,
+    });
     expect(await keychain().get(alice.id)).toBe(ALICE_KEY);
-    expect(settingsFile().accounts).toEqual([{ id: alice.id, label: 'Alice', kind: 'user', handle: null, baseUrl: harness.baseUrl, serviceName: 'DUNE' }]);
+    expect(settingsFile().accounts).toEqual([
+      { id: alice.id, label: 'Alice', kind: 'user', handle: null, baseUrl: harness.baseUrl, serviceName: 'DUNE' },
+    ]);
 
     // The key works: the account's refresh reaches the service, which lists its (so far no) queries.
     expect(await call('workspace:refresh', { accountId: alice.id })).toMatchObject({ ok: true, data: { status: 'online' } });
@@ -109,7 +123,10 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
     const created = await call('queries:create', { accountId: team.data.id, name: 'Team query', sql: 'SELECT 1' });
     expect(created).toMatchObject({ ok: true, data: { owner: 'analysts' } });
     expect(await call('accounts:test', { accountId: team.data.id })).toMatchObject({ ok: true, data: { handle: 'analysts' } });
-    expect(await call('accounts:update', { accountId: team.data.id, apiKey: TEAM_KEY })).toMatchObject({ ok: true, data: { handle: 'analysts', kind: 'team' } });
+    expect(await call('accounts:update', { accountId: team.data.id, apiKey: TEAM_KEY })).toMatchObject({
+      ok: true,
+      data: { handle: 'analysts', kind: 'team' },
+    });
   });
 
   it('renames without touching the key', async () => {
@@ -135,7 +152,10 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
   });
 
   it('refuses to change or remove Local', async () => {
-    expect(await call('accounts:update', { accountId: 'local', label: 'Mine' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await call('accounts:update', { accountId: 'local', label: 'Mine' })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
     expect(await call('accounts:remove', { accountId: 'local' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(await call('accounts:setActive', { accountId: 'nobody' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
@@ -147,7 +167,11 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
     const listed = await call('accounts:list', {});
     if (!listed.ok) throw new Error(listed.error.message);
     expect(listed.data.activeAccountId).toBe(alice.id);
-    expect(listed.data.accounts.find((a) => a.id === alice.id)).toMatchObject({ label: 'Alice (work)', keyHint: '••••c3d4', keyStorage: 'keychain' });
+    expect(listed.data.accounts.find((a) => a.id === alice.id)).toMatchObject({
+      label: 'Alice (work)',
+      keyHint: '••••c3d4',
+      keyStorage: 'keychain',
+    });
     expect(await call('tables:list', { accountId: alice.id })).toMatchObject({ ok: true });
   });
 
@@ -159,7 +183,10 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
     const refused = await call('tables:list', { accountId: alice.id }, restarted);
     expect(refused).toMatchObject({ ok: false, error: { code: 'bad_key' } });
     expect(refused.ok ? '' : refused.error.message).toMatch(/not in the system keychain/);
-    expect(await call('accounts:update', { accountId: alice.id, apiKey: ALICE_NEW_KEY }, restarted)).toMatchObject({ ok: true, data: { keyStorage: 'keychain' } });
+    expect(await call('accounts:update', { accountId: alice.id, apiKey: ALICE_NEW_KEY }, restarted)).toMatchObject({
+      ok: true,
+      data: { keyStorage: 'keychain' },
+    });
     expect(await keychain().get(alice.id)).toBe(ALICE_NEW_KEY);
     await restarted.dispose();
   });

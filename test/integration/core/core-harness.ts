@@ -1,7 +1,16 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload, ExecutionUpdate, LocalQuery, Result } from '../../../main/contract/index.ts';
+import type {
+  ChannelName,
+  ChannelRequest,
+  ChannelResponse,
+  EventName,
+  EventPayload,
+  ExecutionUpdate,
+  LocalQuery,
+  Result,
+} from '../../../main/contract/index.ts';
 import { createCore, type Core, type CoreOptions, type FinishedExecution } from '../../../main/core/index.ts';
 import { createDispatcher } from '../../../main/core/ipc/dispatcher.ts';
 import { startService, type ServiceOptions } from '../../../main/service/index.ts';

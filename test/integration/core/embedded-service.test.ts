@@ -72,7 +72,12 @@ describe('core against the embedded service', () => {
     const seen = updates.filter((u) => u.executionId === run.data.executionId).map((u) => u.state);
     expect(seen[0]).toBe(run.data.state);
 
-    const page = await core.handlers['results:getRows']({ accountId: 'local', executionId: run.data.executionId, startRow: 900, endRow: 3100 });
+    const page = await core.handlers['results:getRows']({
+      accountId: 'local',
+      executionId: run.data.executionId,
+      startRow: 900,
+      endRow: 3100,
+    });
     if (!page.ok) throw new Error(page.error.message);
     expect(page.data.totalRowCount).toBe(5000);
     expect(page.data.rows).toHaveLength(2200);

@@ -58,7 +58,10 @@ describe('the execution history', () => {
     });
     const record = listed.data.executions[0]!;
     expect(Date.parse(record.endedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(record.submittedAt));
-    expect(await call('executions:list', { accountId: 'local', limit: 1 })).toMatchObject({ ok: true, data: { executions: [{ executionId: second }] } });
+    expect(await call('executions:list', { accountId: 'local', limit: 1 })).toMatchObject({
+      ok: true,
+      data: { executions: [{ executionId: second }] },
+    });
     expect(await call('executions:list', { accountId: 'someone-else' })).toEqual({ ok: true, data: { executions: [] } });
 
     const file = JSON.parse(readFileSync(join(harness.coreDir, 'executions.json'), 'utf8')) as { executions: { executionId: string }[] };
@@ -77,7 +80,10 @@ describe('the execution history', () => {
     const rows = await call('results:getRows', { accountId: 'local', executionId: started.data.executionId, startRow: 0, endRow: 10 });
     expect(rows).toMatchObject({ ok: true, data: { rows: [['edited', 42]] } });
     const listed = await call('executions:list', { accountId: 'local', limit: 1 });
-    expect(listed).toMatchObject({ ok: true, data: { executions: [{ executionId: started.data.executionId, queryId: daily.id, sql, parameters: { chain: 'base' } }] } });
+    expect(listed).toMatchObject({
+      ok: true,
+      data: { executions: [{ executionId: started.data.executionId, queryId: daily.id, sql, parameters: { chain: 'base' } }] },
+    });
     // a refusal by the service comes back as a value, and nothing is remembered
     const refused = await call('executions:runSql', { accountId: 'nobody', queryId: daily.id, sql });
     expect(refused.ok).toBe(false);
@@ -90,9 +96,15 @@ describe('the execution history', () => {
     expect(started.data.queryId).toBe(0);
     await harness.finishedUpdate(started.data.executionId);
     const listed = await call('executions:list', { accountId: 'local', limit: 1 });
-    expect(listed).toMatchObject({ ok: true, data: { executions: [{ executionId: started.data.executionId, queryId: 0, sql: 'select 7 as n' }] } });
+    expect(listed).toMatchObject({
+      ok: true,
+      data: { executions: [{ executionId: started.data.executionId, queryId: 0, sql: 'select 7 as n' }] },
+    });
     // the id of no query stays refused
-    expect(await call('executions:runSql', { accountId: 'local', queryId: 0, sql: 'select 1' })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    expect(await call('executions:runSql', { accountId: 'local', queryId: 0, sql: 'select 1' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
   });
 
   it('tells the host when a run ends, and whether the UI was showing it', async () => {
@@ -107,8 +119,14 @@ describe('the execution history', () => {
 
     const unwatched = await run(call, daily.id, { chain: 'base', min_usd: '1' });
     await harness.finishedUpdate(unwatched);
-    expect(harness.finished.find((f) => f.record.executionId === watched)).toMatchObject({ isViewed: true, record: { state: 'QUERY_STATE_CANCELLED' } });
-    expect(harness.finished.find((f) => f.record.executionId === unwatched)).toMatchObject({ isViewed: false, record: { state: 'QUERY_STATE_COMPLETED' } });
+    expect(harness.finished.find((f) => f.record.executionId === watched)).toMatchObject({
+      isViewed: true,
+      record: { state: 'QUERY_STATE_CANCELLED' },
+    });
+    expect(harness.finished.find((f) => f.record.executionId === unwatched)).toMatchObject({
+      isViewed: false,
+      record: { state: 'QUERY_STATE_COMPLETED' },
+    });
     expect(harness.finished.filter((f) => f.record.executionId === unwatched)).toHaveLength(1);
   });
 

@@ -38,7 +38,13 @@ export async function startFakeService(answer: (request: FakeRequest) => FakeAns
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
-      const request = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const request = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       requests.push(request);
       const reply = answer(request);
       if (reply.stall) return;
@@ -47,7 +53,11 @@ export async function startFakeService(answer: (request: FakeRequest) => FakeAns
         return;
       }
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-      res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), ...reply.headers });
+      res.writeHead(reply.status ?? 200, {
+        'Content-Type': 'application/json',
+        'Content-Length': String(Buffer.byteLength(text)),
+        ...reply.headers,
+      });
       if (reply.cutAfter === undefined) res.end(text);
       else res.write(Buffer.from(text).subarray(0, reply.cutAfter), () => req.socket.destroy());
     });

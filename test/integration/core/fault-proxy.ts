@@ -6,7 +6,8 @@ import { listenOnLoopback } from './fake-service.ts';
 // one held back until the test lets it go. The rest pass through untouched, Host header included,
 // so the links the service hands out (next_uri) point back at the proxy.
 
-export type Fault = { status: number; body?: string; headers?: Record<string, string> } | { heldUntil: Promise<void> } | 'reset' | 'stall' | 'cut';
+export type Fault =
+  { status: number; body?: string; headers?: Record<string, string> } | { heldUntil: Promise<void> } | 'reset' | 'stall' | 'cut';
 
 export interface FaultProxy {
   baseUrl: string;
@@ -15,7 +16,10 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-export async function startFaultProxy(upstream: string, faultFor: (request: IncomingMessage, count: number) => Fault | null): Promise<FaultProxy> {
+export async function startFaultProxy(
+  upstream: string,
+  faultFor: (request: IncomingMessage, count: number) => Fault | null,
+): Promise<FaultProxy> {
   const target = new URL(upstream);
   const requests: string[] = [];
   const server = createServer(async (incoming, outgoing) => {
@@ -31,7 +35,9 @@ export async function startFaultProxy(upstream: string, faultFor: (request: Inco
       return;
     }
     if (fault !== null && fault !== 'cut') {
-      outgoing.writeHead(fault.status, { 'Content-Type': 'application/json', ...fault.headers }).end(fault.body ?? JSON.stringify({ error: `injected ${fault.status}` }));
+      outgoing
+        .writeHead(fault.status, { 'Content-Type': 'application/json', ...fault.headers })
+        .end(fault.body ?? JSON.stringify({ error: `injected ${fault.status}` }));
       return;
     }
     const passed = forward(
@@ -39,7 +45,9 @@ export async function startFaultProxy(upstream: string, faultFor: (request: Inco
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         if (fault !== 'cut') return void answer.pipe(outgoing);
-        answer.once('data', (chunk: Buffer) => outgoing.write(chunk.subarray(0, Math.ceil(chunk.length / 2)), () => incoming.socket.destroy()));
+        answer.once('data', (chunk: Buffer) =>
+          outgoing.write(chunk.subarray(0, Math.ceil(chunk.length / 2)), () => incoming.socket.destroy()),
+        );
       },
     );
     passed.on('error', () => outgoing.destroy());

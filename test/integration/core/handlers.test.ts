@@ -18,35 +18,90 @@ function scriptedService(request: FakeRequest): FakeAnswer {
   if (method === 'POST' && path === '/api/v1/query/7/execute') return { body: { execution_id: 'E1', state: 'QUERY_STATE_PENDING' } };
   if (method === 'POST' && path.startsWith('/api/v1/query/')) return { status: 404, body: { error: 'Query not found' } };
   if (path === '/api/v1/execution/E1/status') {
-    return { body: { execution_id: 'E1', query_id: 7, state: 'QUERY_STATE_COMPLETED', is_execution_finished: true, result_metadata: { column_names: ['n', 'label'], column_types: ['integer', 'varchar'], total_row_count: TOTAL } } };
+    return {
+      body: {
+        execution_id: 'E1',
+        query_id: 7,
+        state: 'QUERY_STATE_COMPLETED',
+        is_execution_finished: true,
+        result_metadata: { column_names: ['n', 'label'], column_types: ['integer', 'varchar'], total_row_count: TOTAL },
+      },
+    };
   }
   if (path === '/api/v1/execution/E1/cancel') return { body: { success: false } };
   if (path === '/api/v1/execution/E1/results') {
     const offset = Number(query.get('offset') ?? 0);
     const limit = Math.min(Number(query.get('limit')), PAGE_CAP);
     const end = Math.min(TOTAL, offset + limit);
-    const rows = Array.from({ length: Math.max(0, end - offset) }, (_, i) => ({ label: `row ${offset + i}`, n: offset + i, extra: 'ignored' }));
+    const rows = Array.from({ length: Math.max(0, end - offset) }, (_, i) => ({
+      label: `row ${offset + i}`,
+      n: offset + i,
+      extra: 'ignored',
+    }));
     return {
       body: {
-        execution_id: 'E1', state: 'QUERY_STATE_COMPLETED', is_execution_finished: true,
-        result: { rows, metadata: { column_names: ['n', 'label'], column_types: ['integer', 'varchar'], row_count: rows.length, total_row_count: TOTAL } },
+        execution_id: 'E1',
+        state: 'QUERY_STATE_COMPLETED',
+        is_execution_finished: true,
+        result: {
+          rows,
+          metadata: { column_names: ['n', 'label'], column_types: ['integer', 'varchar'], row_count: rows.length, total_row_count: TOTAL },
+        },
         ...(end < TOTAL ? { next_offset: end, next_uri: `http://x/api/v1/execution/E1/results?offset=${end}&limit=${limit}` } : {}),
       },
     };
   }
   if (path === '/api/v1/execution/CUT/results') {
     // As the real service words it, typo included; a lenient service could also serve it without the flag.
-    if (query.get('allow_partial_results') !== 'true') return { status: 400, body: { error: "Partial Result, please request with 'allows_partial_results=true'" } };
-    return { body: { execution_id: 'CUT', state: 'QUERY_STATE_COMPLETED_PARTIAL', is_execution_finished: true, result: { rows: [{ n: 0 }], metadata: { column_names: ['n'], total_row_count: 1 } } } };
+    if (query.get('allow_partial_results') !== 'true')
+      return { status: 400, body: { error: "Partial Result, please request with 'allows_partial_results=true'" } };
+    return {
+      body: {
+        execution_id: 'CUT',
+        state: 'QUERY_STATE_COMPLETED_PARTIAL',
+        is_execution_finished: true,
+        result: { rows: [{ n: 0 }], metadata: { column_names: ['n'], total_row_count: 1 } },
+      },
+    };
   }
   if (path === '/api/v1/execution/LENIENT/results') {
-    return { body: { execution_id: 'LENIENT', state: 'QUERY_STATE_COMPLETED_PARTIAL', is_execution_finished: true, result: { rows: [{ n: 0 }], metadata: { column_names: ['n'], total_row_count: 1 } } } };
+    return {
+      body: {
+        execution_id: 'LENIENT',
+        state: 'QUERY_STATE_COMPLETED_PARTIAL',
+        is_execution_finished: true,
+        result: { rows: [{ n: 0 }], metadata: { column_names: ['n'], total_row_count: 1 } },
+      },
+    };
   }
   if (method === 'POST' && path === '/api/v1/query') return { body: { query_id: 7 } };
   if (method === 'PATCH' && path === '/api/v1/query/7') return { body: { query_id: 7 } };
-  if (path === '/api/v1/execution/RUNNING/results') return { body: { execution_id: 'RUNNING', state: 'QUERY_STATE_EXECUTING', is_execution_finished: false } };
-  if (path === '/api/v1/queries') return { body: { queries: [{ id: 7, name: 'Demo', description: 'd', owner: 'demo', tags: ['x'], created_at: '2026-01-01T00:00:00Z', updated_at: null }], total: 1 } };
-  if (path === '/api/v1/query/7') return { body: { query_id: 7, name: 'Demo', description: 'd', owner: 'demo', tags: [], version: 2, query_sql: 'select 1', parameters: [{ key: 'n', type: 'number', value: '5' }], is_private: false, is_archived: false } };
+  if (path === '/api/v1/execution/RUNNING/results')
+    return { body: { execution_id: 'RUNNING', state: 'QUERY_STATE_EXECUTING', is_execution_finished: false } };
+  if (path === '/api/v1/queries')
+    return {
+      body: {
+        queries: [
+          { id: 7, name: 'Demo', description: 'd', owner: 'demo', tags: ['x'], created_at: '2026-01-01T00:00:00Z', updated_at: null },
+        ],
+        total: 1,
+      },
+    };
+  if (path === '/api/v1/query/7')
+    return {
+      body: {
+        query_id: 7,
+        name: 'Demo',
+        description: 'd',
+        owner: 'demo',
+        tags: [],
+        version: 2,
+        query_sql: 'select 1',
+        parameters: [{ key: 'n', type: 'number', value: '5' }],
+        is_private: false,
+        is_archived: false,
+      },
+    };
   return { status: 404, body: { error: 'Object not found' } };
 }
 
@@ -85,7 +140,19 @@ describe('the core handlers', () => {
       ok: true,
       data: {
         activeAccountId: 'local',
-        accounts: [{ id: 'local', label: 'Local', kind: 'user', handle: null, baseUrl: fake!.baseUrl, serviceName: 'DUNE', keyHint: '••••3456', keyStorage: 'host', isLocal: true }],
+        accounts: [
+          {
+            id: 'local',
+            label: 'Local',
+            kind: 'user',
+            handle: null,
+            baseUrl: fake!.baseUrl,
+            serviceName: 'DUNE',
+            keyHint: '••••3456',
+            keyStorage: 'host',
+            isLocal: true,
+          },
+        ],
         keychain: { available: true },
       },
     });
@@ -98,13 +165,22 @@ describe('the core handlers', () => {
   it('list and read queries', async () => {
     const { handlers } = await start();
     expect(await handlers['workspace:refresh']({ accountId: 'local' })).toMatchObject({ ok: true, data: { status: 'online' } });
-    expect(await handlers['workspace:open']({ accountId: 'local' })).toMatchObject({ ok: true, data: { queries: [{ id: 7, name: 'Demo', createdAt: '2026-01-01T00:00:00Z', updatedAt: null }] } });
-    expect(await handlers['queries:get']({ accountId: 'local', queryId: 7 })).toMatchObject({ ok: true, data: { id: 7, sql: 'select 1', version: 2, parameters: [{ key: 'n', type: 'number', value: '5' }] } });
+    expect(await handlers['workspace:open']({ accountId: 'local' })).toMatchObject({
+      ok: true,
+      data: { queries: [{ id: 7, name: 'Demo', createdAt: '2026-01-01T00:00:00Z', updatedAt: null }] },
+    });
+    expect(await handlers['queries:get']({ accountId: 'local', queryId: 7 })).toMatchObject({
+      ok: true,
+      data: { id: 7, sql: 'select 1', version: 2, parameters: [{ key: 'n', type: 'number', value: '5' }] },
+    });
   });
 
   it('map service errors to contract codes with the service’s message, and refuse unknown accounts', async () => {
     const { handlers } = await start();
-    expect(await handlers['executions:run']({ accountId: 'local', queryId: 8 })).toEqual({ ok: false, error: { code: 'not_found', message: 'Query not found', details: { status: 404 } } });
+    expect(await handlers['executions:run']({ accountId: 'local', queryId: 8 })).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'Query not found', details: { status: 404 } },
+    });
     expect(await handlers['queries:get']({ accountId: 'nobody', queryId: 7 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
@@ -118,7 +194,10 @@ describe('the core handlers', () => {
     const last = events.at(-1)!.payload as ExecutionUpdate;
     expect(last).toMatchObject({ state: 'QUERY_STATE_COMPLETED', result: { totalRowCount: TOTAL, columnNames: ['n', 'label'] } });
     expect(await handlers['executions:get']({ accountId: 'local', executionId: 'E1' })).toEqual({ ok: true, data: last });
-    expect(await handlers['executions:cancel']({ accountId: 'local', executionId: 'E1' })).toEqual({ ok: true, data: { cancelled: false } });
+    expect(await handlers['executions:cancel']({ accountId: 'local', executionId: 'E1' })).toEqual({
+      ok: true,
+      data: { cancelled: false },
+    });
   });
 
   it('complete a range across pages when the service lowers the limit, as arrays in column order', async () => {
@@ -127,7 +206,10 @@ describe('the core handlers', () => {
     expect(page).toEqual({
       ok: true,
       data: {
-        columns: [{ name: 'n', type: 'integer' }, { name: 'label', type: 'varchar' }],
+        columns: [
+          { name: 'n', type: 'integer' },
+          { name: 'label', type: 'varchar' },
+        ],
         rows: [2, 3, 4, 5, 6, 7, 8].map((n) => [n, `row ${n}`]),
         startRow: 2,
         totalRowCount: TOTAL,
@@ -140,7 +222,10 @@ describe('the core handlers', () => {
   it('return a short last page at the end of the result, and an error for a result not ready', async () => {
     const { handlers } = await start();
     const tail = await handlers['results:getRows']({ accountId: 'local', executionId: 'E1', startRow: 8, endRow: 100 });
-    expect(tail.ok && tail.data.rows).toEqual([[8, 'row 8'], [9, 'row 9']]);
+    expect(tail.ok && tail.data.rows).toEqual([
+      [8, 'row 8'],
+      [9, 'row 9'],
+    ]);
     const running = await handlers['results:getRows']({ accountId: 'local', executionId: 'RUNNING', startRow: 0, endRow: 100 });
     expect(running).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(running.ok ? '' : running.error.message).toBe('The execution has no result to read: it is still running.');
@@ -152,7 +237,10 @@ describe('the core handlers', () => {
     for (const executionId of ['CUT', 'LENIENT']) {
       const refused = await handlers['results:getRows']({ ...range, executionId });
       expect(refused).toMatchObject({ ok: false, error: { code: 'partial_result' } });
-      expect(await handlers['results:getRows']({ ...range, executionId, allowPartial: true })).toMatchObject({ ok: true, data: { rows: [[0]], isPartial: true } });
+      expect(await handlers['results:getRows']({ ...range, executionId, allowPartial: true })).toMatchObject({
+        ok: true,
+        data: { rows: [[0]], isPartial: true },
+      });
     }
     expect(fake.requests.map((r) => r.query.get('allow_partial_results'))).toEqual([null, 'true', null, 'true']);
   });
@@ -162,10 +250,25 @@ describe('the core handlers', () => {
     const parameters = [{ key: 'n', type: 'number' as const, value: '5', enumOptions: ['5'] }];
     const created = await handlers['queries:create']({ accountId: 'local', name: 'Demo', sql: 'select {{n}}', tags: ['x'], parameters });
     expect(created).toMatchObject({ ok: true, data: { id: 7, version: 2 } });
-    expect(JSON.parse(fake.requests[0]!.body)).toEqual({ name: 'Demo', query_sql: 'select {{n}}', tags: ['x'], parameters, is_private: false });
+    expect(JSON.parse(fake.requests[0]!.body)).toEqual({
+      name: 'Demo',
+      query_sql: 'select {{n}}',
+      tags: ['x'],
+      parameters,
+      is_private: false,
+    });
     // a save reads the service's version first, then sends only the fields changed
-    expect(await handlers['queries:save']({ accountId: 'local', queryId: 7, baseVersion: 2, edit: { description: 'new' } })).toMatchObject({ ok: true, data: { status: 'saved' } });
-    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v1/query', 'GET /api/v1/query/7', 'GET /api/v1/query/7', 'PATCH /api/v1/query/7', 'GET /api/v1/query/7']);
+    expect(await handlers['queries:save']({ accountId: 'local', queryId: 7, baseVersion: 2, edit: { description: 'new' } })).toMatchObject({
+      ok: true,
+      data: { status: 'saved' },
+    });
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/v1/query',
+      'GET /api/v1/query/7',
+      'GET /api/v1/query/7',
+      'PATCH /api/v1/query/7',
+      'GET /api/v1/query/7',
+    ]);
     expect(JSON.parse(fake.requests[3]!.body)).toEqual({ description: 'new' });
   });
 });

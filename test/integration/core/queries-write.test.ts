@@ -69,7 +69,10 @@ describe('query management through core', () => {
     const before = await createdQuery();
     const queryId = before.id;
     const updated = await save(ids.alice, before, { sql: 'SELECT 2 AS two', name: 'Scratch 2' });
-    expect(updated).toMatchObject({ ok: true, data: { id: queryId, name: 'Scratch 2', sql: 'SELECT 2 AS two', description: before.description } });
+    expect(updated).toMatchObject({
+      ok: true,
+      data: { id: queryId, name: 'Scratch 2', sql: 'SELECT 2 AS two', description: before.description },
+    });
     if (!updated.ok) throw new Error(updated.error.message);
     expect(updated.data.version).toBeGreaterThan(before.version);
 
@@ -85,16 +88,26 @@ describe('query management through core', () => {
     const otherContext = await save(ids.bob, query, { sql: 'SELECT 3' });
     expect(otherContext).toEqual({
       ok: false,
-      error: { code: 'forbidden', message: `not enough permissions: query ${queryId} belongs to another context ('alice')`, details: { status: 403 } },
+      error: {
+        code: 'forbidden',
+        message: `not enough permissions: query ${queryId} belongs to another context ('alice')`,
+        details: { status: 403 },
+      },
     });
 
-    const archive = await fetch(`${harness.baseUrl}/api/v1/query/${queryId}/archive`, { method: 'POST', headers: { 'X-DUNE-API-KEY': keys.alice } });
+    const archive = await fetch(`${harness.baseUrl}/api/v1/query/${queryId}/archive`, {
+      method: 'POST',
+      headers: { 'X-DUNE-API-KEY': keys.alice },
+    });
     expect(archive.status).toBe(200);
     // archiving moved the version on: the save starts from the query as read now
     const current = await call('queries:get', { accountId: ids.alice, queryId });
     if (!current.ok) throw new Error(current.error.message);
     const archived = await save(ids.alice, current.data, { sql: 'SELECT 4' });
-    expect(archived).toMatchObject({ ok: false, error: { code: 'forbidden', message: `query ${queryId} is archived and cannot be edited; unarchive it first` } });
+    expect(archived).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: `query ${queryId} is archived and cannot be edited; unarchive it first` },
+    });
 
     const missing = await save(ids.alice, { id: 987654, version: 1 }, { name: 'x' });
     expect(missing).toMatchObject({ ok: false, error: { code: 'not_found', message: 'Query not found' } });
@@ -103,7 +116,10 @@ describe('query management through core', () => {
       accountId: ids.alice,
       name: 'Twice',
       sql: 'SELECT {{a}}',
-      parameters: [{ key: 'a', type: 'text', value: '1' }, { key: 'a', type: 'text', value: '2' }],
+      parameters: [
+        { key: 'a', type: 'text', value: '1' },
+        { key: 'a', type: 'text', value: '2' },
+      ],
     });
     expect(duplicate).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(duplicate.ok ? '' : duplicate.error.message).toContain('parameter keys must be unique');
@@ -115,6 +131,8 @@ describe('query management through core', () => {
     if (!free.ok) throw new Error(free.error.message);
     const created = await call('queries:create', { accountId: free.data.id, name: 'Mine', sql: 'SELECT 1' });
     expect(created).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(created.ok ? '' : created.error.message).toContain("query endpoints need a plus or premium plan; the account 'freebie' is on the free plan");
+    expect(created.ok ? '' : created.error.message).toContain(
+      "query endpoints need a plus or premium plan; the account 'freebie' is on the free plan",
+    );
   });
 });

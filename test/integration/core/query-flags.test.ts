@@ -26,8 +26,14 @@ describe('queries:setFlags', () => {
     const listed = await call('workspace:open', { accountId: 'local' });
     expect(listed.ok && listed.data.queries.find((q) => q.id === queryId)).toMatchObject({ isArchived: true, isPrivate: true });
 
-    expect(await call('queries:setFlags', { accountId: 'local', queryId, archived: false })).toMatchObject({ ok: true, data: { isArchived: false, isPrivate: true } });
+    expect(await call('queries:setFlags', { accountId: 'local', queryId, archived: false })).toMatchObject({
+      ok: true,
+      data: { isArchived: false, isPrivate: true },
+    });
     // a query of nobody's: the service's refusal, as a value
-    expect(await call('queries:setFlags', { accountId: 'local', queryId: 999_999, archived: true })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await call('queries:setFlags', { accountId: 'local', queryId: 999_999, archived: true })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 });

@@ -125,7 +125,12 @@ describe('the built app, booted with a stand-in electron', () => {
   });
 
   it('runs the built preload in a sandbox: it needs only electron and exposes a frozen invoke/on bridge', () => {
-    expect(report.preload).toEqual({ required: ['electron'], exposedKeys: ['querydesk'], bridgeKeys: ['invoke', 'on'], bridgeFrozen: true });
+    expect(report.preload).toEqual({
+      required: ['electron'],
+      exposedKeys: ['querydesk'],
+      bridgeKeys: ['invoke', 'on'],
+      bridgeFrozen: true,
+    });
     expect(report.unknownChannel).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
     expect(report.unknownChannelReachedMain).toBe(false);
     expect(report.unknownEventError).toMatch(/Unknown event "bogus:event"/);
@@ -146,13 +151,17 @@ describe('the built app, booted with a stand-in electron', () => {
     const service = await startService({ dataDir: join(userData, 'service'), port: 0, demoApiKey: kept ?? undefined });
     try {
       // and the day's log says the app started and stopped, without that account's key
-      const log = readdirSync(join(userData, 'logs')).map((name) => readFileSync(join(userData, 'logs', name), 'utf8')).join('');
+      const log = readdirSync(join(userData, 'logs'))
+        .map((name) => readFileSync(join(userData, 'logs', name), 'utf8'))
+        .join('');
       expect(log).toMatch(/INFO Querydesk 0\.0\.0-stand-in starting on /);
       expect(log).toMatch(/INFO Querydesk stopped\n$/);
       expect(log).not.toContain(service.demoApiKey);
       // the service ran in its thread, from the file built beside index.js
       expect(log).not.toMatch(/embedded service runs in the main thread/);
-      const response = await fetch(`${service.baseUrl}/api/v1/queries?limit=1000`, { headers: { 'X-DUNE-API-KEY': service.demoApiKey ?? '' } });
+      const response = await fetch(`${service.baseUrl}/api/v1/queries?limit=1000`, {
+        headers: { 'X-DUNE-API-KEY': service.demoApiKey ?? '' },
+      });
       const body = (await response.json()) as { queries: Array<{ id: number; name: string }> };
       expect(listed).toEqual(body.queries.map((query) => ({ id: query.id, name: query.name })).sort(byId));
     } finally {
@@ -162,7 +171,12 @@ describe('the built app, booted with a stand-in electron', () => {
 
   it('keeps its settings with electron-store and applies theme and proxy to Chromium', () => {
     expect(report.settings.data?.settings).toMatchObject({ theme: 'system', proxy: '', notifyOnFinish: true });
-    expect(report.settings.data?.about).toMatchObject({ host: 'electron', dataDir: userData, logsDir: join(userData, 'logs'), settingsFile: join(userData, 'settings.json') });
+    expect(report.settings.data?.about).toMatchObject({
+      host: 'electron',
+      dataDir: userData,
+      logsDir: join(userData, 'logs'),
+      settingsFile: join(userData, 'settings.json'),
+    });
     expect(report.settingsChange.data?.settings).toMatchObject({ theme: 'dark', proxy: 'http://127.0.0.1:3128' });
     expect(report.themeAfterChange).toBe('dark');
     expect(report.proxyConfigs).toEqual([{ mode: 'system' }, { mode: 'fixed_servers', proxyRules: 'http://127.0.0.1:3128' }]);
@@ -186,7 +200,10 @@ describe('the built app, booted with a stand-in electron', () => {
     expect(exitCode).toBe(0);
     // the window's place, kept for the display it was on as the app quit
     const stored = JSON.parse(readFileSync(join(userData, 'settings.json'), 'utf8')) as { window: unknown };
-    expect(stored.window).toEqual({ byDisplay: { '0,0,1920x1080': { bounds: { x: 100, y: 80, width: 1280, height: 820 }, maximized: false } }, last: '0,0,1920x1080' });
+    expect(stored.window).toEqual({
+      byDisplay: { '0,0,1920x1080': { bounds: { x: 100, y: 80, width: 1280, height: 820 }, maximized: false } },
+      last: '0,0,1920x1080',
+    });
     // DuckDB folds its write-ahead log into the file when closed; a file left open keeps it.
     expect(walFiles(userData)).toEqual([]);
   });

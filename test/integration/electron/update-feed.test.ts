@@ -51,19 +51,21 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     requested.push(req.url ?? '');
     if (!/^\/querydesk\/latest(-linux)?\.yml/.test(req.url ?? '')) return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'text/yaml' }).end(
-      [
-        `version: ${feedVersion}`,
-        'files:',
-        `  - url: Querydesk-${feedVersion}-amd64.deb`,
-        '    sha512: 3dzVVNUOEV2qwsvcRN4DJ9P0bxCY0GFSjIqjGzcyLKxSGg4H1WvYTbnwWq1tZhkqqT6Z8ggZKY2J2j6lBQ6k2Q==',
-        '    size: 1024',
-        `path: Querydesk-${feedVersion}-amd64.deb`,
-        'sha512: 3dzVVNUOEV2qwsvcRN4DJ9P0bxCY0GFSjIqjGzcyLKxSGg4H1WvYTbnwWq1tZhkqqT6Z8ggZKY2J2j6lBQ6k2Q==',
-        "releaseDate: '2026-11-20T10:00:00.000Z'",
-        '',
-      ].join('\n'),
-    );
+    res
+      .writeHead(200, { 'Content-Type': 'text/yaml' })
+      .end(
+        [
+          `version: ${feedVersion}`,
+          'files:',
+          `  - url: Querydesk-${feedVersion}-amd64.deb`,
+          '    sha512: 3dzVVNUOEV2qwsvcRN4DJ9P0bxCY0GFSjIqjGzcyLKxSGg4H1WvYTbnwWq1tZhkqqT6Z8ggZKY2J2j6lBQ6k2Q==',
+          '    size: 1024',
+          `path: Querydesk-${feedVersion}-amd64.deb`,
+          'sha512: 3dzVVNUOEV2qwsvcRN4DJ9P0bxCY0GFSjIqjGzcyLKxSGg4H1WvYTbnwWq1tZhkqqT6Z8ggZKY2J2j6lBQ6k2Q==',
+          "releaseDate: '2026-11-20T10:00:00.000Z'",
+          '',
+        ].join('\n'),
+      );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/querydesk`;
@@ -80,7 +82,13 @@ describe('the update feed', () => {
     const offered: string[] = [];
     updater.on('update-available', (info) => offered.push(info.version));
     requested.length = 0;
-    const policy = createUpdatePolicy({ updater, isPackaged: true, feedUrl, askToInstall: async () => false, logger: createLogger({ dir: join(dir, 'logs') }) });
+    const policy = createUpdatePolicy({
+      updater,
+      isPackaged: true,
+      feedUrl,
+      askToInstall: async () => false,
+      logger: createLogger({ dir: join(dir, 'logs') }),
+    });
     expect(policy.start()).toBe(true);
     policy.stop();
     updater.autoDownload = false;

@@ -1,6 +1,13 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileFilters, compileSort, FilterLanguageError, parseFilters, parseSort, type Column } from '../../../main/filter-language/index.ts';
+import {
+  compileFilters,
+  compileSort,
+  FilterLanguageError,
+  parseFilters,
+  parseSort,
+  type Column,
+} from '../../../main/filter-language/index.ts';
 
 // The filter language on the columns a Dune result is kept in (uint256 and int256 as BIGNUM,
 // varbinary as BLOB), run by a real DuckDB: numbers compare as numbers, bytes as bytes.
@@ -56,7 +63,7 @@ describe('filters on Dune-typed columns', () => {
     expect(await ids('id in (2.5)')).toEqual([]);
   });
 
-  it('compares a number past a column type\'s range as past every value, never an error', async () => {
+  it("compares a number past a column type's range as past every value, never an error", async () => {
     expect(await ids(`small < ${BIG}`)).toEqual([1, 2, 4]);
     expect(await ids(`small >= ${BIG}`)).toEqual([]);
     expect(await ids(`small = ${BIG}`)).toEqual([]);

@@ -33,7 +33,10 @@ export async function startClientHarness(): Promise<ClientHarness> {
 
   const realFetch = globalThis.fetch;
   globalThis.fetch = (input: string | URL | Request, init?: RequestInit) =>
-    realFetch(typeof input === 'string' && input.startsWith(REAL_SERVICE) ? h.service.baseUrl + input.slice(REAL_SERVICE.length) : input, init);
+    realFetch(
+      typeof input === 'string' && input.startsWith(REAL_SERVICE) ? h.service.baseUrl + input.slice(REAL_SERVICE.length) : input,
+      init,
+    );
   const stopService = h.stop;
 
   return Object.assign(h, {

@@ -50,7 +50,9 @@ describe('official client: CSV', () => {
 
   it('reads the latest CSV of a query with filters and columns on every page', async () => {
     // alice's own run (the first test's): another context's runs are never its latest result
-    const csv = await h.client(KEYS.alice).exec.getLastResultCSV(DEMO_QUERY, { filters: "token = 'DAI'", columns: ['trade_id', 'token'], limit: 300 });
+    const csv = await h
+      .client(KEYS.alice)
+      .exec.getLastResultCSV(DEMO_QUERY, { filters: "token = 'DAI'", columns: ['trade_id', 'token'], limit: 300 });
     const { id } = await latestExecution(DEMO_QUERY, KEYS.alice);
     const dai = (await h.rowsOf(id, KEYS.alice)).filter((t) => t.token === 'DAI');
     expect(dai.length).toBeGreaterThan(2 * 300);

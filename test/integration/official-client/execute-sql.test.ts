@@ -9,13 +9,17 @@ import { startClientHarness, type ClientHarness } from './client-harness.ts';
 let h: ClientHarness;
 beforeAll(async () => {
   h = await startClientHarness();
-  const upload = await h.post('/api/v1/table/upload/csv', { table_name: 'notes', data: 'note\nmine only\n', is_private: true }, withApiKey(KEYS.acme));
+  const upload = await h.post(
+    '/api/v1/table/upload/csv',
+    { table_name: 'notes', data: 'note\nmine only\n', is_private: true },
+    withApiKey(KEYS.acme),
+  );
   expect(upload.status).toBe(200);
 });
 afterAll(() => h.stop());
 
 describe('POST /sql/execute', () => {
-  it('runs SQL text with the caller\'s own private tables; status and results read as for a query run, with no query id', async () => {
+  it("runs SQL text with the caller's own private tables; status and results read as for a query run, with no query id", async () => {
     const acme = h.client(KEYS.acme);
     const started = await acme.exec.executeSql({ sql: 'select note, 40 + 2 as n from dune.acme.dataset_notes' });
     expect(started.state).toBe('QUERY_STATE_PENDING');

@@ -31,7 +31,9 @@ describe('official client: latest results by query id', () => {
     expect(latestBase.result!.rows).toEqual(await h.rowsOf(base.execution_id, KEYS.alice));
     expect(latestBase.result!.rows).not.toEqual(latestEthereum.result!.rows);
     // Another context never gets alice's runs as its latest result (only its own or the owner's).
-    await expect(h.client(KEYS.bob).getLatestResult({ queryId: PARAMETER_QUERY, query_parameters: [chain('base')] })).rejects.toThrow(/No execution found/);
+    await expect(h.client(KEYS.bob).getLatestResult({ queryId: PARAMETER_QUERY, query_parameters: [chain('base')] })).rejects.toThrow(
+      /No execution found/,
+    );
 
     const latestAny = await alice.getLatestResult({ queryId: PARAMETER_QUERY });
     expect(latestAny.execution_id).toBe(base.execution_id);
@@ -40,7 +42,11 @@ describe('official client: latest results by query id', () => {
   it('runs the query again when the latest result is older than maxAgeHours', async () => {
     const alice = h.client(KEYS.alice);
     const before = await alice.getLatestResult({ queryId: PARAMETER_QUERY, query_parameters: [chain('base')] });
-    const fresh = await alice.getLatestResult({ queryId: PARAMETER_QUERY, query_parameters: [chain('base')], opts: { ...POLL, maxAgeHours: 0 } });
+    const fresh = await alice.getLatestResult({
+      queryId: PARAMETER_QUERY,
+      query_parameters: [chain('base')],
+      opts: { ...POLL, maxAgeHours: 0 },
+    });
     expect(fresh.execution_id).not.toBe(before.execution_id);
     expect(fresh.result!.rows).toEqual(before.result!.rows);
   });

@@ -22,7 +22,14 @@ describe('official client: create and update queries', () => {
       is_private: true,
     });
     const record = await alice.query.readQuery(queryId);
-    expect(record).toMatchObject({ query_id: queryId, name: 'numbers', is_private: true, is_archived: false, owner: 'alice', parameters: [] });
+    expect(record).toMatchObject({
+      query_id: queryId,
+      name: 'numbers',
+      is_private: true,
+      is_archived: false,
+      owner: 'alice',
+      parameters: [],
+    });
 
     const run = await alice.runQuery({ queryId, query_parameters: [QueryParameter.number('count', 3)], opts: POLL });
     expect(run.result!.rows).toEqual(numbers(3));
@@ -86,7 +93,7 @@ describe('official client: create and update queries', () => {
     expect(await alice.query.readQuery(run.query_id)).toMatchObject({ name: 'API Query', is_private: true, is_archived: true });
   });
 
-  it('refuses query management to a free plan, and a team query to a member\'s own key', async () => {
+  it("refuses query management to a free plan, and a team query to a member's own key", async () => {
     await expect(h.client(KEYS.bob).query.createQuery({ name: 'x', query_sql: 'SELECT 1' })).rejects.toThrow(
       /Status: 403, Message: .*plus or premium plan/,
     );

@@ -53,7 +53,7 @@ describe('official client: result options', () => {
     expect(sample.result!.rows.length).toBeGreaterThan(0);
   });
 
-  it('surfaces the service\'s refusal of NOT as the client\'s error', async () => {
+  it("surfaces the service's refusal of NOT as the client's error", async () => {
     const refused = h.client(KEYS.alice).exec.getExecutionResults(executionId, { filters: "chain NOT IN ('base')", limit: 10 });
     await expect(refused).rejects.toThrow(/Status: 400, Message: \{"error":"filters: NOT is not supported/);
   });

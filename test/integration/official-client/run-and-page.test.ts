@@ -48,7 +48,7 @@ describe('official client: run a query and read every page', () => {
     expect(all.result!.rows).toEqual(await h.rowsOf(page.execution_id, KEYS.bob));
   });
 
-  it('pages by offset with the client\'s Paginator, whose page count comes from total_row_count', async () => {
+  it("pages by offset with the client's Paginator, whose page count comes from total_row_count", async () => {
     const bob = h.client(KEYS.bob);
     const status = await bob.refreshResults(DEMO_QUERY, {}, POLL.pingFrequency);
     const pages = await Paginator.new(bob.exec, status, 1500);

@@ -18,7 +18,11 @@ async function rowsOfSql(client: DuneClient, querySql: string) {
 describe('official client: uploads', () => {
   it('uploads a CSV (legacy and current paths), then queries it; a second upload replaces the table', async () => {
     const alice = h.client(KEYS.alice);
-    const uploaded = await alice.table.uploadCsv({ table_name: 'prices', data: 'symbol,price\nETH,3000.5\nBTC,60000\n', description: 'spot' });
+    const uploaded = await alice.table.uploadCsv({
+      table_name: 'prices',
+      data: 'symbol,price\nETH,3000.5\nBTC,60000\n',
+      description: 'spot',
+    });
     expect(uploaded).toBe(true);
     const sql = 'SELECT symbol, price FROM dune.alice.dataset_prices ORDER BY symbol';
     expect(await rowsOfSql(alice, sql)).toEqual([

@@ -53,8 +53,23 @@ describe('npm run service', () => {
     const file = join(dataDir, 'accounts.json');
     writeFileSync(file, JSON.stringify(ACCOUNTS));
     const service = run([
-      '--port=0', '--data-dir', dataDir, '--accounts', file, '--service-name', 'ACME', '--max-page-rows', '10',
-      '--result-cap-bytes', '8GB', '--retention', '90d', '--execution-slots', '2', '--rate-limit', 'off',
+      '--port=0',
+      '--data-dir',
+      dataDir,
+      '--accounts',
+      file,
+      '--service-name',
+      'ACME',
+      '--max-page-rows',
+      '10',
+      '--result-cap-bytes',
+      '8GB',
+      '--retention',
+      '90d',
+      '--execution-slots',
+      '2',
+      '--rate-limit',
+      'off',
     ]);
     const line = await service.firstLine;
     expect(line).toMatch(/demo API key: none/);

@@ -24,7 +24,18 @@ export const TYPES_SQL = `SELECT
 FROM (VALUES (1), (2)) v(i) ORDER BY i`;
 
 export const DUNE_TYPES = [
-  'varbinary', 'varbinary', 'uint256', 'int256', 'int256', 'decimal(20,0)', 'timestamp(3) with time zone', 'timestamp(3)',
-  'decimal(38,18)', 'array(integer)', 'row(to varbinary, amount uint256, "a b" varchar)', 'map(varchar, array(varbinary))', 'json',
+  'varbinary',
+  'varbinary',
+  'uint256',
+  'int256',
+  'int256',
+  'decimal(20,0)',
+  'timestamp(3) with time zone',
+  'timestamp(3)',
+  'decimal(38,18)',
+  'array(integer)',
+  'row(to varbinary, amount uint256, "a b" varchar)',
+  'map(varchar, array(varbinary))',
+  'json',
   'array(row(to varbinary))',
 ];

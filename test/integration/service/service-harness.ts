@@ -47,18 +47,22 @@ export async function startHarness(options: Partial<ServiceOptions> = {}): Promi
     dataDir,
     key: service.demoApiKey ?? '',
     async get(path, init = {}) {
-      return answer(await fetch(`${harness.service.baseUrl}${path}`, {
-        ...init,
-        headers: withKey(init.headers),
-      }));
+      return answer(
+        await fetch(`${harness.service.baseUrl}${path}`, {
+          ...init,
+          headers: withKey(init.headers),
+        }),
+      );
     },
     async post(path, body, init = {}) {
-      return answer(await fetch(`${harness.service.baseUrl}${path}`, {
-        method: 'POST',
-        ...init,
-        headers: withKey(init.headers),
-        body: init.body ?? (body === undefined ? undefined : JSON.stringify(body)),
-      }));
+      return answer(
+        await fetch(`${harness.service.baseUrl}${path}`, {
+          method: 'POST',
+          ...init,
+          headers: withKey(init.headers),
+          body: init.body ?? (body === undefined ? undefined : JSON.stringify(body)),
+        }),
+      );
     },
     async execute(queryId, body) {
       const { status, body: reply } = await harness.post(`/api/v1/query/${queryId}/execute`, body);

@@ -26,7 +26,9 @@ function firstLine(process: ChildProcess): Promise<string> {
 
 describe('the web CLI', () => {
   it('prints the URL, serves the contract with the embedded service behind it, and stops on SIGTERM', async () => {
-    child = spawn(process.execPath, ['main/web/cli.ts', '--port', '0', '--data-dir', dir, '--no-build'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(process.execPath, ['main/web/cli.ts', '--port', '0', '--data-dir', dir, '--no-build'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const line = await firstLine(child);
     const match = /^Querydesk is running at (http:\/\/127\.0\.0\.1:\d+)\/#token=([\w-]+)$/.exec(line);
     expect(match).not.toBeNull();
@@ -51,7 +53,8 @@ describe('the web CLI', () => {
     expect(await ask(1, 'workspace:refresh')).toMatchObject({ type: 'result', id: 1, result: { ok: true, data: { status: 'online' } } });
     const message = await ask(2, 'workspace:open');
     expect(message).toMatchObject({ type: 'result', id: 2, result: { ok: true } });
-    const names = message.type === 'result' ? (message.result as { data: { queries: { name: string }[] } }).data.queries.map((q) => q.name) : [];
+    const names =
+      message.type === 'result' ? (message.result as { data: { queries: { name: string }[] } }).data.queries.map((q) => q.name) : [];
     expect(names).toContain('Demo trades');
     socket.close();
 

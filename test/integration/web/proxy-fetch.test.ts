@@ -31,7 +31,9 @@ function proxyFetch(setting: () => string, env: NodeJS.ProcessEnv = {}): ProxyFe
 }
 
 function listQueries(baseUrl: string, fetch: Fetch) {
-  return createServiceClient({ baseUrl, serviceName: 'DUNE', apiKey: harness.demoApiKey ?? '', fetch, retry: NO_RETRY }).queries.list({ limit: 5 });
+  return createServiceClient({ baseUrl, serviceName: 'DUNE', apiKey: harness.demoApiKey ?? '', fetch, retry: NO_RETRY }).queries.list({
+    limit: 5,
+  });
 }
 
 async function loopbackProxy(): Promise<LoopbackProxy> {
@@ -50,10 +52,35 @@ async function closedPort(): Promise<number> {
 beforeAll(async () => {
   harness = await startHarness();
   certDir = mkdtempSync(join(tmpdir(), 'querydesk-cert-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem')], { stdio: 'ignore' });
-  tlsServer = createServer({ key: readFileSync(join(certDir, 'key.pem')), cert: readFileSync(join(certDir, 'cert.pem')) }, (_request, response) => {
-    response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"queries":[]}');
-  });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(certDir, 'key.pem'),
+      '-out',
+      join(certDir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  tlsServer = createServer(
+    { key: readFileSync(join(certDir, 'key.pem')), cert: readFileSync(join(certDir, 'cert.pem')) },
+    (_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"queries":[]}');
+    },
+  );
   await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
   tlsUrl = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
 });
@@ -82,7 +109,10 @@ describe('the browser host fetch', () => {
     expect(viaEnv.ok).toBe(true);
     expect(proxy.log).toHaveLength(1);
 
-    const bypass = await listQueries(harness.baseUrl, proxyFetch(() => '', { HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' }).fetch);
+    const bypass = await listQueries(
+      harness.baseUrl,
+      proxyFetch(() => '', { HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' }).fetch,
+    );
     expect(bypass.ok).toBe(true);
     expect(proxy.log).toHaveLength(1);
 
@@ -109,7 +139,9 @@ describe('the browser host fetch', () => {
     expect(proxy.log).toEqual([`CONNECT ${new URL(tlsUrl).host}`]);
     expect(tunnelled.ok).toBe(false);
     if (tunnelled.ok) return;
-    expect(tunnelled.error.message).toContain('its certificate is self-signed and not trusted by this computer (DEPTH_ZERO_SELF_SIGNED_CERT)');
+    expect(tunnelled.error.message).toContain(
+      'its certificate is self-signed and not trusted by this computer (DEPTH_ZERO_SELF_SIGNED_CERT)',
+    );
 
     const direct = await listQueries(tlsUrl, proxyFetch(() => '').fetch);
     expect(direct.ok).toBe(false);
@@ -125,18 +157,28 @@ describe('the browser host fetch', () => {
     const port = await closedPort();
     const unreachable = await listQueries(harness.baseUrl, proxyFetch(() => `http://127.0.0.1:${port}`).fetch);
     expect(unreachable.ok).toBe(false);
-    if (!unreachable.ok) expect(unreachable.error.message).toBe(`The connection to ${harness.baseUrl} failed: the proxy at 127.0.0.1:${port} could not be reached (ECONNREFUSED).`);
+    if (!unreachable.ok)
+      expect(unreachable.error.message).toBe(
+        `The connection to ${harness.baseUrl} failed: the proxy at 127.0.0.1:${port} could not be reached (ECONNREFUSED).`,
+      );
 
     const proxy = await loopbackProxy();
     proxy.refuseTunnels(403);
     const refused = await listQueries(tlsUrl, proxyFetch(() => proxy.url).fetch);
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.error.message).toBe(`The connection to ${tlsUrl} failed: the proxy at ${new URL(proxy.url).host} refused to connect to the service (it answered HTTP 403).`);
+    if (!refused.ok)
+      expect(refused.error.message).toBe(
+        `The connection to ${tlsUrl} failed: the proxy at ${new URL(proxy.url).host} refused to connect to the service (it answered HTTP 403).`,
+      );
   });
 
   it('is what core uses for added accounts, while Local goes straight to the embedded service', async () => {
     const proxy = await loopbackProxy();
-    const core = await harness.startCore({ fetch: proxyFetch(() => proxy.url).fetch, keyVault: new KeyVault(memoryKeychain()), dataDir: mkdtempSync(join(tmpdir(), 'querydesk-core-proxy-')) });
+    const core = await harness.startCore({
+      fetch: proxyFetch(() => proxy.url).fetch,
+      keyVault: new KeyVault(memoryKeychain()),
+      dataDir: mkdtempSync(join(tmpdir(), 'querydesk-core-proxy-')),
+    });
     const call = caller(core);
     const added = await call('accounts:add', { label: 'Through the proxy', baseUrl: harness.baseUrl, apiKey: harness.demoApiKey ?? '' });
     expect(added.ok).toBe(true);

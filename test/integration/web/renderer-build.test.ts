@@ -44,7 +44,8 @@ describe('whether the renderer needs a build', () => {
     for (const dir of ['main/electron', 'preload', 'out/main', 'out/preload']) mkdirSync(join(root, dir), { recursive: true });
     writeFileSync(join(root, 'main/electron/main.ts'), '');
     writeFileSync(join(root, 'preload/index.ts'), '');
-    for (const file of ['renderer/src/App.svelte', 'main/contract/wire.ts', 'main/electron/main.ts', 'preload/index.ts']) touch(join(root, file), 60);
+    for (const file of ['renderer/src/App.svelte', 'main/contract/wire.ts', 'main/electron/main.ts', 'preload/index.ts'])
+      touch(join(root, file), 60);
     writeFileSync(join(root, 'out/renderer/index.html'), '');
     expect(appBuildIsStale(root)).toBe(true);
     writeFileSync(join(root, 'out/main/index.js'), '');

@@ -24,11 +24,20 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'secret.txt'), 'outside the renderer');
   fake = await startFakeService((req) => {
     if (req.path === '/api/v1/queries') {
-      return req.headers['x-dune-api-key'] === REMOTE_KEY ? { body: { queries: [], total: 0 } } : { status: 401, body: { error: 'invalid API Key' } };
+      return req.headers['x-dune-api-key'] === REMOTE_KEY
+        ? { body: { queries: [], total: 0 } }
+        : { status: 401, body: { error: 'invalid API Key' } };
     }
     return req.path.endsWith('/execute')
       ? { body: { execution_id: 'E1', state: 'QUERY_STATE_PENDING' } }
-      : { body: { execution_id: 'E1', state: 'QUERY_STATE_COMPLETED', is_execution_finished: true, result_metadata: { column_names: [], total_row_count: 0 } } };
+      : {
+          body: {
+            execution_id: 'E1',
+            state: 'QUERY_STATE_COMPLETED',
+            is_execution_finished: true,
+            result_metadata: { column_names: [], total_row_count: 0 },
+          },
+        };
   });
   host = await startWebHost({ port: 0, dataDir: dir, rendererDir, version: '1.0.0', localService: { baseUrl: fake.baseUrl, apiKey: 'k' } });
 });
@@ -39,7 +48,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const { port } = new URL(host.origin);
   return new Promise((resolve, reject) => {
     // A raw path, so that '..' segments reach the server as sent.
@@ -57,7 +69,10 @@ function get(path: string, headers: Record<string, string> = {}): Promise<{ stat
 type Opened = { socket: WebSocket; status: 'open' } | { status: number };
 
 function connect(query: string, origin: string = host.origin, path: string = WS_PATH, hostHeader?: string): Promise<Opened> {
-  const socket = new WebSocket(`ws://127.0.0.1:${new URL(host.origin).port}${path}${query}`, { origin, ...(hostHeader ? { headers: { host: hostHeader } } : {}) });
+  const socket = new WebSocket(`ws://127.0.0.1:${new URL(host.origin).port}${path}${query}`, {
+    origin,
+    ...(hostHeader ? { headers: { host: hostHeader } } : {}),
+  });
   return new Promise((resolve, reject) => {
     socket.once('open', () => resolve({ socket, status: 'open' }));
     socket.once('unexpected-response', (_req, res) => {
@@ -131,13 +146,19 @@ describe('the browser host: the contract socket', () => {
     expect(await connect(`?token=${host.token}`, 'http://evil.example')).toEqual({ status: 401 });
     expect(await connect(`?token=${host.token}`, 'http://localhost:1')).toEqual({ status: 401 });
     // Right token and origin, but addressed to another name (DNS rebinding): refused as plain requests are.
-    expect(await connect(`?token=${host.token}`, host.origin, WS_PATH, `evil.example:${new URL(host.origin).port}`)).toEqual({ status: 421 });
+    expect(await connect(`?token=${host.token}`, host.origin, WS_PATH, `evil.example:${new URL(host.origin).port}`)).toEqual({
+      status: 421,
+    });
     expect(await connect(`?token=${host.token}`, host.origin, '/other')).toEqual({ status: 404 });
   });
 
   it('carries a contract round trip, errors included, and survives malformed messages', async () => {
     const socket = await open();
-    expect(await invoke(socket, 1, 'settings:get', {})).toMatchObject({ type: 'result', id: 1, result: { ok: true, data: { about: { version: '1.0.0', host: 'web' } } } });
+    expect(await invoke(socket, 1, 'settings:get', {})).toMatchObject({
+      type: 'result',
+      id: 1,
+      result: { ok: true, data: { about: { version: '1.0.0', host: 'web' } } },
+    });
     socket.send('this is not json');
     socket.send(JSON.stringify({ no: 'id' }));
     const bad = await invoke(socket, 2, 'executions:list', { accountId: 'local', limit: -1 });
@@ -153,9 +174,15 @@ describe('the browser host: the contract socket', () => {
     const [first, second] = [await open(), await open()];
     const seenBySecond = nextMessage(second, (m) => m.type === 'event' && (m.payload as { isFinished: boolean }).isFinished);
     const seenByFirst = nextMessage(first, (m) => m.type === 'event' && (m.payload as { isFinished: boolean }).isFinished);
-    expect(await invoke(first, 1, 'executions:run', { accountId: 'local', queryId: 7 })).toMatchObject({ result: { ok: true, data: { executionId: 'E1' } } });
+    expect(await invoke(first, 1, 'executions:run', { accountId: 'local', queryId: 7 })).toMatchObject({
+      result: { ok: true, data: { executionId: 'E1' } },
+    });
     for (const message of await Promise.all([seenByFirst, seenBySecond])) {
-      expect(message).toMatchObject({ type: 'event', event: 'execution:update', payload: { executionId: 'E1', state: 'QUERY_STATE_COMPLETED' } });
+      expect(message).toMatchObject({
+        type: 'event',
+        event: 'execution:update',
+        payload: { executionId: 'E1', state: 'QUERY_STATE_COMPLETED' },
+      });
     }
     first.close();
     second.close();
@@ -209,7 +236,13 @@ describe('the browser host: malformed requests', () => {
 
   it('answers a malformed WebSocket upgrade 400, and one whose client resets it mid-answer ends nothing', async () => {
     const upgrade = (target: string) =>
-      head(host.origin, `GET ${target} HTTP/1.1`, { connection: 'Upgrade', upgrade: 'websocket', origin: host.origin, 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+      head(host.origin, `GET ${target} HTTP/1.1`, {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        origin: host.origin,
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      });
     for (const target of ['//[/', `http://[zz]${WS_PATH}?token=${host.token}`]) {
       expect((await exchange(host.origin, upgrade(target))).status).toBe(400);
     }

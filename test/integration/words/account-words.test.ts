@@ -36,22 +36,35 @@ const locked: KeychainBackend = {
 
 describe('what the app says of an account it cannot use', () => {
   it('a key not in the keychain: which account, and what to do', async () => {
-    const accounts = await createAccountRegistry({ localService, settings: settingsWith([profile]), vault: new KeyVault(memoryKeychain()) });
+    const accounts = await createAccountRegistry({
+      localService,
+      settings: settingsWith([profile]),
+      vault: new KeyVault(memoryKeychain()),
+    });
     const found = findAccount(accounts, profile.id);
     expect(isFailure(found) && found.error).toEqual({
       code: 'bad_key',
       message: 'The API key of the account “Sam” is not in the system keychain. Enter it again in the account’s settings.',
     });
     if (isFailure(found)) expectWellSaid(found.error);
-    const tested = await accountHandlers(accounts, new KeyVault(memoryKeychain()), () => undefined)['accounts:test']({ accountId: profile.id });
+    const tested = await accountHandlers(accounts, new KeyVault(memoryKeychain()), () => undefined)['accounts:test']({
+      accountId: profile.id,
+    });
     expect(tested).toEqual(found);
-    const moved = await accountHandlers(accounts, new KeyVault(memoryKeychain()), () => undefined)['accounts:update']({ accountId: profile.id, baseUrl: 'https://other.example' });
+    const moved = await accountHandlers(accounts, new KeyVault(memoryKeychain()), () => undefined)['accounts:update']({
+      accountId: profile.id,
+      baseUrl: 'https://other.example',
+    });
     expect(moved.ok).toBe(false);
     if (!moved.ok) expectWellSaid(moved.error);
   });
 
   it('an account with no key at all, as the sync status says it', () => {
-    const problem = keyProblemOf({ account: { ...profile, keyHint: '', keyStorage: 'missing', isLocal: false }, client: null, keyProblem: null });
+    const problem = keyProblemOf({
+      account: { ...profile, keyHint: '', keyStorage: 'missing', isLocal: false },
+      client: null,
+      keyProblem: null,
+    });
     expect(problem.message).toBe('The account “Sam” has no API key. Enter one in its settings.');
     expectWellSaid({ code: problem.code, message: problem.message });
   });
@@ -59,7 +72,10 @@ describe('what the app says of an account it cannot use', () => {
   it('a keychain that does not answer: what was not done, with its words kept', async () => {
     const vault = new KeyVault(locked);
     const status = await vault.status();
-    expect(status).toEqual({ available: false, reason: 'The system keychain did not answer (Cannot create an item in a locked collection).' });
+    expect(status).toEqual({
+      available: false,
+      reason: 'The system keychain did not answer (Cannot create an item in a locked collection).',
+    });
     if (!status.available) expectSentences(status.reason);
     const saved = await vault.save('sam-1', 'key');
     const removed = await vault.remove('sam-1');

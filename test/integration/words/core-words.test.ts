@@ -37,8 +37,20 @@ describe('what core says of a request it refuses', () => {
     ['accounts:add', { label: 'Work' }, '“apiKey” is missing.'],
     ['accounts:add', { label: 'Work', apiKey: 'k', kind: 'robot' }, '“kind” must be one of "user", "team".'],
     ['accounts:list', { sneaky: 1 }, 'The request has a field the app does not know: “sneaky”.'],
-    ['results:getRows', { accountId: 'local', executionId: 'x', startRow: 50, endRow: 10 }, '“endRow” must be above startRow, by at most 10000 rows.'],
-    ['settings:set', { explorers: { mychain: { address: 'ftp://x', transaction: 'https://x.example/tx/{value}', block: 'https://x.example/block/{value}' } } }, '“explorers.mychain.address” is not valid: an explorer link must be an https address with {value} where the value goes, such as https://etherscan.io/address/{value}.'],
+    [
+      'results:getRows',
+      { accountId: 'local', executionId: 'x', startRow: 50, endRow: 10 },
+      '“endRow” must be above startRow, by at most 10000 rows.',
+    ],
+    [
+      'settings:set',
+      {
+        explorers: {
+          mychain: { address: 'ftp://x', transaction: 'https://x.example/tx/{value}', block: 'https://x.example/block/{value}' },
+        },
+      },
+      '“explorers.mychain.address” is not valid: an explorer link must be an https address with {value} where the value goes, such as https://etherscan.io/address/{value}.',
+    ],
     ['queries:setFlags', { accountId: 'local', queryId: 1 }, 'Give archived or isPrivate.'],
   ])('%s with %j: %s', async (channel, payload, said) => {
     const error = await refusal(channel, payload);
@@ -55,7 +67,11 @@ describe('what core says of a request it refuses', () => {
   });
 
   it('a sender that is not the app, or a channel it does not know', async () => {
-    const untrusted = await createDispatcher<string>({ handlers: {} as Handlers, isTrustedSender: () => false })('accounts:list', {}, 'frame');
+    const untrusted = await createDispatcher<string>({ handlers: {} as Handlers, isTrustedSender: () => false })(
+      'accounts:list',
+      {},
+      'frame',
+    );
     const unknown = await refusal('files:delete', {});
     for (const answer of [untrusted, { ok: false as const, error: unknown }]) {
       expect(answer.ok).toBe(false);
@@ -74,12 +90,16 @@ describe('what core says of a request it refuses', () => {
     expectWellSaid(error);
   });
 
-  it.each(['QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING', 'QUERY_STATE_FAILED', 'QUERY_STATE_CANCELLED', 'QUERY_STATE_EXPIRED', 'QUERY_STATE_NEW'])(
-    'an execution %s has no result, said in words',
-    (state) => {
-      for (const use of ['read', 'cache', 'export', 'sample']) expectWellSaid({ code: 'bad_request', message: noResultText(use, state) });
-    },
-  );
+  it.each([
+    'QUERY_STATE_PENDING',
+    'QUERY_STATE_EXECUTING',
+    'QUERY_STATE_FAILED',
+    'QUERY_STATE_CANCELLED',
+    'QUERY_STATE_EXPIRED',
+    'QUERY_STATE_NEW',
+  ])('an execution %s has no result, said in words', (state) => {
+    for (const use of ['read', 'cache', 'export', 'sample']) expectWellSaid({ code: 'bad_request', message: noResultText(use, state) });
+  });
 });
 
 describe('what the settings say when they cannot do it', () => {
@@ -98,7 +118,9 @@ describe('what the settings say when they cannot do it', () => {
     const saved = await handlers(null)['settings:set']({ theme: 'dark' } as never);
     const noFolders = await handlers(null)['settings:openLogsFolder']({});
     const notOpened = await handlers(async () => 'No application is registered to open folders.')['settings:openLogsFolder']({});
-    expect(noFolders.ok ? '' : noFolders.error.message).toBe('The browser cannot open folders on this computer; the logs are in /home/sam/.config/Querydesk/logs.');
+    expect(noFolders.ok ? '' : noFolders.error.message).toBe(
+      'The browser cannot open folders on this computer; the logs are in /home/sam/.config/Querydesk/logs.',
+    );
     for (const answer of [saved, noFolders, notOpened]) {
       expect(answer.ok).toBe(false);
       if (!answer.ok) expectWellSaid(answer.error);

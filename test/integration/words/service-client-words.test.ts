@@ -52,7 +52,9 @@ describe('what the service client says', () => {
 
   it('a body that is not JSON, or JSON without `error`: what it began with, quoted', async () => {
     const html = await answered({ status: 502, body: '<html>\n  <h1>Bad gateway</h1>\n</html>' });
-    expect(html.message).toBe('The service answered with HTTP 502 without saying why; its answer began: “<html> <h1>Bad gateway</h1> </html>”.');
+    expect(html.message).toBe(
+      'The service answered with HTTP 502 without saying why; its answer began: “<html> <h1>Bad gateway</h1> </html>”.',
+    );
     expectWellSaid(html);
     const other = await answered({ status: 400, body: { message: 'wrong field' } });
     expect(other.message).toBe('The service answered with HTTP 400 without saying why; its answer began: “{"message":"wrong field"}”.');
@@ -84,7 +86,13 @@ describe('what the service client says', () => {
 
   it('a service that never answers: how long was waited, and for whom', async () => {
     fake = await startFakeService(() => ({ stall: true }));
-    const listed = await createServiceClient({ baseUrl: fake.baseUrl, serviceName: 'DUNE', apiKey: 'key', retry: ONCE, timeoutMs: 200 }).queries.list();
+    const listed = await createServiceClient({
+      baseUrl: fake.baseUrl,
+      serviceName: 'DUNE',
+      apiKey: 'key',
+      retry: ONCE,
+      timeoutMs: 200,
+    }).queries.list();
     expect(listed.ok ? '' : listed.error.message).toBe(`No answer came from ${fake.baseUrl} within 1 s.`);
     if (!listed.ok) expectWellSaid(serviceFailure(listed.error).error);
   });
@@ -93,23 +101,46 @@ describe('what the service client says', () => {
     fake = await startFakeService(() => ({ body: {} }));
     const transport = createTransport({ baseUrl: fake.baseUrl, serviceName: 'DUNE', apiKey: 'key', retry: ONCE });
     const refused = await transport.json({ method: 'GET', url: 'http://elsewhere.example/api/v1/queries' }, () => ({}));
-    expect(refused.ok ? '' : refused.error.message).toBe(`Nothing was sent to http://elsewhere.example/api/v1/queries: the API key goes only to addresses under ${fake.baseUrl}/api/v1.`);
+    expect(refused.ok ? '' : refused.error.message).toBe(
+      `Nothing was sent to http://elsewhere.example/api/v1/queries: the API key goes only to addresses under ${fake.baseUrl}/api/v1.`,
+    );
     expect(fake.requests).toHaveLength(0);
     if (!refused.ok) expectWellSaid(serviceFailure(refused.error).error);
   });
 
   it('each network code it knows in words, and others with their own words', () => {
     const url = new URL('https://api.example.com/api/v1/queries');
-    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'EPIPE', 'EWEIRD']) {
-      const text = networkFailureText(new TypeError('fetch failed', { cause: Object.assign(new Error(`${code.toLowerCase()} happened.`), { code }) }), url);
+    for (const code of [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'UND_ERR_SOCKET',
+      'ENOTFOUND',
+      'EAI_AGAIN',
+      'ETIMEDOUT',
+      'UND_ERR_CONNECT_TIMEOUT',
+      'EHOSTUNREACH',
+      'ENETUNREACH',
+      'ECONNABORTED',
+      'EPIPE',
+      'EWEIRD',
+    ]) {
+      const text = networkFailureText(
+        new TypeError('fetch failed', { cause: Object.assign(new Error(`${code.toLowerCase()} happened.`), { code }) }),
+        url,
+      );
       expect(text).toMatch(new RegExp(`\\(${code}\\)\\.$`));
       expectSentences(text);
     }
-    expect(networkFailureText(new TypeError('fetch failed', { cause: { message: 'the proxy at p:3128 could not be reached (ECONNREFUSED)' } }), url)).toBe(
-      'The connection to https://api.example.com failed: the proxy at p:3128 could not be reached (ECONNREFUSED).',
-    );
+    expect(
+      networkFailureText(
+        new TypeError('fetch failed', { cause: { message: 'the proxy at p:3128 could not be reached (ECONNREFUSED)' } }),
+        url,
+      ),
+    ).toBe('The connection to https://api.example.com failed: the proxy at p:3128 could not be reached (ECONNREFUSED).');
     expectSentences(networkFailureText(new Error('socket hang up.'), url));
-    expectSentences(networkFailureText(new TypeError('fetch failed', { cause: new Error('bad port') }), new URL('http://127.0.0.1:9/api/v1')));
+    expectSentences(
+      networkFailureText(new TypeError('fetch failed', { cause: new Error('bad port') }), new URL('http://127.0.0.1:9/api/v1')),
+    );
   });
 });
 

@@ -97,7 +97,10 @@ describe('bench/RESULTS.md sections', () => {
     } finally {
       console.log = original;
     }
-    expect(shown.slice(0, 2)).toEqual([['service idle: RSS %d MB', 161], ['a\nb', '']]);
+    expect(shown.slice(0, 2)).toEqual([
+      ['service idle: RSS %d MB', 161],
+      ['a\nb', ''],
+    ]);
     expect(readFileSync(file, 'utf8')).toContain('```\nservice idle: RSS 161 MB\na\nb \n```');
   });
 });

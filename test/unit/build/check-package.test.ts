@@ -28,12 +28,17 @@ async function appFolder(files: Record<string, string>, unpack: string): Promise
 }
 
 const BUILT = { 'out/main/index.js': '', 'out/preload/index.cjs': '', 'out/renderer/index.html': '', 'package.json': '{}' };
-const DEPENDENCIES = Object.keys((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+const DEPENDENCIES = Object.keys(
+  (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies,
+);
 const withDependencies = Object.fromEntries(DEPENDENCIES.map((name) => [`node_modules/${name}/package.json`, '{}']));
 
 describe('the package check', () => {
   it('passes an app folder with the build, production dependencies, unpacked natives and the configured fuses', async () => {
-    const { appDir, executable } = await appFolder({ ...BUILT, ...withDependencies, 'node_modules/@duckdb/node-bindings-linux-x64/duckdb.node': 'native' }, '*.node');
+    const { appDir, executable } = await appFolder(
+      { ...BUILT, ...withDependencies, 'node_modules/@duckdb/node-bindings-linux-x64/duckdb.node': 'native' },
+      '*.node',
+    );
     const wanted = configuredFuses(projectRoot);
     await flipFuses(executable, { version: FuseVersion.V1, ...Object.fromEntries(wanted) });
     const facts = await checkPackage(appDir, executable, projectRoot);

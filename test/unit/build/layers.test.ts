@@ -11,7 +11,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const configFile = join(projectRoot, 'eslint.config.ts');
-const LAYER_RULES = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', 'no-restricted-syntax', 'import-x/no-nodejs-modules']);
+const LAYER_RULES = new Set([
+  'import-x/no-restricted-paths',
+  'no-restricted-imports',
+  'no-restricted-syntax',
+  'import-x/no-nodejs-modules',
+]);
 const FLAGS = ['unstable_native_nodejs_ts_config'];
 // Cycles are tested apart: following every import of a fixture's targets would only slow these.
 const eslint = new ESLint({ cwd: projectRoot, flags: FLAGS, overrideConfig: { rules: { 'import-x/no-cycle': 'off' } } });

@@ -45,7 +45,13 @@ function anchor(heading: string): string {
     .replace(/\s/g, '-');
 }
 
-const documents = ['README.md', 'bench/RESULTS.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const documents = [
+  'README.md',
+  'bench/RESULTS.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 describe('the README', () => {
   it('stays under 10 kB', () => {

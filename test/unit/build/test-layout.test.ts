@@ -14,10 +14,14 @@ const NOT_SOURCE: Record<string, string> = {
 };
 
 /** The source folder a test folder stands for, or null when there is none. */
-export function sourceFolderOf(testFolder: string, exists: (path: string) => boolean = (path) => existsSync(join(root, path))): string | null {
-  const candidates = testFolder === 'renderer' || testFolder.startsWith('renderer/')
-    ? [join('renderer/src', testFolder.slice('renderer'.length))]
-    : [join('main', testFolder), testFolder];
+export function sourceFolderOf(
+  testFolder: string,
+  exists: (path: string) => boolean = (path) => existsSync(join(root, path)),
+): string | null {
+  const candidates =
+    testFolder === 'renderer' || testFolder.startsWith('renderer/')
+      ? [join('renderer/src', testFolder.slice('renderer'.length))]
+      : [join('main', testFolder), testFolder];
   return candidates.find(exists) ?? null;
 }
 
@@ -53,7 +57,10 @@ describe('test layout', () => {
   });
 
   it('names a renderer test folder after renderer/src, and the others after main or the root', () => {
-    const only = (...paths: string[]) => (path: string) => paths.includes(path);
+    const only =
+      (...paths: string[]) =>
+      (path: string) =>
+        paths.includes(path);
     expect(sourceFolderOf('renderer/results/grid', only('renderer/src/results/grid'))).toBe('renderer/src/results/grid');
     expect(sourceFolderOf('core/cache', only('main/core/cache'))).toBe('main/core/cache');
     expect(sourceFolderOf('build', only('build'))).toBe('build');

@@ -17,7 +17,16 @@ function fields(text: string, at = 0): { texts: string[]; next: number } {
 
 describe('CSV text', () => {
   it('quotes a field only when it holds the separator, a quote or a line break', () => {
-    expect(awkward.map((t) => csvField(t))).toEqual(['plain', '', '"a,b"', '"say ""hi"""', '"two\nlines"', '"cr\r\nlf"', ' pad ', 'tab\there']);
+    expect(awkward.map((t) => csvField(t))).toEqual([
+      'plain',
+      '',
+      '"a,b"',
+      '"say ""hi"""',
+      '"two\nlines"',
+      '"cr\r\nlf"',
+      ' pad ',
+      'tab\there',
+    ]);
     expect(csvField('tab\there', '\t')).toBe('"tab\there"');
     expect(csvField('a,b', '\t')).toBe('a,b');
     expect(quotedCsvField('plain')).toBe('"plain"');
@@ -47,7 +56,9 @@ describe('CSV text', () => {
     try {
       const file = join(dir, 'rows.csv');
       writeFileSync(file, `${awkward.map((_, i) => `c${i}`).join(',')}\n${awkward.map((t) => csvField(t)).join(',')}\n`);
-      const reader = await connection.runAndReadAll(`SELECT * FROM read_csv(${quoteLiteral(file)}, header = true, all_varchar = true, strict_mode = true)`);
+      const reader = await connection.runAndReadAll(
+        `SELECT * FROM read_csv(${quoteLiteral(file)}, header = true, all_varchar = true, strict_mode = true)`,
+      );
       // an empty unquoted field is a null in DuckDB's reading
       expect(reader.getRows()[0]).toEqual(awkward.map((t) => (t === '' ? null : t)));
     } finally {

@@ -33,7 +33,10 @@ async function messageOf(sql: string): Promise<string> {
 
 describe("DuckDB's errors", () => {
   it('reads the exception type a message starts with, and the words after it', async () => {
-    expect(readDuckdbError(await messageOf("SELECT 'abc'::INTEGER"))).toMatchObject({ type: 'Conversion', text: expect.stringContaining('abc') });
+    expect(readDuckdbError(await messageOf("SELECT 'abc'::INTEGER"))).toMatchObject({
+      type: 'Conversion',
+      text: expect.stringContaining('abc'),
+    });
     expect(readDuckdbError(await messageOf('SELEC 1'))?.type).toBe('Parser');
     expect(readDuckdbError('Out of Memory Error: failed to allocate')).toEqual({ type: 'Out of Memory', text: 'failed to allocate' });
     expect(readDuckdbError('connect ECONNREFUSED')).toBeNull();
@@ -58,14 +61,24 @@ describe("DuckDB's errors", () => {
   });
 
   it('gives the first line of an out-of-memory error, and nothing for another', () => {
-    expect(outOfMemory('Out of Memory Error: could not allocate block of size 256 KiB\n\nPossible solutions: ...')).toBe('could not allocate block of size 256 KiB');
+    expect(outOfMemory('Out of Memory Error: could not allocate block of size 256 KiB\n\nPossible solutions: ...')).toBe(
+      'could not allocate block of size 256 KiB',
+    );
     expect(outOfMemory('IO Error: Out of Memory Error: nested')).toBeNull();
   });
 
   it('knows a database given up on and a checkpoint others block, whatever their type', () => {
-    expect(isInvalidatedDatabase('FATAL Error: Failed: database has been invalidated because of a previous fatal error. The database must be restarted')).toBe(true);
+    expect(
+      isInvalidatedDatabase(
+        'FATAL Error: Failed: database has been invalidated because of a previous fatal error. The database must be restarted',
+      ),
+    ).toBe(true);
     expect(isInvalidatedDatabase('Invalid Input Error: The database has been invalidated')).toBe(false);
-    expect(isCheckpointBlocked('TransactionContext Error: Cannot CHECKPOINT: there are other write transactions active. Try using FORCE CHECKPOINT')).toBe(true);
+    expect(
+      isCheckpointBlocked(
+        'TransactionContext Error: Cannot CHECKPOINT: there are other write transactions active. Try using FORCE CHECKPOINT',
+      ),
+    ).toBe(true);
     expect(isCheckpointBlocked('IO Error: could not write')).toBe(false);
   });
 });

@@ -54,7 +54,21 @@ describe('what a block explorer shows', () => {
 
   it('has the main chains Dune covers, each a valid setting', () => {
     expect(Object.keys(DEFAULT_EXPLORERS).sort()).toEqual(
-      ['arbitrum', 'avalanche_c', 'base', 'blast', 'bnb', 'ethereum', 'gnosis', 'linea', 'optimism', 'polygon', 'scroll', 'solana', 'zksync'].sort(),
+      [
+        'arbitrum',
+        'avalanche_c',
+        'base',
+        'blast',
+        'bnb',
+        'ethereum',
+        'gnosis',
+        'linea',
+        'optimism',
+        'polygon',
+        'scroll',
+        'solana',
+        'zksync',
+      ].sort(),
     );
     expect(Explorers.safeParse(DEFAULT_EXPLORERS).success).toBe(true);
   });

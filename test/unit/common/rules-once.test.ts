@@ -18,7 +18,11 @@ const RULES: { rule: string; home: string[]; tellTales: RegExp[] }[] = [
   { rule: 'the service-name rule', home: ['main/common/service-name.ts'], tellTales: [/\[A-Za-z\]\[A-Za-z0-9_\]/] },
   { rule: 'SQL literal quoting', home: ['main/common/sql-quote.ts'], tellTales: [doubling("'")] },
   // SQL identifiers and CSV fields are both quoted by doubling `"`: in these two modules only
-  { rule: 'SQL identifier and CSV field quoting', home: ['main/common/sql-quote.ts', 'main/common/csv-text.ts'], tellTales: [doubling('"')] },
+  {
+    rule: 'SQL identifier and CSV field quoting',
+    home: ['main/common/sql-quote.ts', 'main/common/csv-text.ts'],
+    tellTales: [doubling('"')],
+  },
   {
     rule: 'the CSV record scanner',
     home: ['main/common/csv-text.ts'],
@@ -34,9 +38,13 @@ describe('each shared rule is written once', () => {
 
   for (const { rule, home, tellTales } of RULES) {
     it(`${rule}: only in ${home.join(' and ')}`, () => {
-      const at = (pattern: RegExp) => files.filter((f) => pattern.test(f.text)).map((f) => relative(root, join(root, f.path)).split(sep).join('/'));
+      const at = (pattern: RegExp) =>
+        files.filter((f) => pattern.test(f.text)).map((f) => relative(root, join(root, f.path)).split(sep).join('/'));
       for (const pattern of tellTales) {
-        expect(at(pattern).filter((path) => !home.includes(path)), `${pattern} outside ${home.join(', ')}`).toEqual([]);
+        expect(
+          at(pattern).filter((path) => !home.includes(path)),
+          `${pattern} outside ${home.join(', ')}`,
+        ).toEqual([]);
       }
       // and the tell-tales still find the rule where it is, so they would find a copy of it
       expect(tellTales.some((pattern) => at(pattern).some((path) => home.includes(path)))).toBe(true);

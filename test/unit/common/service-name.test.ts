@@ -18,7 +18,9 @@ describe('the service-name rule', () => {
     expect(() => parseServiceArgs(['--service-name', `${longest}c`])).toThrow(/^--service-name must be at most 40 letters/);
     const add = channels['accounts:add'].request;
     expect(add.safeParse({ ...fields, serviceName: longest }).success).toBe(true);
-    expect(add.safeParse({ ...fields, serviceName: `${longest}c` }).error?.issues[0]?.message).toBe('serviceName must be at most 40 letters, digits and underscores, starting with a letter');
+    expect(add.safeParse({ ...fields, serviceName: `${longest}c` }).error?.issues[0]?.message).toBe(
+      'serviceName must be at most 40 letters, digits and underscores, starting with a letter',
+    );
     expect(accountProblems({ ...fields, serviceName: longest }, true).serviceName).toBeUndefined();
     expect(accountProblems({ ...fields, serviceName: `${longest}c` }, true).serviceName).toMatch(/at most 40/);
   });

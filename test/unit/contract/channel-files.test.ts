@@ -38,7 +38,10 @@ describe('channels grouped by prefix', () => {
 
   it('keeps each prefix in the contract file of its name', async () => {
     for (const [prefix, map] of Object.entries(CHANNELS_BY_PREFIX)) {
-      expect(Object.keys(map).filter((channel) => prefixOf(channel) !== prefix), `${prefix}'s channels`).toEqual([]);
+      expect(
+        Object.keys(map).filter((channel) => prefixOf(channel) !== prefix),
+        `${prefix}'s channels`,
+      ).toEqual([]);
       const module = (await import(pathToFileURL(join(contractDir, `${prefix}.ts`)).href)) as Record<string, unknown>;
       expect(Object.values(module), `main/contract/${prefix}.ts exports its channels`).toContain(map);
     }
@@ -49,7 +52,9 @@ describe('channels grouped by prefix', () => {
     for (const file of tsFiles(contractDir).filter((name) => name !== 'channels.ts' && name !== 'index.ts')) {
       const module = (await import(pathToFileURL(join(contractDir, file)).href)) as Record<string, unknown>;
       const declared = channelMaps(module).flatMap((map) => Object.keys(map));
-      misplaced.push(...declared.filter((channel) => prefixOf(channel) !== basename(file, '.ts')).map((channel) => `${channel} in ${file}`));
+      misplaced.push(
+        ...declared.filter((channel) => prefixOf(channel) !== basename(file, '.ts')).map((channel) => `${channel} in ${file}`),
+      );
     }
     expect(misplaced).toEqual([]);
   });

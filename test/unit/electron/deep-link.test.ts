@@ -25,7 +25,10 @@ describe('querydesk:// links', () => {
   });
 
   it('finds the link among the arguments of a launch', () => {
-    expect(deepLinkIn(['/opt/Querydesk/querydesk', '--no-sandbox', 'querydesk://query/9?account=Local'])).toEqual({ queryId: 9, accountName: 'Local' });
+    expect(deepLinkIn(['/opt/Querydesk/querydesk', '--no-sandbox', 'querydesk://query/9?account=Local'])).toEqual({
+      queryId: 9,
+      accountName: 'Local',
+    });
     expect(deepLinkIn(['/opt/Querydesk/querydesk', 'querydesk://nonsense', '--flag'])).toBeNull();
   });
 

@@ -29,8 +29,14 @@ describe('the export save dialog', () => {
   it('opens over the window in Downloads with the suggested name only, and writes where the user chose', async () => {
     const window = { id: 1 };
     fake.answer = { canceled: false, filePath: join(dir, 'chosen.csv') };
-    const target = await saveDialogDestinations(() => window as never, () => null).choose('X1', '../../etc/result.csv', 'csv');
-    expect(fake.calls.at(-1)).toEqual({ window, options: expect.objectContaining({ defaultPath: '/home/u/downloads/result.csv', filters: [{ name: 'CSV', extensions: ['csv'] }] }) });
+    const target = await saveDialogDestinations(
+      () => window as never,
+      () => null,
+    ).choose('X1', '../../etc/result.csv', 'csv');
+    expect(fake.calls.at(-1)).toEqual({
+      window,
+      options: expect.objectContaining({ defaultPath: '/home/u/downloads/result.csv', filters: [{ name: 'CSV', extensions: ['csv'] }] }),
+    });
     expect(target?.delivery).toEqual({ kind: 'file', path: join(dir, 'chosen.csv') });
     const stream = await target!.open();
     stream.end('a,b\n1,2\n');
@@ -41,13 +47,21 @@ describe('the export save dialog', () => {
 
   it('declines when the dialog is closed, and works without a window', async () => {
     fake.answer = { canceled: true };
-    expect(await saveDialogDestinations(() => null, () => null).choose('X2', 'r.csv', 'csv')).toBeNull();
+    expect(
+      await saveDialogDestinations(
+        () => null,
+        () => null,
+      ).choose('X2', 'r.csv', 'csv'),
+    ).toBeNull();
     expect(fake.calls.at(-1)?.window).toBeNull();
   });
 
   it('opens in the export folder chosen in Settings, offering the format asked for', async () => {
     fake.answer = { canceled: true };
-    await saveDialogDestinations(() => null, () => '/data/exports').choose('X3', 'r.parquet', 'parquet');
+    await saveDialogDestinations(
+      () => null,
+      () => '/data/exports',
+    ).choose('X3', 'r.parquet', 'parquet');
     expect(fake.calls.at(-1)?.options).toMatchObject({
       title: 'Export Parquet',
       defaultPath: '/data/exports/r.parquet',

@@ -99,7 +99,10 @@ describe('the IPC wrapper', () => {
       error: { code: 'untrusted_sender' },
     });
     await expect(invoke(null, 'accounts:list', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
-    for (const gone of [{ ...topFrame, detached: true }, { ...topFrame, isDestroyed: () => true }]) {
+    for (const gone of [
+      { ...topFrame, detached: true },
+      { ...topFrame, isDestroyed: () => true },
+    ]) {
       await expect(invoke(gone, 'accounts:list', {})).resolves.toMatchObject({ error: { code: 'untrusted_sender' } });
     }
     window!.destroyed = true;

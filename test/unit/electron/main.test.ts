@@ -71,7 +71,14 @@ vi.mock('../../../main/electron/window.ts', () => ({
   },
 }));
 vi.mock('../../../main/core/logging/logger.ts', () => ({
-  createLogger: () => ({ info: () => {}, warn: () => {}, error: (message: string) => fake.state.log.push(`log error ${message}`), addSecret: () => {}, recent: () => [], redact: (text: string) => text }),
+  createLogger: () => ({
+    info: () => {},
+    warn: () => {},
+    error: (message: string) => fake.state.log.push(`log error ${message}`),
+    addSecret: () => {},
+    recent: () => [],
+    redact: (text: string) => text,
+  }),
 }));
 vi.mock('../../../main/electron/updates.ts', () => ({ startUpdates: () => fake.state.log.push('startUpdates') }));
 vi.mock('../../../main/electron/settings-store.ts', () => ({
@@ -98,7 +105,12 @@ vi.mock('../../../main/electron/backend.ts', () => ({
       handlers: {
         'accounts:list': async () => ({
           ok: true,
-          data: { accounts: [{ id: 'local', label: 'Local', isLocal: true }, { id: 'a7', label: 'Team', isLocal: false }] },
+          data: {
+            accounts: [
+              { id: 'local', label: 'Local', isLocal: true },
+              { id: 'a7', label: 'Team', isLocal: false },
+            ],
+          },
         }),
       },
       dispose: async () => {

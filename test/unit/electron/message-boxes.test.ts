@@ -8,6 +8,9 @@ describe('the desktop host’s message boxes', () => {
       expect(proofreadTogether(box.message, box.detail ?? ''), box.message).toEqual([]);
     }
     expect(updateReadyBox('1.4.0').message).toContain('1.4.0');
-    expect(noSuchAccountBox('Work', 42)).toMatchObject({ message: expect.stringContaining('“Work”'), detail: expect.stringContaining('query 42') });
+    expect(noSuchAccountBox('Work', 42)).toMatchObject({
+      message: expect.stringContaining('“Work”'),
+      detail: expect.stringContaining('query 42'),
+    });
   });
 });

@@ -87,14 +87,20 @@ describe('the finished-execution notification', () => {
     expect(fake.shown[0]?.body).toBe('5,000 rows.');
 
     function notify(window: ReturnType<typeof fakeWindow> | null, isViewed: boolean) {
-      createFinishedNotifier({ getWindow: () => window as unknown as AnyWindow, isEnabled: () => true, show: () => {} })({ record: record(), isViewed });
+      createFinishedNotifier({ getWindow: () => window as unknown as AnyWindow, isEnabled: () => true, show: () => {} })({
+        record: record(),
+        isViewed,
+      });
     }
   });
 
   it('brings the window back when clicked, to show that execution', () => {
     const window = fakeWindow({ minimized: true, focused: false });
     const shown: ExecutionRecord[] = [];
-    createFinishedNotifier({ getWindow: () => window as unknown as AnyWindow, isEnabled: () => true, show: (r) => shown.push(r) })({ record: record(), isViewed: false });
+    createFinishedNotifier({ getWindow: () => window as unknown as AnyWindow, isEnabled: () => true, show: (r) => shown.push(r) })({
+      record: record(),
+      isViewed: false,
+    });
     expect(shown).toEqual([]);
     fake.shown[0]?.click?.();
     expect(window.log).toEqual(['restore', 'show', 'focus']);
@@ -120,12 +126,29 @@ describe('the finished-execution notification', () => {
   });
 
   it('words each ending', () => {
-    expect(notificationText(record({ state: 'QUERY_STATE_FAILED', error: { type: 'syntax', message: 'line 1:8: oops' } }))).toEqual({ title: 'Query 42 failed', body: 'line 1:8: oops' });
-    expect(notificationText(record({ state: 'QUERY_STATE_COMPLETED_PARTIAL', totalRowCount: 1 }))).toEqual({ title: 'Query 42 finished with a partial result', body: '1 row; the service cut the result short.' });
-    expect(notificationText(record({ state: 'QUERY_STATE_EXPIRED' }))).toEqual({ title: 'Query 42 ended', body: 'Its result has expired; run the query again.' });
+    expect(notificationText(record({ state: 'QUERY_STATE_FAILED', error: { type: 'syntax', message: 'line 1:8: oops' } }))).toEqual({
+      title: 'Query 42 failed',
+      body: 'line 1:8: oops',
+    });
+    expect(notificationText(record({ state: 'QUERY_STATE_COMPLETED_PARTIAL', totalRowCount: 1 }))).toEqual({
+      title: 'Query 42 finished with a partial result',
+      body: '1 row; the service cut the result short.',
+    });
+    expect(notificationText(record({ state: 'QUERY_STATE_EXPIRED' }))).toEqual({
+      title: 'Query 42 ended',
+      body: 'Its result has expired; run the query again.',
+    });
     expect(notificationText(record({ totalRowCount: null }))).toEqual({ title: 'Query 42 finished', body: 'The result is ready.' });
-    expect(notificationText(record({ state: 'QUERY_STATE_COMPLETED_PARTIAL', totalRowCount: null }))?.body).toBe('Rows are missing; the service cut the result short.');
-    for (const state of ['QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED_PARTIAL', 'QUERY_STATE_FAILED', 'QUERY_STATE_EXPIRED', 'QUERY_STATE_NEW']) {
+    expect(notificationText(record({ state: 'QUERY_STATE_COMPLETED_PARTIAL', totalRowCount: null }))?.body).toBe(
+      'Rows are missing; the service cut the result short.',
+    );
+    for (const state of [
+      'QUERY_STATE_COMPLETED',
+      'QUERY_STATE_COMPLETED_PARTIAL',
+      'QUERY_STATE_FAILED',
+      'QUERY_STATE_EXPIRED',
+      'QUERY_STATE_NEW',
+    ]) {
       for (const totalRowCount of [null, 1, 5000]) expect(proofread(notificationText(record({ state, totalRowCount }))!.body)).toEqual([]);
     }
   });

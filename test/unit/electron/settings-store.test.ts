@@ -21,15 +21,25 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const profile = { id: 'a1', label: 'Work', kind: 'team' as const, handle: 'analysts', baseUrl: 'https://api.dune.com', serviceName: 'DUNE' };
-const accountsIn = (file: ReturnType<typeof openSettingsFile>) => electronSettingsStore(file, 'accounts', AccountSettings, defaultAccountSettings);
+const profile = {
+  id: 'a1',
+  label: 'Work',
+  kind: 'team' as const,
+  handle: 'analysts',
+  baseUrl: 'https://api.dune.com',
+  serviceName: 'DUNE',
+};
+const accountsIn = (file: ReturnType<typeof openSettingsFile>) =>
+  electronSettingsStore(file, 'accounts', AccountSettings, defaultAccountSettings);
 
 describe('the electron-store settings', () => {
   it('start from the defaults, keep what is written in settings.json, and read it back after a restart', () => {
     const store = accountsIn(openSettingsFile(dir));
     expect(store.read()).toEqual(defaultAccountSettings());
     store.write({ accounts: [profile], activeAccountId: 'a1' });
-    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toEqual({ accounts: { accounts: [profile], activeAccountId: 'a1' } });
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toEqual({
+      accounts: { accounts: [profile], activeAccountId: 'a1' },
+    });
     expect(accountsIn(openSettingsFile(dir)).read()).toEqual({ accounts: [profile], activeAccountId: 'a1' });
   });
 

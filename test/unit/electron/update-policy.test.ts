@@ -49,7 +49,13 @@ afterEach(() => vi.useRealTimers());
 
 describe('the update policy', () => {
   it('is off in a development run: no check, no feed', () => {
-    const policy = createUpdatePolicy({ updater, isPackaged: false, feedUrl: 'https://updates.example.com', askToInstall: async () => true, logger });
+    const policy = createUpdatePolicy({
+      updater,
+      isPackaged: false,
+      feedUrl: 'https://updates.example.com',
+      askToInstall: async () => true,
+      logger,
+    });
     expect(policy.start()).toBe(false);
     vi.advanceTimersByTime(2 * DAILY_MS);
     expect(updater.checks).toBe(0);
@@ -57,7 +63,13 @@ describe('the update policy', () => {
   });
 
   it('checks at start and once a day, downloading in the background, from the configured feed', () => {
-    const policy = createUpdatePolicy({ updater, isPackaged: true, feedUrl: 'https://updates.example.com/querydesk', askToInstall: async () => true, logger });
+    const policy = createUpdatePolicy({
+      updater,
+      isPackaged: true,
+      feedUrl: 'https://updates.example.com/querydesk',
+      askToInstall: async () => true,
+      logger,
+    });
     expect(policy.start()).toBe(true);
     expect(updater.feeds).toEqual([{ provider: 'generic', url: 'https://updates.example.com/querydesk' }]);
     expect(updater.autoDownload).toBe(true);

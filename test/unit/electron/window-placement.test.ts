@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { displayKey, noPlacements, placementFor, rememberPlacement, type DisplayInfo } from '../../../main/electron/window-placement.ts';
 
 const laptop: DisplayInfo = { bounds: { x: 0, y: 0, width: 1440, height: 900 }, workArea: { x: 0, y: 25, width: 1440, height: 875 } };
-const monitor: DisplayInfo = { bounds: { x: 1440, y: 0, width: 2560, height: 1440 }, workArea: { x: 1440, y: 0, width: 2560, height: 1400 } };
+const monitor: DisplayInfo = {
+  bounds: { x: 1440, y: 0, width: 2560, height: 1440 },
+  workArea: { x: 1440, y: 0, width: 2560, height: 1400 },
+};
 
 describe('the window placement per display', () => {
   it('opens at the default place the first time', () => {
@@ -25,7 +28,10 @@ describe('the window placement per display', () => {
 
   it('forgets nothing when the displays are all new, and opens at the default place', () => {
     const saved = rememberPlacement(noPlacements(), monitor, { bounds: { x: 1600, y: 100, width: 1800, height: 1200 }, maximized: false });
-    const projector: DisplayInfo = { bounds: { x: 0, y: 0, width: 1920, height: 1080 }, workArea: { x: 0, y: 0, width: 1920, height: 1040 } };
+    const projector: DisplayInfo = {
+      bounds: { x: 0, y: 0, width: 1920, height: 1080 },
+      workArea: { x: 0, y: 0, width: 1920, height: 1040 },
+    };
     expect(placementFor(saved, [projector])).toBeNull();
     expect(Object.keys(saved.byDisplay)).toEqual([displayKey(monitor)]);
   });

@@ -67,9 +67,7 @@ describe('createMainWindow', () => {
   });
 
   it('loads the app origin and shows only once ready', () => {
-    const window = createMainWindow({ preloadPath: '/p.cjs', title: 'Querydesk' }) as unknown as InstanceType<
-      typeof fake.FakeWindow
-    >;
+    const window = createMainWindow({ preloadPath: '/p.cjs', title: 'Querydesk' }) as unknown as InstanceType<typeof fake.FakeWindow>;
     expect(window.loaded).toEqual(['app://querydesk/index.html']);
     expect(window.options.show).toBe(false);
     expect(window.shown).toBe(false);
@@ -99,7 +97,9 @@ describe('createMainWindow', () => {
     placed.emitReady();
     expect(placed.maximizedBeforeShow).toBe(true);
 
-    const fresh = createMainWindow({ preloadPath: '/p.cjs', title: 'Querydesk', placement: null }) as unknown as InstanceType<typeof fake.FakeWindow>;
+    const fresh = createMainWindow({ preloadPath: '/p.cjs', title: 'Querydesk', placement: null }) as unknown as InstanceType<
+      typeof fake.FakeWindow
+    >;
     expect(fresh.options).toMatchObject({ width: 1280, height: 820 });
     expect(fresh.options.x).toBeUndefined();
     fresh.emitReady();

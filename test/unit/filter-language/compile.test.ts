@@ -11,7 +11,10 @@ const columns: Column[] = [
 describe('compileResultRequest', () => {
   it('binds every value and casts it to its column type', () => {
     const compiled = compileResultRequest(
-      { filters: `id >= 5 and ("block time" > '2024-01-01 00:00:00.000 UTC' or chain in ('base', 'x''); drop table t; --'))`, sortBy: 'id desc, chain' },
+      {
+        filters: `id >= 5 and ("block time" > '2024-01-01 00:00:00.000 UTC' or chain in ('base', 'x''); drop table t; --'))`,
+        sortBy: 'id desc, chain',
+      },
       columns,
     );
     expect(compiled.where).toEqual({

@@ -29,7 +29,7 @@ describe('parseFilters', () => {
         },
       },
     });
-    const grouped = parseFilters('(a = 1 or a = 2) and b like \'%x%\'');
+    const grouped = parseFilters("(a = 1 or a = 2) and b like '%x%'");
     expect(grouped.kind).toBe('and');
   });
 
@@ -47,7 +47,7 @@ describe('parseFilters', () => {
   });
 
   it('refuses NOT in every form, saying so', () => {
-    for (const text of ["a NOT IN (1)", "a not like 'x'", 'NOT a = 1', 'a = 1 AND NOT (b = 2)']) {
+    for (const text of ['a NOT IN (1)', "a not like 'x'", 'NOT a = 1', 'a = 1 AND NOT (b = 2)']) {
       expect(refusal(() => parseFilters(text)).message).toMatch(/^filters: NOT is not supported/);
     }
     expect(refusal(() => parseFilters('a = 1 and not b = 2')).position).toBe(11);

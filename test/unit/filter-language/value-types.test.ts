@@ -24,7 +24,10 @@ function refusal(filters: string): { message: string; position: number } | null 
 
 describe("a filter's values against their column's type", () => {
   it('refuses a value that is not a number for a number column, at the value', () => {
-    expect(refusal("amount_usd > 'abc'")).toEqual({ message: "filters: amount_usd holds numbers (double); 'abc' is not a number at position 14", position: 14 });
+    expect(refusal("amount_usd > 'abc'")).toEqual({
+      message: "filters: amount_usd holds numbers (double); 'abc' is not a number at position 14",
+      position: 14,
+    });
     expect(refusal("chain = 'base' and fee in (1, '2x')")?.position).toBe(31);
     expect(refusal("id = '1e'")?.message).toMatch(/^filters: id holds numbers \(bigint\)/);
   });

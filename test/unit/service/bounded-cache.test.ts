@@ -4,7 +4,12 @@ import { BoundedCache } from '../../../main/service/bounded-cache.ts';
 /** A cache of texts sized by their length, recording what leaves it. */
 function texts(size: number, entries?: number) {
   const removed: string[] = [];
-  const cache = new BoundedCache<string, string>({ size, entries, sizeOf: (text) => text.length, removed: (_, key) => void removed.push(key) });
+  const cache = new BoundedCache<string, string>({
+    size,
+    entries,
+    sizeOf: (text) => text.length,
+    removed: (_, key) => void removed.push(key),
+  });
   return { cache, removed };
 }
 

@@ -33,14 +33,22 @@ const SLIPS: [RegExp, string][] = [
   [/\bundefined\b|\bNaN\b|\[object |\bnull\b(?! value| values| cells?\b)/, 'shows a program value'],
   [/^(Error|TypeError|RangeError):/, 'starts with a program error name'],
   // a code is kept for a bug report, in parentheses after the words that say it
-  [/(?<!\()\b(?:E[A-Z]{3,}|UND_ERR_[A-Z_]+|QUERY_STATE_[A-Z_]+)\b|\b(?:E[A-Z]{3,}|UND_ERR_[A-Z_]+|QUERY_STATE_[A-Z_]+)\b(?!\))/, 'shows a program code without words'],
+  [
+    /(?<!\()\b(?:E[A-Z]{3,}|UND_ERR_[A-Z_]+|QUERY_STATE_[A-Z_]+)\b|\b(?:E[A-Z]{3,}|UND_ERR_[A-Z_]+|QUERY_STATE_[A-Z_]+)\b(?!\))/,
+    'shows a program code without words',
+  ],
   [/\b(\w+) \1\b/i, 'repeats a word'],
 ];
 
 function sentences(text: string): string[] {
   return text
     .split(/(?<=[.!?])\s+(?=[\p{Lu}“"(])/u)
-    .map((s) => s.trim().toLowerCase().replace(/[.!?]+$/, ''))
+    .map((s) =>
+      s
+        .trim()
+        .toLowerCase()
+        .replace(/[.!?]+$/, ''),
+    )
     .filter((s) => s !== '');
 }
 
@@ -53,7 +61,32 @@ function repeatedSentence(text: string): string | null {
   return null;
 }
 
-const COMMON = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'is', 'it', 'its', 'and', 'or', 'not', 'was', 'be', 'this', 'that', 'for', 'on', 'at', 'with', 'could', 'did', 'has', 'had']);
+const COMMON = new Set([
+  'the',
+  'a',
+  'an',
+  'of',
+  'to',
+  'in',
+  'is',
+  'it',
+  'its',
+  'and',
+  'or',
+  'not',
+  'was',
+  'be',
+  'this',
+  'that',
+  'for',
+  'on',
+  'at',
+  'with',
+  'could',
+  'did',
+  'has',
+  'had',
+]);
 
 /** The first run of `length` words, common ones left out, that both texts hold. */
 function sharedWords(a: string, b: string, length: number): string | null {

@@ -17,10 +17,19 @@ const CHUNK_ROWS = 10_000;
 
 export type BlockText = { ok: true; text: string; cells: number } | { ok: false; message: string };
 
-export async function blockText(source: ResultSource, view: ResultView, bounds: BlockBounds, format: CopyFormat, allowPartial: boolean): Promise<BlockText> {
+export async function blockText(
+  source: ResultSource,
+  view: ResultView,
+  bounds: BlockBounds,
+  format: CopyFormat,
+  allowPartial: boolean,
+): Promise<BlockText> {
   const cells = (bounds.bottom - bounds.top + 1) * bounds.colIds.length;
   if (cells > MAX_COPY_CELLS) {
-    return { ok: false, message: `That is ${formatCount(cells)} cells; up to ${formatCount(MAX_COPY_CELLS)} are copied at once. Export the view instead.` };
+    return {
+      ok: false,
+      message: `That is ${formatCount(cells)} cells; up to ${formatCount(MAX_COPY_CELLS)} are copied at once. Export the view instead.`,
+    };
   }
   const positions = bounds.colIds.map((colId) => view.visible.findIndex((c) => columnId(c.index) === colId));
   if (positions.some((p) => p < 0)) return { ok: false, message: 'The columns changed since the cells were picked: pick them again.' };
@@ -30,7 +39,13 @@ export async function blockText(source: ResultSource, view: ResultView, bounds: 
   const values: CellValue[][] = [];
   for (let start = bounds.top; start <= bounds.bottom; start += CHUNK_ROWS) {
     const end = Math.min(bounds.bottom + 1, start + CHUNK_ROWS);
-    const answer = await source.api.invoke('results:getRows', { ...resultIds(source), startRow: start, endRow: end, allowPartial, ...view.request() });
+    const answer = await source.api.invoke('results:getRows', {
+      ...resultIds(source),
+      startRow: start,
+      endRow: end,
+      allowPartial,
+      ...view.request(),
+    });
     if (!answer.ok) return { ok: false, message: errorLine(answer.error, 'cellsRead') };
     for (const row of answer.data.rows) values.push(positions.map((p) => row[p] ?? null));
   }

@@ -1,5 +1,13 @@
 import type { CellValue } from '$contract/index.ts';
-import { binaryText, isNumeric, kindOf, parseType, readDecimal, writeDecimal, type TypeKind } from '../../../../main/common/dune-types/index.ts';
+import {
+  binaryText,
+  isNumeric,
+  kindOf,
+  parseType,
+  readDecimal,
+  writeDecimal,
+  type TypeKind,
+} from '../../../../main/common/dune-types/index.ts';
 
 // Cells as their column's kind says. Numbers are written from their text (a DECIMAL's digits, an
 // integer past 2^53 that the service sends as a string), never through arithmetic that would round

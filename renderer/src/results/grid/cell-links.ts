@@ -39,7 +39,8 @@ export function explorerAction(explorers: Explorers, target: CellTarget, default
   const label = `Open ${NOUNS[kind]} in explorer (${chain})`;
   const templates = explorers[chain];
   const url = templates ? explorerUrl(templates, kind, target.shown) : null;
-  if (url === null) return { label, disabled: true, title: `Settings have no ${NOUNS[kind]} link for the chain ${chain}: add one under Block explorers.` };
+  if (url === null)
+    return { label, disabled: true, title: `Settings have no ${NOUNS[kind]} link for the chain ${chain}: add one under Block explorers.` };
   return { url, label };
 }
 

@@ -29,13 +29,25 @@ export function columnMenu(column: ViewColumn, view: ResultView, act: MenuAction
 }
 
 /** `cell`: the one cell the menu is about, null when it is about a block of them. */
-export function cellMenu(cell: CellTarget | null, column: ViewColumn, view: ResultView, explorers: Explorers, act: MenuActions): MenuItem[] {
+export function cellMenu(
+  cell: CellTarget | null,
+  column: ViewColumn,
+  view: ResultView,
+  explorers: Explorers,
+  act: MenuActions,
+): MenuItem[] {
   const items: MenuItem[] = [];
   if (cell) {
     const link = explorerAction(explorers, cell, view.defaultChain);
-    if (link) items.push('url' in link ? { label: link.label, run: () => act.follow(link.url) } : { label: link.label, run: () => {}, disabled: true, title: link.title });
+    if (link)
+      items.push(
+        'url' in link
+          ? { label: link.label, run: () => act.follow(link.url) }
+          : { label: link.label, run: () => {}, disabled: true, title: link.title },
+      );
     // only where a value may be an address or a hash is the chain worth choosing
-    if (cell.kind === 'binary' || cell.kind === 'text') items.push({ label: `Chain for explorer links (${view.defaultChain ?? FIRST_CHAIN})…`, run: act.askChain });
+    if (cell.kind === 'binary' || cell.kind === 'text')
+      items.push({ label: `Chain for explorer links (${view.defaultChain ?? FIRST_CHAIN})…`, run: act.askChain });
     if (isViewable(cell.kind, cell.value)) items.push({ label: 'Open in cell viewer…', run: act.openViewer });
   }
   const copies = COPY_FORMATS.map((format) => ({ label: FORMAT_LABELS[format], run: () => act.copy(format) }));

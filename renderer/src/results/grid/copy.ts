@@ -19,7 +19,10 @@ export function selectionTsv<T>(api: GridApi<T>): string | null {
   const nodes = api.getSelectedNodes().filter((n) => n.data !== undefined);
   if (nodes.length > 0) {
     nodes.sort((a, b) => (a.rowIndex ?? 0) - (b.rowIndex ?? 0));
-    return toTsv(headers, nodes.map((node) => columns.map((column) => copyText(column, api.getCellValue<CellValue>({ rowNode: node, colKey: column })))));
+    return toTsv(
+      headers,
+      nodes.map((node) => columns.map((column) => copyText(column, api.getCellValue<CellValue>({ rowNode: node, colKey: column })))),
+    );
   }
   const focused = api.getFocusedCell();
   const node = focused ? api.getDisplayedRowAtIndex(focused.rowIndex) : undefined;

@@ -78,7 +78,12 @@ export const darkTheme = base.withPart(colorSchemeDark).withParams({
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 
 /** Rows selected by click (Ctrl/Cmd to add, Shift for a range), for copying. */
-export const ROW_SELECTION: GridOptions['rowSelection'] = { mode: 'multiRow', checkboxes: false, headerCheckbox: false, enableClickSelection: true };
+export const ROW_SELECTION: GridOptions['rowSelection'] = {
+  mode: 'multiRow',
+  checkboxes: false,
+  headerCheckbox: false,
+  enableClickSelection: true,
+};
 
 /** A grid in the app's theme that follows the OS's light or dark scheme; `destroy` undoes both. */
 export function createThemedGrid<T>(container: HTMLElement, options: GridOptions<T>): { api: GridApi<T>; destroy: () => void } {

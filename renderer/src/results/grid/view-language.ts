@@ -98,7 +98,12 @@ function nextDay(date: string): string {
 }
 
 /** Dates are whole days, so they match every timestamp within the day (inRange includes both ends). */
-function dateCondition(ref: string, type: string | null | undefined, from: string | null | undefined, to: string | null | undefined): string | null {
+function dateCondition(
+  ref: string,
+  type: string | null | undefined,
+  from: string | null | undefined,
+  to: string | null | undefined,
+): string | null {
   if (!from) return null;
   const day = from.slice(0, 10);
   switch (type) {

@@ -22,9 +22,18 @@ const NODE = Symbol('json node');
 // JSON.parse revives the leaves first: an object or array reaches the reviver with its members
 // already made into nodes.
 const toNode: Reviver = (_key, value, context) => {
-  if (Array.isArray(value)) return node('array', '', value.map((child: JsonNode, i) => ({ ...child, key: String(i) })));
+  if (Array.isArray(value))
+    return node(
+      'array',
+      '',
+      value.map((child: JsonNode, i) => ({ ...child, key: String(i) })),
+    );
   if (typeof value === 'object' && value !== null && !isNode(value)) {
-    return node('object', '', Object.entries(value as Record<string, JsonNode>).map(([key, child]) => ({ ...child, key })));
+    return node(
+      'object',
+      '',
+      Object.entries(value as Record<string, JsonNode>).map(([key, child]) => ({ ...child, key })),
+    );
   }
   if (typeof value === 'number') return node('number', context?.source ?? String(value), []);
   if (typeof value === 'string') return node('string', JSON.stringify(value), []);
@@ -52,7 +61,9 @@ export function writeJson(tree: JsonNode, indent = ''): string {
   const [open, close] = tree.type === 'object' ? ['{', '}'] : ['[', ']'];
   if (tree.children.length === 0) return `${open}${close}`;
   const inner = `${indent}  `;
-  const members = tree.children.map((child) => `${inner}${tree.type === 'object' ? `${JSON.stringify(child.key)}: ` : ''}${writeJson(child, inner)}`);
+  const members = tree.children.map(
+    (child) => `${inner}${tree.type === 'object' ? `${JSON.stringify(child.key)}: ` : ''}${writeJson(child, inner)}`,
+  );
   return `${open}\n${members.join(',\n')}\n${indent}${close}`;
 }
 

@@ -1,7 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CacheStatus, ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload, ExecutionUpdate, ExportProgress, Result } from '../../../../main/contract/index.ts';
+import type {
+  CacheStatus,
+  ChannelName,
+  ChannelRequest,
+  ChannelResponse,
+  EventName,
+  EventPayload,
+  ExecutionUpdate,
+  ExportProgress,
+  Result,
+} from '../../../../main/contract/index.ts';
 import { createCore, type Core, type CoreOptions } from '../../../../main/core/index.ts';
 import { createDispatcher } from '../../../../main/core/ipc/dispatcher.ts';
 import { KeyVault } from '../../../../main/core/secrets/key-vault.ts';
@@ -34,7 +44,11 @@ export interface CacheHarness {
 /** A server in front of the service that the core talks to instead (the Dune-shapes stand-in). */
 export type Front = (serviceBaseUrl: string) => Promise<{ baseUrl: string; close(): Promise<void> }>;
 
-export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'dataDir'> = {}, coreOptions: Partial<CoreOptions> = {}, front?: Front): Promise<CacheHarness> {
+export async function startCacheHarness(
+  serviceOptions: Omit<ServiceOptions, 'dataDir'> = {},
+  coreOptions: Partial<CoreOptions> = {},
+  front?: Front,
+): Promise<CacheHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'querydesk-cache-'));
   const service = await startService({ ...serviceOptions, dataDir: join(dir, 'service'), port: 0 });
   const events: { event: EventName; payload: unknown }[] = [];
@@ -55,7 +69,14 @@ export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'da
   async function finished(run: Result<ExecutionUpdate>): Promise<string> {
     if (!run.ok) throw new Error(run.error.message);
     const { executionId } = run.data;
-    await until(() => events.some((e) => e.event === 'execution:update' && (e.payload as ExecutionUpdate).executionId === executionId && (e.payload as ExecutionUpdate).isFinished));
+    await until(() =>
+      events.some(
+        (e) =>
+          e.event === 'execution:update' &&
+          (e.payload as ExecutionUpdate).executionId === executionId &&
+          (e.payload as ExecutionUpdate).isFinished,
+      ),
+    );
     return executionId;
   }
   const harness: CacheHarness = {
@@ -69,7 +90,11 @@ export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'da
     },
     async run(queryName) {
       // only its id is needed: read from the service directly, the way core reaches it
-      const listed = await createServiceClient({ baseUrl: localService.baseUrl, apiKey: localService.apiKey ?? '', serviceName: 'DUNE' }).queries.list();
+      const listed = await createServiceClient({
+        baseUrl: localService.baseUrl,
+        apiKey: localService.apiKey ?? '',
+        serviceName: 'DUNE',
+      }).queries.list();
       if (!listed.ok) throw new Error(listed.error.message);
       const query = listed.data.queries.find((q) => q.name === queryName);
       if (!query) throw new Error(`no demo query ${queryName}`);
@@ -97,7 +122,9 @@ export async function startCacheHarness(serviceOptions: Omit<ServiceOptions, 'da
     async exportEnded(exportId) {
       let last: ExportProgress | undefined;
       await until(() => {
-        last = events.map((e) => e.payload as ExportProgress).findLast((p) => p.exportId === exportId && ['done', 'failed', 'cancelled'].includes(p.state));
+        last = events
+          .map((e) => e.payload as ExportProgress)
+          .findLast((p) => p.exportId === exportId && ['done', 'failed', 'cancelled'].includes(p.state));
         return last !== undefined;
       });
       return last!;

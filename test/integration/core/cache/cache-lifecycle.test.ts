@@ -29,15 +29,23 @@ afterAll(async () => harness?.close());
 function tablesIn(cacheDir: string) {
   return openCacheDb(cacheDir).then(async (db) => {
     const tables = await db.exclusive(async (c) =>
-      (await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE table_name NOT IN ('cache_entries', 'kept_downloads') ORDER BY 1")).getRows().map((r) => String(r[0])),
+      (
+        await c.runAndReadAll(
+          "SELECT table_name FROM duckdb_tables() WHERE table_name NOT IN ('cache_entries', 'kept_downloads') ORDER BY 1",
+        )
+      )
+        .getRows()
+        .map((r) => String(r[0])),
     );
     const entries = await listEntries(db);
     const kept = await db.exclusive(async (c) =>
-      (await c.runAndReadAll('SELECT execution_id, table_name, row_count FROM kept_downloads')).getRows().map(([executionId, tableName, rows]) => ({
-        executionId: String(executionId),
-        tableName: String(tableName),
-        rows: Number(rows),
-      })),
+      (await c.runAndReadAll('SELECT execution_id, table_name, row_count FROM kept_downloads'))
+        .getRows()
+        .map(([executionId, tableName, rows]) => ({
+          executionId: String(executionId),
+          tableName: String(tableName),
+          rows: Number(rows),
+        })),
     );
     await db.close();
     return { tables, entries, kept };
@@ -79,7 +87,13 @@ describe('the result cache', () => {
 
     const status = await harness.call('results:cacheStatus', { accountId: 'local', executionId });
     expect(status).toMatchObject({ ok: true, data: { state: 'cached', rowsLoaded: 5000, fetchedAt: cached.fetchedAt } });
-    const page = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 4990, endRow: 5000, columns: 'trade_id' });
+    const page = await harness.call('results:getRows', {
+      accountId: 'local',
+      executionId,
+      startRow: 4990,
+      endRow: 5000,
+      columns: 'trade_id',
+    });
     expect(page).toMatchObject({ ok: true, data: { totalRowCount: 5000, rows: Array.from({ length: 10 }, (_, i) => [4991 + i]) } });
     // the half-loaded table of the killed download is kept, with the rows on disk, for the next start to go on from
     await harness.restartCore({}, async () => {
@@ -105,13 +119,21 @@ describe('the result cache', () => {
       new Proxy(connection, {
         get(target, key) {
           const value: unknown = Reflect.get(target, key);
-          if (key === 'run') return (sql: string, ...rest: unknown[]) => ((loads += Number(sql.startsWith('INSERT INTO "r_'))), target.run(sql, ...(rest as [])));
+          if (key === 'run')
+            return (sql: string, ...rest: unknown[]) => (
+              (loads += Number(sql.startsWith('INSERT INTO "r_'))),
+              target.run(sql, ...(rest as []))
+            );
           return typeof value === 'function' ? value.bind(target) : value;
         },
       });
     try {
       const outcome = await downloadPageByPage({
-        db: { ...db, writeBack: () => void writeBacks++, withConnection: (work) => db.withConnection((connection) => work(counted(connection))) },
+        db: {
+          ...db,
+          writeBack: () => void writeBacks++,
+          withConnection: (work) => db.withConnection((connection) => work(counted(connection))),
+        },
         dir,
         baseUrl: harness.service!.baseUrl,
         apiKey: harness.service!.demoApiKey!,
@@ -129,7 +151,10 @@ describe('the result cache', () => {
   it('reads a result above the budget from the service, page by page', async () => {
     const executionId = await harness.run('Demo trades');
     // a lower budget evicts at once what no longer fits
-    expect(await harness.call('results:cacheSettings', { budgetBytes: 10_000 })).toMatchObject({ ok: true, data: { budgetBytes: 10_000, entryCount: 0, usedBytes: 0 } });
+    expect(await harness.call('results:cacheSettings', { budgetBytes: 10_000 })).toMatchObject({
+      ok: true,
+      data: { budgetBytes: 10_000, entryCount: 0, usedBytes: 0 },
+    });
     // the setting is kept across restarts
     await harness.restartCore();
     expect(await harness.call('results:cacheSettings', {})).toMatchObject({ ok: true, data: { budgetBytes: 10_000 } });
@@ -138,7 +163,10 @@ describe('the result cache', () => {
     const page = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: 5 });
     expect(page.ok && page.data.fromCache).toBeUndefined();
     expect(page.ok && page.data.rows).toHaveLength(5);
-    expect(await harness.call('results:cacheSettings', { budgetBytes: 2 * 1024 ** 3 })).toMatchObject({ ok: true, data: { budgetBytes: 2 * 1024 ** 3 } });
+    expect(await harness.call('results:cacheSettings', { budgetBytes: 2 * 1024 ** 3 })).toMatchObject({
+      ok: true,
+      data: { budgetBytes: 2 * 1024 ** 3 },
+    });
   });
 
   it('cancels a download and leaves the cache as it was', async () => {
@@ -171,8 +199,15 @@ describe('the result cache', () => {
     expect(page).toEqual({
       ok: true,
       data: {
-        columns: [{ name: 'trade_id', type: 'bigint' }, { name: 'chain', type: 'varchar' }],
-        rows: [[4998, 'base'], [4993, 'base'], [4988, 'base']],
+        columns: [
+          { name: 'trade_id', type: 'bigint' },
+          { name: 'chain', type: 'varchar' },
+        ],
+        rows: [
+          [4998, 'base'],
+          [4993, 'base'],
+          [4988, 'base'],
+        ],
         startRow: 0,
         totalRowCount: 1000,
         isPartial: false,
@@ -191,7 +226,9 @@ describe("the cache's file", () => {
     try {
       const { version, compressions } = await db.exclusive(async (c) => {
         // text of a few values, and text of many: DuckDB would keep both as dictionaries of FSST-compressed strings
-        await c.run("CREATE TABLE text AS SELECT ['base', 'ethereum', 'arbitrum'][i % 3 + 1] AS chain, md5(i::VARCHAR) AS hash FROM range(200000) AS t(i)");
+        await c.run(
+          "CREATE TABLE text AS SELECT ['base', 'ethereum', 'arbitrum'][i % 3 + 1] AS chain, md5(i::VARCHAR) AS hash FROM range(200000) AS t(i)",
+        );
         await c.run('CHECKPOINT');
         const tags = (await c.runAndReadAll('SELECT tags::VARCHAR FROM duckdb_databases() WHERE NOT internal')).getRows();
         const used = await c.runAndReadAll("SELECT DISTINCT compression FROM pragma_storage_info('text') WHERE segment_type = 'VARCHAR'");
@@ -265,7 +302,8 @@ describe('eviction', () => {
       const last = await client.executions.status(c);
       const expiresAt = Date.parse(last.ok ? last.data.expiresAt! : '');
       clock = Date.now();
-      const open = () => openResultCache({ dir, budgetBytes: Math.floor(bytes * 2.5), onStatus: (s) => statuses.push(s), now: () => new Date(clock) });
+      const open = () =>
+        openResultCache({ dir, budgetBytes: Math.floor(bytes * 2.5), onStatus: (s) => statuses.push(s), now: () => new Date(clock) });
       cache = await open();
       await cacheOne(client, a);
       await cacheOne(client, b);

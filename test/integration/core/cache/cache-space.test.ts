@@ -74,7 +74,10 @@ describe('the cache file', () => {
         await killedDownload(killed);
       });
       // only the newest entry fits: the older ones are evicted
-      expect(await harness.call('results:cacheSettings', { budgetBytes: cached.bytes! })).toMatchObject({ ok: true, data: { entryCount: 1 } });
+      expect(await harness.call('results:cacheSettings', { budgetBytes: cached.bytes! })).toMatchObject({
+        ok: true,
+        data: { entryCount: 1 },
+      });
     }
     await harness.restartCore({}, async () => void largest.push(statSync(file).size));
     // measured while the cache is closed: a second handle on the file in this process would drop DuckDB's lock on it
@@ -89,7 +92,13 @@ describe('the cache file', () => {
     expect(size).toBeLessThanOrEqual(1.25 * live.bytes);
     expect(existsSync(`${file}.compact`)).toBe(false);
     // the copy kept every row of the entry, in order, and the rows of the downloads killed
-    const page = await harness.call('results:getRows', { accountId: 'local', executionId: lastId, startRow: ROWS - 2, endRow: ROWS, columns: 'i' });
+    const page = await harness.call('results:getRows', {
+      accountId: 'local',
+      executionId: lastId,
+      startRow: ROWS - 2,
+      endRow: ROWS,
+      columns: 'i',
+    });
     expect(page).toMatchObject({ ok: true, data: { totalRowCount: ROWS, rows: [[ROWS - 2], [ROWS - 1]] } });
     expect(live.kept.length).toBeGreaterThan(0);
     for (const [recorded, held] of live.kept) expect(held).toBe(recorded);
@@ -98,7 +107,8 @@ describe('the cache file', () => {
 
 describe('the cache file, while the app runs', () => {
   it('gives the space of cleared entries back at once, and goes on caching and reading', async () => {
-    const sql = (seed: number) => `SELECT i, md5((i + ${seed})::VARCHAR) AS h, md5((i * ${seed})::VARCHAR) AS g FROM range(${ROWS}) AS t(i)`;
+    const sql = (seed: number) =>
+      `SELECT i, md5((i + ${seed})::VARCHAR) AS h, md5((i * ${seed})::VARCHAR) AS g FROM range(${ROWS}) AS t(i)`;
     for (const seed of [11, 12]) expect(await harness.cacheWhole(await harness.runSql(sql(seed)))).toMatchObject({ state: 'cached' });
     const full = statSync(file).size;
     expect(await harness.call('settings:clearCache', {})).toMatchObject({ ok: true, data: { entryCount: 0 } });

@@ -69,12 +69,37 @@ describe('scatter', () => {
   });
 
   it('refuses text on x and a missing y, saying why', async () => {
-    const text = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'scatter', x: 'wallet', y: ['y'], aggregation: 'sum' });
+    const text = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId,
+      kind: 'scatter',
+      x: 'wallet',
+      y: ['y'],
+      aggregation: 'sum',
+    });
     expect(text).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('“wallet” is VARCHAR') } });
-    const noY = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'scatter', x: 'i', y: [], aggregation: 'count' });
-    expect(noY).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('at least one number column') } });
-    const summedText = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'bar', x: 'i', y: ['wallet'], aggregation: 'avg' });
-    for (const refused of [text, noY, summedText]) expectWellSaid(refused.ok ? fail('internal', 'expected a refusal').error : refused.error);
+    const noY = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId,
+      kind: 'scatter',
+      x: 'i',
+      y: [],
+      aggregation: 'count',
+    });
+    expect(noY).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request', message: expect.stringContaining('at least one number column') },
+    });
+    const summedText = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId,
+      kind: 'bar',
+      x: 'i',
+      y: ['wallet'],
+      aggregation: 'avg',
+    });
+    for (const refused of [text, noY, summedText])
+      expectWellSaid(refused.ok ? fail('internal', 'expected a refusal').error : refused.error);
   });
 });
 
@@ -132,17 +157,42 @@ describe('line and area over time', () => {
 
 describe('validation', () => {
   it('refuses a chart request whose kind or N is out of range, naming the field', async () => {
-    const bad = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'bar', x: 'wallet', y: [], aggregation: 'count', topN: 0 });
+    const bad = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId,
+      kind: 'bar',
+      x: 'wallet',
+      y: [],
+      aggregation: 'count',
+      topN: 0,
+    });
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request', details: [{ field: 'topN' }] } });
-    const donut = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'donut' as 'pie', x: 'wallet', y: [], aggregation: 'count' });
+    const donut = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId,
+      kind: 'donut' as 'pie',
+      x: 'wallet',
+      y: [],
+      aggregation: 'count',
+    });
     expect(donut).toMatchObject({ ok: false, error: { code: 'invalid_request', details: [{ field: 'kind' }] } });
   });
 
   it('keeps a result view with valid chart settings and refuses one with wrong ones, keeping the last', async () => {
     const chart = { kind: 'bar', x: 'wallet', y: ['amount'], groupBy: null, aggregation: 'sum', topN: 12 };
-    expect(await harness.call('ui:set', { accountId: 'local', key: 'view:7', value: { hidden: [], chart } })).toEqual({ ok: true, data: {} });
-    const wrong = await harness.call('ui:set', { accountId: 'local', key: 'view:7', value: { hidden: [], chart: { ...chart, topN: 500 } } });
+    expect(await harness.call('ui:set', { accountId: 'local', key: 'view:7', value: { hidden: [], chart } })).toEqual({
+      ok: true,
+      data: {},
+    });
+    const wrong = await harness.call('ui:set', {
+      accountId: 'local',
+      key: 'view:7',
+      value: { hidden: [], chart: { ...chart, topN: 500 } },
+    });
     expect(wrong).toMatchObject({ ok: false, error: { code: 'invalid_request', details: [{ field: 'value.chart.topN' }] } });
-    expect(await harness.call('ui:get', { accountId: 'local', key: 'view:7' })).toEqual({ ok: true, data: { value: { hidden: [], chart } } });
+    expect(await harness.call('ui:get', { accountId: 'local', key: 'view:7' })).toEqual({
+      ok: true,
+      data: { value: { hidden: [], chart } },
+    });
   });
 });

@@ -24,7 +24,12 @@ beforeAll(async () => {
 afterAll(async () => harness?.close());
 
 async function profile(column: string, filters?: string): Promise<ColumnProfile> {
-  const answer = await harness.call('results:profile', { accountId: 'local', executionId: cached, column, ...(filters ? { filters } : {}) });
+  const answer = await harness.call('results:profile', {
+    accountId: 'local',
+    executionId: cached,
+    column,
+    ...(filters ? { filters } : {}),
+  });
   if (!answer.ok) throw new Error(answer.error.message);
   return answer.data;
 }
@@ -33,7 +38,10 @@ async function profile(column: string, filters?: string): Promise<ColumnProfile>
 function topOf(values: CellValue[], compare: (a: CellValue, b: CellValue) => number): { value: CellValue; count: number }[] {
   const counts = new Map<CellValue, number>();
   for (const value of values) if (value !== null) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || compare(a.value, b.value)).slice(0, 10);
+  return [...counts]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || compare(a.value, b.value))
+    .slice(0, 10);
 }
 const byText = (a: CellValue, b: CellValue) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
 const sum = (counts: { count: number }[]) => counts.reduce((total, bin) => total + bin.count, 0);
@@ -75,10 +83,20 @@ describe('a column profile from the cache', () => {
   it('counts the most frequent values of a boolean, and of a number with under 100,000 distinct values', async () => {
     const byNumber = (a: CellValue, b: CellValue) => Number(a) - Number(b);
     const buys = await profile('is_buy');
-    expect(buys.top).toEqual(topOf(rows.map((r) => r.is_buy!), byNumber));
+    expect(buys.top).toEqual(
+      topOf(
+        rows.map((r) => r.is_buy!),
+        byNumber,
+      ),
+    );
     expect(buys.top).toHaveLength(2);
     const amounts = await profile('amount_usd');
-    expect(amounts.top).toEqual(topOf(rows.map((r) => r.amount_usd!), byNumber));
+    expect(amounts.top).toEqual(
+      topOf(
+        rows.map((r) => r.amount_usd!),
+        byNumber,
+      ),
+    );
   });
 
   it('keeps exact values exact: a DECIMAL and integers past 2^53 as the grid shows them', async () => {
@@ -102,12 +120,17 @@ describe('a column profile from the cache', () => {
   it('describes only the rows the filters let through', async () => {
     const base = rows.filter((r) => r.chain === 'base' && Number(r.amount_usd) > 1000);
     const chain = await profile('chain', "chain = 'base' AND amount_usd > 1000");
-    expect(chain).toMatchObject({ rowCount: base.length, nullCount: 0, distinct: { count: 1, exact: true }, top: [{ value: 'base', count: base.length }] });
+    expect(chain).toMatchObject({
+      rowCount: base.length,
+      nullCount: 0,
+      distinct: { count: 1, exact: true },
+      top: [{ value: 'base', count: base.length }],
+    });
     const trader = await profile('trader', "chain = 'base' AND amount_usd > 1000");
     expect(trader.distinct.count).toBe(new Set(base.map((r) => r.trader)).size);
   });
 
-  it('profiles a result the cache does not hold on the service\'s sample, and says so', async () => {
+  it("profiles a result the cache does not hold on the service's sample, and says so", async () => {
     const sampled = async (column: string) => {
       const answer = await harness.call('results:profile', { accountId: 'local', executionId: uncached, column });
       if (!answer.ok) throw new Error(answer.error.message);
@@ -133,14 +156,24 @@ describe('a column profile from the cache', () => {
     const route = await sampled('route');
     expect(route.nullCount).toBeGreaterThan(0);
 
-    const filtered = await harness.call('results:profile', { accountId: 'local', executionId: uncached, column: 'chain', filters: "chain = 'base'" });
+    const filtered = await harness.call('results:profile', {
+      accountId: 'local',
+      executionId: uncached,
+      column: 'chain',
+      filters: "chain = 'base'",
+    });
     expect(filtered).toMatchObject({ ok: false, error: { code: 'bad_request', details: { wholeResultOnly: true } } });
   });
 
   it('refuses an unknown column or a bad filter with its place', async () => {
     const unknown = await harness.call('results:profile', { accountId: 'local', executionId: cached, column: 'nope' });
     expect(unknown).toMatchObject({ ok: false, error: { code: 'bad_request', details: { part: 'columns' } } });
-    const filter = await harness.call('results:profile', { accountId: 'local', executionId: cached, column: 'chain', filters: "amount_usd > 'x'" });
+    const filter = await harness.call('results:profile', {
+      accountId: 'local',
+      executionId: cached,
+      column: 'chain',
+      filters: "amount_usd > 'x'",
+    });
     expect(filter).toMatchObject({ ok: false, error: { code: 'bad_request', details: { part: 'filters', position: 14 } } });
   });
 });

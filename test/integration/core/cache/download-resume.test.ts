@@ -41,7 +41,12 @@ const logLines = () => readdirSync(join(dir, 'logs')).flatMap((name) => readFile
 let statuses: CacheStatus[] = [];
 async function startDownload(executionId: string, knownRows: number | null = null): Promise<void> {
   // one attempt per request and one page at a time, so that the break comes after the pages before it
-  const client = createServiceClient({ baseUrl: proxy.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '', retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+  const client = createServiceClient({
+    baseUrl: proxy.baseUrl,
+    serviceName: 'DUNE',
+    apiKey: service.demoApiKey ?? '',
+    retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
+  });
   const started = await cache.start('local', client, executionId, false, knownRows);
   if (!started.ok) throw new Error(started.error.message);
 }
@@ -111,7 +116,11 @@ describe('a download broken off', () => {
     // the day's log tells how it went: the pause with its reason, the restart from the rows kept, the end
     const lines = logLines().filter((line) => line.includes(executionId));
     expect(lines).toEqual([
-      expect.stringMatching(new RegExp(`WARN account local: download of result ${executionId} paused after 2500 of ${TOTAL} rows: (The connection to|Nothing accepted the connection to) http://127`)),
+      expect.stringMatching(
+        new RegExp(
+          `WARN account local: download of result ${executionId} paused after 2500 of ${TOTAL} rows: (The connection to|Nothing accepted the connection to) http://127`,
+        ),
+      ),
       expect.stringMatching(/INFO account local: download of result \S+ resumed at row 2500, from the rows kept on disk$/),
       expect.stringMatching(new RegExp(`INFO account local: download of result \\S+ done: ${TOTAL} rows$`)),
     ]);
@@ -126,7 +135,9 @@ describe('a download broken off', () => {
     breakPages = false;
     await cache.forgetAccount('local');
     const tables = await cache.db.withConnection(async (connection) =>
-      (await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE table_name NOT IN ('cache_entries', 'kept_downloads')")).getRows(),
+      (
+        await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE table_name NOT IN ('cache_entries', 'kept_downloads')")
+      ).getRows(),
     );
     expect(tables).toEqual([]);
     const asked = proxy.requests.length;
@@ -156,7 +167,11 @@ describe('a download broken off', () => {
     await cache.close();
     cache = await openResultCache(cacheOptions(() => new Date(Date.now() + 8 * 24 * 60 * 60 * 1000)));
     const tables = await cache.db.withConnection(async (connection) =>
-      (await connection.runAndReadAll('SELECT (SELECT count(*) FROM kept_downloads), (SELECT count(*) FROM duckdb_tables() WHERE table_name NOT IN (SELECT table_name FROM cache_entries) AND table_name NOT IN (\'cache_entries\', \'kept_downloads\'))')).getRows(),
+      (
+        await connection.runAndReadAll(
+          "SELECT (SELECT count(*) FROM kept_downloads), (SELECT count(*) FROM duckdb_tables() WHERE table_name NOT IN (SELECT table_name FROM cache_entries) AND table_name NOT IN ('cache_entries', 'kept_downloads'))",
+        )
+      ).getRows(),
     );
     expect(tables).toEqual([[0n, 0n]]);
     const asked = proxy.requests.length;
@@ -173,7 +188,9 @@ describe('a download broken off', () => {
       expect(await download(broken[i]!)).toMatchObject({ state: 'interrupted' });
     }
     breakPages = false;
-    const kept = await cache.db.withConnection(async (connection) => (await connection.runAndReadAll('SELECT execution_id FROM kept_downloads')).getRows().map(([id]) => String(id)));
+    const kept = await cache.db.withConnection(async (connection) =>
+      (await connection.runAndReadAll('SELECT execution_id FROM kept_downloads')).getRows().map(([id]) => String(id)),
+    );
     expect(kept.sort()).toEqual(broken.slice(1).sort());
     const asked = proxy.requests.length;
     await startDownload(broken[0]!);

@@ -38,12 +38,16 @@ beforeAll(async () => {
     const held = holdStatus && /\/status\b/.test(incoming.url ?? '') ? pageWasAsked : Promise.resolve();
     void held.then(() => {
       const url = new URL(incoming.url ?? '/', 'http://x');
-      if (cutFirstPage && url.pathname.endsWith('/results/csv') && url.searchParams.get('offset') === '0') url.searchParams.set('limit', '300');
+      if (cutFirstPage && url.pathname.endsWith('/results/csv') && url.searchParams.get('offset') === '0')
+        url.searchParams.set('limit', '300');
       const path = `${url.pathname}${url.search}`;
-      const passed = forward({ host: target.hostname, port: target.port, method: incoming.method, path, headers: incoming.headers }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      });
+      const passed = forward(
+        { host: target.hostname, port: target.port, method: incoming.method, path, headers: incoming.headers },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
       passed.on('error', () => outgoing.destroy());
       incoming.pipe(passed);
     });
@@ -67,7 +71,11 @@ async function cacheOnce(
 ) {
   let ended: (status: CacheStatus) => void = () => undefined;
   const done = new Promise<CacheStatus>((resolve) => (ended = resolve));
-  const cache: ResultCache = await openResultCache({ dir: join(dir, name), onStatus: (s) => s.state !== 'downloading' && ended(s), ...options });
+  const cache: ResultCache = await openResultCache({
+    dir: join(dir, name),
+    onStatus: (s) => s.state !== 'downloading' && ended(s),
+    ...options,
+  });
   const executionId = await finishedRun(service, 'Demo trades');
   const client = createServiceClient({ baseUrl: proxyUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
   const started = await cache.start('local', client, executionId, false);
@@ -75,7 +83,9 @@ async function cacheOnce(
   const status = started.data.state === 'downloading' ? await done : started.data;
   const entry = await cache.use('local', executionId);
   const ids = entry
-    ? await cache.db.withConnection(async (c) => (await c.runAndReadAll(`SELECT trade_id FROM "${entry.tableName}" ORDER BY rowid`)).getRows().map(([id]) => Number(id)))
+    ? await cache.db.withConnection(async (c) =>
+        (await c.runAndReadAll(`SELECT trade_id FROM "${entry.tableName}" ORDER BY rowid`)).getRows().map(([id]) => Number(id)),
+      )
     : [];
   return { cache, status, ids, executionId, downloads: join(dir, name, 'downloads') };
 }
@@ -90,7 +100,8 @@ const pagesAsked = (since: number) =>
       return `${query.get('offset')}+${query.get('limit')}`;
     });
 
-const pageFiles = (downloads: string) => (existsSync(downloads) ? readdirSync(downloads, { recursive: true }).filter((f) => String(f).endsWith('.page')) : []);
+const pageFiles = (downloads: string) =>
+  existsSync(downloads) ? readdirSync(downloads, { recursive: true }).filter((f) => String(f).endsWith('.page')) : [];
 
 describe('the first pages of a download', () => {
   it('are asked for before the status has answered', async () => {
@@ -109,7 +120,11 @@ describe('the first pages of a download', () => {
     holdStatus = true;
     // the status answers only once four pages have been asked for: a download that asked for fewer first would never end
     pageWasAsked = new Promise<void>((resolve) => (pageAsked = () => pagesAsked(asked).length >= 4 && resolve()));
-    const { cache, status, ids } = await cacheOnce('known', { pageRows: 500, pagesInFlight: { min: 2, max: 4 }, knownRowCount: () => TOTAL });
+    const { cache, status, ids } = await cacheOnce('known', {
+      pageRows: 500,
+      pagesInFlight: { min: 2, max: 4 },
+      knownRowCount: () => TOTAL,
+    });
     holdStatus = false;
     expect(status).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
     expect(ids).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
@@ -119,7 +134,7 @@ describe('the first pages of a download', () => {
     await cache.close();
   });
 
-  it('give the result whole when the rows the app knew were not the result\'s, or the service cuts the pages shorter', async () => {
+  it("give the result whole when the rows the app knew were not the result's, or the service cuts the pages shorter", async () => {
     // rows remembered wrong (more, then fewer); pages of 2,000 asked for early of 500 sent; and the
     // first page alone cut to 300 rows, so that the download asks again, in pieces of 300, for rows
     // it had asked for early in pages of 2,000 (which hold more than those pieces)
@@ -131,7 +146,11 @@ describe('the first pages of a download', () => {
     ] as const;
     for (const [name, pageRows, known, min] of cases) {
       cutFirstPage = name === 'first-cut';
-      const { cache, status, ids, downloads } = await cacheOnce(name, { pageRows, pagesInFlight: { min, max: 3 }, knownRowCount: () => known });
+      const { cache, status, ids, downloads } = await cacheOnce(name, {
+        pageRows,
+        pagesInFlight: { min, max: 3 },
+        knownRowCount: () => known,
+      });
       cutFirstPage = false;
       expect(status).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
       expect(ids).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
@@ -142,7 +161,10 @@ describe('the first pages of a download', () => {
 
   it('give whole rows in order when the service cuts them shorter, and past the last row are dropped', async () => {
     // pages of 2,000 rows asked for, of 500 sent; then 12 pages of 500 asked for at once, of 10 in the result
-    for (const [name, pageRows, min] of [['cut', 2000, 3], ['past', 500, 12]] as const) {
+    for (const [name, pageRows, min] of [
+      ['cut', 2000, 3],
+      ['past', 500, 12],
+    ] as const) {
       const { cache, status, ids, downloads } = await cacheOnce(name, { pageRows, pagesInFlight: { min, max: min } });
       expect(status).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
       expect(ids).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
@@ -160,7 +182,8 @@ describe('the first pages of a download', () => {
     expect(status).toMatchObject({ state: 'too_large', totalRowCount: TOTAL });
     expect(requests.slice(asked).some((line) => line.includes('/results/csv'))).toBe(true);
     // they are dropped in the background: the start answered at once
-    while (pageFiles(downloads).length > 0 || (existsSync(downloads) && readdirSync(downloads).length > 0)) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (pageFiles(downloads).length > 0 || (existsSync(downloads) && readdirSync(downloads).length > 0))
+      await new Promise((resolve) => setTimeout(resolve, 10));
     await cache.close();
   });
 });

@@ -16,11 +16,14 @@ let fromService: unknown;
 async function notingFront(target: string) {
   const upstream = new URL(target);
   const server = createServer((incoming, outgoing) => {
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      if (incoming.url?.includes('/results/csv')) contentTypes.push(String(answer.headers['content-type']));
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forward = request(
+      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        if (incoming.url?.includes('/results/csv')) contentTypes.push(String(answer.headers['content-type']));
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     incoming.pipe(forward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -10,7 +10,13 @@ import { until } from './cache-harness.ts';
 const CHILD = fileURLToPath(new URL('./download-child.ts', import.meta.url));
 
 /** Answers what the child printed and the most rows it said had arrived. */
-export async function downloadKilledMidway(cacheDir: string, baseUrl: string, apiKey: string, shape: ResultShape, pages = 3): Promise<{ output: string; arrived: number }> {
+export async function downloadKilledMidway(
+  cacheDir: string,
+  baseUrl: string,
+  apiKey: string,
+  shape: ResultShape,
+  pages = 3,
+): Promise<{ output: string; arrived: number }> {
   let output = '';
   const child = spawn(process.execPath, [CHILD, cacheDir, baseUrl, apiKey, JSON.stringify(shape)]);
   child.stdout.on('data', (data: Buffer) => (output += data.toString()));

@@ -37,7 +37,12 @@ afterAll(async () => {
 /** Downloads the result into a new cache at `cacheDir` through the proxy; answers the cache, open, once the download has ended. */
 async function cacheWhole(cacheDir: string, executionId: string): Promise<{ cache: ResultCache; ended: CacheStatus }> {
   const statuses: CacheStatus[] = [];
-  const cache = await openResultCache({ dir: cacheDir, onStatus: (s) => statuses.push(s), pageRows: PAGE_ROWS, pagesInFlight: { min: 1, max: 1 } });
+  const cache = await openResultCache({
+    dir: cacheDir,
+    onStatus: (s) => statuses.push(s),
+    pageRows: PAGE_ROWS,
+    pagesInFlight: { min: 1, max: 1 },
+  });
   const client = createServiceClient({ baseUrl: proxy.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
   const started = await cache.start('local', client, executionId, false);
   if (!started.ok) throw new Error(started.error.message);
@@ -48,7 +53,9 @@ async function cacheWhole(cacheDir: string, executionId: string): Promise<{ cach
 
 async function cachedRows(cache: ResultCache, executionId: string): Promise<unknown[][]> {
   const entry = (await cache.use('local', executionId))!;
-  return cache.db.withConnection(async (connection) => (await connection.runAndReadAll(`SELECT * FROM "${entry.tableName}" ORDER BY rowid`)).getRows());
+  return cache.db.withConnection(async (connection) =>
+    (await connection.runAndReadAll(`SELECT * FROM "${entry.tableName}" ORDER BY rowid`)).getRows(),
+  );
 }
 
 const pageOffsets = (from: number) =>

@@ -14,7 +14,9 @@ let statusHeld: Promise<void> | null = null;
 beforeAll(async () => {
   harness = await startCacheHarness();
   const service = harness.service!;
-  proxy = await startFaultProxy(service.baseUrl, (request) => (statusHeld !== null && /\/status\b/.test(request.url ?? '') ? { heldUntil: statusHeld } : null));
+  proxy = await startFaultProxy(service.baseUrl, (request) =>
+    statusHeld !== null && /\/status\b/.test(request.url ?? '') ? { heldUntil: statusHeld } : null,
+  );
   await harness.restartCore({ localService: { baseUrl: proxy.baseUrl, apiKey: service.demoApiKey } });
 });
 
@@ -58,12 +60,16 @@ it("does the same for a query's latest result, read from the service, of a run t
   const service = harness.service!;
   const asService = async (path: string, body?: unknown) => {
     const init = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
-    const response = await fetch(`${service.baseUrl}/api/v1${path}`, { ...init, headers: { ...init.headers, 'x-dune-api-key': service.demoApiKey! } });
+    const response = await fetch(`${service.baseUrl}/api/v1${path}`, {
+      ...init,
+      headers: { ...init.headers, 'x-dune-api-key': service.demoApiKey! },
+    });
     return (await response.json()) as Record<string, unknown>;
   };
   const queryId = Number((await asService('/query', { name: 'elsewhere', query_sql: SQL })).query_id);
   const executionId = String((await asService(`/query/${queryId}/execute`, {})).execution_id);
-  while (!(await asService(`/execution/${executionId}/status`)).is_execution_finished) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (!(await asService(`/execution/${executionId}/status`)).is_execution_finished)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   const offsets = await pagesBeforeStatus(() => harness.call('executions:latest', { accountId: 'local', queryId }));
   expect(await harness.cacheWhole(executionId)).toMatchObject({ state: 'cached', rowsLoaded: 100_000 });
   expect(offsets.sort((a, b) => a - b)).toEqual([0, 30_000, 60_000, 90_000]);

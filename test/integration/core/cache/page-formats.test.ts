@@ -90,7 +90,12 @@ function notingFetch(answer: PageAnswer): { fetch: Fetch; pages: string[] } {
 async function download(name: string, fetch: Fetch, options: Partial<ResultCacheOptions> = {}) {
   let ended: (status: CacheStatus) => void = () => undefined;
   const done = new Promise<CacheStatus>((resolve) => (ended = resolve));
-  const cache = await openResultCache({ dir: join(dir, name), pageRows: PAGE_ROWS, onStatus: (s) => s.state !== 'downloading' && ended(s), ...options });
+  const cache = await openResultCache({
+    dir: join(dir, name),
+    pageRows: PAGE_ROWS,
+    onStatus: (s) => s.state !== 'downloading' && ended(s),
+    ...options,
+  });
   try {
     const client = createServiceClient({ baseUrl: service.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '', fetch });
     const started = await cache.start('local', client, executionId, false);
@@ -98,7 +103,9 @@ async function download(name: string, fetch: Fetch, options: Partial<ResultCache
     const status = await done;
     const entry = await cache.use('local', executionId);
     const cells = entry
-      ? await cache.db.withConnection(async (c) => (await c.runAndReadAll(`SELECT CAST(COLUMNS(*) AS VARCHAR) FROM "${entry.tableName}" ORDER BY rowid`)).getRows())
+      ? await cache.db.withConnection(async (c) =>
+          (await c.runAndReadAll(`SELECT CAST(COLUMNS(*) AS VARCHAR) FROM "${entry.tableName}" ORDER BY rowid`)).getRows(),
+        )
       : [];
     return { status, cells, columns: entry?.columns, usage: await cache.usage() };
   } finally {
@@ -106,7 +113,7 @@ async function download(name: string, fetch: Fetch, options: Partial<ResultCache
   }
 }
 
-describe('the formats of a download\'s pages', () => {
+describe("the formats of a download's pages", () => {
   let csvOnly: Awaited<ReturnType<typeof download>>;
   beforeAll(async () => {
     const noted = notingFetch(passOn);
@@ -136,15 +143,18 @@ describe('the formats of a download\'s pages', () => {
   });
 
   it('may come some as Parquet and some as CSV in one download, with the same rows', async () => {
-    const mixed: PageAnswer = (url, init) => (Number(url.searchParams.get('offset')) % (2 * PAGE_ROWS) === 0 ? passOn(url, init) : asCsv(url, init));
+    const mixed: PageAnswer = (url, init) =>
+      Number(url.searchParams.get('offset')) % (2 * PAGE_ROWS) === 0 ? passOn(url, init) : asCsv(url, init);
     await expectCsvRows('mixed', mixed, ['parquet', 'csv']);
   });
 
-  it('fail the download when a Parquet page lacks the result\'s columns, naming the page, and cache nothing', async () => {
+  it("fail the download when a Parquet page lacks the result's columns, naming the page, and cache nothing", async () => {
     const file = join(dir, 'wrong.parquet');
     const instance = await DuckDBInstance.create(':memory:');
     const writer = await instance.connect();
-    await writer.run(`COPY (SELECT i AS id, 'x' AS label FROM range(${PAGE_ROWS}, ${2 * PAGE_ROWS}) AS t(i)) TO '${file}' (FORMAT parquet)`);
+    await writer.run(
+      `COPY (SELECT i AS id, 'x' AS label FROM range(${PAGE_ROWS}, ${2 * PAGE_ROWS}) AS t(i)) TO '${file}' (FORMAT parquet)`,
+    );
     writer.closeSync();
     instance.closeSync();
     const wrong = readFileSync(file);

@@ -20,7 +20,10 @@ const REQUESTS: Omit<ChannelRequest<'results:getRows'>, 'accountId' | 'execution
   { startRow: 0, endRow: 10, filters: "chain = 'nowhere'" },
 ];
 
-const REFUSED: { request: Omit<ChannelRequest<'results:getRows'>, 'accountId' | 'executionId' | 'startRow' | 'endRow'>; details?: unknown }[] = [
+const REFUSED: {
+  request: Omit<ChannelRequest<'results:getRows'>, 'accountId' | 'executionId' | 'startRow' | 'endRow'>;
+  details?: unknown;
+}[] = [
   { request: { filters: "chain = 'base' AND" }, details: { part: 'filters', position: 19 } },
   { request: { filters: 'nope = 1' }, details: { part: 'filters', position: 1 } },
   { request: { sortBy: 'amount_usd sideways' }, details: { part: 'sort_by', position: 12 } },
@@ -72,7 +75,10 @@ describe('the cache answers as the service does', () => {
 
   it('samples from the cache with DuckDB, and from the service when not cached', async () => {
     const sample = await harness.call('results:sample', { accountId: 'local', executionId, sampleCount: 40, columns: 'trade_id,chain' });
-    expect(sample).toMatchObject({ ok: true, data: { totalRowCount: 5000, columns: [{ name: 'trade_id', type: 'bigint' }, { name: 'chain' }] } });
+    expect(sample).toMatchObject({
+      ok: true,
+      data: { totalRowCount: 5000, columns: [{ name: 'trade_id', type: 'bigint' }, { name: 'chain' }] },
+    });
     const rows = sample.ok ? sample.data.rows : [];
     expect(rows).toHaveLength(40);
     expect(new Set(rows.map((r) => r[0])).size).toBe(40);
@@ -90,7 +96,13 @@ describe('the cache answers as the service does', () => {
     const passing = whole.ok ? whole.data.totalRowCount : -1;
     expect(passing).toBeGreaterThan(50);
     expect(passing).toBeLessThan(5000);
-    const sample = await harness.call('results:sample', { accountId: 'local', executionId, sampleCount: 50, columns: 'trade_id,chain', filters });
+    const sample = await harness.call('results:sample', {
+      accountId: 'local',
+      executionId,
+      sampleCount: 50,
+      columns: 'trade_id,chain',
+      filters,
+    });
     expect(sample).toMatchObject({ ok: true, data: { totalRowCount: passing } });
     const rows = sample.ok ? sample.data.rows : [];
     expect(rows).toHaveLength(50);
@@ -107,9 +119,14 @@ describe('the cache answers as the service does', () => {
 
   it('reports the entry: cached, when it was fetched, when it expires', async () => {
     const status = await harness.call('results:cacheStatus', { accountId: 'local', executionId });
-    expect(status).toMatchObject({ ok: true, data: { state: 'cached', rowsLoaded: 5000, isPartial: false, budgetBytes: 2 * 1024 ** 3, error: null } });
+    expect(status).toMatchObject({
+      ok: true,
+      data: { state: 'cached', rowsLoaded: 5000, isPartial: false, budgetBytes: 2 * 1024 ** 3, error: null },
+    });
     expect(status.ok && Date.parse(status.data.expiresAt ?? '')).toBeGreaterThan(Date.now());
-    const progress = harness.events.filter((e) => e.event === 'results:cacheStatus').map((e) => (e.payload as { rowsLoaded: number }).rowsLoaded);
+    const progress = harness.events
+      .filter((e) => e.event === 'results:cacheStatus')
+      .map((e) => (e.payload as { rowsLoaded: number }).rowsLoaded);
     expect(progress.length).toBeGreaterThan(3);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });

@@ -68,7 +68,9 @@ function pageOffset(url: string): number {
 
 const syncs = () => events.filter((e) => e.event === 'workspace:sync').map((e) => e.payload as SyncState);
 const cacheStatuses = (executionId: string) =>
-  events.filter((e) => e.event === 'results:cacheStatus' && (e.payload as CacheStatus).executionId === executionId).map((e) => e.payload as CacheStatus);
+  events
+    .filter((e) => e.event === 'results:cacheStatus' && (e.payload as CacheStatus).executionId === executionId)
+    .map((e) => e.payload as CacheStatus);
 
 /** Runs a query of TOTAL rows and starts caching it; stops the service once the pages before HELD_FROM are in. */
 async function breakOffDownload(accountId: string): Promise<{ executionId: string; interrupted: CacheStatus; stoppedAt: number }> {
@@ -102,7 +104,9 @@ describe('a download the service broke off', () => {
     expect(interrupted).toMatchObject({ state: 'interrupted', rowsLoaded: HELD_FROM, totalRowCount: TOTAL });
     expect(interrupted.error).toMatch(/\(ECONNREFUSED\)\.$|\(ECONNRESET\)\.$|\(UND_ERR_SOCKET\)\.$/);
     // the first failed page said so, before the download gave up on its retries
-    const offlineAt = events.findIndex((e, i) => i >= stoppedAt && e.event === 'workspace:sync' && (e.payload as SyncState).status === 'offline');
+    const offlineAt = events.findIndex(
+      (e, i) => i >= stoppedAt && e.event === 'workspace:sync' && (e.payload as SyncState).status === 'offline',
+    );
     const stoppedStatusAt = events.findIndex((e) => e.payload === interrupted);
     expect(offlineAt).toBeGreaterThan(-1);
     expect(offlineAt).toBeLessThan(stoppedStatusAt);
@@ -111,7 +115,10 @@ describe('a download the service broke off', () => {
     service = await startService({ dataDir: join(dir, 'service'), port, accounts });
     await until(() => cacheStatuses(executionId).at(-1)?.state === 'cached', 'the download to go on and end', 120_000);
     expect(syncs().at(-1)?.status).toBe('online');
-    const offsets = proxy.requests.slice(askedBefore).map(pageOffset).filter((offset) => offset >= 0);
+    const offsets = proxy.requests
+      .slice(askedBefore)
+      .map(pageOffset)
+      .filter((offset) => offset >= 0);
     expect(Math.min(...offsets)).toBe(HELD_FROM);
 
     for (let start = 0; start < TOTAL; start += 10_000) {
@@ -141,7 +148,7 @@ describe('a download the service broke off', () => {
     await until(() => cacheStatuses(executionId).at(-1)?.state === 'cached', 'the download to go on and end', 120_000);
   }, 180_000);
 
-  it('says it failed, with the service\'s reason, when the service is back without the result', async () => {
+  it("says it failed, with the service's reason, when the service is back without the result", async () => {
     const { executionId, interrupted } = await breakOffDownload(accountId);
     expect(interrupted).toMatchObject({ state: 'interrupted', rowsLoaded: HELD_FROM });
     // a service on the same port that never ran it

@@ -27,7 +27,9 @@ beforeAll(async () => {
   instance = await DuckDBInstance.create(join(dir, 'results.duckdb'));
   connection = await instance.connect();
   await connection.run(`CREATE TABLE r (${COLUMNS.map(columnDefinition).join(', ')})`);
-  await connection.run(`INSERT INTO r SELECT i::HUGEINT * 1000000000000000000, -i::HUGEINT * 1000000000000000000, i / 7, i, i / 100 FROM range(${ROWS}) AS t(i)`);
+  await connection.run(
+    `INSERT INTO r SELECT i::HUGEINT * 1000000000000000000, -i::HUGEINT * 1000000000000000000, i / 7, i, i / 100 FROM range(${ROWS}) AS t(i)`,
+  );
   await connection.run('CHECKPOINT');
 });
 afterAll(() => {

@@ -29,7 +29,8 @@ beforeAll(async () => {
 });
 afterAll(async () => harness?.close());
 
-const compare = (key?: string, second = b) => harness.call('results:compare', { accountId: 'local', a, b: second, ...(key ? { key } : {}) });
+const compare = (key?: string, second = b) =>
+  harness.call('results:compare', { accountId: 'local', a, b: second, ...(key ? { key } : {}) });
 
 describe('two runs compared', () => {
   it('gives the sizes and the columns each has, and the types that changed', async () => {
@@ -38,7 +39,12 @@ describe('two runs compared', () => {
       ok: true,
       data: {
         rowCount: { a: idsA.length, b: idsB.length },
-        columns: { onlyInA: [{ name: 'grp' }], onlyInB: [{ name: 'extra' }], retyped: [{ name: 'v', a: 'bigint', b: 'double' }], common: ['id', 'v', 'label'] },
+        columns: {
+          onlyInA: [{ name: 'grp' }],
+          onlyInB: [{ name: 'extra' }],
+          retyped: [{ name: 'v', a: 'bigint', b: 'double' }],
+          common: ['id', 'v', 'label'],
+        },
         byKey: null,
       },
     });
@@ -53,7 +59,9 @@ describe('two runs compared', () => {
     expect(byKey).toMatchObject({ key: 'id', onlyInA: onlyA.length, onlyInB: onlyB.length, changed: changedIds.length });
     expect(byKey.same).toBe(idsA.length - onlyA.length - changedIds.length);
     expect(byKey.rows.map((row) => [row.kind, row.key])).toEqual(
-      [...onlyA.map((id) => ['onlyA', id]), ...changedIds.map((id) => ['changed', id]), ...onlyB.map((id) => ['onlyB', id])].sort((x, y) => Number(x[1]) - Number(y[1])),
+      [...onlyA.map((id) => ['onlyA', id]), ...changedIds.map((id) => ['changed', id]), ...onlyB.map((id) => ['onlyB', id])].sort(
+        (x, y) => Number(x[1]) - Number(y[1]),
+      ),
     );
     const hundred = byKey.rows.find((row) => row.key === 100)!;
     expect(hundred.differences).toEqual([{ column: 'v', a: 1000, b: 1001 }]);
@@ -69,6 +77,7 @@ describe('two runs compared', () => {
     expect(lacking).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('both runs') } });
     const notCached = await compare(undefined, uncached);
     expect(notCached).toMatchObject({ ok: false, error: { code: 'not_found', details: { notCached: [uncached] } } });
-    for (const refused of [grp, lacking, notCached]) expectWellSaid(refused.ok ? fail('internal', 'expected a refusal').error : refused.error);
+    for (const refused of [grp, lacking, notCached])
+      expectWellSaid(refused.ok ? fail('internal', 'expected a refusal').error : refused.error);
   });
 });

@@ -26,7 +26,11 @@ let outDir: string;
 const destinations: ExportDestinations = { choose: async (exportId, name) => fileTarget(join(outDir, name), exportId) };
 
 beforeAll(async () => {
-  harness = await startCacheHarness({ maxPageRows: 500 }, { exportDestinations: destinations }, async (baseUrl) => (shapes = await startDuneShapes(baseUrl)));
+  harness = await startCacheHarness(
+    { maxPageRows: 500 },
+    { exportDestinations: destinations },
+    async (baseUrl) => (shapes = await startDuneShapes(baseUrl)),
+  );
   executionId = await harness.runSql(duneResultSql(ROWS));
   for (const page of PAGES) beforeCaching.push(await harness.call('results:getRows', { accountId: 'local', executionId, ...page }));
   const cached = await harness.cacheWhole(executionId);
@@ -116,11 +120,23 @@ describe('a Dune-shaped result worked with', () => {
     expect(profile.data.histogram.length).toBeGreaterThan(1);
     const bytes = await harness.call('results:profile', { accountId: 'local', executionId, column: 'holder' });
     if (!bytes.ok) throw new Error(bytes.error.message);
-    expect(bytes.data).toMatchObject({ kind: 'text', min: '0x0000000000000000000000000000000000000001', distinct: { count: ROWS - ROWS / 10, exact: true } });
+    expect(bytes.data).toMatchObject({
+      kind: 'text',
+      min: '0x0000000000000000000000000000000000000001',
+      distinct: { count: ROWS - ROWS / 10, exact: true },
+    });
   });
 
   it('charts the sum of a uint256 column by chain', async () => {
-    const chart = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'bar', x: 'blockchain', y: ['amount'], aggregation: 'sum', filters: 'amount < 1000000' });
+    const chart = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId,
+      kind: 'bar',
+      x: 'blockchain',
+      y: ['amount'],
+      aggregation: 'sum',
+      filters: 'amount < 1000000',
+    });
     if (!chart.ok) throw new Error(chart.error.message);
     const expected = new Map<string, number>();
     for (let i = 1; i <= ROWS; i++) {
@@ -132,13 +148,27 @@ describe('a Dune-shaped result worked with', () => {
     expect(chart.data.rows).toEqual([...expected].map(([chain, sum]) => [chain, null, sum]).sort((a, b) => Number(b[2]) - Number(a[2])));
     expect(chart.data.inexact).toEqual([]);
     // past 2^53 a sum is a double's estimate, and says so
-    const huge = await harness.call('results:chart', { accountId: 'local', executionId, kind: 'bar', x: 'blockchain', y: ['amount'], aggregation: 'sum' });
+    const huge = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId,
+      kind: 'bar',
+      x: 'blockchain',
+      y: ['amount'],
+      aggregation: 'sum',
+    });
     if (!huge.ok) throw new Error(huge.error.message);
     expect(huge.data.inexact).toEqual(['amount']);
     // int256 values that each fit 128 bits, whose sum would not
     const wide = await harness.runSql(`SELECT 'x' AS "k::varchar", '150000000000000000000000000000000000000' AS "v::int256" FROM range(3)`);
     expect(await harness.cacheWhole(wide)).toMatchObject({ state: 'cached' });
-    const summed = await harness.call('results:chart', { accountId: 'local', executionId: wide, kind: 'bar', x: 'k', y: ['v'], aggregation: 'sum' });
+    const summed = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId: wide,
+      kind: 'bar',
+      x: 'k',
+      y: ['v'],
+      aggregation: 'sum',
+    });
     expect(summed).toMatchObject({ ok: true, data: { inexact: ['v'] } });
     const sum = summed.ok ? Number(summed.data.rows[0]![2]) : 0;
     expect(Math.abs(sum / 4.5e38 - 1)).toBeLessThan(1e-12);
@@ -147,7 +177,15 @@ describe('a Dune-shaped result worked with', () => {
   it('exports every digit and byte in CSV and JSON lines, as Dune writes them', async () => {
     for (const format of ['csv', 'jsonl'] as const) {
       const fileName = `dune.${format}`;
-      const started = await harness.call('results:export', { accountId: 'local', executionId, format, fileName, scope: 'view', filters: 'id = 3', columns: 'id,holder,amount,delta,price' });
+      const started = await harness.call('results:export', {
+        accountId: 'local',
+        executionId,
+        format,
+        fileName,
+        scope: 'view',
+        filters: 'id = 3',
+        columns: 'id,holder,amount,delta,price',
+      });
       if (!started.ok) throw new Error(started.error.message);
       expect(await harness.exportEnded(started.data.exportId)).toMatchObject({ state: 'done' });
       const text = readFileSync(join(outDir, fileName), 'utf8');
@@ -161,7 +199,14 @@ describe('a Dune-shaped result worked with', () => {
   it('writes JSON lines with nested values as JSON, and Parquet with uint256 digits as text', async () => {
     const exported = async (format: 'jsonl' | 'parquet') => {
       const fileName = `dune-all.${format}`;
-      const started = await harness.call('results:export', { accountId: 'local', executionId, format, fileName, scope: 'view', filters: 'id = 3' });
+      const started = await harness.call('results:export', {
+        accountId: 'local',
+        executionId,
+        format,
+        fileName,
+        scope: 'view',
+        filters: 'id = 3',
+      });
       if (!started.ok) throw new Error(started.error.message);
       expect(await harness.exportEnded(started.data.exportId)).toMatchObject({ state: 'done' });
       return join(outDir, fileName);
@@ -173,7 +218,9 @@ describe('a Dune-shaped result worked with', () => {
     expect(numberText((line.token as Record<string, unknown>).raw)).toBe(UINT256_MAX);
     const reader = await (await DuckDBInstance.create(':memory:')).connect();
     try {
-      const rows = (await reader.runAndReadAll(`SELECT amount, delta, hex(holder), typeof(amount) FROM '${await exported('parquet')}'`)).getRows();
+      const rows = (
+        await reader.runAndReadAll(`SELECT amount, delta, hex(holder), typeof(amount) FROM '${await exported('parquet')}'`)
+      ).getRows();
       expect(rows).toEqual([[UINT256_MAX, `-3${PAST_128_BITS}`, '0000000000000000000000000000000000000003', 'VARCHAR']]);
     } finally {
       reader.closeSync();
@@ -218,13 +265,24 @@ describe('a Dune-shaped result the cache does not hold', () => {
   const expectedRow = (i: number) => {
     const amount = [String(i * 1000), String(i % 11), `${i}${PAST_128_BITS}`, UINT256_MAX][i % 4]!;
     const time = new Date(Date.UTC(2024, 0, 1) + i * 60_000 + 7).toISOString().replace('T', ' ').replace('Z', ' UTC');
-    const row = [i, `0x${i.toString(16).padStart(40, '0')}`, /^\d{1,15}$/.test(amount) ? Number(amount) : amount, `-${i}${PAST_128_BITS}`, time];
+    const row = [
+      i,
+      `0x${i.toString(16).padStart(40, '0')}`,
+      /^\d{1,15}$/.test(amount) ? Number(amount) : amount,
+      `-${i}${PAST_128_BITS}`,
+      time,
+    ];
     return i % 10 === 0 ? [i, null, null, null, null] : row;
   };
 
   it("is sampled and profiled on the service's sample, every digit and byte as Dune sends them", async () => {
     const uncached = await harness.runSql(duneResultSql(ROWS));
-    const sample = await harness.call('results:sample', { accountId: 'local', executionId: uncached, sampleCount: 500, columns: 'id,holder,amount,delta,block_time' });
+    const sample = await harness.call('results:sample', {
+      accountId: 'local',
+      executionId: uncached,
+      sampleCount: 500,
+      columns: 'id,holder,amount,delta,block_time',
+    });
     if (!sample.ok) throw new Error(sample.error.message);
     expect(sample.data.columns.map((c) => c.type)).toEqual(['bigint', 'varbinary', 'uint256', 'int256', 'timestamp(3) with time zone']);
     // Dune's sample is approximate in size
@@ -246,6 +304,9 @@ describe('a Dune-shaped result the cache does not hold', () => {
     const holder = await profile('holder');
     expect(holder).toMatchObject({ kind: 'text', type: 'varbinary' });
     expect(String(holder.min)).toMatch(/^0x0{30}[0-9a-f]{10}$/);
-    expect(await profile('block_time')).toMatchObject({ kind: 'time', min: expect.stringMatching(/^2024-01-0[12] \d\d:\d\d:00\.007 UTC$/) });
+    expect(await profile('block_time')).toMatchObject({
+      kind: 'time',
+      min: expect.stringMatching(/^2024-01-0[12] \d\d:\d\d:00\.007 UTC$/),
+    });
   });
 });

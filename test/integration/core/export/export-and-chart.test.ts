@@ -57,7 +57,12 @@ describe('export', () => {
   });
 
   it('writes the same view from the service and from the cache', async () => {
-    const view = { scope: 'view' as const, filters: "chain IN ('base', 'optimism') AND amount_usd > 100", sortBy: 'amount desc, trade_id', columns: 'trade_id,block_time,amount,route' };
+    const view = {
+      scope: 'view' as const,
+      filters: "chain IN ('base', 'optimism') AND amount_usd > 100",
+      sortBy: 'amount desc, trade_id',
+      columns: 'trade_id,block_time,amount,route',
+    };
     const fromCache = await exportTo('view-cache.csv', { executionId: cached, ...view });
     const fromService = await exportTo('view-service.csv', { executionId: uncached, ...view });
     expect(fromService.ended).toMatchObject({ state: 'done', fromCache: false });
@@ -93,7 +98,8 @@ describe('export', () => {
     const started = await harness.call('results:export', { accountId: 'local', executionId: cached, scope: 'all' });
     if (!started.ok) throw new Error(started.error.message);
     const id = started.data.exportId;
-    const states = () => harness.events.filter((e) => (e.payload as ExportProgress).exportId === id).map((e) => (e.payload as ExportProgress).state);
+    const states = () =>
+      harness.events.filter((e) => (e.payload as ExportProgress).exportId === id).map((e) => (e.payload as ExportProgress).state);
     while (!states().includes('running')) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await harness.call('results:exportCancel', { exportId: id })).toEqual({ ok: true, data: { cancelled: true } });
     expect(await harness.exportEnded(id)).toMatchObject({ state: 'cancelled', error: null });
@@ -116,40 +122,94 @@ describe('charts', () => {
       maxPoints: 200,
     });
     if (!chart.ok) throw new Error(chart.error.message);
-    expect(chart.data).toMatchObject({ x: { name: 'block_time', type: 'timestamp(3)', kind: 'time' }, bucket: 'day', groupBy: 'chain', truncated: false });
+    expect(chart.data).toMatchObject({
+      x: { name: 'block_time', type: 'timestamp(3)', kind: 'time' },
+      bucket: 'day',
+      groupBy: 'chain',
+      truncated: false,
+    });
     expect(chart.data.rows.length).toBeLessThanOrEqual(200);
     expect(chart.data.rows[0]).toEqual(['2024-01-01 00:00:00.000 UTC', 'arbitrum', expect.any(Number), expect.any(Number)]);
     expect(new Set(chart.data.rows.map((r) => r[1]))).toEqual(new Set(['ethereum', 'arbitrum', 'optimism', 'base', 'polygon']));
     // drawn, a day's bucket reads as its day
     expect(chartConfig(chart.data, 'bar').data.labels?.slice(0, 2)).toEqual(['2024-01-01', '2024-01-02']);
 
-    const twoDays = await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'block_time', y: [], aggregation: 'count', filters: "block_time < '2024-01-03'" });
+    const twoDays = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId: cached,
+      kind: 'bar',
+      x: 'block_time',
+      y: [],
+      aggregation: 'count',
+      filters: "block_time < '2024-01-03'",
+    });
     if (!twoDays.ok) throw new Error(twoDays.error.message);
     expect(twoDays.data.bucket).toBe('hour');
     expect(chartConfig(twoDays.data, 'bar').data.labels?.slice(0, 2)).toEqual(['2024-01-01 00:00', '2024-01-01 01:00']);
     expect(chartCaption(twoDays.data, 'pie')).toContain('categories: 2024-01-01 00:00, 2024-01-01 01:00,');
 
-    const byChain = await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'chain', y: ['amount_usd'], aggregation: 'sum' });
+    const byChain = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId: cached,
+      kind: 'bar',
+      x: 'chain',
+      y: ['amount_usd'],
+      aggregation: 'sum',
+    });
     const total = (rows: unknown[][], at: number) => rows.reduce((sum, r) => sum + (r[at] as number), 0);
     expect(byChain.ok && byChain.data.rows).toHaveLength(5);
     expect(total(byChain.ok ? byChain.data.rows : [], 2)).toBeCloseTo(total(chart.data.rows, 2), 3);
   });
 
   it('bin a numeric x, count rows, and apply filters', async () => {
-    const chart = await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'line', x: 'amount_usd', y: [], aggregation: 'count', maxPoints: 50 });
+    const chart = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId: cached,
+      kind: 'line',
+      x: 'amount_usd',
+      y: [],
+      aggregation: 'count',
+      maxPoints: 50,
+    });
     if (!chart.ok) throw new Error(chart.error.message);
     expect(chart.data.bucket).toMatch(/^bins of /);
     expect(chart.data.rows.length).toBeLessThanOrEqual(50);
     expect(chart.data.rows.reduce((sum, r) => sum + (r[2] as number), 0)).toBe(5000);
-    const filtered = await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'token', y: [], aggregation: 'count', filters: "chain = 'base'" });
+    const filtered = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId: cached,
+      kind: 'bar',
+      x: 'token',
+      y: [],
+      aggregation: 'count',
+      filters: "chain = 'base'",
+    });
     expect(filtered.ok && filtered.data.rows.reduce((sum, r) => sum + (r[2] as number), 0)).toBe(1000);
   });
 
   it('refuse an uncached result, an unknown column, and a sum of text', async () => {
-    const notCached = await harness.call('results:chart', { accountId: 'local', executionId: uncached, kind: 'bar', x: 'chain', y: [], aggregation: 'count' });
+    const notCached = await harness.call('results:chart', {
+      accountId: 'local',
+      executionId: uncached,
+      kind: 'bar',
+      x: 'chain',
+      y: [],
+      aggregation: 'count',
+    });
     expect(notCached).toMatchObject({ ok: false, error: { code: 'not_found' } });
     if (!notCached.ok) expectWellSaid(notCached.error);
-    expect(await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'nope', y: [], aggregation: 'count' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'chain', y: ['token'], aggregation: 'sum' })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(
+      await harness.call('results:chart', { accountId: 'local', executionId: cached, kind: 'bar', x: 'nope', y: [], aggregation: 'count' }),
+    ).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(
+      await harness.call('results:chart', {
+        accountId: 'local',
+        executionId: cached,
+        kind: 'bar',
+        x: 'chain',
+        y: ['token'],
+        aggregation: 'sum',
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'bad_request' } });
   });
 });

@@ -8,11 +8,31 @@ import { csvValueExpression } from '../../../../main/core/export/csv-values.ts';
 // shows, String(value), over doubles of every size.
 
 function doubles(): number[] {
-  const values = [0, 2, -2, 0.1, 1.75, 8e-5, 8e-7, 1e-6, 1e-7, 1e20, 1e21, 1.5e21, 123456789012.5, 5e-324, Number.MAX_VALUE, -Number.MIN_VALUE, 2 ** 53 + 2, 0.1 + 0.2];
+  const values = [
+    0,
+    2,
+    -2,
+    0.1,
+    1.75,
+    8e-5,
+    8e-7,
+    1e-6,
+    1e-7,
+    1e20,
+    1e21,
+    1.5e21,
+    123456789012.5,
+    5e-324,
+    Number.MAX_VALUE,
+    -Number.MIN_VALUE,
+    2 ** 53 + 2,
+    0.1 + 0.2,
+  ];
   let seed = 7;
-  const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
   for (let exponent = -30; exponent <= 30; exponent += 1) {
-    for (let i = 0; i < 8; i += 1) values.push((random() < 0.5 ? -1 : 1) * Number((random() * 10).toPrecision(1 + (i % 17))) * 10 ** exponent);
+    for (let i = 0; i < 8; i += 1)
+      values.push((random() < 0.5 ? -1 : 1) * Number((random() * 10).toPrecision(1 + (i % 17))) * 10 ** exponent);
   }
   return values;
 }
@@ -22,10 +42,16 @@ describe('a float in a CSV export', () => {
     const connection = await (await DuckDBInstance.create(':memory:')).connect();
     try {
       const values = doubles();
-      await connection.run(`CREATE TABLE t AS SELECT * FROM (VALUES ${values.map((v, i) => `(${i}, CAST('${v}' AS DOUBLE))`).join(', ')}) AS v(i, x)`);
+      await connection.run(
+        `CREATE TABLE t AS SELECT * FROM (VALUES ${values.map((v, i) => `(${i}, CAST('${v}' AS DOUBLE))`).join(', ')}) AS v(i, x)`,
+      );
       const expression = csvValueExpression({ name: 'x', type: 'DOUBLE' }, 'spreadsheet');
       const rows = (await connection.runAndReadAll(`SELECT i, CAST(x AS VARCHAR), ${expression} FROM t ORDER BY i`)).getRows();
-      const got = rows.map(([i, duckdbText, sql]) => ({ value: values[Number(i)], sql: String(sql), fromText: floatText(String(duckdbText)) }));
+      const got = rows.map(([i, duckdbText, sql]) => ({
+        value: values[Number(i)],
+        sql: String(sql),
+        fromText: floatText(String(duckdbText)),
+      }));
       expect(got).toEqual(values.map((value) => ({ value, sql: String(value), fromText: String(value) })));
       expect(got.length).toBeGreaterThan(480);
     } finally {

@@ -46,7 +46,14 @@ async function runSql(sql: string): Promise<string> {
   const run = await harness.call('executions:runSql', { accountId: 'local', queryId: null, sql });
   if (!run.ok) throw new Error(run.error.message);
   const { executionId } = run.data;
-  await until(() => harness.events.some((e) => e.event === 'execution:update' && (e.payload as ExecutionUpdate).executionId === executionId && (e.payload as ExecutionUpdate).isFinished));
+  await until(() =>
+    harness.events.some(
+      (e) =>
+        e.event === 'execution:update' &&
+        (e.payload as ExecutionUpdate).executionId === executionId &&
+        (e.payload as ExecutionUpdate).isFinished,
+    ),
+  );
   return executionId;
 }
 
@@ -67,21 +74,41 @@ async function types(from: string): Promise<string[]> {
 }
 
 function statesOf(exportId: string): string[] {
-  return harness.events.filter((e) => e.event === 'results:exportProgress' && (e.payload as ExportProgress).exportId === exportId).map((e) => (e.payload as ExportProgress).state);
+  return harness.events
+    .filter((e) => e.event === 'results:exportProgress' && (e.payload as ExportProgress).exportId === exportId)
+    .map((e) => (e.payload as ExportProgress).state);
 }
 
 describe('Parquet and JSON lines exports', () => {
   it('download a result into the cache first, then write its view as Parquet with its types and exact values', async () => {
-    expect(await harness.call('results:cacheStatus', { accountId: 'local', executionId: ran })).toMatchObject({ ok: true, data: { state: 'absent' } });
+    expect(await harness.call('results:cacheStatus', { accountId: 'local', executionId: ran })).toMatchObject({
+      ok: true,
+      data: { state: 'absent' },
+    });
     const { exportId, ended, path } = await exportFile(ran, 'parquet', 'view.parquet');
     const expected = await cells(EXPECTED);
-    expect(ended).toMatchObject({ state: 'done', fromCache: true, rowsWritten: expected.length, totalRowCount: expected.length, error: null });
+    expect(ended).toMatchObject({
+      state: 'done',
+      fromCache: true,
+      rowsWritten: expected.length,
+      totalRowCount: expected.length,
+      error: null,
+    });
     expect(statesOf(exportId)[0]).toBe('caching');
-    expect(await harness.call('results:cacheStatus', { accountId: 'local', executionId: ran })).toMatchObject({ ok: true, data: { state: 'cached' } });
+    expect(await harness.call('results:cacheStatus', { accountId: 'local', executionId: ran })).toMatchObject({
+      ok: true,
+      data: { state: 'cached' },
+    });
 
     expect(await cells(`SELECT * FROM '${path}'`)).toEqual(expected);
     // a 128-bit integer of up to 38 digits stays a number; one with 39 keeps its digits as text
-    expect(await types(`'${path}'`)).toEqual(['id BIGINT', 'big DECIMAL(38,0)', 'huge VARCHAR', 'price DECIMAL(20,4)', 'traded_at TIMESTAMP']);
+    expect(await types(`'${path}'`)).toEqual([
+      'id BIGINT',
+      'big DECIMAL(38,0)',
+      'huge VARCHAR',
+      'price DECIMAL(20,4)',
+      'traded_at TIMESTAMP',
+    ]);
     expect(expected[0]).toEqual(['1999', '199900000000000000000000000000007', '5997', '249.8750', '2024-01-02 09:52:20.999']);
     expect(readdirSync(outDir)).toEqual(['view.parquet']);
   });
@@ -101,13 +128,25 @@ describe('Parquet and JSON lines exports', () => {
 
   it('stop on cancel, while downloading into the cache and while passing the file on, and leave no file behind', async () => {
     const million = await harness.run('One million rows');
-    const started = await harness.call('results:export', { accountId: 'local', executionId: million, scope: 'all', format: 'parquet', fileName: 'million.parquet' });
+    const started = await harness.call('results:export', {
+      accountId: 'local',
+      executionId: million,
+      scope: 'all',
+      format: 'parquet',
+      fileName: 'million.parquet',
+    });
     if (!started.ok) throw new Error(started.error.message);
     await until(() => statesOf(started.data.exportId).includes('caching'));
-    expect(await harness.call('results:exportCancel', { exportId: started.data.exportId })).toEqual({ ok: true, data: { cancelled: true } });
+    expect(await harness.call('results:exportCancel', { exportId: started.data.exportId })).toEqual({
+      ok: true,
+      data: { cancelled: true },
+    });
     expect(await harness.exportEnded(started.data.exportId)).toMatchObject({ state: 'cancelled', error: null });
     // the download the export started is stopped with it, and the cache is as it was
-    expect(await harness.call('results:cacheStatus', { accountId: 'local', executionId: million })).toMatchObject({ ok: true, data: { state: 'cancelled' } });
+    expect(await harness.call('results:cacheStatus', { accountId: 'local', executionId: million })).toMatchObject({
+      ok: true,
+      data: { state: 'cancelled' },
+    });
 
     // a download nobody reads past its first bytes: the export is cancelled while DuckDB writes its
     // scratch file or while it is passed on, and either way neither is left
@@ -148,9 +187,12 @@ describe('Parquet and JSON lines exports', () => {
     const other = await runSql(`${SQL} ORDER BY id DESC`);
     await harness.call('results:cacheSettings', { budgetBytes: 1000 });
     const refused = await harness.call('results:export', { accountId: 'local', executionId: other, scope: 'all', format: 'jsonl' });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining("larger than the cache's budget") } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request', message: expect.stringContaining("larger than the cache's budget") },
+    });
     expect(refused.ok || refused.error.message).toContain('export CSV');
-    expect(refused.ok || refused.error.message).toContain("budget (1,000 bytes)");
+    expect(refused.ok || refused.error.message).toContain('budget (1,000 bytes)');
     if (!refused.ok) expectWellSaid(refused.error);
   });
 });

@@ -42,10 +42,18 @@ const runs: Record<'demo' | 'dune' | 'fees', { cached: string; uncached: string 
 const destinations: ExportDestinations = { choose: async (exportId, name) => fileTarget(join(outDir, name), exportId) };
 
 beforeAll(async () => {
-  harness = await startCacheHarness({ maxPageRows: 1_000 }, { exportDestinations: destinations }, async (baseUrl) => (shapes = await startDuneShapes(baseUrl)));
+  harness = await startCacheHarness(
+    { maxPageRows: 1_000 },
+    { exportDestinations: destinations },
+    async (baseUrl) => (shapes = await startDuneShapes(baseUrl)),
+  );
   outDir = join(harness.dir, 'out');
   mkdirSync(outDir);
-  for (const [name, sql] of [['demo', DEMO], ['dune', duneResultSql(1_200)], ['fees', DUNE_FEES]] as const) {
+  for (const [name, sql] of [
+    ['demo', DEMO],
+    ['dune', duneResultSql(1_200)],
+    ['fees', DUNE_FEES],
+  ] as const) {
     runs[name] = { cached: await harness.runSql(sql), uncached: await harness.runSql(`${sql} `) };
     expect(await harness.cacheWhole(runs[name].cached)).toMatchObject({ state: 'cached' });
   }
@@ -93,9 +101,13 @@ describe('CSV export text', () => {
   it('writes values as the grid shows them and timestamps as spreadsheets read them, the same from the cache and the service', async () => {
     const text = await bothWays('demo', { scope: 'all' });
     expect(text.split('\n')[0]).toBe('id,price,amount,tiny,traded_at,settled_at,raw_amount,ratio,small,tag,note');
-    expect(lineOf(text, 8)).toBe('8,8.80,1.000000,0.000080,2024-01-01 08:00:08.008,2024-03-01 20:00:00.000,800000000000000000000000000,2,0.00008,0x0008,"two');
+    expect(lineOf(text, 8)).toBe(
+      '8,8.80,1.000000,0.000080,2024-01-01 08:00:08.008,2024-03-01 20:00:00.000,800000000000000000000000000,2,0.00008,0x0008,"two',
+    );
     expect(lineOf(text, 7)).toBe('7,7.70,0.875000,0.000070,,2024-03-01 19:00:00.000,700000000000000000000000000,1.75,0.00007,0x0007,""');
-    expect(lineOf(text, 9)).toBe('9,9.90,1.125000,0.000090,2024-01-01 09:00:09.009,2024-03-01 21:00:00.000,900000000000000000000000000,2.25,0.00009,0x0009,"a, ""quoted"" value"');
+    expect(lineOf(text, 9)).toBe(
+      '9,9.90,1.125000,0.000090,2024-01-01 09:00:09.009,2024-03-01 21:00:00.000,900000000000000000000000000,2.25,0.00009,0x0009,"a, ""quoted"" value"',
+    );
     expect(text).not.toContain(' UTC');
     expect(text.split('\n')).toHaveLength(ROWS + 2 + Math.floor((ROWS + 1) / 3));
   });
@@ -110,7 +122,11 @@ describe('CSV export text', () => {
   it('writes a view (filters, sort, columns) the same way from both', async () => {
     const view = { scope: 'view' as const, filters: 'id > 2000 AND amount < 300', sortBy: 'price desc', columns: 'traded_at,price,tag' };
     const text = await bothWays('demo', view);
-    expect(text.split('\n').slice(0, 3)).toEqual(['traded_at,price,tag', '2024-04-09 23:40:01.399,2638.90,0x095f', '2024-04-09 22:40:00.398,2637.80,0x095e']);
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      'traded_at,price,tag',
+      '2024-04-09 23:40:01.399,2638.90,0x095f',
+      '2024-04-09 22:40:00.398,2637.80,0x095e',
+    ]);
   });
 
   it("writes a Dune-shaped result's decimals with their scale, every digit, bytes as hex and times without a zone", async () => {
@@ -118,19 +134,41 @@ describe('CSV export text', () => {
     const dune = await bothWays('dune', { scope: 'all' });
     const fields = (id: number) => lineOf(dune, id)!.split(',');
     expect(dune.split('\n')[0]).toBe('id,holder,tx_hash,amount,delta,block_time,legs,token,price,blockchain');
-    expect(fields(3).slice(0, 6)).toEqual(['3', '0x0000000000000000000000000000000000000003', expect.stringMatching(/^0xab/), UINT256_MAX, `-3${PAST_128_BITS}`, '2024-01-01 00:03:00.007']);
+    expect(fields(3).slice(0, 6)).toEqual([
+      '3',
+      '0x0000000000000000000000000000000000000003',
+      expect.stringMatching(/^0xab/),
+      UINT256_MAX,
+      `-3${PAST_128_BITS}`,
+      '2024-01-01 00:03:00.007',
+    ]);
     expect(lineOf(dune, 3)).toMatch(/,3\.123456789012345678,ethereum$/);
     const fees = await bothWays('fees', { scope: 'all' });
-    expect(fees.split('\n').slice(0, 3)).toEqual(['id,fee,at', '1,18.800000000000000000,2024-01-01 01:00:00.000', '2,28.800000000000000000,2024-01-01 02:00:00.000']);
+    expect(fees.split('\n').slice(0, 3)).toEqual([
+      'id,fee,at',
+      '1,18.800000000000000000,2024-01-01 01:00:00.000',
+      '2,28.800000000000000000,2024-01-01 02:00:00.000',
+    ]);
     // the service's text from its own pages, as it sent it
     const asSent = await exported(runs.fees.uncached, { scope: 'all', text: 'service' });
     expect(asSent.split('\n').slice(0, 2)).toEqual(['id,fee,at', '1,18.8,2024-01-01 01:00:00.000 UTC']);
   });
 
   it('refuses a text choice for a typed format, and a text it does not know, saying where', async () => {
-    const typed = await harness.call('results:export', { accountId: 'local', executionId: runs.demo.cached, scope: 'all', format: 'parquet', text: 'service' });
+    const typed = await harness.call('results:export', {
+      accountId: 'local',
+      executionId: runs.demo.cached,
+      scope: 'all',
+      format: 'parquet',
+      text: 'service',
+    });
     expect(typed).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('text') } });
-    const unknown = await harness.call('results:export', { accountId: 'local', executionId: runs.demo.cached, scope: 'all', text: 'excel' as never });
+    const unknown = await harness.call('results:export', {
+      accountId: 'local',
+      executionId: runs.demo.cached,
+      scope: 'all',
+      text: 'excel' as never,
+    });
     expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('text') } });
   });
 });

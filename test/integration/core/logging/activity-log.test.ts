@@ -56,7 +56,13 @@ describe('the log of a core', () => {
     expect(back).toBeGreaterThan(offline);
     // one line at each end of the period, however many retries it took
     expect(lines.filter((line) => line.includes('Remote: offline since'))).toHaveLength(1);
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`WARN Remote: query #${queryId} changed on the service since version ${detail.data.version} \\(now version \\d+\\); the edit waits for a choice`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `WARN Remote: query #${queryId} changed on the service since version ${detail.data.version} \\(now version \\d+\\); the edit waits for a choice`,
+        ),
+      ),
+    );
     expect(lines).toContainEqual(expect.stringContaining(`INFO Remote: query #${queryId}: the user copied mine to a new query`));
 
     const text = lines.join('\n');

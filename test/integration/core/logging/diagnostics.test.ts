@@ -35,7 +35,10 @@ describe('logs and diagnostics of a core', () => {
     const wrongKey = 'typo_key_7Hq2Lx9Vb4Nc';
 
     expect((await call('accounts:add', { label: 'Team', baseUrl: harness.baseUrl, apiKey: demoKey, kind: 'team' })).ok).toBe(true);
-    expect(await call('accounts:add', { label: 'Typo', baseUrl: harness.baseUrl, apiKey: wrongKey })).toMatchObject({ ok: false, error: { code: 'bad_key' } });
+    expect(await call('accounts:add', { label: 'Typo', baseUrl: harness.baseUrl, apiKey: wrongKey })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_key' },
+    });
     await call('settings:set', { proxy: 'http://bob:hunter2hunter2@127.0.0.1:3128' });
     logger.error(`the service refused ${wrongKey} and ${demoKey}`);
 
@@ -57,7 +60,12 @@ describe('logs and diagnostics of a core', () => {
   });
 
   it('cannot open a folder in the browser host, and says where the logs are', async () => {
-    const call = caller(await harness.startCore({ keyVault: new KeyVault(memoryKeychain()), paths: { dataDir: harness.dir, logsDir, settingsFile: join(harness.coreDir, 'settings.json') } }));
+    const call = caller(
+      await harness.startCore({
+        keyVault: new KeyVault(memoryKeychain()),
+        paths: { dataDir: harness.dir, logsDir, settingsFile: join(harness.coreDir, 'settings.json') },
+      }),
+    );
     const opened = await call('settings:openLogsFolder', {});
     expect(opened).toMatchObject({ ok: false, error: { code: 'not_found' } });
     if (!opened.ok) expect(opened.error.message).toContain(logsDir);

@@ -46,12 +46,17 @@ describe('the log of exports that did not start', () => {
     const invalid = await call('results:export', { accountId: 'local', executionId: 'E1', format: 'xlsx' } as never);
     expect(invalid).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     const executionId = await finishedRun();
-    expect(await call('results:export', { accountId: 'local', executionId, scope: 'all' })).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(await call('results:export', { accountId: 'local', executionId, scope: 'all' })).toMatchObject({
+      ok: false,
+      error: { code: 'cancelled' },
+    });
 
     const lines = logLines();
     if (unknown.ok) return;
     expect(lines).toContainEqual(expect.stringMatching(/ WARN Local: export of result 01NOSUCHRESULT0000000000000 did not start: \S/));
-    expect(lines).toContainEqual(expect.stringContaining(` WARN Local: export of result E1 did not start: ${invalid.ok ? '' : invalid.error.message}`));
+    expect(lines).toContainEqual(
+      expect.stringContaining(` WARN Local: export of result E1 did not start: ${invalid.ok ? '' : invalid.error.message}`),
+    );
     expect(lines).toContainEqual(expect.stringContaining(` WARN Local: export of result ${executionId} did not start: No file was chosen`));
   });
 

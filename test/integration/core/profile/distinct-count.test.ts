@@ -14,7 +14,9 @@ beforeAll(async () => {
   connection = await instance.connect();
   // 3,000,000 rows: `spread` has 2,500,000 distinct values, `few` 1,000, `ids` every row its own
   await connection.run(`CREATE TABLE big AS SELECT i AS ids, i % 2500000 AS spread, i % 1000 AS few FROM range(3000000) AS t(i)`);
-  await connection.run(`CREATE TABLE million AS SELECT i * 7 AS v, CASE WHEN i % 4 = 0 THEN NULL ELSE i END AS gaps FROM range(1000000) AS t(i)`);
+  await connection.run(
+    `CREATE TABLE million AS SELECT i * 7 AS v, CASE WHEN i % 4 = 0 THEN NULL ELSE i END AS gaps FROM range(1000000) AS t(i)`,
+  );
   await connection.run(`CREATE TABLE small AS SELECT i AS v FROM range(1, 11) AS t(i)`);
 });
 afterAll(() => {
@@ -23,7 +25,8 @@ afterAll(() => {
 });
 
 const profileOf = (table: string, column: string, type = 'BIGINT') => {
-  const query: Query = (sql) => connection.runAndReadAll(`WITH src AS (SELECT ${column} AS v FROM ${table}) ${sql}`).then((reader) => reader.getRows());
+  const query: Query = (sql) =>
+    connection.runAndReadAll(`WITH src AS (SELECT ${column} AS v FROM ${table}) ${sql}`).then((reader) => reader.getRows());
   return describeColumn(query, { name: column, type }, type.toLowerCase());
 };
 
@@ -34,7 +37,10 @@ describe("a profile's distinct count", () => {
   });
 
   it('is estimated past a million values within the margin it states, and never above the rows', async () => {
-    for (const [column, truth] of [['spread', 2_500_000], ['ids', 3_000_000]] as const) {
+    for (const [column, truth] of [
+      ['spread', 2_500_000],
+      ['ids', 3_000_000],
+    ] as const) {
       const { distinct, rowCount } = await profileOf('big', column);
       expect(distinct.exact).toBe(false);
       expect(distinct.error).toBeGreaterThan(0);
@@ -58,7 +64,7 @@ describe("a whole number column's quartiles", () => {
     expect(quartiles!.exact).toBe(true);
     quartiles!.values.forEach((value, i) => {
       expect(Number(value) % 7).toBe(0);
-      expect(Math.abs(Number(value) - 50_000 * 7 * (i + 1) / 4)).toBeLessThanOrEqual(7);
+      expect(Math.abs(Number(value) - (50_000 * 7 * (i + 1)) / 4)).toBeLessThanOrEqual(7);
     });
   });
 

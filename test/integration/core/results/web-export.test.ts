@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { WS_PATH, type CacheStatus, type ExecutionUpdate, type ExportProgress, type ServerMessage } from '../../../../main/contract/index.ts';
+import {
+  WS_PATH,
+  type CacheStatus,
+  type ExecutionUpdate,
+  type ExportProgress,
+  type ServerMessage,
+} from '../../../../main/contract/index.ts';
 import { startService, type RunningService } from '../../../../main/service/index.ts';
 import { startWebHost, type WebHost } from '../../../../main/web/host.ts';
 
@@ -23,7 +29,13 @@ beforeAll(async () => {
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Querydesk</title>');
   service = await startService({ dataDir: join(dir, 'service'), port: 0 });
-  host = await startWebHost({ port: 0, dataDir: dir, rendererDir, version: '1.0.0', localService: { baseUrl: service.baseUrl, apiKey: service.demoApiKey } });
+  host = await startWebHost({
+    port: 0,
+    dataDir: dir,
+    rendererDir,
+    version: '1.0.0',
+    localService: { baseUrl: service.baseUrl, apiKey: service.demoApiKey },
+  });
   socket = new WebSocket(`ws://127.0.0.1:${new URL(host.origin).port}${WS_PATH}?token=${host.token}`, { origin: host.origin });
   socket.on('message', (data: Buffer) => events.push(JSON.parse(data.toString()) as ServerMessage));
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
@@ -61,7 +73,14 @@ describe('export in the browser host', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
 
-    const started = await invoke('results:export', { accountId: 'local', executionId, scope: 'view', filters: "chain = 'base'", columns: 'trade_id,chain', fileName: 'base trades é.csv' });
+    const started = await invoke('results:export', {
+      accountId: 'local',
+      executionId,
+      scope: 'view',
+      filters: "chain = 'base'",
+      columns: 'trade_id,chain',
+      fileName: 'base trades é.csv',
+    });
     expect(started).toMatchObject({ ok: true, data: { delivery: { kind: 'download' } } });
     const url = new URL(started.data.delivery.url as string, host.origin);
     expect(url.pathname).toBe(`/export/${started.data.exportId}`);
@@ -77,13 +96,20 @@ describe('export in the browser host', () => {
     const download = await fetch(url);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="base trades _.csv"; filename*=UTF-8''base%20trades%20%C3%A9.csv`);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="base trades _.csv"; filename*=UTF-8''base%20trades%20%C3%A9.csv`,
+    );
     const lines = (await download.text()).split('\n');
     expect(lines[0]).toBe('trade_id,chain');
     expect(lines).toHaveLength(1002);
     expect(lines.slice(1, -1).every((line) => line.endsWith(',base'))).toBe(true);
-    while (eventsOf<ExportProgress>('results:exportProgress').at(-1)?.state !== 'done') await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(eventsOf<ExportProgress>('results:exportProgress').at(-1)).toMatchObject({ rowsWritten: 1000, totalRowCount: 1000, fromCache: false });
+    while (eventsOf<ExportProgress>('results:exportProgress').at(-1)?.state !== 'done')
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(eventsOf<ExportProgress>('results:exportProgress').at(-1)).toMatchObject({
+      rowsWritten: 1000,
+      totalRowCount: 1000,
+      fromCache: false,
+    });
     expect((await fetch(url)).status).toBe(404);
 
     // once cached, DuckDB writes the file and the download passes it on
@@ -94,20 +120,36 @@ describe('export in the browser host', () => {
     const whole = await invoke('results:export', { accountId: 'local', executionId, scope: 'all' });
     const body = await (await fetch(new URL(whole.data.delivery.url as string, host.origin))).text();
     expect(body.split('\n')).toHaveLength(5002);
-    while (eventsOf<ExportProgress>('results:exportProgress').at(-1)?.state !== 'done') await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(eventsOf<ExportProgress>('results:exportProgress').at(-1)).toMatchObject({ exportId: whole.data.exportId, rowsWritten: 5000, fromCache: true, bytesWritten: Buffer.byteLength(body) });
+    while (eventsOf<ExportProgress>('results:exportProgress').at(-1)?.state !== 'done')
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(eventsOf<ExportProgress>('results:exportProgress').at(-1)).toMatchObject({
+      exportId: whole.data.exportId,
+      rowsWritten: 5000,
+      fromCache: true,
+      bytesWritten: Buffer.byteLength(body),
+    });
 
     // one nobody downloads, cancelled
     const dropped = await invoke('results:export', { accountId: 'local', executionId, scope: 'all' });
-    expect(await invoke('results:exportCancel', { exportId: dropped.data.exportId })).toMatchObject({ ok: true, data: { cancelled: true } });
-    while (eventsOf<ExportProgress>('results:exportProgress').at(-1)?.state !== 'cancelled') await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await invoke('results:exportCancel', { exportId: dropped.data.exportId })).toMatchObject({
+      ok: true,
+      data: { cancelled: true },
+    });
+    while (eventsOf<ExportProgress>('results:exportProgress').at(-1)?.state !== 'cancelled')
+      await new Promise((resolve) => setTimeout(resolve, 10));
 
     // the day's log has each export's start and end
-    const log = readdirSync(join(dir, 'logs')).map((name) => readFileSync(join(dir, 'logs', name), 'utf8')).join('');
+    const log = readdirSync(join(dir, 'logs'))
+      .map((name) => readFileSync(join(dir, 'logs', name), 'utf8'))
+      .join('');
     const first = `Local: export ${started.data.exportId} of result ${executionId} as csv to base trades é.csv`;
     expect(log).toContain(`INFO ${first} started`);
     expect(log).toMatch(new RegExp(`INFO ${first} done: 1000 rows, \\d+ bytes`));
-    expect(log).toContain(`INFO Local: export ${whole.data.exportId} of result ${executionId} as csv to result-${executionId}.csv done: 5000 rows, ${Buffer.byteLength(body)} bytes`);
-    expect(log).toContain(`INFO Local: export ${dropped.data.exportId} of result ${executionId} as csv to result-${executionId}.csv cancelled: 0 rows, 0 bytes`);
+    expect(log).toContain(
+      `INFO Local: export ${whole.data.exportId} of result ${executionId} as csv to result-${executionId}.csv done: 5000 rows, ${Buffer.byteLength(body)} bytes`,
+    );
+    expect(log).toContain(
+      `INFO Local: export ${dropped.data.exportId} of result ${executionId} as csv to result-${executionId}.csv cancelled: 0 rows, 0 bytes`,
+    );
   });
 });

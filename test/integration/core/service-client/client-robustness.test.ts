@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceClient, type ClientResult, type RetryPolicy, type ServiceClient } from '../../../../main/core/service-client/index.ts';
+import {
+  createServiceClient,
+  type ClientResult,
+  type RetryPolicy,
+  type ServiceClient,
+} from '../../../../main/core/service-client/index.ts';
 import { startService } from '../../../../main/service/index.ts';
 import { startFakeService, type FakeAnswer, type FakeRequest, type FakeService } from '../fake-service.ts';
 import { startFaultProxy, type Fault, type FaultProxy } from '../fault-proxy.ts';
@@ -35,14 +40,19 @@ const started = { body: { execution_id: 'E1', state: 'QUERY_STATE_PENDING' } };
 
 describe('retries', () => {
   it('retry an idempotent call through 502, 503, 504 and a dropped connection', async () => {
-    const { client, fake } = await clientFor((_r, n) => [{ status: 502 }, { status: 503 }, { reset: true }, queries][n - 1] ?? { status: 504 });
+    const { client, fake } = await clientFor(
+      (_r, n) => [{ status: 502 }, { status: 503 }, { reset: true }, queries][n - 1] ?? { status: 504 },
+    );
     expect(await client.queries.list()).toEqual({ ok: true, data: { queries: [], total: 0 } });
     expect(fake.requests).toHaveLength(4);
   });
 
   it('give up after the last attempt with the last error', async () => {
     const { client, fake } = await clientFor(() => ({ status: 503, body: { error: 'down for maintenance' } }));
-    expect(await client.queries.list()).toEqual({ ok: false, error: { kind: 'server_error', status: 503, message: 'down for maintenance' } });
+    expect(await client.queries.list()).toEqual({
+      ok: false,
+      error: { kind: 'server_error', status: 503, message: 'down for maintenance' },
+    });
     expect(fake.requests).toHaveLength(FAST.maxAttempts);
   });
 
@@ -60,13 +70,20 @@ describe('retries', () => {
   it('honour Retry-After over its own backoff', async () => {
     // The backoff alone would wait at least 30 s here, beyond the test's time limit.
     const slowBackoff = { maxAttempts: 2, baseDelayMs: 60_000, maxDelayMs: 120_000 };
-    const { client, fake } = await clientFor((_r, n) => (n === 1 ? { status: 429, headers: { 'Retry-After': '0' } } : queries), slowBackoff);
+    const { client, fake } = await clientFor(
+      (_r, n) => (n === 1 ? { status: 429, headers: { 'Retry-After': '0' } } : queries),
+      slowBackoff,
+    );
     expect((await client.queries.list()).ok).toBe(true);
     expect(fake.requests).toHaveLength(2);
   });
 
   it('stop at once when Retry-After asks for longer than it would ever wait, and say so', async () => {
-    const { client, fake } = await clientFor(() => ({ status: 429, headers: { 'Retry-After': '3600' }, body: { error: 'Too many requests' } }));
+    const { client, fake } = await clientFor(() => ({
+      status: 429,
+      headers: { 'Retry-After': '3600' },
+      body: { error: 'Too many requests' },
+    }));
     const result = await client.queries.list();
     expect(result).toMatchObject({ ok: false, error: { kind: 'rate_limited', status: 429 } });
     expect(result.ok ? '' : result.error.message).toBe('Too many requests (try again in 3600 s)');
@@ -74,7 +91,11 @@ describe('retries', () => {
   });
 
   it('end a wait between attempts when the call is cancelled', async () => {
-    const { client, fake } = await clientFor(() => ({ status: 503, headers: { 'Retry-After': '20' } }), { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 60_000 });
+    const { client, fake } = await clientFor(() => ({ status: 503, headers: { 'Retry-After': '20' } }), {
+      maxAttempts: 3,
+      baseDelayMs: 1,
+      maxDelayMs: 60_000,
+    });
     const controller = new AbortController();
     const pending = client.queries.list({ signal: controller.signal });
     while (fake.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -92,8 +113,13 @@ function pagedResults(request: FakeRequest, baseUrl: () => string, nextHost?: st
   next.search = new URLSearchParams({ limit: String(limit), offset: String(end), marker: 'kept' }).toString();
   return {
     body: {
-      execution_id: 'E1', state: 'QUERY_STATE_COMPLETED', is_execution_finished: true,
-      result: { rows: Array.from({ length: end - offset }, (_, i) => ({ n: offset + i })), metadata: { column_names: ['n'], total_row_count: 10 } },
+      execution_id: 'E1',
+      state: 'QUERY_STATE_COMPLETED',
+      is_execution_finished: true,
+      result: {
+        rows: Array.from({ length: end - offset }, (_, i) => ({ n: offset + i })),
+        metadata: { column_names: ['n'], total_row_count: 10 },
+      },
       ...(end < 10 ? { next_offset: end, next_uri: next.href } : {}),
     },
   };
@@ -116,7 +142,9 @@ describe('pagination', () => {
   });
 
   it('ends with the error when a page fails', async () => {
-    const { client } = await clientFor((request, n) => (n === 2 ? { status: 404, body: { error: 'gone' } } : pagedResults(request, () => fake!.baseUrl)));
+    const { client } = await clientFor((request, n) =>
+      n === 2 ? { status: 404, body: { error: 'gone' } } : pagedResults(request, () => fake!.baseUrl),
+    );
     const pages = await collect(client.results.pages({ executionId: 'E1', limit: 1000 }));
     expect(pages.map((p) => p.ok)).toEqual([true, false]);
     expect(pages[1]).toMatchObject({ ok: false, error: { kind: 'not_found', message: 'gone' } });
@@ -136,13 +164,24 @@ describe('CSV pages', () => {
     const { client, fake } = await clientFor((request) => {
       const offset = Number(request.query.get('offset'));
       const body = offset === 0 ? 'n,"note"\r\n0,"a, b"\n1,"two\nlines"\n' : 'n,"note"\n2,c\n';
-      const headers: Record<string, string> = offset === 0 ? { 'X-Dune-Next-Offset': '2', 'X-Dune-Next-Uri': `${fakeUrl()}/api/v1/execution/E1/results/csv?limit=2&offset=2` } : {};
+      const headers: Record<string, string> =
+        offset === 0
+          ? { 'X-Dune-Next-Offset': '2', 'X-Dune-Next-Uri': `${fakeUrl()}/api/v1/execution/E1/results/csv?limit=2&offset=2` }
+          : {};
       return { body, headers };
     });
     const fakeUrl = () => fake.baseUrl;
     const pages = await collect(client.results.csvPages({ executionId: 'E1', limit: 2 }));
     expect(pages).toEqual([
-      { ok: true, data: { header: 'n,"note"', rows: '0,"a, b"\n1,"two\nlines"\n', nextOffset: 2, nextUri: `${fake.baseUrl}/api/v1/execution/E1/results/csv?limit=2&offset=2` } },
+      {
+        ok: true,
+        data: {
+          header: 'n,"note"',
+          rows: '0,"a, b"\n1,"two\nlines"\n',
+          nextOffset: 2,
+          nextUri: `${fake.baseUrl}/api/v1/execution/E1/results/csv?limit=2&offset=2`,
+        },
+      },
       { ok: true, data: { header: 'n,"note"', rows: '2,c\n', nextOffset: null, nextUri: null } },
     ]);
     expect(fake.requests.map((r) => `${r.path}?${r.query}`)).toEqual([
@@ -155,7 +194,11 @@ describe('CSV pages', () => {
 
 describe('a CSV page streamed to a consumer', () => {
   const PAGE = 'id,name\n1,a\n2,b\n3,c\n';
-  const csv = (extra: Partial<FakeAnswer> = {}): FakeAnswer => ({ body: PAGE, headers: { 'Content-Type': 'text/csv', 'X-DUNE-Next-Offset': '3' }, ...extra });
+  const csv = (extra: Partial<FakeAnswer> = {}): FakeAnswer => ({
+    body: PAGE,
+    headers: { 'Content-Type': 'text/csv', 'X-DUNE-Next-Offset': '3' },
+    ...extra,
+  });
   const readAll = async (body: AsyncIterable<Uint8Array>) => {
     let text = '';
     for await (const chunk of body) text += Buffer.from(chunk).toString();
@@ -185,7 +228,9 @@ describe('a CSV page streamed to a consumer', () => {
 
   it('is asked for as Parquet when told, and says which of the two the service sent', async () => {
     const types = ['application/vnd.apache.parquet', 'Application/Vnd.Apache.Parquet; x=1', 'text/csv; charset=utf-8', 'text/plain'];
-    const { client, fake } = await clientFor((_r, n) => csv({ headers: { 'Content-Type': types[n - 1] ?? 'text/csv', 'X-DUNE-Next-Offset': '3' } }));
+    const { client, fake } = await clientFor((_r, n) =>
+      csv({ headers: { 'Content-Type': types[n - 1] ?? 'text/csv', 'X-DUNE-Next-Offset': '3' } }),
+    );
     const formats: unknown[] = [];
     for (const _ of types) {
       const page = await client.results.csvPageStream({ executionId: 'E1', offset: 0, limit: 3, parquet: true }, readAll);
@@ -251,7 +296,13 @@ describe('a whole result read through faults, from the embedded service', () => 
   async function throughFaults(): Promise<{ client: ServiceClient; proxy: FaultProxy }> {
     proxy = await startFaultProxy(service.baseUrl, (_request, count) => FAULTS[count] ?? null);
     // The stall ends at this timeout, which the client then retries like a dropped connection.
-    const client = createServiceClient({ baseUrl: proxy.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '', retry: FAST, timeoutMs: 500 });
+    const client = createServiceClient({
+      baseUrl: proxy.baseUrl,
+      serviceName: 'DUNE',
+      apiKey: service.demoApiKey ?? '',
+      retry: FAST,
+      timeoutMs: 500,
+    });
     return { client, proxy };
   }
 

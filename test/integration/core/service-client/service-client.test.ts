@@ -60,7 +60,9 @@ describe('the service client: requests', () => {
   });
 
   it('treats a 200 answer that is not JSON or lacks required fields as a server error', async () => {
-    const { client } = await clientFor((request) => (request.path.endsWith('/status') ? { body: 'not json' } : { body: { state: 'QUERY_STATE_PENDING' } }));
+    const { client } = await clientFor((request) =>
+      request.path.endsWith('/status') ? { body: 'not json' } : { body: { state: 'QUERY_STATE_PENDING' } },
+    );
     expect(await client.executions.status('E1')).toMatchObject({ ok: false, error: { kind: 'server_error', status: 200 } });
     expect(await client.executions.execute({ queryId: 1 })).toMatchObject({ ok: false, error: { kind: 'server_error' } });
   });
@@ -94,40 +96,71 @@ describe('the service client: tolerant reading', () => {
     const status = await client.executions.status('E1');
     expect(status).toMatchObject({
       ok: true,
-      data: { executionId: 'E1', state: 'QUERY_STATE_SOMETHING_NEW', isExecutionFinished: null, queuePosition: null, resultMetadata: null, error: null },
+      data: {
+        executionId: 'E1',
+        state: 'QUERY_STATE_SOMETHING_NEW',
+        isExecutionFinished: null,
+        queuePosition: null,
+        resultMetadata: null,
+        error: null,
+      },
     });
   });
 
   it('reads a failed status with its error line and column', async () => {
     const { client } = await clientFor(() => ({
       body: {
-        execution_id: 'E1', query_id: 3, state: 'QUERY_STATE_FAILED', is_execution_finished: true,
-        error: { type: 'FAILED_TYPE_EXECUTION_FAILED', message: "line 1:8: Column 'x' cannot be resolved", metadata: { line: 1, column: 8 } },
+        execution_id: 'E1',
+        query_id: 3,
+        state: 'QUERY_STATE_FAILED',
+        is_execution_finished: true,
+        error: {
+          type: 'FAILED_TYPE_EXECUTION_FAILED',
+          message: "line 1:8: Column 'x' cannot be resolved",
+          metadata: { line: 1, column: 8 },
+        },
       },
     }));
     const status = await client.executions.status('E1');
-    expect(status.ok && status.data.error).toEqual({ type: 'FAILED_TYPE_EXECUTION_FAILED', message: "line 1:8: Column 'x' cannot be resolved", line: 1, column: 8 });
+    expect(status.ok && status.data.error).toEqual({
+      type: 'FAILED_TYPE_EXECUTION_FAILED',
+      message: "line 1:8: Column 'x' cannot be resolved",
+      line: 1,
+      column: 8,
+    });
   });
 
   it('reads a results page whose metadata lacks fields (no column_types, no pending_time_millis)', async () => {
     const { client, fake } = await clientFor(() => ({
       body: {
-        execution_id: 'E1', state: 'QUERY_STATE_COMPLETED', is_execution_finished: true,
+        execution_id: 'E1',
+        state: 'QUERY_STATE_COMPLETED',
+        is_execution_finished: true,
         result: { rows: [{ n: 1 }, { n: 2 }], metadata: { column_names: ['n'], total_row_count: 10 } },
-        next_offset: 7, next_uri: 'http://x/api/v1/execution/E1/results?limit=2&offset=7',
+        next_offset: 7,
+        next_uri: 'http://x/api/v1/execution/E1/results?limit=2&offset=7',
       },
     }));
     const page = await client.results.page({ executionId: 'E1', offset: 5, limit: 2 });
     expect(fake.requests[0]?.query.get('offset')).toBe('5');
     expect(page).toMatchObject({
       ok: true,
-      data: { rows: [{ n: 1 }, { n: 2 }], nextOffset: 7, metadata: { columnNames: ['n'], columnTypes: null, totalRowCount: 10, pendingTimeMillis: null } },
+      data: {
+        rows: [{ n: 1 }, { n: 2 }],
+        nextOffset: 7,
+        metadata: { columnNames: ['n'], columnTypes: null, totalRowCount: 10, pendingTimeMillis: null },
+      },
     });
   });
 
   it('reads a results answer of a running execution as having no rows', async () => {
-    const { client } = await clientFor(() => ({ body: { execution_id: 'E1', state: 'QUERY_STATE_EXECUTING', is_execution_finished: false } }));
-    expect(await client.results.page({ executionId: 'E1', offset: 0, limit: 2 })).toMatchObject({ ok: true, data: { rows: null, nextOffset: null } });
+    const { client } = await clientFor(() => ({
+      body: { execution_id: 'E1', state: 'QUERY_STATE_EXECUTING', is_execution_finished: false },
+    }));
+    expect(await client.results.page({ executionId: 'E1', offset: 0, limit: 2 })).toMatchObject({
+      ok: true,
+      data: { rows: null, nextOffset: null },
+    });
   });
 
   it('reads the query list and a query record, filling in absent fields', async () => {
@@ -142,7 +175,13 @@ describe('the service client: tolerant reading', () => {
     });
     expect(await client.queries.get(1)).toMatchObject({
       ok: true,
-      data: { queryId: 1, querySql: 'select {{n}}', version: 0, isArchived: false, parameters: [{ key: 'n', type: 'number', value: '5', enumOptions: null }] },
+      data: {
+        queryId: 1,
+        querySql: 'select {{n}}',
+        version: 0,
+        isArchived: false,
+        parameters: [{ key: 'n', type: 'number', value: '5', enumOptions: null }],
+      },
     });
   });
 

@@ -23,8 +23,20 @@ describe('the app settings', () => {
     expect(got).toMatchObject({
       ok: true,
       data: {
-        settings: { theme: 'system', proxy: '', notifyOnFinish: true, poll: { minMs: 250, maxMs: 3000 }, thousandsSeparators: false, exportFolder: null },
-        about: { host: 'web', version: '0.0.0', cacheDir: join(harness.coreDir, 'cache'), settingsFile: join(harness.coreDir, 'settings.json') },
+        settings: {
+          theme: 'system',
+          proxy: '',
+          notifyOnFinish: true,
+          poll: { minMs: 250, maxMs: 3000 },
+          thousandsSeparators: false,
+          exportFolder: null,
+        },
+        about: {
+          host: 'web',
+          version: '0.0.0',
+          cacheDir: join(harness.coreDir, 'cache'),
+          settingsFile: join(harness.coreDir, 'settings.json'),
+        },
       },
     });
   });
@@ -35,30 +47,48 @@ describe('the app settings', () => {
     expect(badProxy).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     if (!badProxy.ok) expect(badProxy.error.message).toMatch(/proxy.*must be empty \(to use the system settings\) or an address/);
     const badPoll = await call('settings:set', { poll: { minMs: 5000, maxMs: 2000 } });
-    if (!badPoll.ok) expect(badPoll.error.message).toBe('The “at most every” time of checks must not be longer than the “at least every” time.');
+    if (!badPoll.ok)
+      expect(badPoll.error.message).toBe('The “at most every” time of checks must not be longer than the “at least every” time.');
     expect(badPoll.ok).toBe(false);
     const relative = await call('settings:set', { exportFolder: 'exports' });
     if (!relative.ok) expect(relative.error.message).toContain('“exportFolder” must be an absolute path.');
     expect(relative.ok).toBe(false);
     expect((await call('settings:set', { theme: 'sepia' as never })).ok).toBe(false);
-    expect((await call('settings:get', {})).ok && (await call('settings:get', {}))).toMatchObject({ data: { settings: { proxy: '', theme: 'system' } } });
+    expect((await call('settings:get', {})).ok && (await call('settings:get', {}))).toMatchObject({
+      data: { settings: { proxy: '', theme: 'system' } },
+    });
   });
 
   it('changes only the fields given, keeps them on disk, and has them after a restart', async () => {
     const call = caller(await startCore());
-    const set = await call('settings:set', { theme: 'dark', proxy: ' http://proxy.corp.example:3128 ', poll: { minMs: 1000, maxMs: 60_000 } });
-    expect(set).toMatchObject({ ok: true, data: { settings: { theme: 'dark', proxy: 'http://proxy.corp.example:3128', notifyOnFinish: true, poll: { minMs: 1000, maxMs: 60_000 } } } });
+    const set = await call('settings:set', {
+      theme: 'dark',
+      proxy: ' http://proxy.corp.example:3128 ',
+      poll: { minMs: 1000, maxMs: 60_000 },
+    });
+    expect(set).toMatchObject({
+      ok: true,
+      data: {
+        settings: { theme: 'dark', proxy: 'http://proxy.corp.example:3128', notifyOnFinish: true, poll: { minMs: 1000, maxMs: 60_000 } },
+      },
+    });
     const onDisk = JSON.parse(readFileSync(join(harness.coreDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
     expect(onDisk).toMatchObject({ theme: 'dark', proxy: 'http://proxy.corp.example:3128' });
 
     const again = caller(await startCore());
-    expect(await again('settings:get', {})).toMatchObject({ ok: true, data: { settings: { theme: 'dark', proxy: 'http://proxy.corp.example:3128' } } });
+    expect(await again('settings:get', {})).toMatchObject({
+      ok: true,
+      data: { settings: { theme: 'dark', proxy: 'http://proxy.corp.example:3128' } },
+    });
   });
 
   it('reads a file from before a setting existed, with that setting at its default', async () => {
     writeFileSync(join(harness.coreDir, 'settings.json'), JSON.stringify({ theme: 'light' }));
     const call = caller(await startCore());
-    expect(await call('settings:get', {})).toMatchObject({ ok: true, data: { settings: { theme: 'light', notifyOnFinish: true, proxy: '' } } });
+    expect(await call('settings:get', {})).toMatchObject({
+      ok: true,
+      data: { settings: { theme: 'light', notifyOnFinish: true, proxy: '' } },
+    });
   });
 });
 
@@ -74,7 +104,8 @@ describe('block explorers and links', () => {
     const mine = { mychain: { address: 'https://scan.example/a/{value}', transaction: '', block: '' } };
     const bad = await call('settings:set', { explorers: { mychain: { ...mine.mychain, transaction: 'file:///{value}' } } });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.error.message).toContain('“explorers.mychain.transaction” is not valid: an explorer link must be an https address');
+    if (!bad.ok)
+      expect(bad.error.message).toContain('“explorers.mychain.transaction” is not valid: an explorer link must be an https address');
     expect((await call('settings:set', { explorers: mine })).ok).toBe(true);
     const again = caller(await startCore());
     expect(await again('settings:get', {})).toMatchObject({ ok: true, data: { settings: { explorers: mine } } });

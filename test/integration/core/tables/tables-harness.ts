@@ -32,7 +32,11 @@ export async function stageUpload(call: Call, args: UploadArgs): Promise<string>
   if (!begun.ok) throw new Error(begun.error.message);
   const size = args.chunkChars ?? 1000;
   for (let index = 0; index * size < args.csv.length; index += 1) {
-    const sent = await call('tables:uploadChunk', { uploadId: begun.data.uploadId, index, text: args.csv.slice(index * size, (index + 1) * size) });
+    const sent = await call('tables:uploadChunk', {
+      uploadId: begun.data.uploadId,
+      index,
+      text: args.csv.slice(index * size, (index + 1) * size),
+    });
     if (!sent.ok) throw new Error(sent.error.message);
   }
   return begun.data.uploadId;
@@ -47,7 +51,8 @@ export async function upload(call: Call, args: UploadArgs): Promise<Result<Uploa
 export async function sql(baseUrl: string, apiKey: string, text: string): Promise<Record<string, unknown>[]> {
   const headers = { 'x-dune-api-key': apiKey, 'content-type': 'application/json' };
   // Bodies are read field by field, as the service's own tests do.
-  const post = async (path: string, body: unknown): Promise<any> => (await fetch(`${baseUrl}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
+  const post = async (path: string, body: unknown): Promise<any> =>
+    (await fetch(`${baseUrl}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
   const get = async (path: string): Promise<any> => (await fetch(`${baseUrl}/api/v1${path}`, { headers })).json();
   const created = await post('/query', { name: 'probe', query_sql: text });
   const run = await post(`/query/${created.query_id}/execute`, {});
@@ -83,15 +88,18 @@ export async function startLosingProxy(upstream: string, lose: (insertNumber: nu
       incoming.socket.destroy();
       return;
     }
-    const passed = forward({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      if (fault === 'after') {
-        answer.resume();
-        answer.on('end', () => incoming.socket.destroy());
-        return;
-      }
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const passed = forward(
+      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        if (fault === 'after') {
+          answer.resume();
+          answer.on('end', () => incoming.socket.destroy());
+          return;
+        }
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     passed.on('error', () => outgoing.destroy());
     incoming.pipe(passed);
   });

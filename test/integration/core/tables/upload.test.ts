@@ -10,7 +10,13 @@ import { sql, stageUpload, startLosingProxy, upload, type Call, type UploadArgs 
 // Uploads through core to the embedded service: one request, replacing, the service's refusals,
 // and the path in parts where every row must arrive exactly once, retries included.
 
-const keys = { alice: 'alice-key-tables-0001', bob: 'bob-key-tables-0002', acme: 'acme-key-tables-0003', dave: 'dave-key-tables-0004', erin: 'erin-key-tables-0005' };
+const keys = {
+  alice: 'alice-key-tables-0001',
+  bob: 'bob-key-tables-0002',
+  acme: 'acme-key-tables-0003',
+  dave: 'dave-key-tables-0004',
+  erin: 'erin-key-tables-0005',
+};
 let harness: Harness;
 let call: Call;
 let small: Call;
@@ -103,7 +109,13 @@ describe('an upload in one request', () => {
     expect(done).toEqual({ ok: true, data: { fullName: 'dune.alice.dataset_prices', rows: 2, mode: 'single' } });
     const listed = await call('tables:list', { accountId: ids.alice });
     expect(listed.ok && listed.data.tables).toContainEqual(
-      expect.objectContaining({ name: 'prices', fullName: 'dune.alice.dataset_prices', isPrivate: false, rows: 2, sizeBytes: expect.any(Number) }),
+      expect.objectContaining({
+        name: 'prices',
+        fullName: 'dune.alice.dataset_prices',
+        isPrivate: false,
+        rows: 2,
+        sizeBytes: expect.any(Number),
+      }),
     );
     expect(listed.ok && listed.data.handle).toBe('alice');
     expect(await sql(harness.baseUrl, keys.alice, 'SELECT * FROM dune.alice.dataset_prices ORDER BY day')).toEqual([
@@ -114,7 +126,10 @@ describe('an upload in one request', () => {
 
   it('renames the columns as asked, in place of the header row of the file', async () => {
     const csv = '1st,#tag\r\na,b\r\n';
-    const columns: UploadArgs['columns'] = [{ name: 'col_1st', type: 'varchar' }, { name: 'tag', type: 'varchar' }];
+    const columns: UploadArgs['columns'] = [
+      { name: 'col_1st', type: 'varchar' },
+      { name: 'tag', type: 'varchar' },
+    ];
     expect((await upload(call, { accountId: ids.alice, tableName: 'renamed', csv, columns, rows: 1 })).ok).toBe(true);
     expect(await sql(harness.baseUrl, keys.alice, 'SELECT * FROM dune.alice.dataset_renamed')).toEqual([{ col_1st: 'a', tag: 'b' }]);
   });
@@ -125,10 +140,17 @@ describe('an upload in one request', () => {
     // About 3 MB: the file is read back in pieces of 1 MB, which fall inside characters.
     for (let i = 0; i < 90_000; i += 1) lines.push(`${i},"${words[i % words.length]!.replaceAll('"', '""')}"`);
     const csv = lines.join('\n') + '\n';
-    const columns: UploadArgs['columns'] = [{ name: 'n', type: 'bigint' }, { name: 'word', type: 'varchar' }];
+    const columns: UploadArgs['columns'] = [
+      { name: 'n', type: 'bigint' },
+      { name: 'word', type: 'varchar' },
+    ];
     const done = await upload(call, { accountId: ids.alice, tableName: 'words', csv, columns, rows: 90_000, chunkChars: 100_003 });
     expect(done).toMatchObject({ ok: true, data: { mode: 'single' } });
-    const counted = await sql(harness.baseUrl, keys.alice, 'SELECT word, count(*) AS n FROM dune.alice.dataset_words GROUP BY word ORDER BY word');
+    const counted = await sql(
+      harness.baseUrl,
+      keys.alice,
+      'SELECT word, count(*) AS n FROM dune.alice.dataset_words GROUP BY word ORDER BY word',
+    );
     expect(counted).toEqual([...words].sort().map((word) => ({ word, n: 18_000 })));
   });
 
@@ -139,15 +161,24 @@ describe('an upload in one request', () => {
     expect(await sql(harness.baseUrl, keys.alice, 'SELECT a FROM dune.alice.dataset_swap ORDER BY a')).toEqual([{ a: 2 }, { a: 3 }]);
 
     const refused = await upload(call, { ...first, csv: 'x\n4\n', columns: [{ name: '9x', type: 'bigint' }], rows: 1 });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining("column name '9x' is not allowed") } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request', message: expect.stringContaining("column name '9x' is not allowed") },
+    });
     expect(await sql(harness.baseUrl, keys.alice, 'SELECT a FROM dune.alice.dataset_swap ORDER BY a')).toEqual([{ a: 2 }, { a: 3 }]);
   });
 
   it('passes on the refusal of a private upload below the premium plan, and allows it on premium', async () => {
     const args = { tableName: 'secret', csv: 'a\n1\n', columns: [{ name: 'a', type: 'bigint' as const }], rows: 1, isPrivate: true };
     const refused = await upload(call, { ...args, accountId: ids.alice });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden', message: "private uploads need a premium plan; 'alice' is on the plus plan" } });
-    expect(await upload(call, { ...args, accountId: ids.acme })).toMatchObject({ ok: true, data: { fullName: 'dune.acme.dataset_secret' } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: "private uploads need a premium plan; 'alice' is on the plus plan" },
+    });
+    expect(await upload(call, { ...args, accountId: ids.acme })).toMatchObject({
+      ok: true,
+      data: { fullName: 'dune.acme.dataset_secret' },
+    });
     const listed = await call('tables:list', { accountId: ids.acme });
     expect(listed.ok && listed.data.tables.find((t) => t.name === 'secret')?.isPrivate).toBe(true);
   });
@@ -156,11 +187,17 @@ describe('an upload in one request', () => {
     const big = { tableName: 'big1', csv: `v\n${'x'.repeat(600 * 1024)}\n`, columns: [{ name: 'v', type: 'varchar' as const }], rows: 1 };
     expect((await upload(call, { ...big, accountId: ids.bob, chunkChars: 128 * 1024 })).ok).toBe(true);
     const over = await upload(call, { ...big, tableName: 'big2', accountId: ids.bob, chunkChars: 128 * 1024 });
-    expect(over).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringMatching(/free plan \(1 MB\) would be exceeded/) } });
+    expect(over).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: expect.stringMatching(/free plan \(1 MB\) would be exceeded/) },
+    });
   });
 
   it('deletes a table', async () => {
-    expect((await upload(call, { accountId: ids.alice, tableName: 'gone', csv: 'a\n1\n', columns: [{ name: 'a', type: 'bigint' }], rows: 1 })).ok).toBe(true);
+    expect(
+      (await upload(call, { accountId: ids.alice, tableName: 'gone', csv: 'a\n1\n', columns: [{ name: 'a', type: 'bigint' }], rows: 1 }))
+        .ok,
+    ).toBe(true);
     expect(await call('tables:delete', { accountId: ids.alice, fullName: 'dune.alice.dataset_gone' })).toEqual({ ok: true, data: {} });
     const listed = await call('tables:list', { accountId: ids.alice });
     expect(listed.ok && listed.data.tables.map((t) => t.name)).not.toContain('gone');
@@ -185,11 +222,17 @@ describe('an upload in parts', () => {
   });
 
   it('says which chunk came out of order, and which upload or table name it does not know', async () => {
-    const uploadId = await stageUpload(small, { accountId: ids.aliceSmall, tableName: 'chunks', csv: bigCsv(10), columns: bigColumns, rows: 10 });
+    const uploadId = await stageUpload(small, {
+      accountId: ids.aliceSmall,
+      tableName: 'chunks',
+      csv: bigCsv(10),
+      columns: bigColumns,
+      rows: 10,
+    });
     const outOfOrder = await small('tables:uploadChunk', { uploadId, index: 7, text: 'x' });
     const unknown = await small('tables:uploadChunk', { uploadId: 'no-such-upload', index: 0, text: 'x' });
     const badName = await small('tables:delete', { accountId: ids.aliceSmall, fullName: 'just_a_name' });
-    expect(badName.ok ? '' : badName.error.message).toBe("“just_a_name” is not a table’s full name (namespace.table).");
+    expect(badName.ok ? '' : badName.error.message).toBe('“just_a_name” is not a table’s full name (namespace.table).');
     for (const refused of [outOfOrder, unknown, badName]) {
       expect(refused.ok).toBe(false);
       if (!refused.ok) expectWellSaid(refused.error);
@@ -198,10 +241,19 @@ describe('an upload in parts', () => {
   });
 
   it('replaces an existing table when asked, and refuses to when not', async () => {
-    const refused = await upload(small, { accountId: ids.aliceSmall, tableName: 'big', csv: bigCsv(200), columns: bigColumns, rows: 200, replace: false });
+    const refused = await upload(small, {
+      accountId: ids.aliceSmall,
+      tableName: 'big',
+      csv: bigCsv(200),
+      columns: bigColumns,
+      rows: 200,
+      replace: false,
+    });
     expect(refused).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('exists already') } });
     if (!refused.ok) expectWellSaid(refused.error);
-    expect((await upload(small, { accountId: ids.aliceSmall, tableName: 'big', csv: bigCsv(200), columns: bigColumns, rows: 200 })).ok).toBe(true);
+    expect(
+      (await upload(small, { accountId: ids.aliceSmall, tableName: 'big', csv: bigCsv(200), columns: bigColumns, rows: 200 })).ok,
+    ).toBe(true);
     expect(await countRows('dune.alice.dataset_big')).toEqual({ n: 200, distinct: 200 });
   });
 
@@ -233,14 +285,21 @@ describe('an upload in parts', () => {
   it('sends again a part the service refused with an error of its own, which means nothing was written', async () => {
     let inserts = 0;
     const proxy = await startFaultProxy(harness.baseUrl, (request) =>
-      request.url?.endsWith('/insert') && (inserts += 1) === 2 ? { status: 500, body: JSON.stringify({ error: 'insert failed, nothing written' }) } : null,
+      request.url?.endsWith('/insert') && (inserts += 1) === 2
+        ? { status: 500, body: JSON.stringify({ error: 'insert failed, nothing written' }) }
+        : null,
     );
     try {
       const accountId = await addAccount(small, 'alice via proxy 500', keys.alice, proxy.baseUrl);
       const uploadId = await stageUpload(small, { accountId, tableName: 'refused_part', csv: bigCsv(250), columns: bigColumns, rows: 250 });
       const failed = await small('tables:uploadCommit', { uploadId });
-      expect(failed).toMatchObject({ ok: false, error: { code: 'server_error', message: expect.stringContaining('insert failed, nothing written'), details: { retryable: true } } });
-      expect(failed.ok ? '' : failed.error.message).toMatch(/^insert failed, nothing written \(part \d+ of \d+ was not confirmed; the parts before it are in the table\)$/);
+      expect(failed).toMatchObject({
+        ok: false,
+        error: { code: 'server_error', message: expect.stringContaining('insert failed, nothing written'), details: { retryable: true } },
+      });
+      expect(failed.ok ? '' : failed.error.message).toMatch(
+        /^insert failed, nothing written \(part \d+ of \d+ was not confirmed; the parts before it are in the table\)$/,
+      );
       if (!failed.ok) expectServiceWords(failed.error, 'insert failed, nothing written');
       expect((await small('tables:uploadRetry', { uploadId })).ok).toBe(true);
       expect(await countRows('dune.alice.dataset_refused_part')).toEqual({ n: 250, distinct: 250 });

@@ -41,7 +41,10 @@ describe('the local workspace', () => {
     expect(after.data.queries.find((q) => q.id === first)).toMatchObject({ name: 'First, renamed', sql: 'SELECT 1 AS one' });
     expect(after.data.queries.find((q) => q.id === second)).toMatchObject({ isArchived: true, sql: 'SELECT 2 AS two' });
     // and each detail is on disk, to be opened offline
-    expect(await call('workspace:query', { accountId, queryId: second })).toMatchObject({ ok: true, data: { query: { isArchived: true } } });
+    expect(await call('workspace:query', { accountId, queryId: second })).toMatchObject({
+      ok: true,
+      data: { query: { isArchived: true } },
+    });
   });
 
   it('keeps the list, the SQL and a cached result through a restart without the service, and says it is offline', async () => {
@@ -73,9 +76,18 @@ describe('the local workspace', () => {
     expect(sync.reason).toBeTruthy();
     expect(Date.parse(sync.nextRetryAt!)).toBeGreaterThan(Date.parse(sync.offlineSince!));
 
-    expect(await call('workspace:query', { accountId, queryId })).toMatchObject({ ok: true, data: { query: { sql: 'SELECT range AS n FROM range(500)' } } });
-    expect(await call('executions:get', { accountId, executionId })).toMatchObject({ ok: true, data: { state: 'QUERY_STATE_COMPLETED', result: { totalRowCount: 500 } } });
-    expect(await call('executions:latest', { accountId, queryId })).toMatchObject({ ok: true, data: { source: 'local', isCached: true, execution: { executionId } } });
+    expect(await call('workspace:query', { accountId, queryId })).toMatchObject({
+      ok: true,
+      data: { query: { sql: 'SELECT range AS n FROM range(500)' } },
+    });
+    expect(await call('executions:get', { accountId, executionId })).toMatchObject({
+      ok: true,
+      data: { state: 'QUERY_STATE_COMPLETED', result: { totalRowCount: 500 } },
+    });
+    expect(await call('executions:latest', { accountId, queryId })).toMatchObject({
+      ok: true,
+      data: { source: 'local', isCached: true, execution: { executionId } },
+    });
     const listed = await call('executions:list', { accountId });
     expect(listed.ok && listed.data.executions.map((e) => [e.executionId, e.isCached])).toEqual([[executionId, true]]);
     const rows = await call('results:getRows', { accountId, executionId, startRow: 490, endRow: 500, sortBy: 'n desc' });
@@ -85,7 +97,10 @@ describe('the local workspace', () => {
     // folder gone) changes nothing
     rmSync(join(harness.dir, 'service'), { recursive: true, force: true });
     await harness.startServiceAgain();
-    expect(await call('executions:get', { accountId, executionId })).toMatchObject({ ok: true, data: { state: 'QUERY_STATE_COMPLETED', result: { totalRowCount: 500 } } });
+    expect(await call('executions:get', { accountId, executionId })).toMatchObject({
+      ok: true,
+      data: { state: 'QUERY_STATE_COMPLETED', result: { totalRowCount: 500 } },
+    });
   });
 
   it('keeps a save made offline through a restart and sends it when the service answers again', async () => {
@@ -96,15 +111,27 @@ describe('the local workspace', () => {
     if (!detail.ok) throw new Error(detail.error.message);
 
     await harness.stopService();
-    const saved = await first.call('queries:save', { accountId: first.accountId, queryId, baseVersion: detail.data.version, edit: { sql: 'SELECT 2 AS after' } });
+    const saved = await first.call('queries:save', {
+      accountId: first.accountId,
+      queryId,
+      baseVersion: detail.data.version,
+      edit: { sql: 'SELECT 2 AS after' },
+    });
     expect(saved).toMatchObject({ ok: true, data: { status: 'pending', pending: { state: 'waiting', baseVersion: detail.data.version } } });
     // A second save offline joins the first: one edit, the first base version.
-    await first.call('queries:save', { accountId: first.accountId, queryId, baseVersion: detail.data.version, edit: { name: 'Edited offline, renamed' } });
+    await first.call('queries:save', {
+      accountId: first.accountId,
+      queryId,
+      baseVersion: detail.data.version,
+      edit: { name: 'Edited offline, renamed' },
+    });
     await first.core.dispose();
 
     const second = await harness.startCore();
     const reopened = await second.call('workspace:open', { accountId: second.accountId });
-    expect(reopened.ok && reopened.data.pending).toMatchObject([{ queryId, edit: { sql: 'SELECT 2 AS after', name: 'Edited offline, renamed' }, state: 'waiting' }]);
+    expect(reopened.ok && reopened.data.pending).toMatchObject([
+      { queryId, edit: { sql: 'SELECT 2 AS after', name: 'Edited offline, renamed' }, state: 'waiting' },
+    ]);
     await until(() => second.syncs.find((s) => s.status === 'offline'), 'the offline state');
 
     await harness.startServiceAgain();
@@ -123,10 +150,16 @@ describe('the local workspace', () => {
     expect((await harness.http('PATCH', `/query/${queryId}`, { query_sql: 'SELECT 2 AS theirs' })).status).toBe(200);
 
     const conflict = await call('queries:save', { accountId, queryId, baseVersion: base, edit: { sql: 'SELECT 3 AS mine' } });
-    expect(conflict).toMatchObject({ ok: true, data: { status: 'conflict', pending: { state: 'conflict', theirs: { sql: 'SELECT 2 AS theirs' } } } });
+    expect(conflict).toMatchObject({
+      ok: true,
+      data: { status: 'conflict', pending: { state: 'conflict', theirs: { sql: 'SELECT 2 AS theirs' } } },
+    });
     expect((await harness.http('GET', `/query/${queryId}`)).body.query_sql).toBe('SELECT 2 AS theirs');
 
-    expect(await call('queries:resolvePending', { accountId, queryId, choice: 'copy' })).toMatchObject({ ok: true, data: { name: 'Shared (my copy)', sql: 'SELECT 3 AS mine' } });
+    expect(await call('queries:resolvePending', { accountId, queryId, choice: 'copy' })).toMatchObject({
+      ok: true,
+      data: { name: 'Shared (my copy)', sql: 'SELECT 3 AS mine' },
+    });
     expect((await harness.http('GET', `/query/${queryId}`)).body.query_sql).toBe('SELECT 2 AS theirs');
     const list = await call('workspace:open', { accountId });
     expect(list.ok && list.data.pending).toEqual([]);
@@ -134,21 +167,40 @@ describe('the local workspace', () => {
 
     // Again, and this time mine wins; then again, and theirs does.
     await call('queries:save', { accountId, queryId, baseVersion: base, edit: { sql: 'SELECT 4 AS mine' } });
-    expect(await call('queries:resolvePending', { accountId, queryId, choice: 'mine' })).toMatchObject({ ok: true, data: { sql: 'SELECT 4 AS mine' } });
+    expect(await call('queries:resolvePending', { accountId, queryId, choice: 'mine' })).toMatchObject({
+      ok: true,
+      data: { sql: 'SELECT 4 AS mine' },
+    });
     expect((await harness.http('GET', `/query/${queryId}`)).body.query_sql).toBe('SELECT 4 AS mine');
     await call('queries:save', { accountId, queryId, baseVersion: base, edit: { sql: 'SELECT 5 AS dropped' } });
-    expect(await call('queries:resolvePending', { accountId, queryId, choice: 'theirs' })).toMatchObject({ ok: true, data: { sql: 'SELECT 4 AS mine' } });
-    expect(await call('queries:resolvePending', { accountId, queryId, choice: 'theirs' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await call('queries:resolvePending', { accountId, queryId, choice: 'theirs' })).toMatchObject({
+      ok: true,
+      data: { sql: 'SELECT 4 AS mine' },
+    });
+    expect(await call('queries:resolvePending', { accountId, queryId, choice: 'theirs' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 
   it("shows the service's latest result of a query this app never ran, and caches it", async () => {
     const queryId = await createQuery('Run elsewhere', 'SELECT 42 AS answer');
     const started = await harness.http('POST', `/query/${queryId}/execute`, {});
     const executionId = started.body.execution_id as string;
-    await until(async () => (await harness.http('GET', `/execution/${executionId}/status`)).body.is_execution_finished, 'the run to finish');
+    await until(
+      async () => (await harness.http('GET', `/execution/${executionId}/status`)).body.is_execution_finished,
+      'the run to finish',
+    );
     const { call, accountId } = await harness.startCore();
     const latest = await call('executions:latest', { accountId, queryId });
-    expect(latest).toMatchObject({ ok: true, data: { source: 'service', parameters: null, execution: { executionId, state: 'QUERY_STATE_COMPLETED', result: { totalRowCount: 1 } } } });
+    expect(latest).toMatchObject({
+      ok: true,
+      data: {
+        source: 'service',
+        parameters: null,
+        execution: { executionId, state: 'QUERY_STATE_COMPLETED', result: { totalRowCount: 1 } },
+      },
+    });
     await until(async () => {
       const status = await call('results:cacheStatus', { accountId, executionId });
       return status.ok && status.data.state === 'cached';
@@ -163,27 +215,42 @@ describe('a new query made offline', () => {
     await until(() => syncs.find((s) => s.status === 'online'), 'the first refresh');
     await harness.stopService();
     const keep = (newId: string, name: string, sql: string) =>
-      call('workspace:saveDraft', { accountId, draft: { key: { newId }, name, sql, parameterValues: {}, baseVersion: null, createWhenOnline: true } });
+      call('workspace:saveDraft', {
+        accountId,
+        draft: { key: { newId }, name, sql, parameterValues: {}, baseVersion: null, createWhenOnline: true },
+      });
     expect(await keep('first-new', 'Made offline', 'SELECT 7 AS seven')).toMatchObject({ ok: true });
     await until(() => syncs.find((s) => s.status === 'offline'), 'the offline state');
 
     await harness.startServiceAgain();
     await call('workspace:network', { online: true });
-    const done = await until(() => changes.find((s) => s.sync.status === 'online' && s.queries.some((q) => q.name === 'Made offline')), 'the query to be created');
+    const done = await until(
+      () => changes.find((s) => s.sync.status === 'online' && s.queries.some((q) => q.name === 'Made offline')),
+      'the query to be created',
+    );
     expect(done.drafts.map((d) => d.key)).not.toContainEqual({ newId: 'first-new' });
     const listed = (await harness.http('GET', '/queries?limit=100')).body.queries as { name: string }[];
     expect(listed.map((q) => q.name)).toContain('Made offline');
   });
 
-  it('stays, with the service\'s reason, when the service refuses to create it', async () => {
+  it("stays, with the service's reason, when the service refuses to create it", async () => {
     const { call, changes } = await harness.startCore();
     const added = await call('accounts:add', { label: 'Free', baseUrl: harness.serviceUrl(), apiKey: FREE_KEY });
     if (!added.ok) throw new Error(added.error.message);
     const accountId = added.data.id;
     await call('workspace:open', { accountId });
-    const draft = { key: { newId: 'refused-new' }, name: 'Not on this plan', sql: 'SELECT 1', parameterValues: {}, baseVersion: null, createWhenOnline: true };
+    const draft = {
+      key: { newId: 'refused-new' },
+      name: 'Not on this plan',
+      sql: 'SELECT 1',
+      parameterValues: {},
+      baseVersion: null,
+      createWhenOnline: true,
+    };
     expect(await call('workspace:saveDraft', { accountId, draft })).toMatchObject({ ok: true });
     const after = await until(() => changes.find((s) => s.accountId === accountId && s.drafts.some((d) => d.refusal)), 'the refusal');
-    expect(after.drafts).toEqual([expect.objectContaining({ name: 'Not on this plan', createWhenOnline: false, refusal: expect.stringContaining('free plan') })]);
+    expect(after.drafts).toEqual([
+      expect.objectContaining({ name: 'Not on this plan', createWhenOnline: false, refusal: expect.stringContaining('free plan') }),
+    ]);
   });
 });

@@ -1,7 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload, Result, SyncState, WorkspaceSnapshot } from '../../../../main/contract/index.ts';
+import type {
+  ChannelName,
+  ChannelRequest,
+  ChannelResponse,
+  EventName,
+  EventPayload,
+  Result,
+  SyncState,
+  WorkspaceSnapshot,
+} from '../../../../main/contract/index.ts';
 import { createCore, type Core } from '../../../../main/core/index.ts';
 import type { Logger } from '../../../../main/core/logging/logger.ts';
 import { KeyVault } from '../../../../main/core/secrets/key-vault.ts';
@@ -25,7 +34,9 @@ export interface WorkspaceHarness {
   stopService(): Promise<void>;
   startServiceAgain(): Promise<void>;
   /** A core on the app's data folder, with an account on the remote service already added (first time). */
-  startCore(options?: { logger?: Logger }): Promise<{ core: Core; call: Call; accountId: string; changes: WorkspaceSnapshot[]; syncs: SyncState[] }>;
+  startCore(options?: {
+    logger?: Logger;
+  }): Promise<{ core: Core; call: Call; accountId: string; changes: WorkspaceSnapshot[]; syncs: SyncState[] }>;
   /** The service's own HTTP API with alice's key, as another app or the web would use it. */
   http(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   close(): Promise<void>;
@@ -98,7 +109,11 @@ export async function startWorkspaceHarness(): Promise<WorkspaceHarness> {
 }
 
 /** Polls `read` (sync or async) until it answers something truthy. */
-export async function until<T>(read: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
+export async function until<T>(
+  read: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

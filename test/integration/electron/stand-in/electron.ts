@@ -191,7 +191,12 @@ export class BrowserWindow extends EventEmitter {
   }
 }
 
-const DISPLAY = { id: 1, bounds: { x: 0, y: 0, width: 1920, height: 1080 }, workArea: { x: 0, y: 0, width: 1920, height: 1050 }, scaleFactor: 1 };
+const DISPLAY = {
+  id: 1,
+  bounds: { x: 0, y: 0, width: 1920, height: 1080 },
+  workArea: { x: 0, y: 0, width: 1920, height: 1050 },
+  scaleFactor: 1,
+};
 
 export const screen = {
   getAllDisplays: () => [DISPLAY],
@@ -286,4 +291,18 @@ export const standIn = {
   },
 };
 
-export default { app, BrowserWindow, protocol, ipcMain, session, dialog, Menu, Notification, shell, nativeTheme, powerMonitor, net, screen };
+export default {
+  app,
+  BrowserWindow,
+  protocol,
+  ipcMain,
+  session,
+  dialog,
+  Menu,
+  Notification,
+  shell,
+  nativeTheme,
+  powerMonitor,
+  net,
+  screen,
+};

@@ -65,9 +65,13 @@ export function loadPreload(path: string, main: MainSide): LoadedPreload {
     throw new Error(`module not found: ${name}`);
   };
   const context = vm.createContext({ console, setTimeout, clearTimeout, Promise });
-  const wrapper = vm.runInContext(`(function (exports, require, module, __filename, __dirname) {${readFileSync(path, 'utf8')}\n})`, context, {
-    filename: path,
-  }) as (exports: object, require: (name: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
+  const wrapper = vm.runInContext(
+    `(function (exports, require, module, __filename, __dirname) {${readFileSync(path, 'utf8')}\n})`,
+    context,
+    {
+      filename: path,
+    },
+  ) as (exports: object, require: (name: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
   const module = { exports: {} };
   wrapper(module.exports, sandboxRequire, module, path, '.');
   return { exposed, required, invokes: () => invokes };

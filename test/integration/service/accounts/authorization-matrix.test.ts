@@ -95,14 +95,19 @@ async function sqlRead(who: Who, table: string): Promise<Outcome> {
 beforeAll(async () => {
   h = await startHarness({ accounts: ACCOUNTS });
   for (const owner of EVERYONE) {
-    const upload = (name: string, isPrivate: boolean) => h.post('/api/v1/table/upload/csv', { table_name: name, data: `who\n${owner}\n`, is_private: isPrivate }, as(owner));
+    const upload = (name: string, isPrivate: boolean) =>
+      h.post('/api/v1/table/upload/csv', { table_name: name, data: `who\n${owner}\n`, is_private: isPrivate }, as(owner));
     expect((await upload('open', false)).status).toBe(200);
     if (PREMIUM.includes(owner)) expect((await upload('closed', true)).status).toBe(200);
     if (!HAS_QUERIES.includes(owner)) continue;
     const query = { public: 0, private: 0 };
     const run = { public: '', private: '' };
     for (const kind of ['public', 'private'] as const) {
-      const created = await send(owner, 'POST', '/query', { name: `${kind} of ${owner}`, query_sql: `select '${owner}' as owner`, is_private: kind === 'private' });
+      const created = await send(owner, 'POST', '/query', {
+        name: `${kind} of ${owner}`,
+        query_sql: `select '${owner}' as owner`,
+        is_private: kind === 'private',
+      });
       query[kind] = created.body.query_id;
       run[kind] = (await send(owner, 'POST', `/query/${query[kind]}/execute`, {})).body.execution_id;
       await finished(owner, run[kind]);
@@ -121,29 +126,41 @@ async function attempt(operation: string, owner: Who, reader: Who): Promise<Outc
   const table = `${owner}/dataset_${kind === 'private' ? 'closed' : 'open'}`;
   const status = async (answer: Promise<{ status: number }>) => (await answer).status;
   switch (operation.replace(/public |private /, '')) {
-    case 'read query': return status(send(reader, 'GET', `/query/${m!.query[kind]}`));
-    case 'edit query': return status(send(reader, 'PATCH', `/query/${m!.query[kind]}`, { description: `edited by ${reader}` }));
-    case 'unarchive query': return status(send(reader, 'POST', `/query/${m!.query[kind]}/unarchive`));
+    case 'read query':
+      return status(send(reader, 'GET', `/query/${m!.query[kind]}`));
+    case 'edit query':
+      return status(send(reader, 'PATCH', `/query/${m!.query[kind]}`, { description: `edited by ${reader}` }));
+    case 'unarchive query':
+      return status(send(reader, 'POST', `/query/${m!.query[kind]}/unarchive`));
     case 'execute query': {
       const answer = await send(reader, 'POST', `/query/${m!.query[kind]}/execute`, {});
       if (answer.status === 200) await finished(reader, answer.body.execution_id);
       return answer.status;
     }
-    case 'status of a query run': return status(send(reader, 'GET', `/execution/${m!.run[kind]}/status`));
-    case 'results of a query run': return status(send(reader, 'GET', `/execution/${m!.run[kind]}/results`));
-    case 'cancel a query run': return status(send(reader, 'POST', `/execution/${m!.run[kind]}/cancel`));
+    case 'status of a query run':
+      return status(send(reader, 'GET', `/execution/${m!.run[kind]}/status`));
+    case 'results of a query run':
+      return status(send(reader, 'GET', `/execution/${m!.run[kind]}/results`));
+    case 'cancel a query run':
+      return status(send(reader, 'POST', `/execution/${m!.run[kind]}/cancel`));
     case 'latest results of a query': {
       const answer = await send(reader, 'GET', `/query/${m!.query[kind]}/results`);
       // whoever reads, the rows are the owner's own run's, never another reader's
       if (answer.status === 200) expect(answer.body.result.rows).toEqual([{ owner }]);
       return answer.status;
     }
-    case 'results of a SQL text run': return status(send(reader, 'GET', `/execution/${m!.sqlRun}/results`));
-    case 'SQL reads a table': return sqlRead(reader, `dune.${owner}.dataset_${kind === 'private' ? 'closed' : 'open'}`);
-    case 'insert into a table': return status(send(reader, 'POST', `/table/${table}/insert`, `who\n${reader}\n`, 'text/csv'));
-    case 'clear a table': return status(send(reader, 'POST', `/table/${table}/clear`));
-    case 'delete a table': return status(send(reader, 'DELETE', `/table/${table}`));
-    default: throw new Error(`no such operation: ${operation}`);
+    case 'results of a SQL text run':
+      return status(send(reader, 'GET', `/execution/${m!.sqlRun}/results`));
+    case 'SQL reads a table':
+      return sqlRead(reader, `dune.${owner}.dataset_${kind === 'private' ? 'closed' : 'open'}`);
+    case 'insert into a table':
+      return status(send(reader, 'POST', `/table/${table}/insert`, `who\n${reader}\n`, 'text/csv'));
+    case 'clear a table':
+      return status(send(reader, 'POST', `/table/${table}/clear`));
+    case 'delete a table':
+      return status(send(reader, 'DELETE', `/table/${table}`));
+    default:
+      throw new Error(`no such operation: ${operation}`);
   }
 }
 

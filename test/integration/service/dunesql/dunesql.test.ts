@@ -36,9 +36,23 @@ describe('varbinary', () => {
       '0xab -- a string' AS text -- 0xzz, a comment`);
     expect(rows).toEqual([
       {
-        hex_lower: 'a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', hex: 'ABCD', type: 'BLOB',
-        eq_prefixed: true, eq_plain: true, in_list: true, not_in: false, len: 3, sub: '020304', rest: '0405',
-        trimmed: 'A2B8', rtrimmed: 'B000A0', joined: 'ABCD', starts: true, u: '1000', u_type: 'UHUGEINT', u_max: '340282366920938463463374607431768211455',
+        hex_lower: 'a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+        hex: 'ABCD',
+        type: 'BLOB',
+        eq_prefixed: true,
+        eq_plain: true,
+        in_list: true,
+        not_in: false,
+        len: 3,
+        sub: '020304',
+        rest: '0405',
+        trimmed: 'A2B8',
+        rtrimmed: 'B000A0',
+        joined: 'ABCD',
+        starts: true,
+        u: '1000',
+        u_type: 'UHUGEINT',
+        u_max: '340282366920938463463374607431768211455',
         text: '0xab -- a string',
       },
     ]);
@@ -71,8 +85,17 @@ describe('uint256 and int256', () => {
     FROM (VALUES (uint256 '1000000000000000000'), (CAST('2500000000000000000' AS uint256))) t(amount)`);
     expect(rows).toEqual([
       {
-        total: '3500000000000000000', total_type: 'UHUGEINT', above: 1, sum_above: '2500000000000000000', sum_distinct: '3500000000000000000', spread: '1500000000000000000',
-        plus_one: '1000000000000000001', scaled: 3.5, scaled_type: 'DOUBLE', signed: '-12', signed_type: 'HUGEINT',
+        total: '3500000000000000000',
+        total_type: 'UHUGEINT',
+        above: 1,
+        sum_above: '2500000000000000000',
+        sum_distinct: '3500000000000000000',
+        spread: '1500000000000000000',
+        plus_one: '1000000000000000001',
+        scaled: 3.5,
+        scaled_type: 'DOUBLE',
+        signed: '-12',
+        signed_type: 'HUGEINT',
       },
     ]);
   });
@@ -80,7 +103,9 @@ describe('uint256 and int256', () => {
   it("keeps DuckDB's own sums of every other type", async () => {
     const rows = await run(`SELECT typeof(sum(hash(i) % 1000)) AS unsigned, typeof(sum(i::UTINYINT)) AS tiny, typeof(sum(NULL)) AS nothing,
       typeof(sum(i)) AS signed, typeof(sum(i::DOUBLE)) AS float, typeof(sum(i::DECIMAL(18, 2))) AS decimal FROM range(3) t(i)`);
-    expect(rows).toEqual([{ unsigned: 'HUGEINT', tiny: 'HUGEINT', nothing: 'HUGEINT', signed: 'HUGEINT', float: 'DOUBLE', decimal: 'DECIMAL(38,2)' }]);
+    expect(rows).toEqual([
+      { unsigned: 'HUGEINT', tiny: 'HUGEINT', nothing: 'HUGEINT', signed: 'HUGEINT', float: 'DOUBLE', decimal: 'DECIMAL(38,2)' },
+    ]);
   });
 
   it('sums up to the largest total it holds, every digit kept', async () => {
@@ -107,15 +132,25 @@ describe('division', () => {
     FROM range(2) t(i)`);
     expect(rows).toEqual([
       {
-        half: 3, negative_half: -3, by_negative: -3, half_type: 'INTEGER', decimal_by_int: 3.5, int_by_decimal: 3.5,
-        percent: 66, percent_type: 'BIGINT', mean_rows: 0, double_by_int: 3.5, int_by_double: 0.25, avg_halved: 0.25,
+        half: 3,
+        negative_half: -3,
+        by_negative: -3,
+        half_type: 'INTEGER',
+        decimal_by_int: 3.5,
+        int_by_decimal: 3.5,
+        percent: 66,
+        percent_type: 'BIGINT',
+        mean_rows: 0,
+        double_by_int: 3.5,
+        int_by_double: 0.25,
+        avg_halved: 0.25,
       },
     ]);
   });
 });
 
 describe('concat', () => {
-  it('is null when any argument is, as Trino\'s', async () => {
+  it("is null when any argument is, as Trino's", async () => {
     const rows = await run(`SELECT concat('a', 'b') AS both, concat('a', NULL, 'c') AS with_null, concat('a') AS one,
       concat('1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12') AS twelve, 'a' || NULL AS piped`);
     expect(rows).toEqual([{ both: 'ab', with_null: null, one: 'a', twelve: '123456789101112', piped: null }]);
@@ -143,12 +178,28 @@ describe("Trino's spellings", () => {
       CAST(from_iso8601_timestamp('2024-01-01T02:00:00+02:00') AS varchar) AS iso`);
     expect(rows).toEqual([
       {
-        week_later: '2024-01-08 00:00:00', date_added: '2024-01-08', date_type: 'DATE', hours_back: '2023-12-31 22:00:00',
-        duckdb_date_add: '2024-01-02 00:00:00', whole_days: 1, from_unix: '2023-11-14 22:13:20+00', to_unix: 1704067201,
-        mysql_pattern: '2024-03-05 07:08:09', java_pattern: '2024-03-05T07:08', parsed: '2024-03-05 07:08:00', month: '2024-03-01 00:00:00',
-        month_of_date: '2024-03-01', trunc_type: 'DATE',
-        now_later: true, today_later: true, ts3: '2024-01-02 03:04:05.678',
-        sunday: 7, doy: 32, week_year: 2025, last_day: '2024-02-29', iso: '2024-01-01 00:00:00+00',
+        week_later: '2024-01-08 00:00:00',
+        date_added: '2024-01-08',
+        date_type: 'DATE',
+        hours_back: '2023-12-31 22:00:00',
+        duckdb_date_add: '2024-01-02 00:00:00',
+        whole_days: 1,
+        from_unix: '2023-11-14 22:13:20+00',
+        to_unix: 1704067201,
+        mysql_pattern: '2024-03-05 07:08:09',
+        java_pattern: '2024-03-05T07:08',
+        parsed: '2024-03-05 07:08:00',
+        month: '2024-03-01 00:00:00',
+        month_of_date: '2024-03-01',
+        trunc_type: 'DATE',
+        now_later: true,
+        today_later: true,
+        ts3: '2024-01-02 03:04:05.678',
+        sunday: 7,
+        doy: 32,
+        week_year: 2025,
+        last_day: '2024-02-29',
+        iso: '2024-01-01 00:00:00+00',
       },
     ]);
   });
@@ -165,8 +216,26 @@ describe("Trino's spellings", () => {
       (SELECT approx_distinct(x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (3)) t(x)) AS distinct_above_one,
       (SELECT approx_percentile(x, 0.5) FROM (VALUES (1), (2), (3)) t(x)) AS median`);
     expect(rows).toEqual([
-      { n: 3, last: 30, has: true, scalar: 'x', not_scalar: null, bad_cast: null, sliced: [2, 3], joined: '1-2', nan: true, infinite: true, like_hex: true, edits: 3, numbers: [1, 4, 7],
-        days: '[2024-01-30, 2024-01-31, 2024-02-01]', months: '[2024-01-01, 2024-02-01, 2024-03-01]', distinct_values: 3, distinct_above_one: 2, median: 2 },
+      {
+        n: 3,
+        last: 30,
+        has: true,
+        scalar: 'x',
+        not_scalar: null,
+        bad_cast: null,
+        sliced: [2, 3],
+        joined: '1-2',
+        nan: true,
+        infinite: true,
+        like_hex: true,
+        edits: 3,
+        numbers: [1, 4, 7],
+        days: '[2024-01-30, 2024-01-31, 2024-02-01]',
+        months: '[2024-01-01, 2024-02-01, 2024-03-01]',
+        distinct_values: 3,
+        distinct_above_one: 2,
+        median: 2,
+      },
     ]);
   });
 });
@@ -184,7 +253,9 @@ WHERE holder = {{holder}} AND block_time < timestamp '{{before}}'`;
         { key: 'before', type: 'datetime', value: '2024-12-31 00:00:00' },
       ],
     });
-    const id = await h.execute(created.body.query_id, { query_parameters: { holder: '0xD8DA6BF26964AF9D7EED9E03E53415D37AA96045', before: '2024-02-15 00:00:00' } });
+    const id = await h.execute(created.body.query_id, {
+      query_parameters: { holder: '0xD8DA6BF26964AF9D7EED9E03E53415D37AA96045', before: '2024-02-15 00:00:00' },
+    });
     expect((await h.waitUntilFinished(id)).state).toBe('QUERY_STATE_COMPLETED');
     expect((await h.get(`/api/v1/execution/${id}/results`, withApiKey(h.key))).body.result.rows).toEqual([{ n: 1 }]);
   });

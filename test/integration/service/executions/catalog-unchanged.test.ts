@@ -37,7 +37,13 @@ describe("an execution's catalog", () => {
   });
 
   it('refuses statements that change data or settings, by their type', async () => {
-    for (const sql of ['CREATE TABLE t (x INT)', 'DROP VIEW dune.alice.dataset_kept', 'SET threads = 1', 'LOAD json', 'BEGIN TRANSACTION']) {
+    for (const sql of [
+      'CREATE TABLE t (x INT)',
+      'DROP VIEW dune.alice.dataset_kept',
+      'SET threads = 1',
+      'LOAD json',
+      'BEGIN TRANSACTION',
+    ]) {
       const status = await alice(sql);
       expect(status.state).toBe('QUERY_STATE_FAILED');
       expect(status.error.message).toContain('only queries that read data');

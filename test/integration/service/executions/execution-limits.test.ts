@@ -28,7 +28,8 @@ async function runSql(sql: string, key = h!.key): Promise<string> {
   return body.execution_id as string;
 }
 
-const statusOf = async (id: string, key: string) => (await h!.get(`/api/v1/execution/${id}/status`, { headers: { 'x-dune-api-key': key } })).body;
+const statusOf = async (id: string, key: string) =>
+  (await h!.get(`/api/v1/execution/${id}/status`, { headers: { 'x-dune-api-key': key } })).body;
 
 async function waitForStateAs(id: string, key: string, state: string) {
   for (;;) {
@@ -44,7 +45,10 @@ describe("a plan's limits", () => {
     h = await startHarness({ executionTimeLimitMillis: { plus: 1000 } });
     const status = await h.waitUntilFinished(await runSql(LONG_SQL));
     expect(status.state).toBe('QUERY_STATE_FAILED');
-    expect(status.error).toEqual({ type: 'FAILED_TYPE_EXECUTION_FAILED', message: "the execution ran past the plus plan's time limit of 1 second and was cancelled" });
+    expect(status.error).toEqual({
+      type: 'FAILED_TYPE_EXECUTION_FAILED',
+      message: "the execution ran past the plus plan's time limit of 1 second and was cancelled",
+    });
     expect(status.execution_ended_at).toMatch(/Z$/);
   });
 
@@ -52,7 +56,9 @@ describe("a plan's limits", () => {
     h = await startHarness({ executionMemoryBytes: 64 * MB, executionSpillBytes: { plus: 16 * MB } });
     const spilled = await h.waitUntilFinished(await runSql(SORT_SQL));
     expect(spilled.state).toBe('QUERY_STATE_FAILED');
-    expect(spilled.error.message).toMatch(/^the execution went past the plus plan's spill budget: 16 MB of disk for data that does not fit in its 64 MB of memory/);
+    expect(spilled.error.message).toMatch(
+      /^the execution went past the plus plan's spill budget: 16 MB of disk for data that does not fit in its 64 MB of memory/,
+    );
     expect(spilled.error.message).not.toContain('SET memory_limit');
 
     const big = await h.waitUntilFinished(await runSql(ONE_BIG_VALUE_SQL));
@@ -77,7 +83,12 @@ describe("a plan's limits", () => {
 
 describe("the service's budget for executions", () => {
   it('keeps an execution PENDING while the memory it needs is taken by another context, and starts it once given back', async () => {
-    h = await startHarness({ accounts: ACCOUNTS, serviceExecutionMemoryBytes: 64 * MB, executionMemoryBytes: 64 * MB, runningExecutions: 2 });
+    h = await startHarness({
+      accounts: ACCOUNTS,
+      serviceExecutionMemoryBytes: 64 * MB,
+      executionMemoryBytes: 64 * MB,
+      runningExecutions: 2,
+    });
     // alice's DuckDB is kept after her first execution: the budget it holds goes to carol's once it is idle
     expect((await h.waitUntilFinishedAs(await runSql('SELECT 1 AS one', KEYS.alice), KEYS.alice)).state).toBe('QUERY_STATE_COMPLETED');
     const first = await runSql(LONG_SQL, KEYS.carol);
@@ -86,7 +97,9 @@ describe("the service's budget for executions", () => {
     const waiting = await statusOf(second, KEYS.alice);
     expect(waiting).toMatchObject({ state: 'QUERY_STATE_PENDING', queue_position: 1 });
 
-    expect((await h.post(`/api/v1/execution/${first}/cancel`, undefined, { headers: { 'x-dune-api-key': KEYS.carol } })).body).toEqual({ success: true });
+    expect((await h.post(`/api/v1/execution/${first}/cancel`, undefined, { headers: { 'x-dune-api-key': KEYS.carol } })).body).toEqual({
+      success: true,
+    });
     await waitForStateAs(second, KEYS.alice, 'QUERY_STATE_EXECUTING');
     await h.post(`/api/v1/execution/${second}/cancel`, undefined, { headers: { 'x-dune-api-key': KEYS.alice } });
     expect((await h.waitUntilFinishedAs(second, KEYS.alice)).state).toBe('QUERY_STATE_CANCELLED');
@@ -94,9 +107,9 @@ describe("the service's budget for executions", () => {
 
   it('refuses to start with a plan whose memory is over the total, naming both', async () => {
     const dataDir = newDataDir();
-    await expect(startService({ dataDir, executionMemoryBytes: { premium: 2048 * MB }, serviceExecutionMemoryBytes: 1024 * MB })).rejects.toThrow(
-      "the premium plan's execution memory (2 GB) is more than the service's total for executions (1 GB)",
-    );
+    await expect(
+      startService({ dataDir, executionMemoryBytes: { premium: 2048 * MB }, serviceExecutionMemoryBytes: 1024 * MB }),
+    ).rejects.toThrow("the premium plan's execution memory (2 GB) is more than the service's total for executions (1 GB)");
     rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -66,13 +66,19 @@ describe('host paths and user SQL', () => {
     await refused('pragma database_list', 'only queries that read data (SELECT) can run; this statement would change data or settings');
     await refused("select * from query('select path from duckdb_databases()')", NOT_DATA('query'));
     // the plan of SQL text, with the settings folded into it
-    await refused("select json_serialize_plan('select current_setting(''temp_directory'')', optimize := true)", NOT_DATA('json_serialize_plan'));
+    await refused(
+      "select json_serialize_plan('select current_setting(''temp_directory'')', optimize := true)",
+      NOT_DATA('json_serialize_plan'),
+    );
   });
 
   it('EXPLAIN and EXPLAIN ANALYZE run only for a statement that passes the same checks', async () => {
     await refused("explain select current_setting('temp_directory')", HOST('current_setting'));
     // row counts would let a setting be guessed one character at a time
-    await refused("explain analyze select 1 from duckdb_settings() where name = 'temp_directory' and value like '/%'", HOST('duckdb_settings'));
+    await refused(
+      "explain analyze select 1 from duckdb_settings() where name = 'temp_directory' and value like '/%'",
+      HOST('duckdb_settings'),
+    );
     await refused('/* a */ EXPLAIN -- b\n ANALYSE select * from pg_settings', HOST('duckdb_settings'));
     await refused('explain (format json) select 1', 'EXPLAIN takes no options here: write EXPLAIN or EXPLAIN ANALYZE before a SELECT');
     const plan: Json[] = await sql('/* why */ explain analyze\nselect sum(a) as s from dune.demo.dataset_mine');
@@ -94,9 +100,16 @@ describe('host paths and user SQL', () => {
   });
 
   it('an NDJSON insert that DuckDB cannot read names no host path', async () => {
-    const created = await h.post('/api/v1/table/create', { namespace: 'demo', table_name: 'events', schema: [{ name: 'n', type: 'integer' }] });
+    const created = await h.post('/api/v1/table/create', {
+      namespace: 'demo',
+      table_name: 'events',
+      schema: [{ name: 'n', type: 'integer' }],
+    });
     expect(created.status).toBe(200);
-    const insert = await h.post('/api/v1/table/demo/events/insert', undefined, { headers: { 'content-type': 'application/x-ndjson' }, body: '{"n": 1}\n{"n": ' });
+    const insert = await h.post('/api/v1/table/demo/events/insert', undefined, {
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: '{"n": 1}\n{"n": ',
+    });
     expect(insert.status).toBe(400);
     expect(insert.body.error).toMatch(/^could not read the NDJSON: .*Malformed JSON in file "<hidden>/);
     expectNoHostPath(insert.body, 'the error');
@@ -115,8 +128,16 @@ describe('hiding host folders', () => {
     const linked = `${real}-link`;
     symlinkSync(real, linked);
     try {
-      const sandboxes = new Sandboxes({} as never, {} as never, { catalog: 'dune', tempDir: real, hiddenPaths: [linked, '/'], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET), samples: {} as never });
-      expect(sandboxes.hidePaths(`"${linked}/tmp/a" and '${realpathSync(real)}/tmp/b', /`)).toBe(`"<hidden>/tmp/a" and '<hidden>/tmp/b', /`);
+      const sandboxes = new Sandboxes({} as never, {} as never, {
+        catalog: 'dune',
+        tempDir: real,
+        hiddenPaths: [linked, '/'],
+        budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET),
+        samples: {} as never,
+      });
+      expect(sandboxes.hidePaths(`"${linked}/tmp/a" and '${realpathSync(real)}/tmp/b', /`)).toBe(
+        `"<hidden>/tmp/a" and '<hidden>/tmp/b', /`,
+      );
     } finally {
       unlinkSync(linked);
       rmSync(real, { recursive: true });
@@ -126,11 +147,13 @@ describe('hiding host folders', () => {
 
 describe('where user SQL spills', () => {
   it('each DuckDB of user SQL spills into a folder of its own under the data folder', async () => {
-    const sandboxes = new Sandboxes(
-      { readable: async () => [] } as never,
-      { acquire: () => true, release: () => undefined } as never,
-      { catalog: 'dune', tempDir: `${h.dataDir}/tmp`, hiddenPaths: [], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET), samples: new SampleTables(h.dataDir) },
-    );
+    const sandboxes = new Sandboxes({ readable: async () => [] } as never, { acquire: () => true, release: () => undefined } as never, {
+      catalog: 'dune',
+      tempDir: `${h.dataDir}/tmp`,
+      hiddenPaths: [],
+      budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET),
+      samples: new SampleTables(h.dataDir),
+    });
     try {
       const folders = [];
       for (const owner of [1, 2]) {

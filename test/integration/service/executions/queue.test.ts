@@ -18,7 +18,11 @@ describe('execution slots', () => {
     expect(waiting).toMatchObject({ state: 'QUERY_STATE_PENDING', is_execution_finished: false, queue_position: 2 });
     expect(waiting).not.toHaveProperty('execution_started_at');
     const running = (await h.get(`/api/v1/execution/${slow}/status`)).body;
-    expect(running).toMatchObject({ state: 'QUERY_STATE_EXECUTING', max_inflight_interactive_executions: 1, max_inflight_interactive_reached: 1 });
+    expect(running).toMatchObject({
+      state: 'QUERY_STATE_EXECUTING',
+      max_inflight_interactive_executions: 1,
+      max_inflight_interactive_reached: 1,
+    });
     expect(running).not.toHaveProperty('queue_position');
 
     expect((await h.post(`/api/v1/execution/${first}/cancel`)).body).toEqual({ success: true });

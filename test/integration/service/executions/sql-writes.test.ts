@@ -22,7 +22,11 @@ const readShared = (key: string): Promise<Json> => executeSql(h, key, 'select su
 
 beforeAll(async () => {
   h = await startHarness({ accounts: ACCOUNTS });
-  const upload = await h.post('/api/v1/table/upload/csv', { table_name: 'shared', data: 'n\n1\n2\n', is_private: false }, withApiKey(KEYS.carol));
+  const upload = await h.post(
+    '/api/v1/table/upload/csv',
+    { table_name: 'shared', data: 'n\n1\n2\n', is_private: false },
+    withApiKey(KEYS.carol),
+  );
   expect(upload.status).toBe(200);
   carolFiles = tableFiles(h.dataDir);
 });
@@ -45,7 +49,13 @@ describe('user SQL and files', () => {
     const file = basename(carolFiles[0]!);
     const record = { namespace: 'carol', tableName: 'dataset_shared', file };
     const samples = new SampleTables(h.dataDir);
-    const sandboxes = new Sandboxes({ readable: async () => [record] } as never, files, { catalog: 'dune', tempDir: join(h.dataDir, 'tmp', 'direct'), hiddenPaths: [], budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET), samples });
+    const sandboxes = new Sandboxes({ readable: async () => [record] } as never, files, {
+      catalog: 'dune',
+      tempDir: join(h.dataDir, 'tmp', 'direct'),
+      hiddenPaths: [],
+      budget: new ExecutionBudget(DEFAULT_SERVICE_BUDGET),
+      samples,
+    });
     const sample = await samples.make();
     const before = tableAndTempFiles(h.dataDir);
     try {
@@ -55,7 +65,10 @@ describe('user SQL and files', () => {
         await expect(sandbox.connection.run(`DELETE FROM "dune sample".ethereum.blocks`)).rejects.toThrow(/read-only/);
         for (const target of [files.path(file), `${files.path(file)}.wal`, `${files.path(file)}.wal.recovery`, sample, `${sample}.wal`]) {
           // past the statement check: DuckDB's own refusal
-          await expect(sandbox.connection.run(`COPY (SELECT 'x' AS a) TO '${target}' (FORMAT csv, USE_TMP_FILE false)`), target).rejects.toThrow(/disabled by configuration/);
+          await expect(
+            sandbox.connection.run(`COPY (SELECT 'x' AS a) TO '${target}' (FORMAT csv, USE_TMP_FILE false)`),
+            target,
+          ).rejects.toThrow(/disabled by configuration/);
         }
         const reader = await sandbox.connection.runAndReadAll('select sum(n)::int from dune.carol.dataset_shared');
         expect(reader.getRows()).toEqual([[3]]);
@@ -76,7 +89,9 @@ describe('user SQL and files', () => {
     for (const key of [KEYS.alice, KEYS.carol, KEYS.bob]) {
       const status = await executeSql(h, key, 'select * from dune.carol.dataset_shared');
       expect(status.state).toBe('QUERY_STATE_FAILED');
-      expect(status.error.message).toMatch(/^Invalid Input Error: table dune\.carol\.dataset_shared cannot be read: its file could not be opened \(.*not a valid DuckDB database file.*\); its owner can upload it again$/);
+      expect(status.error.message).toMatch(
+        /^Invalid Input Error: table dune\.carol\.dataset_shared cannot be read: its file could not be opened \(.*not a valid DuckDB database file.*\); its owner can upload it again$/,
+      );
       expect(status.error.message).not.toContain(h.dataDir);
     }
     expect(await executeSql(h, KEYS.alice, 'select n::int as n from dune.alice.dataset_own')).toEqual([{ n: 5 }]);

@@ -28,7 +28,8 @@ describe('memory-heavy executions of several contexts at once', () => {
     const MB = 1024 * 1024;
     const contexts = 3;
     const report = await loadService({ contexts, plan: 'free', extraArgs: ['--execution-memory', '64MB', '--execution-spill', '16MB'] });
-    for (const outcome of report.outcomes) expect(outcome).toMatch(/^QUERY_STATE_FAILED: the execution went past the free plan's (spill|memory) budget/);
+    for (const outcome of report.outcomes)
+      expect(outcome).toMatch(/^QUERY_STATE_FAILED: the execution went past the free plan's (spill|memory) budget/);
     expect(report.peakSpillBytes).toBeLessThanOrEqual(contexts * 16 * MB);
     // far below what the same sorts took with 2 GB a context and no spill limit
     expect(report.peakRssBytes).toBeLessThan(1024 * MB);

@@ -63,12 +63,16 @@ describe('compressed answers, when the service compresses for every client', () 
   }
 
   it("gives the app's client, which asks for compression as any fetch does, the same rows", async () => {
-    const asked = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv?limit=2000`, { headers: { 'x-dune-api-key': h.key } });
+    const asked = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv?limit=2000`, {
+      headers: { 'x-dune-api-key': h.key },
+    });
     expect(asked.headers.get('content-encoding')).not.toBeNull();
     await asked.text();
     const client = createServiceClient({ baseUrl: h.service.baseUrl, apiKey: h.key, serviceName: 'DUNE' });
     const page = await client.results.page({ executionId: id, offset: 2990, limit: 100 });
-    expect(page.ok && page.data.rows).toEqual(Array.from({ length: 10 }, (_, i) => ({ n: 2990 + i, label: `row ${2990 + i}`, amount: (2990 + i) * 1.5 })));
+    expect(page.ok && page.data.rows).toEqual(
+      Array.from({ length: 10 }, (_, i) => ({ n: 2990 + i, label: `row ${2990 + i}`, amount: (2990 + i) * 1.5 })),
+    );
     const csv = client.results.csvPages({ executionId: id, offset: 0, limit: 2000 });
     const first = await csv.next();
     await csv.return();

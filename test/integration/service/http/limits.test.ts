@@ -23,7 +23,10 @@ describe('result cap', () => {
     expect(status.result.result_set_size).toBe(status.result_metadata.total_result_set_bytes);
 
     for (const path of [`/api/v1/execution/${id}/results`, `/api/v1/execution/${id}/results/csv`, `/api/v1/query/${DEMO_QUERY}/results`]) {
-      expect(await h.get(path)).toEqual({ status: 400, body: { error: "Partial Result, please request with 'allows_partial_results=true'" } });
+      expect(await h.get(path)).toEqual({
+        status: 400,
+        body: { error: "Partial Result, please request with 'allows_partial_results=true'" },
+      });
     }
     const { body } = await h.get(`/api/v1/execution/${id}/results?allow_partial_results=true`);
     expect(body.state).toBe('QUERY_STATE_COMPLETED_PARTIAL');
@@ -64,7 +67,9 @@ describe('retention', () => {
     expect(body.state).toBe('QUERY_STATE_EXPIRED');
     expect(body).not.toHaveProperty('result');
     expect((await h.get(`/api/v1/query/${DEMO_QUERY}/results`)).body.state).toBe('QUERY_STATE_EXPIRED');
-    expect((await h.get(`/api/v1/execution/${id}/results/csv`)).body.error).toBe('Query state is QUERY_STATE_EXPIRED, cannot provide CSV result');
+    expect((await h.get(`/api/v1/execution/${id}/results/csv`)).body.error).toBe(
+      'Query state is QUERY_STATE_EXPIRED, cannot provide CSV result',
+    );
   });
 });
 

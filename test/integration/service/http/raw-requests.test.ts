@@ -52,18 +52,21 @@ describe('a chunked body over its limit', () => {
     ['/table/create', () => '/api/v1/table/create', MB],
   ];
 
-  it.each(endpoints)('to %s gets its 413; the connection closes after the rest is dropped, and the service goes on', async (_name, path, limit) => {
-    const socket = await openSocket(base());
-    const answer = readAnswer(socket);
-    socket.write(head(base(), `POST ${path()} HTTP/1.1`, { 'x-dune-api-key': KEYS.acme, 'transfer-encoding': 'chunked' }));
-    const piece = 'x'.repeat(256 * 1024);
-    for (let sent = 0; sent <= limit; sent += piece.length) socket.write(chunk(piece));
-    expect((await answer).status).toBe(413);
-    // sending on, as a client that never reads its answer does: the service reads and drops it,
-    // then closes the connection (where it once failed on a request that had let go of its socket)
-    await sendUntilClosed(socket, 1000, 20);
-    expect(await stillAnswers()).toBe(200);
-  });
+  it.each(endpoints)(
+    'to %s gets its 413; the connection closes after the rest is dropped, and the service goes on',
+    async (_name, path, limit) => {
+      const socket = await openSocket(base());
+      const answer = readAnswer(socket);
+      socket.write(head(base(), `POST ${path()} HTTP/1.1`, { 'x-dune-api-key': KEYS.acme, 'transfer-encoding': 'chunked' }));
+      const piece = 'x'.repeat(256 * 1024);
+      for (let sent = 0; sent <= limit; sent += piece.length) socket.write(chunk(piece));
+      expect((await answer).status).toBe(413);
+      // sending on, as a client that never reads its answer does: the service reads and drops it,
+      // then closes the connection (where it once failed on a request that had let go of its socket)
+      await sendUntilClosed(socket, 1000, 20);
+      expect(await stillAnswers()).toBe(200);
+    },
+  );
 });
 
 describe('a slow body', () => {
@@ -80,7 +83,9 @@ describe('a slow body', () => {
   it('that trickles is answered 408', async () => {
     const socket = await openSocket(base());
     const answer = readAnswer(socket);
-    socket.write(head(base(), 'POST /api/v1/sql/execute HTTP/1.1', { 'x-dune-api-key': KEYS.acme, 'transfer-encoding': 'chunked' }) + chunk('{'));
+    socket.write(
+      head(base(), 'POST /api/v1/sql/execute HTTP/1.1', { 'x-dune-api-key': KEYS.acme, 'transfer-encoding': 'chunked' }) + chunk('{'),
+    );
     const trickle = setInterval(() => socket.writable && socket.write(chunk(' ')), IDLE_MILLIS / 10);
     const { status, body } = await answer;
     clearInterval(trickle);
@@ -96,7 +101,10 @@ describe('upload slots', () => {
     const socket = await openSocket(base());
     const answer = readAnswer(socket);
     socket.on('error', () => undefined);
-    socket.write(head(base(), 'POST /api/v1/uploads/csv HTTP/1.1', { 'x-dune-api-key': KEYS.bob, 'transfer-encoding': 'chunked' }) + chunk(`{"table_name": "${table}", "data": "a,b\\n`));
+    socket.write(
+      head(base(), 'POST /api/v1/uploads/csv HTTP/1.1', { 'x-dune-api-key': KEYS.bob, 'transfer-encoding': 'chunked' }) +
+        chunk(`{"table_name": "${table}", "data": "a,b\\n`),
+    );
     const moving = setInterval(() => socket.writable && socket.write(chunk('1,2\\n'.repeat(512))), IDLE_MILLIS / 10);
     return {
       answer,
@@ -150,8 +158,20 @@ describe('upload slots', () => {
 
 describe('POST /table/create', () => {
   it('with a column name given twice, in any case, is a 400 that names it', async () => {
-    const body = JSON.stringify({ namespace: 'acme', table_name: 'twice', schema: [{ name: 'a', type: 'integer' }, { name: 'b', type: 'integer' }, { name: 'A', type: 'varchar' }] });
-    const answer = await send('POST /api/v1/table/create HTTP/1.1', { 'x-dune-api-key': KEYS.acme, 'content-length': String(body.length) }, body);
+    const body = JSON.stringify({
+      namespace: 'acme',
+      table_name: 'twice',
+      schema: [
+        { name: 'a', type: 'integer' },
+        { name: 'b', type: 'integer' },
+        { name: 'A', type: 'varchar' },
+      ],
+    });
+    const answer = await send(
+      'POST /api/v1/table/create HTTP/1.1',
+      { 'x-dune-api-key': KEYS.acme, 'content-length': String(body.length) },
+      body,
+    );
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body).error).toBe("column name 'A' is given twice in schema (names are compared without case)");
   });
@@ -163,11 +183,19 @@ describe('a client that leaves halfway through its body', () => {
     const logged = vi.spyOn(console, 'error');
     let calls: unknown[][] = [];
     try {
-      for (const [path, part] of [['/api/v1/sql/execute', '{"sql": "sel'], ['/api/v1/uploads/csv', '{"table_name": "gone", "data": "a,b\\n1,2\\n']]) {
+      for (const [path, part] of [
+        ['/api/v1/sql/execute', '{"sql": "sel'],
+        ['/api/v1/uploads/csv', '{"table_name": "gone", "data": "a,b\\n1,2\\n'],
+      ]) {
         const socket = await openSocket(own.service.baseUrl);
-        socket.write(head(own.service.baseUrl, `POST ${path} HTTP/1.1`, { 'x-dune-api-key': KEYS.acme, 'content-length': '100000' }) + part);
+        socket.write(
+          head(own.service.baseUrl, `POST ${path} HTTP/1.1`, { 'x-dune-api-key': KEYS.acme, 'content-length': '100000' }) + part,
+        );
         // the part is read by the time a request sent after it is answered
-        await exchange(own.service.baseUrl, head(own.service.baseUrl, 'GET /api/v1/queries HTTP/1.1', { 'x-dune-api-key': KEYS.acme, connection: 'close' }));
+        await exchange(
+          own.service.baseUrl,
+          head(own.service.baseUrl, 'GET /api/v1/queries HTTP/1.1', { 'x-dune-api-key': KEYS.acme, connection: 'close' }),
+        );
         socket.destroy();
       }
     } finally {

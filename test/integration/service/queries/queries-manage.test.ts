@@ -10,8 +10,7 @@ afterAll(() => h.stop());
 
 type Who = keyof typeof KEYS;
 const as = (who: Who) => ({ headers: { 'x-dune-api-key': KEYS[who] } });
-const send = (who: Who, method: string, path: string, body?: unknown) =>
-  h.post(path, body, { ...as(who), method });
+const send = (who: Who, method: string, path: string, body?: unknown) => h.post(path, body, { ...as(who), method });
 
 async function create(who: Who, body: Record<string, unknown>): Promise<number> {
   const { status, body: reply } = await send(who, 'POST', '/api/v1/query', body);
@@ -63,7 +62,10 @@ describe('create and read', () => {
   });
 
   it('names every wrong field of a bad body', async () => {
-    const { status, body } = await send('alice', 'POST', '/api/v1/query', { name: '', parameters: [{ key: 'x', type: 'colour', value: '1' }] });
+    const { status, body } = await send('alice', 'POST', '/api/v1/query', {
+      name: '',
+      parameters: [{ key: 'x', type: 'colour', value: '1' }],
+    });
     expect(status).toBe(400);
     expect(body.error).toMatch(/^Invalid request body payload: /);
     expect(body.error).toMatch(/name: name must not be empty/);
@@ -86,8 +88,16 @@ describe('parameters of a created query', () => {
 
 describe('update', () => {
   it('changes only the given fields, counts versions, and runs the new SQL', async () => {
-    const id = await create('alice', { name: 'v', query_sql: 'select 1 as x', tags: ['a'], parameters: [{ key: 'p', type: 'text', value: 'v' }] });
-    expect(await send('alice', 'PATCH', `/api/v1/query/${id}`, { query_sql: 'select 2 as x' })).toEqual({ status: 200, body: { query_id: id } });
+    const id = await create('alice', {
+      name: 'v',
+      query_sql: 'select 1 as x',
+      tags: ['a'],
+      parameters: [{ key: 'p', type: 'text', value: 'v' }],
+    });
+    expect(await send('alice', 'PATCH', `/api/v1/query/${id}`, { query_sql: 'select 2 as x' })).toEqual({
+      status: 200,
+      body: { query_id: id },
+    });
     let record = (await h.get(`/api/v1/query/${id}`, as('alice'))).body;
     expect(record).toMatchObject({ query_sql: 'select 2 as x', name: 'v', tags: ['a'], version: 2 });
     expect(record.parameters).toHaveLength(1);
@@ -108,7 +118,10 @@ describe('update', () => {
     expect((await send('alice', 'POST', `/api/v1/query/${id}/archive`)).body).toEqual({ query_id: id });
     expect((await h.get(`/api/v1/query/${id}`, as('alice'))).body.is_archived).toBe(true);
     const run = await h.post(`/api/v1/query/${id}/execute`, undefined, as('alice'));
-    expect(run).toEqual({ status: 403, body: { error: 'Not allowed to execute query. Query is archived, unsaved or not enough permissions' } });
+    expect(run).toEqual({
+      status: 403,
+      body: { error: 'Not allowed to execute query. Query is archived, unsaved or not enough permissions' },
+    });
     expect((await send('alice', 'PATCH', `/api/v1/query/${id}`, { name: 'x' })).status).toBe(403);
     await send('alice', 'POST', `/api/v1/query/${id}/unarchive`);
     expect((await h.post(`/api/v1/query/${id}/execute`, undefined, as('alice'))).status).toBe(200);
@@ -149,7 +162,7 @@ describe('contexts and plans', () => {
     }
   });
 
-  it("keeps team and user contexts apart, members included", async () => {
+  it('keeps team and user contexts apart, members included', async () => {
     const teamQuery = await create('acme', { name: 'team only', query_sql: 'select 1', is_private: true });
     const mine = await create('alice', { name: 'alice only', query_sql: 'select 1', is_private: true });
     expect((await h.get(`/api/v1/query/${teamQuery}`, as('alice'))).status).toBe(404);

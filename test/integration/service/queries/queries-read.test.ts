@@ -33,13 +33,29 @@ describe('GET /query/{id}', () => {
     const { status, body } = await h.get(`/api/v1/query/${PARAMETER_QUERY}`);
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual([
-      'description', 'is_archived', 'is_private', 'is_unsaved', 'name', 'owner', 'parameters',
-      'query_engine', 'query_id', 'query_sql', 'tags', 'version',
+      'description',
+      'is_archived',
+      'is_private',
+      'is_unsaved',
+      'name',
+      'owner',
+      'parameters',
+      'query_engine',
+      'query_id',
+      'query_sql',
+      'tags',
+      'version',
     ]);
     expect(body).toMatchObject({ query_id: PARAMETER_QUERY, version: 1, is_private: false, is_archived: false, owner: 'demo' });
     expect(body.query_sql).toContain('{{chain}}');
     expect(body.parameters).toEqual([
-      { key: 'chain', type: 'enum', value: 'ethereum', enumOptions: ['ethereum', 'arbitrum', 'optimism', 'base', 'polygon'], isMultiselect: false },
+      {
+        key: 'chain',
+        type: 'enum',
+        value: 'ethereum',
+        enumOptions: ['ethereum', 'arbitrum', 'optimism', 'base', 'polygon'],
+        isMultiselect: false,
+      },
       { key: 'min_usd', type: 'number', value: '1000' },
     ]);
   });

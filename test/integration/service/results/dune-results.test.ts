@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-const fetchResult = (path: string, accept = '*/*') => fetch(`${h.service.baseUrl}/api/v1/execution/${executionId}/${path}`, { headers: { 'x-dune-api-key': h.key, accept } });
+const fetchResult = (path: string, accept = '*/*') =>
+  fetch(`${h.service.baseUrl}/api/v1/execution/${executionId}/${path}`, { headers: { 'x-dune-api-key': h.key, accept } });
 
 describe("the embedded service's results, as Dune sends them", () => {
   it("names the columns' types in DuneSQL, on the status and on every results page", async () => {
@@ -60,9 +61,27 @@ describe("the embedded service's results, as Dune sends them", () => {
     writeFileSync(file, Buffer.from(await response.arrayBuffer()));
     const client = await (await DuckDBInstance.create(':memory:')).connect();
     const read = await client.runAndReadAll(`SELECT c0, c1, c2, c3, c4, c5, c10, c11 FROM read_parquet('${file}')`);
-    expect(read.columnTypes().map(String)).toEqual(['VARCHAR', 'VARCHAR', 'VARCHAR', 'VARCHAR', 'VARCHAR', 'UBIGINT', 'VARCHAR', 'VARCHAR']);
+    expect(read.columnTypes().map(String)).toEqual([
+      'VARCHAR',
+      'VARCHAR',
+      'VARCHAR',
+      'VARCHAR',
+      'VARCHAR',
+      'UBIGINT',
+      'VARCHAR',
+      'VARCHAR',
+    ]);
     expect(read.getRowsJS()).toEqual([
-      ['0xdeadbeef', '0x616200', U128_MAX, I128_MIN, PAST_128_BITS, 18446744073709551615n, `{"to":"0x01ab","amount":${U128_MAX},"a b":"x"}`, '{"k":["0xff"]}'],
+      [
+        '0xdeadbeef',
+        '0x616200',
+        U128_MAX,
+        I128_MIN,
+        PAST_128_BITS,
+        18446744073709551615n,
+        `{"to":"0x01ab","amount":${U128_MAX},"a b":"x"}`,
+        '{"k":["0xff"]}',
+      ],
       [null, null, null, null, null, null, null, null],
     ]);
   });
@@ -74,14 +93,23 @@ describe("the embedded service's results, as Dune sends them", () => {
     const id = (await h.post('/api/v1/sql/execute', { sql })).body.execution_id;
     const status = await h.waitUntilFinished(id);
     expect(status.state, JSON.stringify(status.error)).toBe('QUERY_STATE_COMPLETED');
-    expect(status.result_metadata.column_types).toEqual(['row("x""y" varbinary, "it\'s" array(varbinary))', 'map(varbinary, array(row(b varbinary)))', 'json', 'json']);
+    expect(status.result_metadata.column_types).toEqual([
+      'row("x""y" varbinary, "it\'s" array(varbinary))',
+      'map(varbinary, array(row(b varbinary)))',
+      'json',
+      'json',
+    ]);
     const { body } = await h.get(`/api/v1/execution/${id}/results`);
-    expect(body.result.rows).toEqual([{ 's"q': { 'x"y': '0x01', "it's": [null] }, m: { '0xab': [{ b: '0x' }] }, u: { b: '0x02' }, v: null }]);
+    expect(body.result.rows).toEqual([
+      { 's"q': { 'x"y': '0x01', "it's": [null] }, m: { '0xab': [{ b: '0x' }] }, u: { b: '0x02' }, v: null },
+    ]);
     const csv = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
-    expect(await csv.text()).toBe('"s""q",m,u,v\n"{""x\\""y"":""0x01"",""it\'s"":[null]}","{""0xab"":[{""b"":""0x""}]}","{""b"":""0x02""}",\n');
+    expect(await csv.text()).toBe(
+      '"s""q",m,u,v\n"{""x\\""y"":""0x01"",""it\'s"":[null]}","{""0xab"":[{""b"":""0x""}]}","{""b"":""0x02""}",\n',
+    );
   });
 
-  it('lists a created table\'s columns by the upload types they were made with', async () => {
+  it("lists a created table's columns by the upload types they were made with", async () => {
     const schema = [
       { name: 'holder', type: 'varbinary' },
       { name: 'amount', type: 'uint256' },

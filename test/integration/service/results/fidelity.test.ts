@@ -63,7 +63,10 @@ describe('two writes to one table or query at once', () => {
   const upload = (table: string, data: string) => h.post('/api/v1/table/upload/csv', { table_name: table, data }, alice());
   const insert = (table: string) =>
     h.post(`/api/v1/table/alice/dataset_${table}/insert`, undefined, { ...alice({ 'content-type': 'text/csv' }), body: 'a\n9\n' });
-  const exists = async (table: string) => ((await h.get('/api/v1/tables?limit=1000', alice())).body.tables as { full_name: string }[]).some((t) => t.full_name === `dune.alice.dataset_${table}`);
+  const exists = async (table: string) =>
+    ((await h.get('/api/v1/tables?limit=1000', alice())).body.tables as { full_name: string }[]).some(
+      (t) => t.full_name === `dune.alice.dataset_${table}`,
+    );
 
   it('delete and delete: one deletes, the other finds nothing (404)', async () => {
     for (let round = 0; round < ROUNDS; round++) {
@@ -93,7 +96,10 @@ describe('two writes to one table or query at once', () => {
       expect([200, 404]).toContain(replaced.status);
       // Deleted last: gone. Replaced last: there, with the new column.
       if (await exists('swapped')) {
-        const tables = (await h.get('/api/v1/tables?limit=1000', alice())).body.tables as { full_name: string; columns: { name: string }[] }[];
+        const tables = (await h.get('/api/v1/tables?limit=1000', alice())).body.tables as {
+          full_name: string;
+          columns: { name: string }[];
+        }[];
         expect(tables.find((t) => t.full_name === 'dune.alice.dataset_swapped')?.columns.map((c) => c.name)).toEqual(['b']);
         expect((await del('dataset_swapped')).status).toBe(200);
       }

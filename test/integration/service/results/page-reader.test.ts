@@ -48,6 +48,8 @@ describe("bench:service's page reader", () => {
 
   it('fails, rather than counts, when a page is refused', async () => {
     const first = url(`/execution/${id}/results?limit=${PAGE_ROWS}`);
-    await expect(readPages(first, url(`/execution/${id}/status`), 'not-a-key', 'json')).rejects.toThrow(/page reader exited with 1: Error: .*results\?limit=700: HTTP 401/);
+    await expect(readPages(first, url(`/execution/${id}/status`), 'not-a-key', 'json')).rejects.toThrow(
+      /page reader exited with 1: Error: .*results\?limit=700: HTTP 401/,
+    );
   });
 });

@@ -43,7 +43,12 @@ describe('JSON pages', () => {
     expect(rows[2600]!.dbl).toBe('nan');
     expect(rows[2500]).toMatchObject({ unsafe: '9007199254740993', text: 'say "hi", then\nleave', j: { k: [1, 2] }, v: 2500 });
     expect(rows[2501]).toMatchObject({ unsafe: 2501000, tiny: 1, huge: 2501, dec0: 17507, dec2: 312.63, f: 625.25, text: '' });
-    expect(rows[3]).toMatchObject({ ts: '2024-01-02 03:04:08.678 UTC', tstz: '2024-01-02 01:04:05.500 UTC', list: [3, null], struct: { a: 3, b: 'x' } });
+    expect(rows[3]).toMatchObject({
+      ts: '2024-01-02 03:04:08.678 UTC',
+      tstz: '2024-01-02 01:04:05.500 UTC',
+      list: [3, null],
+      struct: { a: 3, b: 'x' },
+    });
   });
 
   it('write a column as it is only when all its values on the page are exact JSON numbers', async () => {
@@ -79,7 +84,9 @@ describe('JSON pages', () => {
     const units = (JSON.parse(`[${Buffer.concat(sample.body).toString()}]`) as { unsafe: number | string }[]).map((row) => row.unsafe);
     expect(units.length).toBe(sample.rowCount);
     const ids = units.map((u) => (u === '9007199254740993' ? 2500 : Number(u) / 1000));
-    const [[bytes]] = (await connection.runAndReadAll(`SELECT sum(${rowBytesSql(columns)})::BIGINT FROM t WHERE rowid IN (${ids.join(',')})`)).getRows() as [[bigint]];
+    const [[bytes]] = (
+      await connection.runAndReadAll(`SELECT sum(${rowBytesSql(columns)})::BIGINT FROM t WHERE rowid IN (${ids.join(',')})`)
+    ).getRows() as [[bigint]];
     expect(sample.bytes).toBe(Number(bytes));
   });
 });
@@ -104,7 +111,14 @@ describe('a table made into text whole', () => {
   it('gives the pages DuckDB writes, as slices: text, rows and bytes', async () => {
     const text = (await writer.text(connection, columns, 't', '__row', 64 * 1024 * 1024))!;
     expect(text.starts.length).toBe(ROWS + 1);
-    for (const [offset, limit] of [[0, 100], [12_345, 1], [2_450, 100], [29_990, 100], [0, ROWS], [ROWS, 10]] as const) {
+    for (const [offset, limit] of [
+      [0, 100],
+      [12_345, 1],
+      [2_450, 100],
+      [29_990, 100],
+      [0, ROWS],
+      [ROWS, 10],
+    ] as const) {
       const sliced = textPage(text, offset, limit);
       const written = await writer.json(connection, columns, range(offset, Math.min(ROWS, offset + limit), limit));
       expect(Buffer.concat(sliced.body).toString(), `${offset}+${limit}`).toBe(Buffer.concat(written.body).toString());
@@ -127,10 +141,17 @@ describe('a text larger than it may be', () => {
 
 describe('CSV pages', () => {
   it('quote what needs it, tell an empty text from a null, and end each line with a break', async () => {
-    const page = await writer.csv(connection, [columns.find((c) => c.name === 'text')!, columns.find((c) => c.name === 'ts')!], range(0, 4));
+    const page = await writer.csv(
+      connection,
+      [columns.find((c) => c.name === 'text')!, columns.find((c) => c.name === 'ts')!],
+      range(0, 4),
+    );
     expect(page.rowCount).toBe(4);
     expect(Buffer.concat(page.body).toString()).toBe(
-      '"say ""hi"", then\nleave",2024-01-02 03:04:05.678 UTC\n' + '"",2024-01-02 03:04:06.678 UTC\n' + ',2024-01-02 03:04:07.678 UTC\n' + 'plain 3,2024-01-02 03:04:08.678 UTC\n',
+      '"say ""hi"", then\nleave",2024-01-02 03:04:05.678 UTC\n' +
+        '"",2024-01-02 03:04:06.678 UTC\n' +
+        ',2024-01-02 03:04:07.678 UTC\n' +
+        'plain 3,2024-01-02 03:04:08.678 UTC\n',
     );
   });
 });
@@ -139,7 +160,11 @@ describe('page files', () => {
   it('are removed once read, and when DuckDB fails to write them', async () => {
     await writer.csv(connection, columns, range(0, 3000));
     await writer.json(connection, columns, range(0, 3000));
-    const failing: PageRows = { ...range(0, 3000), sql: `SELECT *, rowid AS __row, CAST(text AS INTEGER) AS broken FROM t`, orderBy: 'broken' };
+    const failing: PageRows = {
+      ...range(0, 3000),
+      sql: `SELECT *, rowid AS __row, CAST(text AS INTEGER) AS broken FROM t`,
+      orderBy: 'broken',
+    };
     await expect(writer.csv(connection, columns, { ...failing, inOrder: false })).rejects.toThrow(/Conversion Error/);
     expect(readdirSync(dir)).toEqual([]);
   });

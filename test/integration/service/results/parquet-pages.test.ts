@@ -20,7 +20,13 @@ beforeAll(async () => {
 });
 afterAll(() => rows?.close());
 
-const all = (table: string): PageRows => ({ sql: `SELECT *, rowid AS __row FROM ${table}`, params: [], orderBy: '__row', inOrder: true, limit: ROWS });
+const all = (table: string): PageRows => ({
+  sql: `SELECT *, rowid AS __row FROM ${table}`,
+  params: [],
+  orderBy: '__row',
+  inOrder: true,
+  limit: ROWS,
+});
 
 // values whose text is not their type's shortest, or that a Parquet type would change
 const AWKWARD_SQL = `SELECT * FROM (VALUES
@@ -41,13 +47,17 @@ async function differences(types: string[], csvFile: string, parquetFile: string
   const client = await (await DuckDBInstance.create(':memory:')).connect();
   await client.run(`SET TimeZone = 'UTC'`);
   // as the cache does: a Parquet column the service sent as a value is cast from its own type
-  const parquetTypes = (await client.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${parquetFile}')`)).getRows().map((row) => String(row[1]));
+  const parquetTypes = (await client.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${parquetFile}')`))
+    .getRows()
+    .map((row) => String(row[1]));
   const castFrom = (sourceTypes?: string[]) => types.map((type, i) => storageCast(`c${i}`, type, i, sourceTypes?.[i])).join(', ');
   const text = types.map((_, i) => `'c${i}': 'VARCHAR'`).join(', ');
   const csv = `SELECT ${castFrom()} FROM read_csv('${csvFile}', header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, columns = {${text}})`;
   const parquet = `SELECT ${castFrom(parquetTypes)} FROM read_parquet('${parquetFile}')`;
   const [[missing, added, count]] = (
-    await client.runAndReadAll(`SELECT (SELECT count(*) FROM (${csv} EXCEPT ALL ${parquet})), (SELECT count(*) FROM (${parquet} EXCEPT ALL ${csv})), (SELECT count(*) FROM (${parquet}))`)
+    await client.runAndReadAll(
+      `SELECT (SELECT count(*) FROM (${csv} EXCEPT ALL ${parquet})), (SELECT count(*) FROM (${parquet} EXCEPT ALL ${csv})), (SELECT count(*) FROM (${parquet}))`,
+    )
   ).getRows() as [[bigint, bigint, bigint]];
   expect(Number(count)).toBe(rowCount);
   return Number(missing) + Number(added);
@@ -57,8 +67,13 @@ describe('a page as Parquet', () => {
   it('reads as the CSV page reads, kept as the app keeps each type, or as text (timestamps as timestamps)', async () => {
     const { connection, writer, dir } = rows;
     await connection.run(`CREATE TABLE awkward AS ${AWKWARD_SQL}`);
-    for (const [table, rowCount] of [['t', ROWS], ['awkward', 4]] as const) {
-      const columns = (await connection.runAndReadAll(`DESCRIBE ${table}`)).getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
+    for (const [table, rowCount] of [
+      ['t', ROWS],
+      ['awkward', 4],
+    ] as const) {
+      const columns = (await connection.runAndReadAll(`DESCRIBE ${table}`))
+        .getRows()
+        .map(([name, type]) => ({ name: String(name), type: String(type) }));
       const csv = await writer.write(connection, 'csv', columns, all(table));
       const parquet = await writer.write(connection, 'parquet', columns, all(table));
       expect(parquet.rowCount).toBe(rowCount);
@@ -66,7 +81,15 @@ describe('a page as Parquet', () => {
       writeFileSync(csvFile, Buffer.concat(csv.body));
       writeFileSync(parquetFile, Buffer.concat(parquet.body));
       try {
-        expect(await differences(columns.map((c) => storageType(c.type)), csvFile, parquetFile, rowCount), table).toBe(0);
+        expect(
+          await differences(
+            columns.map((c) => storageType(c.type)),
+            csvFile,
+            parquetFile,
+            rowCount,
+          ),
+          table,
+        ).toBe(0);
         // timestamps are sent as timestamps, not as the CSV's text of them
         const asText = columns.map((c) => (c.type.startsWith('TIMESTAMP') ? storageType(c.type) : 'VARCHAR'));
         expect(await differences(asText, csvFile, parquetFile, rowCount), table).toBe(0);
@@ -83,7 +106,9 @@ describe('the CSV endpoint', () => {
   let executionId: string;
   beforeAll(async () => {
     h = await startHarness({ compression: 'always' });
-    executionId = (await h.post('/api/v1/sql/execute', { sql: 'select range as n, range % 3 = 0 as third, range % 5 as fifth from range(20000)' })).body.execution_id;
+    executionId = (
+      await h.post('/api/v1/sql/execute', { sql: 'select range as n, range % 3 = 0 as third, range % 5 as fifth from range(20000)' })
+    ).body.execution_id;
     await h.waitUntilFinished(executionId);
   });
   afterAll(() => h?.stop());
@@ -102,10 +127,14 @@ describe('the CSV endpoint', () => {
     const file = join(h.dataDir, 'page.parquet');
     writeFileSync(file, Buffer.from(await response.arrayBuffer()));
     const client = await (await DuckDBInstance.create(':memory:')).connect();
-    const read = (await client.runAndReadAll(`SELECT min(c0), max(c0), count(*), count(*) FILTER (c1) FROM read_parquet('${file}')`)).getRows();
+    const read = (
+      await client.runAndReadAll(`SELECT min(c0), max(c0), count(*), count(*) FILTER (c1) FROM read_parquet('${file}')`)
+    ).getRows();
     expect(read).toEqual([[7000n, 13999n, 7000n, 2333n]]);
     // a page is read whole: no Bloom filter, nor a dictionary (DuckDB writes both for a column of few values, c2)
-    const written = (await client.runAndReadAll(`SELECT count(bloom_filter_offset), count(dictionary_page_offset) FROM parquet_metadata('${file}')`)).getRows();
+    const written = (
+      await client.runAndReadAll(`SELECT count(bloom_filter_offset), count(dictionary_page_offset) FROM parquet_metadata('${file}')`)
+    ).getRows();
     expect(written).toEqual([[0n, 0n]]);
   });
 

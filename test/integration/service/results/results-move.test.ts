@@ -41,7 +41,10 @@ describe('results kept in one file by an earlier release', () => {
   it('are moved into a file each at start, rows in their order; a move cut short starts again', async () => {
     h = await startHarness();
     // stored in an order no sort gives back: the move must keep it
-    const ids = [await stored(`SELECT (range * 7919) % 50000 AS n, 'row ' || range AS label FROM range(50000)`), await stored(`SELECT 'only' AS label`)];
+    const ids = [
+      await stored(`SELECT (range * 7919) % 50000 AS n, 'row ' || range AS label FROM range(50000)`),
+      await stored(`SELECT 'only' AS label`),
+    ];
     const before = await pages(ids);
     await h.service.close();
     await asOneFile(h.dataDir, ids);

@@ -34,7 +34,16 @@ describe('execution lifecycle', () => {
     const meta = finished.result_metadata;
     expect(meta.total_row_count).toBe(5000);
     expect(meta.column_names).toEqual([
-      'trade_id', 'block_time', 'chain', 'token', 'trader', 'amount', 'amount_usd', 'is_buy', 'route', 'raw_amount',
+      'trade_id',
+      'block_time',
+      'chain',
+      'token',
+      'trader',
+      'amount',
+      'amount_usd',
+      'is_buy',
+      'route',
+      'raw_amount',
     ]);
     expect(meta.column_types).toHaveLength(10);
     expect(meta.total_result_set_bytes).toBeGreaterThan(0);

@@ -46,11 +46,19 @@ describe("a stored result's large pages", () => {
   it('give every row once and in order in CSV, values with quotes and line breaks included', async () => {
     const texts: string[] = [];
     for (let offset = 0; offset < ROWS; offset += 7000) {
-      texts.push(await (await fetch(`${h.service.baseUrl}/api/v1/execution/${executionId}/results/csv?limit=7000&offset=${offset}`, { headers: { 'x-dune-api-key': h.key } })).text());
+      texts.push(
+        await (
+          await fetch(`${h.service.baseUrl}/api/v1/execution/${executionId}/results/csv?limit=7000&offset=${offset}`, {
+            headers: { 'x-dune-api-key': h.key },
+          })
+        ).text(),
+      );
     }
     const lines = texts.map((text) => text.slice(text.indexOf('\n') + 1)).join('');
     const quoted = (n: number) => (n % 7 === 0 ? '"a,""b""\nc"' : `x${n}`);
-    const hashes = await h.post('/api/v1/sql/execute', { sql: `select string_agg(md5(range::varchar), ',' order by range) as all_h from range(${ROWS})` });
+    const hashes = await h.post('/api/v1/sql/execute', {
+      sql: `select string_agg(md5(range::varchar), ',' order by range) as all_h from range(${ROWS})`,
+    });
     await h.waitUntilFinished(hashes.body.execution_id);
     const all = ((await h.get(`/api/v1/execution/${hashes.body.execution_id}/results`)).body.result.rows[0].all_h as string).split(',');
     expect(lines).toBe(all.map((hash, n) => `${n},${hash},${quoted(n)}\n`).join(''));
@@ -61,7 +69,9 @@ describe("a stored result's large pages", () => {
     expect(page.result.rows.map((row: Json) => row.n)).toEqual(Array.from({ length: 100 }, (_, i) => 20995 + i));
     expect(page.result.rows[5]).toMatchObject({ n: 21000, t: expectedText(21000) });
     // the same rows of a filter that lets all through are written by DuckDB, not read from the text
-    const filtered = (await h.get(`/api/v1/execution/${executionId}/results?limit=100&offset=20995&filters=${encodeURIComponent('n >= 0')}`)).body;
+    const filtered = (
+      await h.get(`/api/v1/execution/${executionId}/results?limit=100&offset=20995&filters=${encodeURIComponent('n >= 0')}`)
+    ).body;
     expect(page.result.rows).toEqual(filtered.result.rows);
     expect(page.result.metadata.result_set_bytes).toBe(filtered.result.metadata.result_set_bytes);
   });

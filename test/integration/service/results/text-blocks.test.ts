@@ -18,16 +18,18 @@ let dir: string;
 let writer: PageWriter;
 let columns: ResultColumn[];
 
-const blockMaker = (format: PageEncoding, made: number[] = []): MakeBlock => async (from, to, allocate) => {
-  made.push(from);
-  const other = await db.connect();
-  try {
-    const json = format === 'json' ? await writer.jsonText(other, columns, 't') : null;
-    return await writer.block(other, columns, 't', '__row', { from, to, json, allocate });
-  } finally {
-    db.release(other);
-  }
-};
+const blockMaker =
+  (format: PageEncoding, made: number[] = []): MakeBlock =>
+  async (from, to, allocate) => {
+    made.push(from);
+    const other = await db.connect();
+    try {
+      const json = format === 'json' ? await writer.jsonText(other, columns, 't') : null;
+      return await writer.block(other, columns, 't', '__row', { from, to, json, allocate });
+    } finally {
+      db.release(other);
+    }
+  };
 
 let rows: TypedRows;
 beforeAll(async () => {
@@ -40,14 +42,29 @@ afterAll(() => rows.close());
 describe('pages read from blocks', () => {
   it('are the pages DuckDB writes: text, rows and bytes, across blocks and at the end, from memory or from files', async () => {
     expect(ROWS).toBeGreaterThan(BLOCK_ROWS);
-    for (const [format, memory] of [['json', 1024 * 1024 * 1024], ['csv', 1024 * 1024 * 1024], ['json', 0], ['csv', 0]] as const) {
+    for (const [format, memory] of [
+      ['json', 1024 * 1024 * 1024],
+      ['csv', 1024 * 1024 * 1024],
+      ['json', 0],
+      ['csv', 0],
+    ] as const) {
       const blocks = new TextBlocks(1024 * 1024 * 1024, memory);
       const made: number[] = [];
-      for (const [offset, limit] of [[0, 3_000], [BLOCK_ROWS - 1_500, 3_000], [2_400, 20_000], [BLOCK_ROWS, 5_000], [ROWS - 2_500, 3_000], [0, ROWS + 10]] as const) {
+      for (const [offset, limit] of [
+        [0, 3_000],
+        [BLOCK_ROWS - 1_500, 3_000],
+        [2_400, 20_000],
+        [BLOCK_ROWS, 5_000],
+        [ROWS - 2_500, 3_000],
+        [0, ROWS + 10],
+      ] as const) {
         const read = await blocks.page('e1', `t-${format}`, format, ROWS, offset, limit, blockMaker(format, made));
         const written = await writer.range(connection, format, columns, 't', '__row', offset, Math.min(limit, ROWS - offset));
         expect(Buffer.concat(read.body).equals(Buffer.concat(written.body)), `${format} ${memory} ${offset}+${limit}`).toBe(true);
-        expect([read.rowCount, read.bytes], `${format} ${offset}+${limit}`).toEqual([written.rowCount, format === 'csv' ? 0 : written.bytes]);
+        expect([read.rowCount, read.bytes], `${format} ${offset}+${limit}`).toEqual([
+          written.rowCount,
+          format === 'csv' ? 0 : written.bytes,
+        ]);
       }
       // each block was written once, however many pages read it
       expect(made).toEqual([0, BLOCK_ROWS]);
@@ -58,7 +75,7 @@ describe('pages read from blocks', () => {
     }
   });
 
-  it('that end where a block ends have the next page\'s block written while they are sent', async () => {
+  it("that end where a block ends have the next page's block written while they are sent", async () => {
     const blocks = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
     const made: number[] = [];
     await blocks.page('e1', 't', 'csv', ROWS, 0, BLOCK_ROWS, blockMaker('csv', made));
@@ -75,7 +92,13 @@ describe('pages read from blocks', () => {
     await blocks.page('e1', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
     expect(blocks.keptPage('t', 'json', ROWS, BLOCK_ROWS - 50, 100)).toBeNull();
     const kept = await blocks.keptPage('t', 'json', ROWS, 2_450, 100)!;
-    const written = await writer.json(connection, columns, { sql: 'SELECT *, rowid AS __row FROM t WHERE rowid >= 2450 AND rowid < 2550', params: [], orderBy: '__row', inOrder: true, limit: 100 });
+    const written = await writer.json(connection, columns, {
+      sql: 'SELECT *, rowid AS __row FROM t WHERE rowid >= 2450 AND rowid < 2550',
+      params: [],
+      orderBy: '__row',
+      inOrder: true,
+      limit: 100,
+    });
     expect(Buffer.concat(kept.body).toString()).toBe(Buffer.concat(written.body).toString());
     expect([kept.rowCount, kept.bytes]).toEqual([100, written.bytes]);
     expect(readdirSync(dir)).toHaveLength(1);
@@ -129,7 +152,7 @@ describe('block files', () => {
     await expect.poll(() => readdirSync(dir)).toEqual([]);
   });
 
-  it('dropped from memory hold the next block\'s text only once the pages read from them are sent', async () => {
+  it("dropped from memory hold the next block's text only once the pages read from them are sent", async () => {
     const measured = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
     await measured.page('e0', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
     const blocks = new TextBlocks(1024 * 1024 * 1024, measured.memoryBytes * 1.2);

@@ -34,7 +34,9 @@ export async function openTypedRows(): Promise<TypedRows> {
   const dir = mkdtempSync(join(tmpdir(), 'querydesk-pages-'));
   const db = await Database.open(':memory:', [`CREATE TABLE t AS ${TYPED_ROWS_SQL}`], [`SET TimeZone = 'UTC'`]);
   const connection = await db.connect();
-  const columns = (await connection.runAndReadAll('DESCRIBE t')).getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
+  const columns = (await connection.runAndReadAll('DESCRIBE t'))
+    .getRows()
+    .map(([name, type]) => ({ name: String(name), type: String(type) }));
   return {
     db,
     connection,

@@ -27,22 +27,56 @@ describe('cell values', () => {
     const { body } = await h.get(`/api/v1/execution/${executionId}/results`);
     expect(body.result.rows).toEqual([
       {
-        tiny: 42, safe_big: 9007199254740991, unsafe_big: '9007199254740993',
-        huge: '-170141183460469231731687303715884105727', ubig: '18446744073709551615',
-        dec0: '12345678901234567890', dec2: 1.25, f: 2.5, not_a_number: 'nan', inf: 'inf', yes: true, nothing: null,
-        text: 'say "hi", then\nleave', d: '2024-02-29', ts: '2024-01-02 03:04:05.678 UTC',
-        tstz: '2024-01-02 01:04:05.500 UTC', ts_inf: 'infinity', list: [1, 2, null], struct: { a: 1, b: 'x' }, e: 'a',
+        tiny: 42,
+        safe_big: 9007199254740991,
+        unsafe_big: '9007199254740993',
+        huge: '-170141183460469231731687303715884105727',
+        ubig: '18446744073709551615',
+        dec0: '12345678901234567890',
+        dec2: 1.25,
+        f: 2.5,
+        not_a_number: 'nan',
+        inf: 'inf',
+        yes: true,
+        nothing: null,
+        text: 'say "hi", then\nleave',
+        d: '2024-02-29',
+        ts: '2024-01-02 03:04:05.678 UTC',
+        tstz: '2024-01-02 01:04:05.500 UTC',
+        ts_inf: 'infinity',
+        list: [1, 2, null],
+        struct: { a: 1, b: 'x' },
+        e: 'a',
       },
     ]);
     expect(body.result.metadata.column_types).toEqual([
-      'tinyint', 'bigint', 'bigint', 'int256', 'decimal(20,0)', 'decimal(38,0)', 'decimal(10,2)', 'real', 'double', 'double',
-      'boolean', 'integer', 'varchar', 'date', 'timestamp(3)', 'timestamp(3) with time zone', 'timestamp(3)',
-      'array(integer)', 'row(a integer, b varchar)', 'varchar',
+      'tinyint',
+      'bigint',
+      'bigint',
+      'int256',
+      'decimal(20,0)',
+      'decimal(38,0)',
+      'decimal(10,2)',
+      'real',
+      'double',
+      'double',
+      'boolean',
+      'integer',
+      'varchar',
+      'date',
+      'timestamp(3)',
+      'timestamp(3) with time zone',
+      'timestamp(3)',
+      'array(integer)',
+      'row(a integer, b varchar)',
+      'varchar',
     ]);
   });
 
   it('writes the same values as CSV fields, quoted where needed', async () => {
-    const response = await fetch(`${h.service.baseUrl}/api/v1/execution/${executionId}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
+    const response = await fetch(`${h.service.baseUrl}/api/v1/execution/${executionId}/results/csv`, {
+      headers: { 'x-dune-api-key': h.key },
+    });
     const text = await response.text();
     expect(text).toBe(
       'tiny,safe_big,unsafe_big,huge,ubig,dec0,dec2,f,not_a_number,inf,yes,nothing,text,d,ts,tstz,ts_inf,list,struct,e\n' +
@@ -92,9 +126,13 @@ describe('VARIANT results', () => {
     const status = await h.waitUntilFinished(id);
     expect(status.state, JSON.stringify(status.error)).toBe('QUERY_STATE_COMPLETED');
     const { body } = await h.get(`/api/v1/execution/${id}/results`);
-    expect(body.result.rows).toEqual([{ n: 1, obj: { a: 1, b: [1.5, null] }, list: [1, 2], text: 'say "hi"', nothing: null, d: '2024-01-01' }]);
+    expect(body.result.rows).toEqual([
+      { n: 1, obj: { a: 1, b: [1.5, null] }, list: [1, 2], text: 'say "hi"', nothing: null, d: '2024-01-01' },
+    ]);
     expect(body.result.metadata.column_types).toEqual(Array(6).fill('json'));
     const csv = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
-    expect(await csv.text()).toBe('n,obj,list,text,nothing,d\n1,"{""a"":1,""b"":[1.5,null]}","[1,2]","""say \\""hi\\""""",,"""2024-01-01"""\n');
+    expect(await csv.text()).toBe(
+      'n,obj,list,text,nothing,d\n1,"{""a"":1,""b"":[1.5,null]}","[1,2]","""say \\""hi\\""""",,"""2024-01-01"""\n',
+    );
   });
 });

@@ -11,7 +11,10 @@ import { Database } from '../../../../main/service/storage/duckdb.ts';
 let db: Database;
 let texts: ViewTexts;
 let writer: PageWriter;
-const columns = [{ name: 'n', type: 'BIGINT' }, { name: 'label', type: 'VARCHAR' }];
+const columns = [
+  { name: 'n', type: 'BIGINT' },
+  { name: 'label', type: 'VARCHAR' },
+];
 
 beforeEach(async () => {
   db = await Database.open(':memory:', [`CREATE TABLE v AS SELECT range AS n, 'row ' || range AS label FROM range(1000)`]);

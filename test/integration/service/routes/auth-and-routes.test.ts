@@ -64,8 +64,7 @@ describe('a custom service name', () => {
   it('reads the key from X-<NAME>-API-KEY only', async () => {
     const other = await startHarness({ serviceName: 'ACME' });
     try {
-      const at = (headers: Record<string, string>) =>
-        fetch(`${other.service.baseUrl}/api/v1/queries`, { headers }).then((r) => r.status);
+      const at = (headers: Record<string, string>) => fetch(`${other.service.baseUrl}/api/v1/queries`, { headers }).then((r) => r.status);
       expect(await at({ 'X-Acme-Api-Key': other.key })).toBe(200);
       expect(await at({ 'X-DUNE-API-KEY': other.key })).toBe(401);
     } finally {

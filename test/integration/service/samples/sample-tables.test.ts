@@ -25,13 +25,12 @@ let h: Harness;
 const sql = (text: string, key = 'key-demo'): Promise<Json> => executeSql(h, key, text);
 const sampleDir = () => join(h.dataDir, 'samples');
 
-
 beforeAll(async () => {
   h = await startHarness({ accounts: ACCOUNTS });
 });
 afterAll(() => h.stop());
 
-describe('the sample of Dune\'s tables', () => {
+describe("the sample of Dune's tables", () => {
   it('is not made at start, and is made by the first execution that names one of its tables', async () => {
     expect(readdirSync(sampleDir())).toEqual([]);
     expect(await sql('select 1 as one')).toEqual([{ one: 1 }]);
@@ -65,38 +64,47 @@ describe('the sample of Dune\'s tables', () => {
 
   it('is consistent: transfers and trades happen in successful transactions, tokens and prices match', async () => {
     // every transfer is in a successful transaction of the same block, time and sender
-    expect(await sql(`select count(*) as n from erc20_ethereum.evt_Transfer e
+    expect(
+      await sql(`select count(*) as n from erc20_ethereum.evt_Transfer e
       left join ethereum.transactions t on t.hash = e.evt_tx_hash and t.block_number = e.evt_block_number
         and t.block_time = e.evt_block_time and t."from" = e.evt_tx_from and t.success
-      where t.hash is null`)).toEqual([{ n: 0 }]);
+      where t.hash is null`),
+    ).toEqual([{ n: 0 }]);
     // every transaction sits in its block, by number, hash and time
-    expect(await sql(`select count(*) as n from ethereum.transactions t
+    expect(
+      await sql(`select count(*) as n from ethereum.transactions t
       left join ethereum.blocks b on b.number = t.block_number and b.hash = t.block_hash and b.time = t.block_time
-      where b.number is null`)).toEqual([{ n: 0 }]);
+      where b.number is null`),
+    ).toEqual([{ n: 0 }]);
     // a block's gas is its transactions'
-    expect(await sql(`select count(*) as n from ethereum.blocks b
+    expect(
+      await sql(`select count(*) as n from ethereum.blocks b
       join (select block_number, sum(gas_used) as gas from ethereum.transactions group by 1) t on t.block_number = b.number
-      where b.gas_used <> t.gas`)).toEqual([{ n: 0 }]);
+      where b.gas_used <> t.gas`),
+    ).toEqual([{ n: 0 }]);
     // a trade's tokens are known, its USD amount is its sold amount at that minute's price,
     // and it moved both tokens in its transaction
-    expect(await sql(`select count(*) as n from dex.trades d
+    expect(
+      await sql(`select count(*) as n from dex.trades d
       join tokens.erc20 s on s.contract_address = d.token_sold_address and s.symbol = d.token_sold_symbol
       join tokens.erc20 b on b.contract_address = d.token_bought_address and b.symbol = d.token_bought_symbol
       join prices.usd p on p.contract_address = d.token_sold_address and p.minute = date_trunc('minute', d.block_time)
       where abs(d.token_sold_amount * p.price - d.amount_usd) <= 1e-9 * d.amount_usd
         and d.token_sold_amount = d.token_sold_amount_raw / pow(10, s.decimals)
-        and 2 = (select count(*) from erc20_ethereum.evt_Transfer e where e.evt_tx_hash = d.tx_hash)`))
-      .toEqual(await sql('select count(*) as n from dex.trades'));
+        and 2 = (select count(*) from erc20_ethereum.evt_Transfer e where e.evt_tx_hash = d.tx_hash)`),
+    ).toEqual(await sql('select count(*) as n from dex.trades'));
     // the hashes and addresses are of Ethereum's sizes
-    expect(await sql(`select min(octet_length(hash)) as a, max(octet_length(hash)) as b, min(octet_length("from")) as c, max(octet_length("to")) as d
-      from ethereum.transactions`)).toEqual([{ a: 32, b: 32, c: 20, d: 20 }]);
+    expect(
+      await sql(`select min(octet_length(hash)) as a, max(octet_length(hash)) as b, min(octet_length("from")) as c, max(octet_length("to")) as d
+      from ethereum.transactions`),
+    ).toEqual([{ a: 32, b: 32, c: 20, d: 20 }]);
   });
 
   it('is read-only to every context: no statement changes it', async () => {
     const before = await sql('select count(*) as n, sum(gas_used) as g from ethereum.blocks');
     for (const text of [
       'delete from ethereum.blocks',
-      'insert into tokens.erc20 values (\'ethereum\', null, \'X\', 1)',
+      "insert into tokens.erc20 values ('ethereum', null, 'X', 1)",
       'update prices.usd set price = 0',
       'drop table dex.trades',
       'create table ethereum.mine as select 1',
@@ -111,8 +119,13 @@ describe('the sample of Dune\'s tables', () => {
 
   it("keeps Dune's table under ethereum.transactions when a handle is ethereum: its own is dune.ethereum.<table>", async () => {
     const as = withApiKey('key-ethereum');
-    const create = (table_name: string) => h.post('/api/v1/table/create', { namespace: 'ethereum', table_name, schema: [{ name: 'note', type: 'varchar' }] }, as);
-    const insert = (table: string) => h.post(`/api/v1/table/ethereum/${table}/insert`, undefined, { headers: { ...as.headers, 'content-type': 'text/csv' }, body: 'note\nmine\n' });
+    const create = (table_name: string) =>
+      h.post('/api/v1/table/create', { namespace: 'ethereum', table_name, schema: [{ name: 'note', type: 'varchar' }] }, as);
+    const insert = (table: string) =>
+      h.post(`/api/v1/table/ethereum/${table}/insert`, undefined, {
+        headers: { ...as.headers, 'content-type': 'text/csv' },
+        body: 'note\nmine\n',
+      });
     for (const table of ['transactions', 'notes']) {
       expect((await create(table)).status).toBe(200);
       expect((await insert(table)).status).toBe(200);
@@ -129,7 +142,9 @@ describe('the sample of Dune\'s tables', () => {
     const logs = await sql('select block_time\nfrom ethereum.logs\nlimit 5');
     expect(logs.state).toBe('QUERY_STATE_FAILED');
     expect(logs.error).toMatchObject({ type: 'FAILED_TYPE_EXECUTION_FAILED', metadata: { line: 2, column: 6 } });
-    expect(logs.error.message).toMatch(/^line 2:6: Table 'ethereum\.logs' does not exist: it is one of Dune's tables, which the embedded service has no sample of \(offline: ethereum\.blocks, .*labels\.addresses\); run the query on Dune for it$/);
+    expect(logs.error.message).toMatch(
+      /^line 2:6: Table 'ethereum\.logs' does not exist: it is one of Dune's tables, which the embedded service has no sample of \(offline: ethereum\.blocks, .*labels\.addresses\); run the query on Dune for it$/,
+    );
     const nft = await sql('select * from nft.trades');
     expect(nft.error.message).toMatch(/^line 1:15: Table 'nft\.trades' does not exist: it is one of Dune's tables/);
     expect(nft.error.metadata).toEqual({ line: 1, column: 15 });
@@ -158,7 +173,9 @@ describe('the sample of Dune\'s tables', () => {
       const connection = await instance.connect();
       const sums = [];
       for (const t of SAMPLE_TABLES) {
-        sums.push((await connection.runAndReadAll(`select count(*), bit_xor(hash(columns(*))) from "${t.schema}"."${t.name}"`)).getRowsJson());
+        sums.push(
+          (await connection.runAndReadAll(`select count(*), bit_xor(hash(columns(*))) from "${t.schema}"."${t.name}"`)).getRowsJson(),
+        );
       }
       connection.closeSync();
       instance.closeSync();

@@ -23,7 +23,10 @@ describe('the service on a full disk', () => {
     // the failed result gave its space back
     expect(report.freeBefore - report.freeAfter).toBeLessThan(1024 * 1024);
     // filled by another file while a result was written: it failed, and said so once its end could be written
-    expect(report.filledWhileWriting).toMatchObject({ ended: 'QUERY_STATE_FAILED', error: expect.stringMatching(/^the service's disk is full: /) });
+    expect(report.filledWhileWriting).toMatchObject({
+      ended: 'QUERY_STATE_FAILED',
+      error: expect.stringMatching(/^the service's disk is full: /),
+    });
     expect(report.whileFull.map((a) => `${a.request}: ${a.status}`)).toEqual(
       ['upload', 'insert', 'create query', 'create table', '/sql/execute'].map((request) => `${request}: 507`),
     );
@@ -74,7 +77,10 @@ describe('the service on a full disk', () => {
       return context.skip();
     }
     try {
-      const db = await Database.open(join(disk.dir, 'records.duckdb'), [`SET checkpoint_threshold = '1GB'`, 'CREATE TABLE IF NOT EXISTS t (a VARCHAR)']);
+      const db = await Database.open(join(disk.dir, 'records.duckdb'), [
+        `SET checkpoint_threshold = '1GB'`,
+        'CREATE TABLE IF NOT EXISTS t (a VARCHAR)',
+      ]);
       await db.run(`INSERT INTO t SELECT md5(i::VARCHAR) || md5((i + 1)::VARCHAR) FROM range(80000) t(i)`);
       fill(join(disk.dir, 'filler'));
       await expect(db.run('CHECKPOINT')).rejects.toThrow(/No space left on device/);

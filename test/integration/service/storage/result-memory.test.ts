@@ -34,9 +34,15 @@ afterAll(async () => {
 });
 
 const attached = async () =>
-  (await files.db.rows<{ name: string }>(`SELECT database_name AS name FROM duckdb_databases() WHERE starts_with(database_name, 'result_') ORDER BY 1`)).map((row) => row.name);
+  (
+    await files.db.rows<{ name: string }>(
+      `SELECT database_name AS name FROM duckdb_databases() WHERE starts_with(database_name, 'result_') ORDER BY 1`,
+    )
+  ).map((row) => row.name);
 const tableMemory = async (db: Database) =>
-  Number((await db.rows<{ bytes: bigint }>(`SELECT memory_usage_bytes AS bytes FROM duckdb_memory() WHERE tag = 'BASE_TABLE'`)).at(0)?.bytes);
+  Number(
+    (await db.rows<{ bytes: bigint }>(`SELECT memory_usage_bytes AS bytes FROM duckdb_memory() WHERE tag = 'BASE_TABLE'`)).at(0)?.bytes,
+  );
 const readAll = (id: string) =>
   files.use(id, async (table) => (await files.db.rows<{ n: bigint }>(`SELECT count(DISTINCT s) AS n FROM ${table.sql}`)).at(0)?.n);
 
@@ -47,7 +53,9 @@ describe('a result being written', () => {
     expect(await tableMemory(files.writer)).toBeLessThanOrEqual(128 * MB);
     expect(await tableMemory(files.db)).toBeLessThan(MB);
     expect(await attached()).toEqual([]);
-    expect(await files.use('long', async (table) => (await files.db.rows<{ n: bigint }>(`SELECT count(*) AS n FROM ${table.sql}`)).at(0)?.n)).toBe(15000000n);
+    expect(
+      await files.use('long', async (table) => (await files.db.rows<{ n: bigint }>(`SELECT count(*) AS n FROM ${table.sql}`)).at(0)?.n),
+    ).toBe(15000000n);
   });
 });
 

@@ -57,7 +57,10 @@ describe('tables in SQL, by context', () => {
   it('a member of a team reaches none of its private tables, however the SQL names them', async () => {
     for (const text of PROBES) await refused('alice', text);
     // nor does the catalog show it
-    const listed = await sql('alice', "select table_name from duckdb_tables() union all select view_name from duckdb_views() where not internal");
+    const listed = await sql(
+      'alice',
+      'select table_name from duckdb_tables() union all select view_name from duckdb_views() where not internal',
+    );
     expect(listed.map((r: Json) => r.table_name)).not.toContain('dataset_secret');
     expect(JSON.stringify(await sql('alice', 'select * from duckdb_databases()'))).not.toMatch(/secret/);
   });
@@ -68,7 +71,7 @@ describe('tables in SQL, by context', () => {
     for (const text of PROBES) await refused('bob', text);
   });
 
-  it('the team does not reach its member\'s private tables', async () => {
+  it("the team does not reach its member's private tables", async () => {
     await refused('acme', 'select * from dune.alice.dataset_diary');
   });
 
@@ -88,7 +91,11 @@ describe('tables in SQL, by context', () => {
 
   it('cancel still interrupts a running execution', async () => {
     const key = withApiKey(KEYS.alice);
-    const created = await h.post('/api/v1/query', { name: 'slow', query_sql: 'select sum(hash(i) % 1000) as s from range(3000000000) as t(i)' }, key);
+    const created = await h.post(
+      '/api/v1/query',
+      { name: 'slow', query_sql: 'select sum(hash(i) % 1000) as s from range(3000000000) as t(i)' },
+      key,
+    );
     const run = await h.post(`/api/v1/query/${created.body.query_id}/execute`, undefined, key);
     const id = run.body.execution_id;
     for (;;) {
@@ -116,7 +123,9 @@ describe('a data directory of the former layout, all tables in tables.duckdb', (
     // rebuild what the former service kept: every table in one file, under schema = handle
     const shared = await DuckDBInstance.create(join(h.dataDir, 'tables.duckdb'));
     const c = await shared.connect();
-    await c.run(`CREATE SCHEMA acme; CREATE TABLE acme.dataset_secret (code VARCHAR NOT NULL); INSERT INTO acme.dataset_secret VALUES ('old-secret')`);
+    await c.run(
+      `CREATE SCHEMA acme; CREATE TABLE acme.dataset_secret (code VARCHAR NOT NULL); INSERT INTO acme.dataset_secret VALUES ('old-secret')`,
+    );
     c.closeSync();
     shared.closeSync();
     const meta = await DuckDBInstance.create(join(h.dataDir, 'service.duckdb'));

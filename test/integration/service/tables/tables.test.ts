@@ -17,7 +17,12 @@ describe('POST /table/upload/csv', () => {
   it('uploads a CSV as dune.<handle>.dataset_<name>, queryable in SQL with inferred types', async () => {
     const upload = await h.post(
       '/api/v1/table/upload/csv',
-      { table_name: 'prices', description: 'daily prices', is_private: false, data: 'day,token,price\n2024-01-01,WETH,2300.5\n2024-01-02,"W,BTC",42000\n' },
+      {
+        table_name: 'prices',
+        description: 'daily prices',
+        is_private: false,
+        data: 'day,token,price\n2024-01-01,WETH,2300.5\n2024-01-02,"W,BTC",42000\n',
+      },
       as('alice'),
     );
     expect(upload).toEqual({ status: 200, body: { success: true, table_name: 'prices', full_name: 'dune.alice.dataset_prices' } });
@@ -30,7 +35,9 @@ describe('POST /table/upload/csv', () => {
   it('replaces a table of the same name, and a failed upload leaves the old one', async () => {
     const put = (data: string) => h.post('/api/v1/table/upload/csv', { table_name: 'swap', data }, as('alice'));
     const listedColumns = async () =>
-      (await h.get('/api/v1/tables', as('alice'))).body.tables.find((t: Json) => t.full_name === 'dune.alice.dataset_swap').columns.map((c: Json) => c.name);
+      (await h.get('/api/v1/tables', as('alice'))).body.tables
+        .find((t: Json) => t.full_name === 'dune.alice.dataset_swap')
+        .columns.map((c: Json) => c.name);
     expect((await put('a\n1\n')).status).toBe(200);
     expect(await listedColumns()).toEqual(['a']);
     expect((await put('b\n2\n3\n')).status).toBe(200);
@@ -67,23 +74,49 @@ describe('create, insert, list, delete', () => {
   it('creates a typed table, inserts CSV and NDJSON all-or-nothing, lists and deletes it', async () => {
     const created = await h.post(
       '/api/v1/table/create',
-      { namespace: 'alice', table_name: 'events', schema: [{ name: 'at', type: 'timestamp' }, { name: 'n', type: 'integer', nullable: false }, { name: 'tag', type: 'varchar' }] },
+      {
+        namespace: 'alice',
+        table_name: 'events',
+        schema: [
+          { name: 'at', type: 'timestamp' },
+          { name: 'n', type: 'integer', nullable: false },
+          { name: 'tag', type: 'varchar' },
+        ],
+      },
       as('alice'),
     );
     expect(created).toEqual({
       status: 200,
       body: {
-        namespace: 'alice', table_name: 'events', full_name: 'dune.alice.events',
-        example_query: 'select * from dune.alice.events limit 10', message: 'Table created successfully', already_existed: false,
+        namespace: 'alice',
+        table_name: 'events',
+        full_name: 'dune.alice.events',
+        example_query: 'select * from dune.alice.events limit 10',
+        message: 'Table created successfully',
+        already_existed: false,
       },
     });
-    expect((await h.post('/api/v1/table/create', { namespace: 'alice', table_name: 'events', schema: [{ name: 'x', type: 'integer' }] }, as('alice'))).status).toBe(409);
-    expect((await h.post('/api/v1/table/create', { namespace: 'carol', table_name: 'x', schema: [{ name: 'x', type: 'integer' }] }, as('alice'))).status).toBe(403);
+    expect(
+      (
+        await h.post(
+          '/api/v1/table/create',
+          { namespace: 'alice', table_name: 'events', schema: [{ name: 'x', type: 'integer' }] },
+          as('alice'),
+        )
+      ).status,
+    ).toBe(409);
+    expect(
+      (await h.post('/api/v1/table/create', { namespace: 'carol', table_name: 'x', schema: [{ name: 'x', type: 'integer' }] }, as('alice')))
+        .status,
+    ).toBe(403);
 
     const insert = (body: string, type: string) =>
       h.post('/api/v1/table/alice/events/insert', undefined, { ...as('alice', { 'content-type': type }), body });
     const csv = 'tag,at,n\nfirst,2020-12-01T23:33:00,1\nsecond,2020-12-02T00:00:00,2\n';
-    expect(await insert(csv, 'text/csv')).toEqual({ status: 200, body: { rows_written: 2, bytes_written: csv.length, name: 'dune.alice.events' } });
+    expect(await insert(csv, 'text/csv')).toEqual({
+      status: 200,
+      body: { rows_written: 2, bytes_written: csv.length, name: 'dune.alice.events' },
+    });
     expect((await insert('{"at":"2021-01-01 00:00:00","n":3,"tag":null}\n', 'application/x-ndjson')).body.rows_written).toBe(1);
 
     const bad = await insert('tag,at,n\nok,2021-01-01T00:00:00,4\nbad,2021-01-01T00:00:00,not-a-number\n', 'text/csv');
@@ -93,13 +126,17 @@ describe('create, insert, list, delete', () => {
     expect(wrongColumns.body.error).toMatch(/unknown \[when\], missing \[at, n\]/);
     expect((await insert('a', 'text/plain')).status).toBe(400);
     expect(await sql('alice', 'select n, tag from dune.alice.events order by n')).toEqual([
-      { n: 1, tag: 'first' }, { n: 2, tag: 'second' }, { n: 3, tag: null },
+      { n: 1, tag: 'first' },
+      { n: 2, tag: 'second' },
+      { n: 3, tag: null },
     ]);
 
     const listed: Json = (await h.get('/api/v1/tables', as('alice'))).body;
     const events = listed.tables.find((t: Json) => t.full_name === 'dune.alice.events');
     expect(events).toMatchObject({
-      is_private: false, purged_at: null, owner: { handle: 'alice', type: 'user' },
+      is_private: false,
+      purged_at: null,
+      owner: { handle: 'alice', type: 'user' },
       columns: [
         { name: 'at', type: 'timestamp', nullable: true, metadata: {} },
         { name: 'n', type: 'integer', nullable: false, metadata: {} },
@@ -111,10 +148,13 @@ describe('create, insert, list, delete', () => {
     expect(firstOnly.tables).toHaveLength(1);
     expect(firstOnly.next_offset).toBe(1);
 
-    expect((await h.post('/api/v1/table/alice/events/insert', undefined, { ...as('carol', { 'content-type': 'text/csv' }), body: csv })).status).toBe(403);
+    expect(
+      (await h.post('/api/v1/table/alice/events/insert', undefined, { ...as('carol', { 'content-type': 'text/csv' }), body: csv })).status,
+    ).toBe(403);
     expect((await h.post('/api/v1/table/alice/events', undefined, { ...as('carol'), method: 'DELETE' })).status).toBe(403);
     expect(await h.post('/api/v1/table/alice/events', undefined, { ...as('alice'), method: 'DELETE' })).toEqual({
-      status: 200, body: { message: 'Table alice.events successfully deleted' },
+      status: 200,
+      body: { message: 'Table alice.events successfully deleted' },
     });
     expect((await h.post('/api/v1/table/alice/events', undefined, { ...as('alice'), method: 'DELETE' })).status).toBe(404);
     expect((await sql('alice', 'select * from dune.alice.events')).state).toBe('QUERY_STATE_FAILED');
@@ -123,7 +163,12 @@ describe('create, insert, list, delete', () => {
 
 describe('user SQL', () => {
   it('cannot change tables or settings, nor reach files', async () => {
-    for (const text of ['drop table dune.alice.dataset_prices', "create table dune.alice.x as select 1", 'set threads = 1', 'select 1; select 2']) {
+    for (const text of [
+      'drop table dune.alice.dataset_prices',
+      'create table dune.alice.x as select 1',
+      'set threads = 1',
+      'select 1; select 2',
+    ]) {
       const status = await sql('alice', text);
       expect(status.state, text).toBe('QUERY_STATE_FAILED');
     }
@@ -135,17 +180,34 @@ describe('user SQL', () => {
 
 describe('the /uploads paths that replace /table', () => {
   it('create, insert, list, clear and delete through /uploads', async () => {
-    const created = await h.post('/api/v1/uploads', { namespace: 'carol', table_name: 'scores', schema: [{ name: 'who', type: 'varchar' }, { name: 'score', type: 'double' }] }, as('carol'));
+    const created = await h.post(
+      '/api/v1/uploads',
+      {
+        namespace: 'carol',
+        table_name: 'scores',
+        schema: [
+          { name: 'who', type: 'varchar' },
+          { name: 'score', type: 'double' },
+        ],
+      },
+      as('carol'),
+    );
     expect(created.body.full_name).toBe('dune.carol.scores');
-    const inserted = await h.post('/api/v1/uploads/carol/scores/insert', undefined, { ...as('carol', { 'content-type': 'application/x-ndjson' }), body: '{"who":"x","score":1.5}\n{"who":"y","score":2}\n' });
+    const inserted = await h.post('/api/v1/uploads/carol/scores/insert', undefined, {
+      ...as('carol', { 'content-type': 'application/x-ndjson' }),
+      body: '{"who":"x","score":1.5}\n{"who":"y","score":2}\n',
+    });
     expect(inserted.body.rows_written).toBe(2);
     const listed: Json = (await h.get('/api/v1/uploads', as('carol'))).body;
     expect(listed.tables.map((t: Json) => t.full_name)).toEqual(['dune.carol.scores']);
     expect(await h.post('/api/v1/uploads/carol/scores/clear', undefined, as('carol'))).toEqual({
-      status: 200, body: { message: 'Table dune.carol.scores successfully cleared' },
+      status: 200,
+      body: { message: 'Table dune.carol.scores successfully cleared' },
     });
     expect(await sql('carol', 'select count(*) as n from dune.carol.scores')).toEqual([{ n: 0 }]);
-    expect((await h.post('/api/v1/uploads/csv', { table_name: 'tiny', data: 'a\n1\n' }, as('carol'))).body.full_name).toBe('dune.carol.dataset_tiny');
+    expect((await h.post('/api/v1/uploads/csv', { table_name: 'tiny', data: 'a\n1\n' }, as('carol'))).body.full_name).toBe(
+      'dune.carol.dataset_tiny',
+    );
     expect((await h.post('/api/v1/uploads/carol/scores', undefined, { ...as('carol'), method: 'DELETE' })).status).toBe(200);
   });
 });

@@ -30,7 +30,11 @@ interface Sent {
  * Sends `head`, then `rows` again and again until `total` bytes or until the answer comes, then `tail`: a client
  * that streams a large body and watches for an early answer.
  */
-function streamUpload(path: string, key: string, parts: { head: string; rows: Buffer; tail: string; total: number; declare: boolean; type?: string }): Promise<Sent> {
+function streamUpload(
+  path: string,
+  key: string,
+  parts: { head: string; rows: Buffer; tail: string; total: number; declare: boolean; type?: string },
+): Promise<Sent> {
   return new Promise((resolve, reject) => {
     const { port } = new URL(h.service.baseUrl);
     const headers: Record<string, string> = { 'x-dune-api-key': key, 'content-type': parts.type ?? 'application/json' };
@@ -117,19 +121,35 @@ describe('upload limits', () => {
     const post = (body: string) => h.post('/api/v1/table/upload/csv', undefined, { ...withApiKey(KEYS.alice), body });
     expect((await post('{"table_name":"x"}')).body.error).toBe('Invalid request body payload: data: data must hold the CSV text');
     expect((await post('{"table_name":"x","data":7}')).body.error).toMatch(/"data" must be a string \(at byte \d+\)/);
-    expect((await post('{"table_name":"X1","data":"a\\n1\\n"}')).body.error).toMatch(/table_name: table_name must start with a lowercase letter/);
+    expect((await post('{"table_name":"X1","data":"a\\n1\\n"}')).body.error).toMatch(
+      /table_name: table_name must start with a lowercase letter/,
+    );
     expect((await post('{"table_name":"x","data":"a\\n1\\n"')).body.error).toMatch(/the body ends before its JSON object does/);
   });
 
   it('refuses an insert past the storage still free while it streams; the table keeps its rows', async () => {
     const created = await h.post(
       '/api/v1/table/create',
-      { namespace: 'bob', table_name: 'small', schema: [{ name: 'a', type: 'integer' }, { name: 'b', type: 'integer' }] },
+      {
+        namespace: 'bob',
+        table_name: 'small',
+        schema: [
+          { name: 'a', type: 'integer' },
+          { name: 'b', type: 'integer' },
+        ],
+      },
       withApiKey(KEYS.bob),
     );
     expect(created.status).toBe(200);
     const insert = (total: number) =>
-      streamUpload('/api/v1/table/bob/small/insert', KEYS.bob, { head: 'a,b\n', rows: CSV_ROWS, tail: '', total, declare: false, type: 'text/csv' });
+      streamUpload('/api/v1/table/bob/small/insert', KEYS.bob, {
+        head: 'a,b\n',
+        rows: CSV_ROWS,
+        tail: '',
+        total,
+        declare: false,
+        type: 'text/csv',
+      });
     expect((await insert(64 * 1024)).status).toBe(200);
     const over = await insert(100 * MB);
     expect(over.status).toBe(402);

@@ -69,11 +69,14 @@ describe('the service in a thread of its own', () => {
     }
     try {
       running.push(await startServiceThread({ dataDir: dir }, { redact: logger.redact }));
-      while (!written.stderr.some((text) => text.includes('uploaded tables moved'))) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (!written.stderr.some((text) => text.includes('uploaded tables moved')))
+        await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       vi.restoreAllMocks();
     }
-    expect(written.stderr.join('')).toContain('[service] uploaded tables moved from tables.duckdb to files of their own; [redacted] can be deleted\n');
+    expect(written.stderr.join('')).toContain(
+      '[service] uploaded tables moved from tables.duckdb to files of their own; [redacted] can be deleted\n',
+    );
     expect([...written.stdout, ...written.stderr].join('')).not.toContain('tables.duckdb.converted');
   });
 

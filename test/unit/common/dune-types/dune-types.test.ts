@@ -71,7 +71,17 @@ describe('a type name', () => {
   });
 
   it('reads what it cannot parse as unknown, kept as text, never an error', () => {
-    for (const source of ['constructor', 'toString', 'hyperloglog', 'array(', 'decimal(a,b)', 'row(a varchar', '', 'varchar)', 'tdigest(3)']) {
+    for (const source of [
+      'constructor',
+      'toString',
+      'hyperloglog',
+      'array(',
+      'decimal(a,b)',
+      'row(a varchar',
+      '',
+      'varchar)',
+      'tdigest(3)',
+    ]) {
       const type = parseType(source);
       expect(kindOf(type), source).toBe('unknown');
       expect(storageType(type)).toBe('VARCHAR');

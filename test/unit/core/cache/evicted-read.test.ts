@@ -44,7 +44,17 @@ describe('a read of an entry evicted meanwhile', () => {
       cancelledAt: null,
       error: null,
       rows: [{ n: 1 }, { n: 2 }],
-      metadata: { columnNames: ['n'], columnTypes: ['bigint'], rowCount: 2, resultSetBytes: 16, totalRowCount: 3, totalResultSetBytes: 24, datapointCount: 2, pendingTimeMillis: 0, executionTimeMillis: 1 },
+      metadata: {
+        columnNames: ['n'],
+        columnTypes: ['bigint'],
+        rowCount: 2,
+        resultSetBytes: 16,
+        totalRowCount: 3,
+        totalResultSetBytes: 24,
+        datapointCount: 2,
+        pendingTimeMillis: 0,
+        executionTimeMillis: 1,
+      },
       nextOffset: null,
       nextUri: null,
     };
@@ -57,7 +67,10 @@ describe('a read of an entry evicted meanwhile', () => {
       exports: createExportRuns({ emit: () => undefined, scratchDir: join(dir, 'exports') }),
     });
     const read = await handlers['results:getRows']({ accountId: 'local', executionId: 'E1', startRow: 0, endRow: 2 });
-    expect(read).toEqual({ ok: true, data: { columns: [{ name: 'n', type: 'bigint' }], rows: [[1], [2]], startRow: 0, totalRowCount: 3, isPartial: false } });
+    expect(read).toEqual({
+      ok: true,
+      data: { columns: [{ name: 'n', type: 'bigint' }], rows: [[1], [2]], startRow: 0, totalRowCount: 3, isPartial: false },
+    });
     await db.close();
   });
 });

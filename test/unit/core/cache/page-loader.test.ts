@@ -73,7 +73,8 @@ function notingInserts(): { spied: DuckDBConnection; inserts: string[]; files: n
   return { spied, inserts, files };
 }
 
-const rows = async () => (await connection.runAndReadAll('SELECT id, name FROM t ORDER BY rowid')).getRows().map(([id, name]) => [Number(id), name]);
+const rows = async () =>
+  (await connection.runAndReadAll('SELECT id, name FROM t ORDER BY rowid')).getRows().map(([id, name]) => [Number(id), name]);
 
 describe('the page loader', () => {
   it('loads pages in result order as they follow on, whatever order they arrive in', async () => {
@@ -169,7 +170,8 @@ describe('the page loader with Parquet pages', () => {
     const loader = createPageLoader({ connection: spied, tableName: 't', columns, from: 0, batchRows: 4, onLoaded: () => loads++ });
     const names = [...'abcdefghijklmn'];
     // the first page goes in as it comes; six more come meanwhile
-    for (let first = 0; first < names.length; first += 2) loader.add({ offset: first, end: first + 2 }, page(first, names.slice(first, first + 2)), 'csv');
+    for (let first = 0; first < names.length; first += 2)
+      loader.add({ offset: first, end: first + 2 }, page(first, names.slice(first, first + 2)), 'csv');
     // two of them (four rows) go in next, as pages may still come
     await loader.drained(5);
     expect(await loader.finish()).toBe(names.length);
@@ -185,7 +187,8 @@ describe('the page loader with Parquet pages', () => {
     const durable = { rows: 4, millis: Number.MAX_SAFE_INTEGER, record: async (_: DuckDBConnection, at: number) => void recorded.push(at) };
     const loader = createPageLoader({ connection: spied, tableName: 't', columns, from: 0, batchRows: 4, durable });
     const names = [...'abcdefghijklmn'];
-    for (let first = 0; first < names.length; first += 2) loader.add({ offset: first, end: first + 2 }, page(first, names.slice(first, first + 2)), 'csv');
+    for (let first = 0; first < names.length; first += 2)
+      loader.add({ offset: first, end: first + 2 }, page(first, names.slice(first, first + 2)), 'csv');
     expect(await loader.finish()).toBe(names.length);
     expect(await rows()).toEqual(names.map((name, id) => [id, name]));
     // without commits, the six pages waiting once the first was in would go in one statement
@@ -198,7 +201,13 @@ describe('the page loader with Parquet pages', () => {
     await connection.run('CREATE TABLE f (x DECIMAL(10,10))');
     const file = join(dir, 'f.csv');
     writeFileSync(file, 'x\n3.1e-05\n0.5\n\n-1e-10\n');
-    const loader = createPageLoader({ connection, tableName: 'f', columns: [{ name: 'x', type: 'DECIMAL(10,10)' }], from: 0, batchRows: 100 });
+    const loader = createPageLoader({
+      connection,
+      tableName: 'f',
+      columns: [{ name: 'x', type: 'DECIMAL(10,10)' }],
+      from: 0,
+      batchRows: 100,
+    });
     loader.add({ offset: 0, end: 4 }, file, 'csv');
     expect(await loader.finish()).toBe(4);
     const read = await connection.runAndReadAll('SELECT CAST(x AS VARCHAR) FROM f ORDER BY rowid');
@@ -207,7 +216,11 @@ describe('the page loader with Parquet pages', () => {
 
   it('loads values and texts, NULL and an empty text kept apart', async () => {
     const loader = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
-    loader.add({ offset: 2, end: 4 }, await parquetPage('2', `SELECT * FROM (VALUES ('2', NULL), ('3', 'd,"e"' || chr(10))) AS p(c0, c1)`), 'parquet');
+    loader.add(
+      { offset: 2, end: 4 },
+      await parquetPage('2', `SELECT * FROM (VALUES ('2', NULL), ('3', 'd,"e"' || chr(10))) AS p(c0, c1)`),
+      'parquet',
+    );
     loader.add({ offset: 0, end: 2 }, await parquetPage('0', "SELECT * FROM (VALUES (0::BIGINT, 'a'), (1, '')) AS p(c0, c1)"), 'parquet');
     expect(await loader.finish()).toBe(4);
     expect(await rows()).toEqual([
@@ -223,7 +236,10 @@ describe('the page loader with Parquet pages', () => {
     const { spied, inserts } = notingInserts();
     const loader = createPageLoader({ connection: spied, tableName: 't', columns, from: 0, batchRows: 100 });
     const parquet = (first: number, names: string[]) =>
-      parquetPage(String(first), `SELECT * FROM (VALUES ${names.map((name, i) => `(${first + i}::BIGINT, '${name}')`).join(', ')}) AS p(c0, c1)`);
+      parquetPage(
+        String(first),
+        `SELECT * FROM (VALUES ${names.map((name, i) => `(${first + i}::BIGINT, '${name}')`).join(', ')}) AS p(c0, c1)`,
+      );
     loader.add({ offset: 8, end: 10 }, await parquet(8, ['i', 'j']), 'parquet');
     loader.add({ offset: 6, end: 8 }, page(6, ['g', 'h']), 'csv');
     loader.add({ offset: 4, end: 6 }, await parquet(4, ['e', 'f']), 'parquet');
@@ -238,7 +254,13 @@ describe('the page loader with Parquet pages', () => {
     // one statement would read the second page's text as the first page's BIGINT
     await connection.run('CREATE TABLE d (x DOUBLE)');
     const { spied, inserts } = notingInserts();
-    const loader = createPageLoader({ connection: spied, tableName: 'd', columns: [{ name: 'x', type: 'DOUBLE' }], from: 0, batchRows: 100 });
+    const loader = createPageLoader({
+      connection: spied,
+      tableName: 'd',
+      columns: [{ name: 'x', type: 'DOUBLE' }],
+      from: 0,
+      batchRows: 100,
+    });
     loader.add({ offset: 1, end: 2 }, await parquetPage('1', "SELECT '2.5' AS c0"), 'parquet');
     loader.add({ offset: 0, end: 1 }, await parquetPage('0', 'SELECT 1::BIGINT AS c0'), 'parquet');
     expect(await loader.finish()).toBe(2);
@@ -246,7 +268,7 @@ describe('the page loader with Parquet pages', () => {
     expect(inserts).toEqual(['read_parquet', 'read_parquet']);
   });
 
-  it('refuses a page without the result\'s columns by name, and leaves the table as it was', async () => {
+  it("refuses a page without the result's columns by name, and leaves the table as it was", async () => {
     await connection.run("INSERT INTO t VALUES (0, 'a')");
     const wrong = [
       ["SELECT 3::BIGINT AS id, 'd' AS name", 'held the columns id, name, not c0 to c1'],
@@ -257,7 +279,11 @@ describe('the page loader with Parquet pages', () => {
     ];
     for (const [index, [select, reason]] of wrong.entries()) {
       const loader = createPageLoader({ connection, tableName: 't', columns, from: 1, batchRows: 100 });
-      loader.add({ offset: 1, end: 3 }, await parquetPage(`good-${index}`, "SELECT * FROM (VALUES (1::BIGINT, 'b'), (2, 'c')) AS p(c0, c1)"), 'parquet');
+      loader.add(
+        { offset: 1, end: 3 },
+        await parquetPage(`good-${index}`, "SELECT * FROM (VALUES (1::BIGINT, 'b'), (2, 'c')) AS p(c0, c1)"),
+        'parquet',
+      );
       loader.add({ offset: 3, end: 4 }, await parquetPage(`wrong-${index}`, select!), 'parquet');
       const refused = await loader.finish().catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(FaultyPages);
@@ -269,7 +295,9 @@ describe('the page loader with Parquet pages', () => {
   it('refuses a page that is not a Parquet file, or holds other rows than its offsets say', async () => {
     const notParquet = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
     notParquet.add({ offset: 0, end: 2 }, page(0, ['a', 'b']), 'parquet');
-    await expect(notParquet.finish()).rejects.toThrow('The page of rows 0 to 2 is not a Parquet file the cache can read (it does not begin and end with PAR1).');
+    await expect(notParquet.finish()).rejects.toThrow(
+      'The page of rows 0 to 2 is not a Parquet file the cache can read (it does not begin and end with PAR1).',
+    );
 
     // framed as Parquet, but not one inside: DuckDB's reason is given
     const garbled = join(dir, 'garbled.page');
@@ -281,8 +309,14 @@ describe('the page loader with Parquet pages', () => {
     // the pages' schemas are read in one statement: the one that is not Parquet is still named
     const amongOthers = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
     amongOthers.add({ offset: 2, end: 4 }, page(2, ['c', 'd']), 'parquet');
-    amongOthers.add({ offset: 0, end: 2 }, await parquetPage('among', "SELECT * FROM (VALUES (0::BIGINT, 'a'), (1, 'b')) AS p(c0, c1)"), 'parquet');
-    await expect(amongOthers.finish()).rejects.toThrow('The page of rows 2 to 4 is not a Parquet file the cache can read (it does not begin and end with PAR1).');
+    amongOthers.add(
+      { offset: 0, end: 2 },
+      await parquetPage('among', "SELECT * FROM (VALUES (0::BIGINT, 'a'), (1, 'b')) AS p(c0, c1)"),
+      'parquet',
+    );
+    await expect(amongOthers.finish()).rejects.toThrow(
+      'The page of rows 2 to 4 is not a Parquet file the cache can read (it does not begin and end with PAR1).',
+    );
 
     const miscounted = createPageLoader({ connection, tableName: 't', columns, from: 0, batchRows: 100 });
     miscounted.add({ offset: 0, end: 2 }, await parquetPage('0', "SELECT i AS c0, 'x' AS c1 FROM range(3) AS r(i)"), 'parquet');

@@ -34,7 +34,10 @@ describe('cache storage types', () => {
   });
 
   it('find the part and position in a refusal worded like the shared parser’s', () => {
-    expect(positionOf('filters: unknown column "x" (the result\'s columns are: a, b) at position 3')).toEqual({ part: 'filters', position: 3 });
+    expect(positionOf('filters: unknown column "x" (the result\'s columns are: a, b) at position 3')).toEqual({
+      part: 'filters',
+      position: 3,
+    });
     expect(positionOf('filters: Conversion Error: could not convert')).toBeUndefined();
   });
 });

@@ -15,9 +15,14 @@ describe('a cached read that DuckDB refuses', () => {
           await connection.run(sql);
           return { ok: true as const, data: null };
         });
-        expect(read, sql).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringMatching(/^filters: (Conversion|Binder) Error: /) } });
+        expect(read, sql).toMatchObject({
+          ok: false,
+          error: { code: 'bad_request', message: expect.stringMatching(/^filters: (Conversion|Binder) Error: /) },
+        });
       }
-      await expect(valueErrors(() => connection.run('SELECT * FROM r_gone').then(() => ({ ok: true as const, data: null })))).rejects.toThrow(/Catalog Error/);
+      await expect(
+        valueErrors(() => connection.run('SELECT * FROM r_gone').then(() => ({ ok: true as const, data: null }))),
+      ).rejects.toThrow(/Catalog Error/);
     } finally {
       connection.closeSync();
       instance.closeSync();

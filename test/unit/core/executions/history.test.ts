@@ -42,10 +42,20 @@ describe('the execution history', () => {
     const result = { columnNames: [], columnTypes: [], totalRowCount: 12, totalBytes: 1, executionTimeMillis: null };
     const ended = history.observe(update('E1', 'QUERY_STATE_COMPLETED', true, { endedAt: '2026-03-01T10:00:05Z', result }));
     expect(ended).toEqual({
-      accountId: 'a', executionId: 'E1', queryId: 7, parameters: { n: '5' }, state: 'QUERY_STATE_COMPLETED', isFinished: true,
-      submittedAt: '2026-03-01T10:00:00.000Z', endedAt: '2026-03-01T10:00:05Z', error: null, totalRowCount: 12,
+      accountId: 'a',
+      executionId: 'E1',
+      queryId: 7,
+      parameters: { n: '5' },
+      state: 'QUERY_STATE_COMPLETED',
+      isFinished: true,
+      submittedAt: '2026-03-01T10:00:00.000Z',
+      endedAt: '2026-03-01T10:00:05Z',
+      error: null,
+      totalRowCount: 12,
       // What is needed to show it again without the service.
-      startedAt: null, expiresAt: null, result,
+      startedAt: null,
+      expiresAt: null,
+      result,
     });
     expect(history.observe(update('E1', 'QUERY_STATE_COMPLETED', true, { result }))).toBeNull();
     expect(history.observe(update('NOT-MINE', 'QUERY_STATE_COMPLETED', true))).toBeNull();
@@ -69,6 +79,10 @@ describe('the execution history', () => {
     for (const id of ['RUNNING', 'DONE', 'GONE']) history.started('a', id, 7, {});
     history.observe(update('DONE', 'QUERY_STATE_FAILED', true));
     history.observe(update('GONE', 'QUERY_STATE_EXECUTING', false, { error: { type: 'watch_not_found', message: 'Stopped watching' } }));
-    expect(openExecutionRecords(dir).unfinished().map((r) => r.executionId)).toEqual(['RUNNING']);
+    expect(
+      openExecutionRecords(dir)
+        .unfinished()
+        .map((r) => r.executionId),
+    ).toEqual(['RUNNING']);
   });
 });

@@ -2,11 +2,24 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionUpdate } from '../../../../main/contract/index.ts';
 import { statusAfterExecute } from '../../../../main/core/executions/snapshot.ts';
 import { createExecutionWatcher, defaultPollDelay, type ExecutionWatcher } from '../../../../main/core/executions/watcher.ts';
-import type { ClientResult, ExecutionStatus, ResultMetadata, ResultsPage, ServiceClient } from '../../../../main/core/service-client/index.ts';
+import type {
+  ClientResult,
+  ExecutionStatus,
+  ResultMetadata,
+  ResultsPage,
+  ServiceClient,
+} from '../../../../main/core/service-client/index.ts';
 
 const metadata: ResultMetadata = {
-  columnNames: ['n'], columnTypes: ['integer'], rowCount: 1, resultSetBytes: 8, totalRowCount: 3000,
-  totalResultSetBytes: 24000, datapointCount: 3000, pendingTimeMillis: 5, executionTimeMillis: 120,
+  columnNames: ['n'],
+  columnTypes: ['integer'],
+  rowCount: 1,
+  resultSetBytes: 8,
+  totalRowCount: 3000,
+  totalResultSetBytes: 24000,
+  datapointCount: 3000,
+  pendingTimeMillis: 5,
+  executionTimeMillis: 120,
 };
 
 function status(state: string, extra: Partial<ExecutionStatus> = {}): ClientResult<ExecutionStatus> {
@@ -23,9 +36,15 @@ function scriptedClient(script: ClientResult<ExecutionStatus>[], resultsMetadata
   const fake = {
     executions: {
       status: async () => script[Math.min(calls.status++, script.length - 1)]!,
-      execute: async () => { throw new Error('not used'); },
-      executeSql: async () => { throw new Error('not used'); },
-      cancel: async () => { throw new Error('not used'); },
+      execute: async () => {
+        throw new Error('not used');
+      },
+      executeSql: async () => {
+        throw new Error('not used');
+      },
+      cancel: async () => {
+        throw new Error('not used');
+      },
     },
     results: {
       page: async (): Promise<ClientResult<ResultsPage>> => {
@@ -38,7 +57,10 @@ function scriptedClient(script: ClientResult<ExecutionStatus>[], resultsMetadata
     tables: { list: notUsed, uploadCsv: notUsed, create: notUsed, insert: notUsed, remove: notUsed },
   };
   // Only what the watcher uses is scripted; the rest of the client is never called.
-  const client = { ...fake, results: { ...fake.results, pages: notUsed, csvPages: notUsed, csvPageStream: notUsed, latest: notUsed } } satisfies ServiceClient;
+  const client = {
+    ...fake,
+    results: { ...fake.results, pages: notUsed, csvPages: notUsed, csvPageStream: notUsed, latest: notUsed },
+  } satisfies ServiceClient;
   return { client, calls };
 }
 
@@ -70,9 +92,20 @@ describe('the execution watcher', () => {
     // Anything the watcher still did would show up as a fourth status call.
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(calls.status).toBe(3);
-    expect(updates.map((u) => u.state)).toEqual(['QUERY_STATE_PENDING', 'QUERY_STATE_PENDING', 'QUERY_STATE_EXECUTING', 'QUERY_STATE_COMPLETED']);
+    expect(updates.map((u) => u.state)).toEqual([
+      'QUERY_STATE_PENDING',
+      'QUERY_STATE_PENDING',
+      'QUERY_STATE_EXECUTING',
+      'QUERY_STATE_COMPLETED',
+    ]);
     expect(updates[1]?.queuePosition).toBe(2);
-    expect(updates.at(-1)?.result).toEqual({ columnNames: ['n'], columnTypes: ['integer'], totalRowCount: 3000, totalBytes: 24000, executionTimeMillis: 120 });
+    expect(updates.at(-1)?.result).toEqual({
+      columnNames: ['n'],
+      columnTypes: ['integer'],
+      totalRowCount: 3000,
+      totalBytes: 24000,
+      executionTimeMillis: 120,
+    });
     expect(watcher.latest('local', 'E1')).toEqual(updates.at(-1));
   });
 

@@ -63,7 +63,9 @@ describe('redaction', () => {
     logger.warn('proxy http://alice:s3cretPassw0rd@proxy.corp.example:3128 refused');
     logger.warn('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig');
     logger.warn('opened http://127.0.0.1:4000/#token=4f9c2a7b1e8d6c3a5f0b9e7d');
-    const text = readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
+    const text = readdirSync(dir)
+      .map((name) => readFileSync(join(dir, name), 'utf8'))
+      .join('');
     for (const secret of [KEY, 'sk_other_9f8e7d6c5b4a3f2e1d0c', 's3cretPassw0rd', 'eyJhbGciOiJIUzI1NiJ9', '4f9c2a7b1e8d6c3a5f0b9e7d']) {
       expect(text).not.toContain(secret);
     }

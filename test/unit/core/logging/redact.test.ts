@@ -27,6 +27,8 @@ describe('the redactor', () => {
     const redactor = new Redactor();
     redactor.add(KEY);
     expect(redactor.redact(`the service refused ${KEY}.`)).toBe('the service refused [redacted].');
-    expect(redactor.redact('the token was refused; authorization failed; 3 tokens left')).toBe('the token was refused; authorization failed; 3 tokens left');
+    expect(redactor.redact('the token was refused; authorization failed; 3 tokens left')).toBe(
+      'the token was refused; authorization failed; 3 tokens left',
+    );
   });
 });

@@ -29,23 +29,36 @@ describe('network failures in words', () => {
   });
 
   it("names Chromium's proxy errors, with the proxy when the host knows it", async () => {
-    expect(await reasonFor(new TypeError('net::ERR_PROXY_CONNECTION_FAILED'), PROXY)).toBe('the proxy at proxy.corp.example:3128 could not be reached (net::ERR_PROXY_CONNECTION_FAILED)');
-    expect(await reasonFor(new TypeError('net::ERR_TUNNEL_CONNECTION_FAILED'))).toBe('the proxy refused to connect to the service (net::ERR_TUNNEL_CONNECTION_FAILED)');
+    expect(await reasonFor(new TypeError('net::ERR_PROXY_CONNECTION_FAILED'), PROXY)).toBe(
+      'the proxy at proxy.corp.example:3128 could not be reached (net::ERR_PROXY_CONNECTION_FAILED)',
+    );
+    expect(await reasonFor(new TypeError('net::ERR_TUNNEL_CONNECTION_FAILED'))).toBe(
+      'the proxy refused to connect to the service (net::ERR_TUNNEL_CONNECTION_FAILED)',
+    );
   });
 
   it('leaves a refused connection to the service itself, and unknown errors, as they were', async () => {
-    const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:443'), { code: 'ECONNREFUSED', port: 443 }) });
-    const throwing = (error: unknown): Fetch => async () => {
-      throw error;
-    };
+    const refused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:443'), { code: 'ECONNREFUSED', port: 443 }),
+    });
+    const throwing =
+      (error: unknown): Fetch =>
+      async () => {
+        throw error;
+      };
     await expect(withExplainedFailures(throwing(refused), () => PROXY)(target, {})).rejects.toBe(refused);
     const odd = new TypeError('something else');
     await expect(withExplainedFailures(throwing(odd), () => PROXY)(target, {})).rejects.toBe(odd);
   });
 
   it('turns a proxy asking for credentials into advice, and passes other answers through', async () => {
-    const answering = (status: number): Fetch => async () => new Response('no', { status });
-    await expect(withExplainedFailures(answering(407), () => PROXY)(target, {})).rejects.toMatchObject({ cause: { message: expect.stringContaining('HTTP 407') } });
+    const answering =
+      (status: number): Fetch =>
+      async () =>
+        new Response('no', { status });
+    await expect(withExplainedFailures(answering(407), () => PROXY)(target, {})).rejects.toMatchObject({
+      cause: { message: expect.stringContaining('HTTP 407') },
+    });
     expect((await withExplainedFailures(answering(407), () => null)(target, {})).status).toBe(407);
     expect((await withExplainedFailures(answering(403), () => PROXY)(target, {})).status).toBe(403);
   });

@@ -19,7 +19,12 @@ function sync(answers: Reach[]) {
 
 describe('an account’s sync state', () => {
   it('words an attempt that failed on an error of its own as a sentence', async () => {
-    const account = new AccountSync({ accountId: 'a', attempt: async () => Promise.reject(new TypeError('store closed')), onChange: () => undefined, random: () => 0.5 });
+    const account = new AccountSync({
+      accountId: 'a',
+      attempt: async () => Promise.reject(new TypeError('store closed')),
+      onChange: () => undefined,
+      random: () => 0.5,
+    });
     expect(await account.refresh()).toMatchObject({ status: 'offline', reason: 'Store closed.' });
     account.dispose();
   });
@@ -33,10 +38,18 @@ describe('an account’s sync state', () => {
   it('retries by itself while offline, keeps when it went offline, and is online once it answers', async () => {
     const offline: Reach = { status: 'offline', reason: 'connect ECONNREFUSED' };
     const { account, states, attempts } = sync([offline, offline, { status: 'online' }]);
-    expect(await account.refresh()).toMatchObject({ status: 'offline', offlineSince: '2026-11-24T10:00:00.000Z', nextRetryAt: '2026-11-24T10:00:02.000Z' });
+    expect(await account.refresh()).toMatchObject({
+      status: 'offline',
+      offlineSince: '2026-11-24T10:00:00.000Z',
+      nextRetryAt: '2026-11-24T10:00:02.000Z',
+    });
     await vi.advanceTimersByTimeAsync(2000);
     expect(attempts()).toBe(2);
-    expect(account.state).toMatchObject({ status: 'offline', offlineSince: '2026-11-24T10:00:00.000Z', nextRetryAt: '2026-11-24T10:00:06.000Z' });
+    expect(account.state).toMatchObject({
+      status: 'offline',
+      offlineSince: '2026-11-24T10:00:00.000Z',
+      nextRetryAt: '2026-11-24T10:00:06.000Z',
+    });
     await vi.advanceTimersByTimeAsync(4000);
     expect(account.state).toMatchObject({ status: 'online', lastSyncedAt: '2026-11-24T10:00:06.000Z', offlineSince: null, reason: null });
     // It starts as checking: the first attempt changes nothing until it ends.
@@ -69,7 +82,7 @@ describe('an account’s sync state', () => {
     expect(attempts()).toBe(1);
   });
 
-  it('goes offline at the first failure a call reports, keeps the retries\' pace while offline, and checks at once when a call gets an answer', async () => {
+  it("goes offline at the first failure a call reports, keeps the retries' pace while offline, and checks at once when a call gets an answer", async () => {
     const down: Reach = { status: 'offline', reason: 'socket hang up' };
     const { account, states, attempts } = sync([{ status: 'online' }, down, { status: 'online' }]);
     await account.refresh();

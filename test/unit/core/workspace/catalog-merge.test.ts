@@ -3,8 +3,23 @@ import type { LocalQuery } from '../../../../main/contract/index.ts';
 import type { QueryListItem } from '../../../../main/core/service-client/index.ts';
 import { mergeCatalog } from '../../../../main/core/workspace/catalog-merge.ts';
 
-const item = (id: number, name: string): QueryListItem => ({ id, name, description: '', owner: 'alice', tags: [], createdAt: null, updatedAt: null });
-const local = (id: number, name: string, extra: Partial<LocalQuery> = {}): LocalQuery => ({ ...item(id, name), isPrivate: null, isArchived: null, sql: null, isGone: false, ...extra });
+const item = (id: number, name: string): QueryListItem => ({
+  id,
+  name,
+  description: '',
+  owner: 'alice',
+  tags: [],
+  createdAt: null,
+  updatedAt: null,
+});
+const local = (id: number, name: string, extra: Partial<LocalQuery> = {}): LocalQuery => ({
+  ...item(id, name),
+  isPrivate: null,
+  isArchived: null,
+  sql: null,
+  isGone: false,
+  ...extra,
+});
 
 describe('merging the queries list after a refresh', () => {
   it("takes the service's names and order, and keeps what only a detail said", () => {
@@ -22,8 +37,14 @@ describe('merging the queries list after a refresh', () => {
 
   it('keeps the SQL fetched for search while the query is unchanged, and forgets it once it changed', () => {
     const at = (updatedAt: string) => ({ updatedAt });
-    const before = [local(1, 'Same', { sql: 'select 1', ...at('2026-01-01') }), local(2, 'Edited', { sql: 'select 2', ...at('2026-01-01') })];
-    const listed = [{ ...item(1, 'Same'), ...at('2026-01-01') }, { ...item(2, 'Edited'), ...at('2026-02-02') }];
+    const before = [
+      local(1, 'Same', { sql: 'select 1', ...at('2026-01-01') }),
+      local(2, 'Edited', { sql: 'select 2', ...at('2026-01-01') }),
+    ];
+    const listed = [
+      { ...item(1, 'Same'), ...at('2026-01-01') },
+      { ...item(2, 'Edited'), ...at('2026-02-02') },
+    ];
     expect(mergeCatalog(before, listed, new Set()).map((q) => q.sql)).toEqual(['select 1', null]);
   });
 

@@ -21,9 +21,13 @@ describe('a time on a chart', () => {
 
   it('is read from the service’s text of it, and text that is no time stays as it is', () => {
     expect(timeOf('2024-01-01 13:05:07.120 UTC')).toBe(AT);
-    expect(xLabel('2024-01-01 00:00:00.000 UTC', { x: { name: 't', type: 'timestamp(3)', kind: 'time' }, bucket: 'day' })).toBe('2024-01-01');
+    expect(xLabel('2024-01-01 00:00:00.000 UTC', { x: { name: 't', type: 'timestamp(3)', kind: 'time' }, bucket: 'day' })).toBe(
+      '2024-01-01',
+    );
     expect(xLabel('Other (3)', { x: { name: 't', type: 'timestamp(3)', kind: 'time' }, bucket: null })).toBe('Other (3)');
-    expect(xLabel('2024-01-01 00:00:00.000 UTC', { x: { name: 's', type: 'varchar', kind: 'text' }, bucket: null })).toBe('2024-01-01 00:00:00.000 UTC');
+    expect(xLabel('2024-01-01 00:00:00.000 UTC', { x: { name: 's', type: 'varchar', kind: 'text' }, bucket: null })).toBe(
+      '2024-01-01 00:00:00.000 UTC',
+    );
     expect(xLabel(null, { x: { name: 't', type: 'timestamp(3)', kind: 'time' }, bucket: 'day' })).toBe('null');
   });
 });

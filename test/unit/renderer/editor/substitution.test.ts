@@ -3,7 +3,11 @@ import { substitute } from '../../../../renderer/src/editor/substitution.ts';
 
 describe('substitute', () => {
   it('puts each value in as text, a multi-select comma-joined, and leaves unknown placeholders', () => {
-    const { sql } = substitute("select '{{chain}}', {{ n }} where x in ({{many}}) and {{unknown}}", { chain: 'base', n: '5', many: ['a', 'b'] });
+    const { sql } = substitute("select '{{chain}}', {{ n }} where x in ({{many}}) and {{unknown}}", {
+      chain: 'base',
+      n: '5',
+      many: ['a', 'b'],
+    });
     expect(sql).toBe("select 'base', 5 where x in (a,b) and {{unknown}}");
   });
 

@@ -28,7 +28,11 @@ describe('the words an error is shown in', () => {
           const where = `${context ?? '-'} / ${code} / ${shape}`;
           expect(body === '' ? proofread(heading) : proofreadTogether(heading, body), where).toEqual([]);
           expect(proofread(line), where).toEqual([]);
-          if (context) expect([...CODE_HEADINGS].filter((h) => line.includes(h)), where).toEqual([]);
+          if (context)
+            expect(
+              [...CODE_HEADINGS].filter((h) => line.includes(h)),
+              where,
+            ).toEqual([]);
         }
       }
     });
@@ -45,7 +49,9 @@ describe('the words an error is shown in', () => {
     const { heading, body } = errorWords({ code: 'bad_key', message: 'invalid API Key' });
     expect(heading).toBe('The account’s API key cannot be used.');
     expect(body).toBe('The service said: “invalid API Key”. Enter the API key again in Accounts.');
-    expect(errorWords({ code: 'bad_key', message: 'The key of “Work” is not in the keychain; enter it again.' }).body).not.toContain('Accounts');
+    expect(errorWords({ code: 'bad_key', message: 'The key of “Work” is not in the keychain; enter it again.' }).body).not.toContain(
+      'Accounts',
+    );
   });
 
   it('turn the service’s wait into its own sentence, and do not advise a wait twice', () => {
@@ -56,16 +62,26 @@ describe('the words an error is shown in', () => {
   });
 
   it('leave out advice the why already gives, or that would be wrong for it', () => {
-    const host = errorWords({ code: 'unreachable', message: 'This window is not connected to its host right now. It reconnects by itself: try again in a moment.' }, 'runStart');
+    const host = errorWords(
+      {
+        code: 'unreachable',
+        message: 'This window is not connected to its host right now. It reconnects by itself: try again in a moment.',
+      },
+      'runStart',
+    );
     expect(host.body).not.toContain('Accounts');
     const checked = errorWords({ code: 'timeout', message: 'The service did not answer within 30 s. Check the base URL and the network.' });
     expect(checked.body).toBe('The service did not answer within 30 s. Check the base URL and the network.');
-    expect(errorWords({ code: 'not_found', message: 'There is no active account: add one in Accounts.' }).body).toBe('There is no active account: add one in Accounts.');
+    expect(errorWords({ code: 'not_found', message: 'There is no active account: add one in Accounts.' }).body).toBe(
+      'There is no active account: add one in Accounts.',
+    );
     expect(errorWords({ code: 'not_found', message: 'Query #12 was not found.' }).body).toContain('Reload the list');
   });
 
   it('take a plain reason under a context, with no advice', () => {
     expect(errorLine('Document is not focused.', 'chartCopy')).toBe('The chart could not be copied. Document is not focused.');
-    expect(errorLine('write permission denied', 'chartCopy')).toBe('The chart could not be copied. The reason given: “write permission denied”.');
+    expect(errorLine('write permission denied', 'chartCopy')).toBe(
+      'The chart could not be copied. The reason given: “write permission denied”.',
+    );
   });
 });

@@ -6,8 +6,14 @@ const short = (lines: DiffLine[]) => lines.map((line) => `${{ same: ' ', removed
 /** Both texts come back from the diff: the old one from its same and removed lines, the new one from its same and added. */
 function sides(lines: DiffLine[]): [string, string] {
   return [
-    lines.filter((l) => l.change !== 'added').map((l) => l.text).join('\n'),
-    lines.filter((l) => l.change !== 'removed').map((l) => l.text).join('\n'),
+    lines
+      .filter((l) => l.change !== 'added')
+      .map((l) => l.text)
+      .join('\n'),
+    lines
+      .filter((l) => l.change !== 'removed')
+      .map((l) => l.text)
+      .join('\n'),
   ];
 }
 

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryParameter } from '../../../../main/contract/index.ts';
-import { fieldsOf, initialValue, problemOf, toPickerValue, toServiceDatetime, wireValues } from '../../../../renderer/src/queries/parameters.ts';
+import {
+  fieldsOf,
+  initialValue,
+  problemOf,
+  toPickerValue,
+  toServiceDatetime,
+  wireValues,
+} from '../../../../renderer/src/queries/parameters.ts';
 
 // The parameter form's rules: what a field starts with, what it refuses, and what is sent.
 
 const number: QueryParameter = { key: 'min_usd', type: 'number', value: '1000' };
 const when: QueryParameter = { key: 'since', type: 'datetime', value: '2024-03-01 08:30:00' };
-const chains: QueryParameter = { key: 'chains', type: 'enum', value: 'base,nope,optimism', enumOptions: ['base', 'optimism', 'arbitrum'], isMultiselect: true };
+const chains: QueryParameter = {
+  key: 'chains',
+  type: 'enum',
+  value: 'base,nope,optimism',
+  enumOptions: ['base', 'optimism', 'arbitrum'],
+  isMultiselect: true,
+};
 
 describe('parameter fields', () => {
   it('adds the placeholders the SQL uses without a definition, as text', () => {

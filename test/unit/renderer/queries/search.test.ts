@@ -3,7 +3,17 @@ import type { LocalQuery } from '../../../../main/contract/index.ts';
 import { searchQueries } from '../../../../renderer/src/queries/search.ts';
 
 const query = (id: number, name: string, tags: string[], sql: string | null): LocalQuery => ({
-  id, name, tags, sql, description: '', owner: 'me', createdAt: null, updatedAt: null, isPrivate: false, isArchived: false, isGone: false,
+  id,
+  name,
+  tags,
+  sql,
+  description: '',
+  owner: 'me',
+  createdAt: null,
+  updatedAt: null,
+  isPrivate: false,
+  isArchived: false,
+  isGone: false,
 });
 
 const QUERIES = [

@@ -7,7 +7,12 @@ const columns = (...specs: Array<[string, string]>): ViewColumn[] => specs.map((
 
 describe("the filter bar's example", () => {
   it("names the result's own columns, a text one and a number, in a filter the bar accepts", () => {
-    const result = columns(['block_time', 'timestamp(3) with time zone'], ['token', 'varchar'], ['amount', 'uint256'], ['tx_hash', 'varbinary']);
+    const result = columns(
+      ['block_time', 'timestamp(3) with time zone'],
+      ['token', 'varchar'],
+      ['amount', 'uint256'],
+      ['tx_hash', 'varbinary'],
+    );
     const example = filterExample(result)!;
     expect(example).toBe("token = 'abc' AND block_time >= '2024-01-31'");
     expect(checkFilters(example, result)).toBeNull();

@@ -3,7 +3,11 @@ import { refusedFilter } from '../../../../renderer/src/results/check-filters.ts
 
 // A refusal of the request's filters, read as a problem of the text the user typed.
 
-const refusal = (message: string, details?: unknown) => ({ code: 'bad_request' as const, message, ...(details === undefined ? {} : { details }) });
+const refusal = (message: string, details?: unknown) => ({
+  code: 'bad_request' as const,
+  message,
+  ...(details === undefined ? {} : { details }),
+});
 
 describe('a refused filter', () => {
   it('keeps the position when the typed filter was sent alone', () => {
@@ -12,12 +16,12 @@ describe('a refused filter', () => {
   });
 
   it('moves the position back over the parenthesis that joins it to the column filters', () => {
-    const error = refusal("filters: … at position 6", { part: 'filters', position: 6 });
-    expect(refusedFilter(error, "n > 'x'", 'chain = \'base\'')?.position).toBe(5);
+    const error = refusal('filters: … at position 6', { part: 'filters', position: 6 });
+    expect(refusedFilter(error, "n > 'x'", "chain = 'base'")?.position).toBe(5);
   });
 
   it('is not the typed text when the position falls on the column filters', () => {
-    const error = refusal("filters: … at position 14", { part: 'filters', position: 14 });
+    const error = refusal('filters: … at position 14', { part: 'filters', position: 14 });
     expect(refusedFilter(error, "n > 'x'", "chain = 'base'")).toBeNull();
   });
 

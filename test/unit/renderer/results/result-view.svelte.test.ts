@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ResultView } from '../../../../renderer/src/results/result-view.svelte.ts';
 
-const RESULT = { columnNames: ['amount', 'to'], columnTypes: ['uint256', 'varbinary'], totalRowCount: 2, totalBytes: 10, executionTimeMillis: 1 };
+const RESULT = {
+  columnNames: ['amount', 'to'],
+  columnTypes: ['uint256', 'varbinary'],
+  totalRowCount: 2,
+  totalBytes: 10,
+  executionTimeMillis: 1,
+};
 
 describe("a result's view of onchain values", () => {
   it('scales a column by its decimals and back, by name', () => {

@@ -19,7 +19,10 @@ describe("the footer's notes on types", () => {
   });
 
   it('counts the values that do not fit their declared type, once the cache has', () => {
-    expect(typeNotes([columns[0]!], [3]).notFitting).toEqual({ text: '3 values do not fit its column’s type, shown as received', title: 'amount (uint256): 3 values' });
+    expect(typeNotes([columns[0]!], [3]).notFitting).toEqual({
+      text: '3 values do not fit its column’s type, shown as received',
+      title: 'amount (uint256): 3 values',
+    });
     expect(typeNotes(columns, [1, 0, 2, 0]).notFitting?.text).toBe('3 values do not fit their columns’ types, shown as received');
     expect(typeNotes([columns[2]!], [0, 0, 1]).notFitting?.text).toBe('1 value does not fit its column’s type, shown as received');
     expect(typeNotes(columns, [0, 0, 0, 0]).notFitting).toBeNull();

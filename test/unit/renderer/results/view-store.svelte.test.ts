@@ -53,7 +53,10 @@ describe('saved views', () => {
     const view = await new ViewStore(api).load('a1', 4);
     expect(view.decimals).toEqual({ amount: 18, usdc: 6 });
     expect(view.defaultChain).toBe('base');
-    const odd = { invoke: () => Promise.resolve({ ok: true, data: { value: { decimals: 'x', defaultChain: 'Not A Chain' } } }), on: () => () => {} } as unknown as Api;
+    const odd = {
+      invoke: () => Promise.resolve({ ok: true, data: { value: { decimals: 'x', defaultChain: 'Not A Chain' } } }),
+      on: () => () => {},
+    } as unknown as Api;
     expect(await new ViewStore(odd).load('a1', 4)).toMatchObject({ decimals: {}, defaultChain: null });
   });
 });

@@ -42,7 +42,8 @@ function ownKeys(text: string, from: number): string[] {
 function offeredIds(): Set<string> {
   const ids = new Set<string>();
   for (const text of sources(RENDERER)) {
-    for (const call of text.matchAll(/actionHandlers\.offer\(\{/g)) ownKeys(text, call.index + call[0].length - 1).forEach((id) => ids.add(id));
+    for (const call of text.matchAll(/actionHandlers\.offer\(\{/g))
+      ownKeys(text, call.index + call[0].length - 1).forEach((id) => ids.add(id));
   }
   return ids;
 }

@@ -39,7 +39,15 @@ function window(options: { dirty?: boolean; scratchSql?: string; runFor?: number
 }
 
 const key = (init: KeyboardEventInit & { key: string }) =>
-  ({ ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, defaultPrevented: false, preventDefault: vi.fn(), ...init }) as unknown as KeyboardEvent;
+  ({
+    ctrlKey: false,
+    metaKey: false,
+    shiftKey: false,
+    altKey: false,
+    defaultPrevented: false,
+    preventDefault: vi.fn(),
+    ...init,
+  }) as unknown as KeyboardEvent;
 
 describe('the window actions', () => {
   it('closes a clean tab at once and asks about one with unsaved changes', () => {

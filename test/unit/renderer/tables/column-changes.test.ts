@@ -44,7 +44,11 @@ describe('the column changes of a replacing file', () => {
   it('tells the changes the service made that were not shown before sending', () => {
     const shown = compareColumns(table, columns('day date', 'price bigint', 'token varchar'));
     const made = compareColumns(table, columns('day date', 'price bigint', 'token bigint', 'note varchar'));
-    expect(unforeseen(shown, made)).toEqual({ added: [{ name: 'note', type: 'varchar' }], removed: [], retyped: [{ name: 'token', from: 'varchar', to: 'bigint' }] });
+    expect(unforeseen(shown, made)).toEqual({
+      added: [{ name: 'note', type: 'varchar' }],
+      removed: [],
+      retyped: [{ name: 'token', from: 'varchar', to: 'bigint' }],
+    });
     expect(hasChanges(unforeseen(made, made))).toBe(false);
     const otherType = compareColumns(table, columns('day date', 'price varchar', 'token varchar'));
     expect(unforeseen(shown, otherType).retyped).toEqual([{ name: 'price', from: 'double', to: 'varchar' }]);

@@ -23,11 +23,21 @@ function fakeMain(handle: string | null) {
       if (channel === 'tables:list') return Promise.resolve({ ok: true, data: { tables: [...tables], handle } });
       if (channel === 'tables:uploadBegin') {
         const name = payload.tableName!;
-        tables.push({ name, fullName: `dune.${handle}.dataset_${name}`, isPrivate: false, sizeBytes: 1, rows: 1, columns: [{ name: 'a', type: 'bigint' }], createdAt: null, updatedAt: null });
+        tables.push({
+          name,
+          fullName: `dune.${handle}.dataset_${name}`,
+          isPrivate: false,
+          sizeBytes: 1,
+          rows: 1,
+          columns: [{ name: 'a', type: 'bigint' }],
+          createdAt: null,
+          updatedAt: null,
+        });
         return Promise.resolve({ ok: true, data: { uploadId: 'u1' } });
       }
       if (channel === 'tables:uploadChunk') return Promise.resolve({ ok: true, data: { receivedBytes: 1 } });
-      if (channel === 'tables:uploadCommit') return Promise.resolve({ ok: true, data: { fullName: `dune.${handle}.dataset_${tables.at(-1)!.name}`, rows: 1, mode: 'single' } });
+      if (channel === 'tables:uploadCommit')
+        return Promise.resolve({ ok: true, data: { fullName: `dune.${handle}.dataset_${tables.at(-1)!.name}`, rows: 1, mode: 'single' } });
       return Promise.resolve({ ok: false, error: { code: 'not_found', message: channel } });
     },
     on: () => () => {},

@@ -38,7 +38,9 @@ describe('the table name', () => {
     expect(checkTableName('2024-prices')?.message).toBe(
       '“2024-prices” cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _. For example: “prices”.',
     );
-    expect(checkTableName('---')?.message).toBe('“---” cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _.');
+    expect(checkTableName('---')?.message).toBe(
+      '“---” cannot be a table name: it must start with a lowercase letter and hold only a–z, 0–9 and _.',
+    );
   });
 });
 
@@ -49,19 +51,31 @@ describe('the column names', () => {
 
   it('refuses a name that starts with a digit, offering it prefixed', () => {
     expect(checkColumns(['day', '1st_price'])).toEqual([
-      { about: 'column', column: 1, fix: 'col_1st_price', message: 'Column 2 “1st_price” starts with a digit; a column name must start with a letter. Use “col_1st_price”?' },
+      {
+        about: 'column',
+        column: 1,
+        fix: 'col_1st_price',
+        message: 'Column 2 “1st_price” starts with a digit; a column name must start with a letter. Use “col_1st_price”?',
+      },
     ]);
   });
 
   it('refuses a name that starts with a special character, offering it stripped', () => {
     expect(checkColumns(['#tag', 'day'])).toEqual([
-      { about: 'column', column: 0, fix: 'tag', message: 'Column 1 “#tag” starts with “#”; a column name must start with a letter. Use “tag”?' },
+      {
+        about: 'column',
+        column: 0,
+        fix: 'tag',
+        message: 'Column 1 “#tag” starts with “#”; a column name must start with a letter. Use “tag”?',
+      },
     ]);
     expect(checkColumns([' day'])[0]?.message).toBe('Column 1 “ day” starts with “ ”; a column name must start with a letter. Use “day”?');
   });
 
   it('refuses an empty name, offering a numbered one', () => {
-    expect(checkColumns(['a', ''])).toEqual([{ about: 'column', column: 1, fix: 'column_2', message: 'Column 2 has no name. Use “column_2”?' }]);
+    expect(checkColumns(['a', ''])).toEqual([
+      { about: 'column', column: 1, fix: 'column_2', message: 'Column 2 has no name. Use “column_2”?' },
+    ]);
   });
 
   it('refuses a repeated name, pointing at the first one', () => {
@@ -85,7 +99,17 @@ describe('the column names', () => {
 describe('the rows', () => {
   it('points at rows with another number of fields than the header, and counts the rest', () => {
     expect(checkRows([], 0, 3)).toEqual([]);
-    expect(checkRows([{ row: 5, fields: 2 }, { row: 9, fields: 1 }, { row: 12, fields: 4 }], 7, 3).map((p) => p.message)).toEqual([
+    expect(
+      checkRows(
+        [
+          { row: 5, fields: 2 },
+          { row: 9, fields: 1 },
+          { row: 12, fields: 4 },
+        ],
+        7,
+        3,
+      ).map((p) => p.message),
+    ).toEqual([
       'Row 5 has 2 fields; the header has 3.',
       'Row 9 has 1 field; the header has 3.',
       'Row 12 has 4 fields; the header has 3.',

@@ -29,7 +29,7 @@ describe('rewriteDuneSql', () => {
   });
 
   it('drops the precision of timestamp(3), which DuckDB does not take', () => {
-    expect(sql('SELECT CAST(x AS timestamp(3) with time zone), timestamp (6) \'2024-01-01\'')).toBe(
+    expect(sql("SELECT CAST(x AS timestamp(3) with time zone), timestamp (6) '2024-01-01'")).toBe(
       "SELECT CAST(x AS timestamp with time zone), timestamp  '2024-01-01'",
     );
   });
@@ -41,16 +41,24 @@ describe('rewriteDuneSql', () => {
   });
 
   it('parses text by a date pattern with strptime', () => {
-    expect(sql("SELECT date_parse(s, '%Y-%m-%d %H:%i'), parse_datetime(s, 'yyyy-MM-dd')")).toBe("SELECT strptime(s, '%Y-%m-%d %H:%M'), strptime(s, '%Y-%m-%d')");
+    expect(sql("SELECT date_parse(s, '%Y-%m-%d %H:%i'), parse_datetime(s, 'yyyy-MM-dd')")).toBe(
+      "SELECT strptime(s, '%Y-%m-%d %H:%M'), strptime(s, '%Y-%m-%d')",
+    );
   });
 
   it('refuses a pattern that is not a literal, or a specifier with no equivalent', () => {
-    expect(refusal('SELECT date_format(t, p)')).toEqual({ message: '`date_format` needs its pattern written as a text literal offline', offset: 7 });
+    expect(refusal('SELECT date_format(t, p)')).toEqual({
+      message: '`date_format` needs its pattern written as a text literal offline',
+      offset: 7,
+    });
     expect(refusal("SELECT format_datetime(t, 'GG')")).toEqual({ message: "the date pattern's GG is not available offline", offset: 26 });
   });
 
   it('names a DuneSQL function the offline engine cannot run, and where it is called', () => {
-    expect(refusal('SELECT\n  cardinality(approx_set(x)) FROM t')).toEqual({ message: '`approx_set` is not available offline', offset: 21 });
+    expect(refusal('SELECT\n  cardinality(approx_set(x)) FROM t')).toEqual({
+      message: '`approx_set` is not available offline',
+      offset: 21,
+    });
     // a column or a qualified name of that spelling is not a call of it
     expect(sql('SELECT merge, t.merge(1) FROM t')).toBe('SELECT merge, t.merge(1) FROM t');
   });
@@ -64,9 +72,7 @@ describe('rewriteDuneSql', () => {
 
   it("reads an ORDER BY as the call's own only at its own level", () => {
     const text = 'SELECT sum((SELECT max(v) FROM t ORDER BY 1)), sum(x) OVER (ORDER BY y)';
-    expect(sql(text)).toBe(
-      'SELECT sum((SELECT max(v) FROM t ORDER BY 1)), system.main.sum(dunesql_exact_sum_input(x)) OVER (ORDER BY y)',
-    );
+    expect(sql(text)).toBe('SELECT sum((SELECT max(v) FROM t ORDER BY 1)), system.main.sum(dunesql_exact_sum_input(x)) OVER (ORDER BY y)');
   });
 
   it("gives a sum of a bare NULL to DuckDB's own, as no overload of the macro is nearer", () => {
@@ -74,7 +80,9 @@ describe('rewriteDuneSql', () => {
   });
 
   it('keeps a summed value of a sum with ORDER BY apart from its order', () => {
-    expect(sql('SELECT sum( a + 0x01 ORDER BY b) FROM t')).toBe("SELECT system.main.sum( dunesql_exact_sum_input(a + '\\x01'::BLOB) ORDER BY b) FROM t");
+    expect(sql('SELECT sum( a + 0x01 ORDER BY b) FROM t')).toBe(
+      "SELECT system.main.sum( dunesql_exact_sum_input(a + '\\x01'::BLOB) ORDER BY b) FROM t",
+    );
   });
 
   it("maps positions of the rewritten SQL back to the user's", () => {

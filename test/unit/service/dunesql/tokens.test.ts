@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../../../main/service/dunesql/tokens.ts';
 
-const kinds = (sql: string) => tokenize(sql).filter((t) => t.kind !== 'space').map((t) => `${t.kind}:${t.text}`);
+const kinds = (sql: string) =>
+  tokenize(sql)
+    .filter((t) => t.kind !== 'space')
+    .map((t) => `${t.kind}:${t.text}`);
 
 describe('tokenize', () => {
   it('gives the text back exactly, token by token', () => {
     const sql = "SELECT \"a\"\"b\", 'it''s' -- 0xff\n/* a /* nested */ comment */ E'x\\'y' $$0xab$$ 1.5e3 0xAbCd";
-    expect(tokenize(sql).map((t) => t.text).join('')).toBe(sql);
+    expect(
+      tokenize(sql)
+        .map((t) => t.text)
+        .join(''),
+    ).toBe(sql);
   });
 
   it('keeps strings, quoted names and comments whole, whatever they hold', () => {

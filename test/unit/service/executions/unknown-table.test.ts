@@ -9,7 +9,9 @@ const caretAt = (sql: string, column: number) => `\n\nLINE 1: ${sql}\n${' '.repe
 describe('an unknown table', () => {
   it("is named as the SQL wrote it, at DuckDB's position, without DuckDB's guess", () => {
     const sql = 'select * from dune.acme.nope';
-    expect(sqlError(`Catalog Error: Table with name nope does not exist!\nDid you mean "pg_catalog.pg_enum"?${caretAt(sql, 15)}`, sql)).toEqual({
+    expect(
+      sqlError(`Catalog Error: Table with name nope does not exist!\nDid you mean "pg_catalog.pg_enum"?${caretAt(sql, 15)}`, sql),
+    ).toEqual({
       type: 'FAILED_TYPE_EXECUTION_FAILED',
       message: "line 1:15: Table 'dune.acme.nope' does not exist",
       line: 1,
@@ -24,11 +26,13 @@ describe('an unknown table', () => {
       ['select * from nft.trades', 'Catalog Error: Table with name "nft.trades" does not exist because schema "nft" does not exist.'],
     ] as const) {
       const error = sqlError(`${message}${caretAt(sql, 15)}`, sql);
-      expect(error.message, sql).toMatch(/^line 1:15: Table '(ethereum\.logs|Ethereum\.Logs|nft\.trades)' does not exist: it is one of Dune's tables, which the embedded service has no sample of \(offline: ethereum\.blocks, ethereum\.transactions, erc20_ethereum\.evt_Transfer, tokens\.erc20, prices\.usd, dex\.trades, labels\.addresses\); run the query on Dune for it$/);
+      expect(error.message, sql).toMatch(
+        /^line 1:15: Table '(ethereum\.logs|Ethereum\.Logs|nft\.trades)' does not exist: it is one of Dune's tables, which the embedded service has no sample of \(offline: ethereum\.blocks, ethereum\.transactions, erc20_ethereum\.evt_Transfer, tokens\.erc20, prices\.usd, dex\.trades, labels\.addresses\); run the query on Dune for it$/,
+      );
     }
   });
 
-  it('keeps DuckDB\'s words where it points at a function that reads a table by a name in a string', () => {
+  it("keeps DuckDB's words where it points at a function that reads a table by a name in a string", () => {
     const sql = "select * from query_table('dune.acme.dataset_secret')";
     const message = 'Catalog Error: Table with name dataset_secret does not exist!\nDid you mean "information_schema.character_sets"?';
     expect(sqlError(`${message}${caretAt(sql, 15)}`, sql).message).toBe(`line 1:15: ${message}`);

@@ -23,7 +23,9 @@ function randomText(next: () => number, length: number): string {
 
 /** JSON.stringify, sometimes spaced out, with some characters escaped as \\u where it would not. */
 function encode(next: () => number, value: unknown): string {
-  return JSON.stringify(value, null, next() < 0.3 ? 2 : 0).replace(/[€é\/]/g, (c) => (next() < 0.5 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c));
+  return JSON.stringify(value, null, next() < 0.3 ? 2 : 0).replace(/[€é\/]/g, (c) =>
+    next() < 0.5 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c,
+  );
 }
 
 function feed(body: Buffer, cuts: number[]): { data: Buffer; fields: Record<string, unknown>; streamed: boolean } {
@@ -51,7 +53,11 @@ describe('JsonFieldStream', () => {
       const others = { table_name: 't_1', description: randomText(next, 5), is_private: next() < 0.5, extra: { a: [1, '}'] }, n: -1.5e3 };
       const keys = Object.keys(others);
       const at = Math.floor(next() * (keys.length + 1));
-      const object = Object.fromEntries([...keys.slice(0, at).map((k) => [k, others[k as keyof typeof others]]), ['data', data], ...keys.slice(at).map((k) => [k, others[k as keyof typeof others]])]);
+      const object = Object.fromEntries([
+        ...keys.slice(0, at).map((k) => [k, others[k as keyof typeof others]]),
+        ['data', data],
+        ...keys.slice(at).map((k) => [k, others[k as keyof typeof others]]),
+      ]);
       const text = encode(next, object);
       const body = Buffer.from(text);
       const { data: decoded, fields, streamed } = feed(body, randomCuts(next, body.length));
@@ -70,7 +76,12 @@ describe('JsonFieldStream', () => {
     const body = Buffer.from(text);
     const expected = Buffer.from((JSON.parse(text) as { data: string }).data);
     for (let cut = 1; cut < body.length; cut++) expect(feed(body, [cut]).data.equals(expected), `cut at ${cut}`).toBe(true);
-    expect(feed(body, Array.from({ length: body.length - 1 }, (_, i) => i + 1)).data.equals(expected)).toBe(true);
+    expect(
+      feed(
+        body,
+        Array.from({ length: body.length - 1 }, (_, i) => i + 1),
+      ).data.equals(expected),
+    ).toBe(true);
   });
 
   it('refuses with a 400 naming the byte whatever JSON.parse refuses, and nothing it accepts', () => {
@@ -94,7 +105,11 @@ describe('JsonFieldStream', () => {
         expected = null;
       }
       const body = Buffer.from(text);
-      const valid = expected !== null && typeof expected === 'object' && !Array.isArray(expected) && typeof (expected as { data?: unknown }).data === 'string';
+      const valid =
+        expected !== null &&
+        typeof expected === 'object' &&
+        !Array.isArray(expected) &&
+        typeof (expected as { data?: unknown }).data === 'string';
       if (valid) {
         const { data } = feed(body, randomCuts(next, body.length));
         expect(data.equals(Buffer.from((expected as { data: string }).data)), text).toBe(true);

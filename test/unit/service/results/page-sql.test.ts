@@ -10,8 +10,18 @@ import { Database } from '../../../../main/service/storage/duckdb.ts';
 
 // The plain page path: one SELECT over the stored table, its rows written by DuckDB.
 
-const columns: ResultColumn[] = [{ name: 'n', type: 'BIGINT' }, { name: 'label', type: 'VARCHAR' }];
-const query = (options: Partial<PageQuery> = {}): PageQuery => ({ tableColumns: columns, columns, limit: 3, offset: 0, storedRows: 10, ...options });
+const columns: ResultColumn[] = [
+  { name: 'n', type: 'BIGINT' },
+  { name: 'label', type: 'VARCHAR' },
+];
+const query = (options: Partial<PageQuery> = {}): PageQuery => ({
+  tableColumns: columns,
+  columns,
+  limit: 3,
+  offset: 0,
+  storedRows: 10,
+  ...options,
+});
 
 let db: Database;
 let connection: DuckDBConnection;
@@ -38,7 +48,11 @@ const rowsOf = async (options: Partial<PageQuery>) => {
 describe('the SQL of a page', () => {
   it('is a window of rowids for the rows as stored, and a SELECT with the filter, sort and window otherwise', () => {
     expect(pageRowsSql('t', query(), '"__row"')).toBeNull();
-    const rows = pageRowsSql('t', query({ where: { sql: 'n > CAST(? AS BIGINT)', params: ['2'] }, orderBy: '"label" DESC', limit: 5, offset: 10 }), '"__row"');
+    const rows = pageRowsSql(
+      't',
+      query({ where: { sql: 'n > CAST(? AS BIGINT)', params: ['2'] }, orderBy: '"label" DESC', limit: 5, offset: 10 }),
+      '"__row"',
+    );
     expect(rows).toEqual({
       sql: 'SELECT *, rowid AS "__row" FROM t WHERE n > CAST(? AS BIGINT) ORDER BY "label" DESC, rowid LIMIT 5 OFFSET 10',
       params: ['2'],
@@ -46,12 +60,19 @@ describe('the SQL of a page', () => {
       inOrder: false,
       limit: 5,
     });
-    expect(pageRowsSql('t', query({ samplePercent: 12.5 }), 'r')?.sql).toBe('SELECT *, rowid AS r FROM t USING SAMPLE 12.500000000000% (bernoulli) LIMIT 3 OFFSET 0');
+    expect(pageRowsSql('t', query({ samplePercent: 12.5 }), 'r')?.sql).toBe(
+      'SELECT *, rowid AS r FROM t USING SAMPLE 12.500000000000% (bernoulli) LIMIT 3 OFFSET 0',
+    );
   });
 
-  it('names each row\'s position apart from every column of the result', () => {
+  it("names each row's position apart from every column of the result", () => {
     expect(rowPositionName(columns)).toBe('"__row"');
-    expect(rowPositionName([{ name: '__ROW', type: 'BIGINT' }, { name: '__row_1', type: 'BIGINT' }])).toBe('"__row_2"');
+    expect(
+      rowPositionName([
+        { name: '__ROW', type: 'BIGINT' },
+        { name: '__row_1', type: 'BIGINT' },
+      ]),
+    ).toBe('"__row_2"');
   });
 
   it('refuses a window that is not made of row counts', () => {
@@ -68,7 +89,7 @@ describe('a plain page', () => {
     expect(await rowsOf({ offset: 10 })).toEqual([]);
   });
 
-  it('leaves no file behind in the pages\' folder', () => {
+  it("leaves no file behind in the pages' folder", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -18,13 +18,15 @@ describe('cells as their type says', () => {
 
   it('keeps integers past 2^53 exact, and groups their digits only when asked', () => {
     expect(cellFormat('UHUGEINT', plain)('340282366920938463463374607431768211455')).toBe('340282366920938463463374607431768211455');
-    expect(cellFormat('UHUGEINT', english)('340282366920938463463374607431768211455')).toBe('340,282,366,920,938,463,463,374,607,431,768,211,455');
+    expect(cellFormat('UHUGEINT', english)('340282366920938463463374607431768211455')).toBe(
+      '340,282,366,920,938,463,463,374,607,431,768,211,455',
+    );
     expect(cellFormat('BIGINT', english)(-1234567)).toBe('-1,234,567');
     expect(cellFormat('INTEGER', english)(999)).toBe('999');
     expect(cellFormat('BIGINT', plain)(1234567)).toBe('1234567');
   });
 
-  it("writes separators and the decimal sign of the locale, and leaves what is not a plain number as it is", () => {
+  it('writes separators and the decimal sign of the locale, and leaves what is not a plain number as it is', () => {
     expect(cellFormat('DECIMAL(10,2)', german)(1234567.5)).toBe('1.234.567,50');
     expect(cellFormat('DOUBLE', english)(1234.5678)).toBe('1,234.5678');
     expect(cellFormat('DOUBLE', english)(1e300)).toBe('1e+300');
@@ -50,7 +52,7 @@ describe("Dune's types in cells", () => {
     expect(cellFormat('BIGNUM', plain)(42)).toBe('42');
   });
 
-  it('shows bytes as 0x hex, from the hosted service or from DuckDB\'s escaped text', () => {
+  it("shows bytes as 0x hex, from the hosted service or from DuckDB's escaped text", () => {
     expect(cellFormat('varbinary', plain)('0xD8DA6BF26964AF9D7EED9E03E53415D37AA96045')).toBe('0xd8da6bf26964af9d7eed9e03e53415d37aa96045');
     expect(cellFormat('BLOB', plain)('\\xDE\\xAD\\xBE\\xEFab')).toBe('0xdeadbeef6162');
     // a value that is not bytes is shown as received

@@ -4,7 +4,13 @@ import { cellMenu, columnMenu, type MenuActions } from '../../../../../renderer/
 import { ResultView } from '../../../../../renderer/src/results/result-view.svelte.ts';
 
 const ADDRESS = '0xd8da6bf26964af9d7eed9e03e53415d37aa96045';
-const RESULT = { columnNames: ['amount', 'to', 'detail'], columnTypes: ['uint256', 'varbinary', 'array(varchar)'], totalRowCount: 1, totalBytes: 1, executionTimeMillis: 1 };
+const RESULT = {
+  columnNames: ['amount', 'to', 'detail'],
+  columnTypes: ['uint256', 'varbinary', 'array(varchar)'],
+  totalRowCount: 1,
+  totalBytes: 1,
+  executionTimeMillis: 1,
+};
 
 function actions(): MenuActions {
   return { profile: vi.fn(), askDecimals: vi.fn(), askChain: vi.fn(), follow: vi.fn(), openViewer: vi.fn(), copy: vi.fn() };
@@ -31,7 +37,14 @@ describe("the grid's context menus", () => {
     const view = new ResultView(RESULT);
     const to = view.columns[1]!;
     const act = actions();
-    const cell = { columnName: 'to', kind: 'binary' as const, value: ADDRESS, shown: ADDRESS, rowColumns: ['amount', 'to', 'detail'], row: ['1', ADDRESS, null] };
+    const cell = {
+      columnName: 'to',
+      kind: 'binary' as const,
+      value: ADDRESS,
+      shown: ADDRESS,
+      rowColumns: ['amount', 'to', 'detail'],
+      row: ['1', ADDRESS, null],
+    };
     const items = cellMenu(cell, to, view, DEFAULT_EXPLORERS, act);
     expect(items.slice(0, 4).map((i) => i.label)).toEqual([
       'Open address in explorer (ethereum)',
@@ -49,14 +62,25 @@ describe("the grid's context menus", () => {
   });
 
   it("takes the chain from the row's chain column when that column is hidden", () => {
-    const view = new ResultView({ ...RESULT, columnNames: ['blockchain', 'amount', 'to'], columnTypes: ['varchar', 'uint256', 'varbinary'] });
+    const view = new ResultView({
+      ...RESULT,
+      columnNames: ['blockchain', 'amount', 'to'],
+      columnTypes: ['varchar', 'uint256', 'varbinary'],
+    });
     view.toggleColumn(0);
     expect(view.visible.map((c) => c.name)).toEqual(['amount', 'to']);
     // the grid's rows still hold it, after the columns it shows
     expect(view.rowColumns.map((c) => c.name)).toEqual(['amount', 'to', 'blockchain']);
     expect(view.rowColumnsParam).toBe('amount,to,blockchain');
     expect(view.request().columns).toBe('amount,to');
-    const cell = { columnName: 'to', kind: 'binary' as const, value: ADDRESS, shown: ADDRESS, rowColumns: view.rowColumns.map((c) => c.name), row: ['1', ADDRESS, 'base'] };
+    const cell = {
+      columnName: 'to',
+      kind: 'binary' as const,
+      value: ADDRESS,
+      shown: ADDRESS,
+      rowColumns: view.rowColumns.map((c) => c.name),
+      row: ['1', ADDRESS, 'base'],
+    };
     expect(cellMenu(cell, view.columns[2]!, view, DEFAULT_EXPLORERS, actions())[0]?.label).toBe('Open address in explorer (base)');
     view.toggleColumn(1);
     expect(view.rowColumns.map((c) => c.name)).toEqual(['to', 'blockchain']);

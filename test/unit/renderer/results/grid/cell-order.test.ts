@@ -30,9 +30,13 @@ describe("a sample grid's order", () => {
     expect(sorted('big-integer', values, true)).toEqual([UINT256_MAX, '9007199254740993', '9007199254740992', 10, 9, null]);
   });
 
-  it('puts a float column\'s specials around its numbers, and sorts text by its characters', () => {
+  it("puts a float column's specials around its numbers, and sorts text by its characters", () => {
     expect(sorted('float', ['NaN', 1.5, 'Infinity', -2, '-Infinity'])).toEqual(['-Infinity', -2, 1.5, 'Infinity', 'NaN']);
-    expect(sorted('decimal', ['1.123456789012345679', '1.123456789012345678', '-3'])).toEqual(['-3', '1.123456789012345678', '1.123456789012345679']);
+    expect(sorted('decimal', ['1.123456789012345679', '1.123456789012345678', '-3'])).toEqual([
+      '-3',
+      '1.123456789012345678',
+      '1.123456789012345679',
+    ]);
     expect(sorted('binary', ['0x0b', null, '0x0a'])).toEqual(['0x0a', '0x0b', null]);
   });
 });

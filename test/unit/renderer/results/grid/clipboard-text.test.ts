@@ -20,8 +20,12 @@ const texts = [
 
 describe('a block of cells written out', () => {
   it('as TSV and CSV, quoting what needs it', () => {
-    expect(formatBlock('tsv', columns, values, texts)).toBe('fee\tbig\tnote\tok\n0.10\t12345678901234567890\t"a, ""b"" | c"\ttrue\n2.00\t\t"it\'s\nhere"\tfalse');
-    expect(formatBlock('csv', columns, values, texts)).toBe('fee,big,note,ok\n0.10,12345678901234567890,"a, ""b"" | c",true\n2.00,,"it\'s\nhere",false');
+    expect(formatBlock('tsv', columns, values, texts)).toBe(
+      'fee\tbig\tnote\tok\n0.10\t12345678901234567890\t"a, ""b"" | c"\ttrue\n2.00\t\t"it\'s\nhere"\tfalse',
+    );
+    expect(formatBlock('csv', columns, values, texts)).toBe(
+      'fee,big,note,ok\n0.10,12345678901234567890,"a, ""b"" | c",true\n2.00,,"it\'s\nhere",false',
+    );
   });
 
   it('as a Markdown table, numbers aligned right and pipes escaped', () => {
@@ -69,7 +73,17 @@ describe('a block of cells written out', () => {
   const PAST_128_BITS = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
   const INT256_MIN = '-57896044618658097711785492504343953926634992332820282019728792003956564819968';
   const duneValues = [
-    [WALLET, PAST_128_BITS, INT256_MIN, '1234567890.123456789012345678', Number.NaN, '2024-01-31', '2024-01-31 12:00:00.000 UTC', '["a","b"]', '{"n":123456789012345678901234567890}'],
+    [
+      WALLET,
+      PAST_128_BITS,
+      INT256_MIN,
+      '1234567890.123456789012345678',
+      Number.NaN,
+      '2024-01-31',
+      '2024-01-31 12:00:00.000 UTC',
+      '["a","b"]',
+      '{"n":123456789012345678901234567890}',
+    ],
     ['0x', 'n/a', null, null, Number.POSITIVE_INFINITY, 'someday', 'later', '[1, 2', 'x'],
   ];
   const duneTexts = duneValues.map((row) => row.map((v) => (v === null ? null : String(v))));
@@ -93,12 +107,42 @@ describe('a block of cells written out', () => {
     const text = formatBlock('json', dune, duneValues, duneTexts);
     expect(text).toContain('"meta": {"n":123456789012345678901234567890}');
     expect(JSON.parse(text)).toEqual([
-      { wallet: WALLET, amount: PAST_128_BITS, delta: INT256_MIN, price: '1234567890.123456789012345678', ratio: 'NaN', day: '2024-01-31', block_time: '2024-01-31 12:00:00.000 UTC', tags: ['a', 'b'], meta: { n: 1.2345678901234568e29 } },
-      { wallet: '0x', amount: 'n/a', delta: null, price: null, ratio: 'Infinity', day: 'someday', block_time: 'later', tags: '[1, 2', meta: 'x' },
+      {
+        wallet: WALLET,
+        amount: PAST_128_BITS,
+        delta: INT256_MIN,
+        price: '1234567890.123456789012345678',
+        ratio: 'NaN',
+        day: '2024-01-31',
+        block_time: '2024-01-31 12:00:00.000 UTC',
+        tags: ['a', 'b'],
+        meta: { n: 1.2345678901234568e29 },
+      },
+      {
+        wallet: '0x',
+        amount: 'n/a',
+        delta: null,
+        price: null,
+        ratio: 'Infinity',
+        day: 'someday',
+        block_time: 'later',
+        tags: '[1, 2',
+        meta: 'x',
+      },
     ]);
     // laid out as JSON.stringify lays out rows, so what was pasted before reads the same
     const plain = [[1, 'a']];
-    expect(formatBlock('json', [{ name: 'n', kind: 'integer' }, { name: 's', kind: 'text' }], plain, [['1', 'a']])).toBe(JSON.stringify([{ n: 1, s: 'a' }], null, 2));
+    expect(
+      formatBlock(
+        'json',
+        [
+          { name: 'n', kind: 'integer' },
+          { name: 's', kind: 'text' },
+        ],
+        plain,
+        [['1', 'a']],
+      ),
+    ).toBe(JSON.stringify([{ n: 1, s: 'a' }], null, 2));
     expect(formatBlock('json', dune, [], [])).toBe('[]');
   });
 });

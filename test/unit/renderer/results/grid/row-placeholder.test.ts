@@ -10,7 +10,13 @@ describe('a row without its data', () => {
     const shown = (row: number | null) => placeholderText(failed, row);
     expect(shown(120)).toBe('loading…');
     failed.failed(100, 200);
-    expect([shown(99), shown(100), shown(199), shown(200), shown(null)]).toEqual(['loading…', 'not loaded', 'not loaded', 'loading…', 'loading…']);
+    expect([shown(99), shown(100), shown(199), shown(200), shown(null)]).toEqual([
+      'loading…',
+      'not loaded',
+      'not loaded',
+      'loading…',
+      'loading…',
+    ]);
     failed.asked(100);
     expect(shown(150)).toBe('loading…');
     failed.failed(0, 100);

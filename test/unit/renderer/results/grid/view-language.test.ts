@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { kindOf, parseType } from '../../../../../main/common/dune-types/index.ts';
-import { compileFilters, compileSort, parseColumns, parseFilters, parseSort, selectColumns } from '../../../../../main/filter-language/index.ts';
+import {
+  compileFilters,
+  compileSort,
+  parseColumns,
+  parseFilters,
+  parseSort,
+  selectColumns,
+} from '../../../../../main/filter-language/index.ts';
 import { checkFilters } from '../../../../../renderer/src/results/check-filters.ts';
 import { toTsv } from '../../../../../renderer/src/results/grid/tsv.ts';
-import { columnRef, columnsParam, combineFilters, filterFor, filtersParam, sortByParam, type ViewColumn } from '../../../../../renderer/src/results/grid/view-language.ts';
+import {
+  columnRef,
+  columnsParam,
+  combineFilters,
+  filterFor,
+  filtersParam,
+  sortByParam,
+  type ViewColumn,
+} from '../../../../../renderer/src/results/grid/view-language.ts';
 
 // The grid's sorts and filters as the service's language: every text the renderer writes must
 // read back, through the shared parser, as what the user picked.
@@ -54,7 +69,14 @@ describe('filters from the column filters', () => {
     const text = filtersParam(
       {
         c0: { filterType: 'number', type: 'inRange', filter: 10, filterTo: 20 },
-        c4: { filterType: 'number', operator: 'OR', conditions: [{ filterType: 'number', type: 'lessThan', filter: -1.5 }, { filterType: 'number', type: 'greaterThan', filter: 1e21 }] },
+        c4: {
+          filterType: 'number',
+          operator: 'OR',
+          conditions: [
+            { filterType: 'number', type: 'lessThan', filter: -1.5 },
+            { filterType: 'number', type: 'greaterThan', filter: 1e21 },
+          ],
+        },
       },
       byId,
     );
@@ -71,11 +93,22 @@ describe('filters from the column filters', () => {
       { name: 'price', type: 'double', index: 4 },
     ];
     // whole numbers take the grid's BigInt filter, whose model holds the digits as typed
-    expect(wide.map((c) => filterFor(kindOf(parseType(c.type))).filter)).toEqual(['agBigIntColumnFilter', 'agBigIntColumnFilter', 'agBigIntColumnFilter', 'agBigIntColumnFilter', 'agNumberColumnFilter']);
+    expect(wide.map((c) => filterFor(kindOf(parseType(c.type))).filter)).toEqual([
+      'agBigIntColumnFilter',
+      'agBigIntColumnFilter',
+      'agBigIntColumnFilter',
+      'agBigIntColumnFilter',
+      'agNumberColumnFilter',
+    ]);
     const text = filtersParam(
       {
         c0: { filterType: 'bigint', type: 'greaterThan', filter: '9007199254740993' },
-        c1: { filterType: 'bigint', type: 'inRange', filter: '-57896044618658097711785492504343953926634992332820282019728792003956564819968', filterTo: '-1' },
+        c1: {
+          filterType: 'bigint',
+          type: 'inRange',
+          filter: '-57896044618658097711785492504343953926634992332820282019728792003956564819968',
+          filterTo: '-1',
+        },
         c2: { filterType: 'bigint', type: 'equals', filter: '9223372036854775807' },
         c3: { filterType: 'bigint', type: 'lessThan', filter: '1 OR 1=1' },
       },
@@ -122,6 +155,14 @@ describe('columns', () => {
 
 describe('copy', () => {
   it('writes TSV with the headers, quoting cells that hold tabs, newlines or quotes', () => {
-    expect(toTsv(['a', 'b'], [[1, null], ['x\ty', 'say "hi"']])).toBe('a\tb\n1\t\n"x\ty"\t"say ""hi"""');
+    expect(
+      toTsv(
+        ['a', 'b'],
+        [
+          [1, null],
+          ['x\ty', 'say "hi"'],
+        ],
+      ),
+    ).toBe('a\tb\n1\t\n"x\ty"\t"say ""hi"""');
   });
 });

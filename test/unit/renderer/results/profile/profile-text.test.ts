@@ -18,18 +18,48 @@ describe("a profile's worked-out figures", () => {
 });
 
 describe("a profile's axis and distinct count", () => {
-  const profile = (kind: ColumnProfile['kind'], type: string, min: ColumnProfile['min'], max: ColumnProfile['max'], from: number, to: number) =>
-    ({ kind, type, min, max, histogram: [{ from, to: (from + to) / 2, count: 1 }, { from: (from + to) / 2, to, count: 1 }] }) as ColumnProfile;
+  const profile = (
+    kind: ColumnProfile['kind'],
+    type: string,
+    min: ColumnProfile['min'],
+    max: ColumnProfile['max'],
+    from: number,
+    to: number,
+  ) =>
+    ({
+      kind,
+      type,
+      min,
+      max,
+      histogram: [
+        { from, to: (from + to) / 2, count: 1 },
+        { from: (from + to) / 2, to, count: 1 },
+      ],
+    }) as ColumnProfile;
 
   it("ends a number's axis at the column's own min and max, never past them", () => {
     const ids = profile('number', 'bigint', 1, 99_999, 1, 99_999);
     expect([axisEnd(ids, 'min', plain), axisEnd(ids, 'max', plain)]).toEqual(['1', '99999']);
-    const amounts = profile('number', 'uint256', '0', '115792089237316195423570985008687907853269984665640564039457584007913129639935', 0, 1.157920892373162e77);
+    const amounts = profile(
+      'number',
+      'uint256',
+      '0',
+      '115792089237316195423570985008687907853269984665640564039457584007913129639935',
+      0,
+      1.157920892373162e77,
+    );
     expect(axisEnd(amounts, 'max', plain)).toBe('115792089237316195423570985008687907853269984665640564039457584007913129639935');
   });
 
   it("ends a time's axis at its edges, to the minute", () => {
-    const times = profile('time', 'timestamp(3)', '2024-01-01 00:00:00.000 UTC', '2024-01-02 10:59:59.999 UTC', Date.UTC(2024, 0, 1), Date.UTC(2024, 0, 2, 10, 59, 59, 999));
+    const times = profile(
+      'time',
+      'timestamp(3)',
+      '2024-01-01 00:00:00.000 UTC',
+      '2024-01-02 10:59:59.999 UTC',
+      Date.UTC(2024, 0, 1),
+      Date.UTC(2024, 0, 2, 10, 59, 59, 999),
+    );
     expect([axisEnd(times, 'min', plain), axisEnd(times, 'max', plain)]).toEqual(['2024-01-01 00:00', '2024-01-02 10:59']);
   });
 

@@ -3,7 +3,9 @@ import { countIn, countMatches, readJsonTree, segments, writeJson } from '../../
 
 describe("the cell viewer's JSON", () => {
   it('reads nested values into a tree whose numbers keep every digit', () => {
-    const tree = readJsonTree('{"to":"0xab","amount":115792089237316195423570985008687907853269984665640564039457584007913129639935,"tags":[1.50,true,null]}')!;
+    const tree = readJsonTree(
+      '{"to":"0xab","amount":115792089237316195423570985008687907853269984665640564039457584007913129639935,"tags":[1.50,true,null]}',
+    )!;
     expect(tree.type).toBe('object');
     expect(tree.children.map((c) => [c.key, c.type, c.text])).toEqual([
       ['to', 'string', '"0xab"'],
@@ -19,7 +21,9 @@ describe("the cell viewer's JSON", () => {
 
   it('writes it out indented, exactly', () => {
     const text = '{"a":[1,{"b":12345678901234567890123}],"c":{},"d":[]}';
-    expect(writeJson(readJsonTree(text)!)).toBe('{\n  "a": [\n    1,\n    {\n      "b": 12345678901234567890123\n    }\n  ],\n  "c": {},\n  "d": []\n}');
+    expect(writeJson(readJsonTree(text)!)).toBe(
+      '{\n  "a": [\n    1,\n    {\n      "b": 12345678901234567890123\n    }\n  ],\n  "c": {},\n  "d": []\n}',
+    );
   });
 
   it('takes only an object or an array for JSON to fold; other text stays text', () => {
