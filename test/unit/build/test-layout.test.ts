@@ -14,10 +14,7 @@ const NOT_SOURCE: Record<string, string> = {
 };
 
 /** The source folder a test folder stands for, or null when there is none. */
-export function sourceFolderOf(
-  testFolder: string,
-  exists: (path: string) => boolean = (path) => existsSync(join(root, path)),
-): string | null {
+function sourceFolderOf(testFolder: string, exists: (path: string) => boolean = (path) => existsSync(join(root, path))): string | null {
   const candidates =
     testFolder === 'renderer' || testFolder.startsWith('renderer/')
       ? [join('renderer/src', testFolder.slice('renderer'.length))]
