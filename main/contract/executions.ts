@@ -15,6 +15,31 @@ export const LatestResult = z.object({
 });
 export type LatestResult = z.infer<typeof LatestResult>;
 
+/** A run as the history panel lists it: what ran, where, how it ended and what it gave. */
+export const HistoryEntry = z.object({
+  accountId,
+  accountName: z.string(),
+  executionId: z.string(),
+  /** 0 for SQL of no query (a scratch tab's). */
+  queryId: z.number().int(),
+  queryName: z.string().nullable(),
+  /** The text that ran: an edit's or a scratch tab's, else the query's as saved then ('' if unknown). */
+  sql: z.string(),
+  /** The text was not the query as saved. */
+  isEdited: z.boolean(),
+  parameters: ParameterValues,
+  state: z.string(),
+  isFinished: z.boolean(),
+  submittedAt: z.string(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().int().nonnegative().nullable(),
+  rows: z.number().int().nullable(),
+  /** Cells of the result, as the service bills them. */
+  datapoints: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
 export const executionsChannels = {
   'executions:run': {
     request: z.object({ accountId, queryId, parameters: ParameterValues.optional() }).strict(),
@@ -44,6 +69,17 @@ export const executionsChannels = {
   'executions:list': {
     request: z.object({ accountId, limit: z.number().int().min(1).max(500).optional() }).strict(),
     response: z.object({ executions: z.array(ExecutionListItem) }),
+  },
+  /**
+   * Every run this app started, of every account (or of `accountId`), newest first: those whose
+   * query name, SQL, parameters, account, state, execution id or day hold every word of `text`.
+   * `total` counts them all; `skipped`, the history's lines that could not be read.
+   */
+  'executions:history': {
+    request: z
+      .object({ text: z.string().max(500), accountId: accountId.optional(), limit: z.number().int().min(1).max(500).optional() })
+      .strict(),
+    response: z.object({ entries: z.array(HistoryEntry), total: z.number().int(), skipped: z.number().int() }),
   },
   /**
    * Which execution the UI shows now (null: none). An execution that ends while the user looks

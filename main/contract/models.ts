@@ -110,6 +110,8 @@ export const ResultSummary = z.object({
   totalRowCount: z.number().int(),
   totalBytes: z.number().int(),
   executionTimeMillis: z.number().int().nullable(),
+  /** Cells, as the service counts them for billing (`datapoint_count`); absent where it did not say. */
+  datapointCount: z.number().int().nullable().optional(),
 });
 export type ResultSummary = z.infer<typeof ResultSummary>;
 
@@ -176,6 +178,9 @@ export const ExecutionRecord = z.object({
   result: ResultSummary.nullable().optional(),
   /** The SQL text that ran, when it was not the query as saved (`executions:runSql`). */
   sql: z.string().optional(),
+  /** A saved query's name and text when it ran, as this app knew them (for the history). */
+  queryName: z.string().optional(),
+  querySql: z.string().optional(),
 });
 export type ExecutionRecord = z.infer<typeof ExecutionRecord>;
 

@@ -47,6 +47,7 @@ export const CHANNEL_NAMES = [
   'queries:save',
   'queries:resolvePending',
   'executions:latest',
+  'executions:history',
   'settings:get',
   'settings:set',
   'settings:clearCache',

@@ -260,7 +260,7 @@ interface CoreParts {
 
 /** Every channel's handler, each prefix's from its own file. */
 function coreHandlers(options: CoreOptions, parts: CoreParts): Handlers {
-  const { accounts, history, cache, workspaces, ui, activity } = parts;
+  const { accounts, history, cache, workspaces, ui, activity, watcher, viewing } = parts;
   return {
     ...appHandlers({ openUrl: options.openUrl }),
     ...accountHandlers(accounts, parts.vault, (accountId) => {
@@ -271,7 +271,7 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Handlers {
       workspaces.forget(accountId).catch(() => undefined);
     }),
     ...queryHandlers(accounts, workspaces, activity),
-    ...executionHandlers({ accounts, watcher: parts.watcher, history, cache, setViewing: (next) => (parts.viewing.current = next) }),
+    ...executionHandlers({ accounts, watcher, history, cache, workspaces, setViewing: (next) => (viewing.current = next) }),
     ...resultHandlers({
       accounts,
       cache,

@@ -37,6 +37,7 @@ export function toResultSummary(metadata: ResultMetadata): ResultSummary {
     totalRowCount: metadata.totalRowCount ?? metadata.rowCount ?? 0,
     totalBytes: Math.round(metadata.totalResultSetBytes ?? metadata.resultSetBytes ?? 0),
     executionTimeMillis: metadata.executionTimeMillis === null ? null : Math.round(metadata.executionTimeMillis),
+    ...(metadata.datapointCount === null ? {} : { datapointCount: metadata.datapointCount }),
   };
 }
 

@@ -9,7 +9,8 @@ import {
 import { findAccount, withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
-import type { ExecutionRecords } from '../executions/history.ts';
+import { searchHistory, searchWords } from '../executions/history-search.ts';
+import type { ExecutionRecords, RanText } from '../executions/history.ts';
 import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
 import { statusAfterExecute, toExecutionUpdate } from '../executions/snapshot.ts';
 import type { ExecutionWatcher } from '../executions/watcher.ts';
@@ -18,6 +19,7 @@ import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ClientResult } from '../service-client/errors.ts';
 import type { ExecuteResponse } from '../service-client/executions.ts';
 import { isNetworkFailure, type ServiceClient } from '../service-client/index.ts';
+import type { Workspaces } from '../workspace/workspaces.ts';
 
 type ExecutionChannels =
   | 'executions:run'
@@ -26,7 +28,8 @@ type ExecutionChannels =
   | 'executions:cancel'
   | 'executions:list'
   | 'executions:viewing'
-  | 'executions:latest';
+  | 'executions:latest'
+  | 'executions:history';
 
 export interface Viewing {
   accountId: string;
@@ -40,6 +43,8 @@ export interface ExecutionHandlerOptions {
   cache: ResultCache;
   /** Told which execution the UI shows, so a finished one elsewhere can be notified. */
   setViewing: (viewing: Viewing | null) => void;
+  /** Where a saved query's name and text are known, to be kept with each run of it. */
+  workspaces: Pick<Workspaces, 'store'>;
 }
 
 export function executionHandlers(options: ExecutionHandlerOptions): Pick<Handlers, ExecutionChannels> {
@@ -55,7 +60,7 @@ function runHandlers(
   options: ExecutionHandlerOptions,
 ): Pick<Handlers, 'executions:run' | 'executions:runSql' | 'executions:get' | 'executions:cancel'> {
   const { accounts, watcher, history, cache } = options;
-  /** Sends the run, remembers it for the query's tab, and watches it. */
+  /** Sends the run, remembers it for the query's tab (with the text that ran), and watches it. */
   async function start(
     accountId: string,
     client: ServiceClient,
@@ -65,10 +70,13 @@ function runHandlers(
     send: (client: ServiceClient) => Promise<ClientResult<ExecuteResponse>>,
   ): Promise<Result<ExecutionUpdate>> {
     const startedAtMs = Date.now();
+    const saved = queryId === null ? null : (options.workspaces.store(accountId).query(queryId)?.query ?? null);
     const started = await send(client);
     if (!started.ok) return serviceFailure(started.error);
+    const ran: RanText = { ...(sql === undefined ? {} : { sql }), ...(saved && { queryName: saved.name }) };
+    if (saved && sql === undefined) ran.querySql = saved.sql;
     // SQL of no query is remembered under 0, as the service records it
-    history.started(accountId, started.data.executionId, queryId ?? 0, parameters, sql);
+    history.started(accountId, started.data.executionId, queryId ?? 0, parameters, ran);
     const status = statusAfterExecute(started.data.executionId, started.data.state, queryId ?? 0);
     return ok(watcher.watch(accountId, client, status, startedAtMs));
   }
@@ -112,9 +120,17 @@ function runHandlers(
 }
 
 /** What this app remembers of its runs, and which one the UI shows. */
-function recordHandlers(options: ExecutionHandlerOptions): Pick<Handlers, 'executions:list' | 'executions:latest' | 'executions:viewing'> {
+function recordHandlers(
+  options: ExecutionHandlerOptions,
+): Pick<Handlers, 'executions:list' | 'executions:latest' | 'executions:viewing' | 'executions:history'> {
   const { accounts, history, cache } = options;
   return {
+    'executions:history': async ({ text, accountId, limit = 200 }) => {
+      const accountName = (id: string) => accounts.get(id)?.account.label ?? id;
+      const found = searchHistory(history.all(), { words: searchWords(text), accountId, limit, accountName });
+      return ok({ ...found, skipped: history.skipped });
+    },
+
     'executions:list': async ({ accountId, limit = 50 }) => {
       const records = history.list(accountId, limit);
       const executions: ExecutionListItem[] = await Promise.all(

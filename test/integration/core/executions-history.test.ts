@@ -64,8 +64,8 @@ describe('the execution history', () => {
     });
     expect(await call('executions:list', { accountId: 'someone-else' })).toEqual({ ok: true, data: { executions: [] } });
 
-    const file = JSON.parse(readFileSync(join(harness.coreDir, 'executions.json'), 'utf8')) as { executions: { executionId: string }[] };
-    expect(file.executions.map((e) => e.executionId)).toContain(first);
+    const lines = readFileSync(join(harness.coreDir, 'runs.jsonl'), 'utf8').split('\n').filter(Boolean);
+    expect(lines.map((line) => (JSON.parse(line) as { executionId: string }).executionId)).toContain(first);
   });
 
   it('runs edited SQL text through /sql/execute, kept in the history of the tab that ran it with its text', async () => {
@@ -105,6 +105,45 @@ describe('the execution history', () => {
       ok: false,
       error: { code: 'invalid_request' },
     });
+  });
+
+  it('finds every run by the words of its query, SQL, values, account and state', async () => {
+    const call = caller(await newCore());
+    const daily = await demoQuery('Daily volume by chain');
+    expect((await call('queries:get', { accountId: 'local', queryId: daily.id })).ok).toBe(true);
+    const saved = await run(call, daily.id, { chain: 'arbitrum', min_usd: '250' });
+    await harness.finishedUpdate(saved);
+    const scratch = await call('executions:runSql', { accountId: 'local', queryId: null, sql: "select 'needle in history' as what" });
+    if (!scratch.ok) throw new Error(scratch.error.message);
+    await harness.finishedUpdate(scratch.data.executionId);
+
+    const byText = await call('executions:history', { text: 'NEEDLE history' });
+    expect(byText).toMatchObject({
+      ok: true,
+      data: {
+        total: 1,
+        skipped: 0,
+        entries: [{ executionId: scratch.data.executionId, queryId: 0, queryName: null, isEdited: true, rows: 1 }],
+      },
+    });
+    const byQuery = await call('executions:history', { text: 'daily chain=arbitrum completed local', accountId: 'local' });
+    if (!byQuery.ok) throw new Error(byQuery.error.message);
+    expect(byQuery.data.entries[0]).toMatchObject({
+      executionId: saved,
+      queryName: 'Daily volume by chain',
+      isEdited: false,
+      parameters: { chain: 'arbitrum', min_usd: '250' },
+      state: 'QUERY_STATE_COMPLETED',
+      accountName: expect.any(String),
+    });
+    expect(byQuery.data.entries[0]!.sql).toContain('{{chain}}');
+    expect(byQuery.data.entries[0]!.datapoints).toBe(byQuery.data.entries[0]!.rows! * 3);
+    expect(byQuery.data.entries[0]!.durationMs).toBeGreaterThanOrEqual(0);
+    expect(await call('executions:history', { text: 'needle', accountId: 'someone-else' })).toEqual({
+      ok: true,
+      data: { entries: [], total: 0, skipped: 0 },
+    });
+    expect(await call('executions:history', { text: 'x'.repeat(501) })).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
   it('tells the host when a run ends, and whether the UI was showing it', async () => {

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,6 +35,11 @@ function update(executionId: string, state: string, isFinished: boolean, extra: 
   };
 }
 
+function loggedIds(): string[] {
+  const lines = readFileSync(join(dir, 'runs.jsonl'), 'utf8').split('\n').filter(Boolean);
+  return lines.map((line) => (JSON.parse(line) as { executionId: string }).executionId);
+}
+
 describe('the execution history', () => {
   it('answers the record once, on the update that ends it, and keeps it in its file', () => {
     const history = openExecutionRecords(dir, clock);
@@ -62,16 +68,67 @@ describe('the execution history', () => {
     expect(openExecutionRecords(dir).list('a', 10)).toEqual([ended]);
   });
 
-  it('lists newest first, keeps the newest 200 per account, and forgets a removed account', () => {
+  it('lists newest first, keeps every run, and forgets a removed account', () => {
     const history = openExecutionRecords(dir, clock);
-    for (let i = 1; i <= 205; i += 1) history.started('a', `E${i}`, 7, {});
+    for (let i = 1; i <= 1_205; i += 1) history.started('a', `E${i}`, 7, {});
     history.started('b', 'B1', 8, {});
-    expect(history.list('a', 3).map((r) => r.executionId)).toEqual(['E205', 'E204', 'E203']);
-    expect(history.list('a', 500)).toHaveLength(200);
+    expect(history.list('a', 3).map((r) => r.executionId)).toEqual(['E1205', 'E1204', 'E1203']);
+    expect(openExecutionRecords(dir).list('a', 5_000)).toHaveLength(1_205);
     history.forgetAccount('a');
     expect(history.list('a', 10)).toEqual([]);
-    const file = JSON.parse(readFileSync(join(dir, 'executions.json'), 'utf8')) as { executions: { executionId: string }[] };
-    expect(file.executions.map((r) => r.executionId)).toEqual(['B1']);
+    expect(loggedIds()).toEqual(['B1']);
+  });
+
+  it('writes each change as it happens, so a run survives a kill -9 of the app', () => {
+    const module = join(import.meta.dirname, '../../../../main/core/executions/history.ts');
+    const script = `const { openExecutionRecords } = await import(${JSON.stringify(module)});
+      const history = openExecutionRecords(${JSON.stringify(dir)});
+      history.started('a', 'KILLED', 7, { n: '1' }, { queryName: 'Daily', querySql: 'select 1' });
+      process.kill(process.pid, 'SIGKILL');`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script]);
+    expect(child.signal).toBe('SIGKILL');
+    expect(openExecutionRecords(dir).list('a', 10)).toMatchObject([{ executionId: 'KILLED', queryName: 'Daily', querySql: 'select 1' }]);
+  });
+
+  it('skips and counts lines it cannot read, and appends whole lines after a line cut short', () => {
+    const history = openExecutionRecords(dir, clock);
+    history.started('a', 'E1', 7, {});
+    appendFileSync(join(dir, 'runs.jsonl'), 'not json\n{"accountId":"a"}\n{"accountId":"a","executionId":"CUT');
+    const reopened = openExecutionRecords(dir, clock);
+    expect(reopened.skipped).toBe(3);
+    reopened.started('a', 'E2', 7, {});
+    const again = openExecutionRecords(dir, clock);
+    expect(again.list('a', 10).map((r) => r.executionId)).toEqual(['E2', 'E1']);
+    expect(again.skipped).toBe(3);
+  });
+
+  it('moves the runs of the earlier JSON file into the log, oldest first', () => {
+    const record = (executionId: string) => ({
+      accountId: 'a',
+      executionId,
+      queryId: 7,
+      parameters: {},
+      state: 'QUERY_STATE_COMPLETED',
+      isFinished: true,
+      submittedAt: '2026-03-01T10:00:00.000Z',
+      endedAt: null,
+      error: null,
+      totalRowCount: 1,
+    });
+    writeFileSync(join(dir, 'executions.json'), JSON.stringify({ executions: [record('NEWER'), record('OLDER')] }));
+    const history = openExecutionRecords(dir, clock);
+    expect(history.list('a', 10).map((r) => r.executionId)).toEqual(['NEWER', 'OLDER']);
+    expect(existsSync(join(dir, 'executions.json'))).toBe(false);
+    expect(loggedIds()).toEqual(['OLDER', 'NEWER']);
+  });
+
+  it('writes the log again without its stale lines once they outnumber the runs', () => {
+    const history = openExecutionRecords(dir, clock);
+    history.started('a', 'E1', 7, {});
+    for (let i = 0; i < 1_500; i += 1)
+      history.observe(update('E1', 'QUERY_STATE_EXECUTING', false, { queuePosition: null, elapsedMs: i, startedAt: `t${i}` }));
+    expect(loggedIds().length).toBeLessThan(1_100);
+    expect(openExecutionRecords(dir).list('a', 10)).toMatchObject([{ executionId: 'E1', startedAt: 't1499' }]);
   });
 
   it('gives back for watching again only the runs still going and not abandoned', () => {

@@ -105,6 +105,7 @@ describe('the execution watcher', () => {
       totalRowCount: 3000,
       totalBytes: 24000,
       executionTimeMillis: 120,
+      datapointCount: 3000,
     });
     expect(watcher.latest('local', 'E1')).toEqual(updates.at(-1));
   });

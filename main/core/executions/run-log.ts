@@ -1,0 +1,73 @@
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { z } from 'zod';
+
+/**
+ * A file of JSON lines, each a whole record, appended as it changes: a record is on disk as soon as
+ * it is written (a kill -9 loses nothing appended before it), and a run of any length costs one
+ * short write, never a rewrite of every run kept. Read back, the last line of each key wins. A line
+ * that cannot be read (cut short by a power loss, edited by hand) is skipped and counted.
+ */
+export interface RecordLog<T> {
+  /** The records, in the order their keys first appeared; and the lines skipped as unreadable. */
+  read(): { records: T[]; skipped: number };
+  append(record: T): void;
+  /** Writes only these records, atomically: the file's other lines are gone. */
+  rewrite(records: T[]): void;
+  /** The lines written since the file was last read or rewritten, and the records they held then. */
+  readonly lines: number;
+}
+
+export function openRecordLog<T>(path: string, schema: z.ZodType<T>, keyOf: (record: T) => string): RecordLog<T> {
+  let lines = 0;
+  return {
+    get lines() {
+      return lines;
+    },
+
+    read() {
+      const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+      // a last line cut short would swallow the next record appended after it
+      if (text !== '' && !text.endsWith('\n')) appendFileSync(path, '\n', { mode: 0o600 });
+      const byKey = new Map<string, T>();
+      let skipped = 0;
+      lines = 0;
+      for (const line of text.split('\n')) {
+        if (line === '') continue;
+        lines++;
+        const parsed = schema.safeParse(parseLine(line));
+        if (!parsed.success) skipped++;
+        else byKey.set(keyOf(parsed.data), parsed.data);
+      }
+      return { records: [...byKey.values()], skipped };
+    },
+
+    append(record) {
+      mkdirSync(dirname(path), { recursive: true });
+      appendFileSync(path, `${JSON.stringify(schema.parse(record))}\n`, { mode: 0o600 });
+      lines++;
+    },
+
+    rewrite(records) {
+      mkdirSync(dirname(path), { recursive: true });
+      const temporary = `${path}.${process.pid}.tmp`;
+      const fd = openSync(temporary, 'w', 0o600);
+      try {
+        writeSync(fd, records.map((record) => `${JSON.stringify(schema.parse(record))}\n`).join(''));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, path);
+      lines = records.length;
+    },
+  };
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
