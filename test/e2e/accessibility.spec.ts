@@ -70,6 +70,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await check(page, 'palette', found);
     await page.keyboard.press('Escape');
 
+    await page.keyboard.press('ControlOrMeta+R');
+    await expect(page.getByRole('dialog', { name: 'Run history' }).getByRole('option')).toHaveCount(2);
+    await check(page, 'history', found);
+    await page.keyboard.press('Escape');
+
     await command(page, 'Keyboard shortcuts');
     await expect(page.getByRole('dialog', { name: /shortcuts/i })).toBeVisible();
     await check(page, 'shortcuts', found);

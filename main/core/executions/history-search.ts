@@ -8,25 +8,25 @@ export function searchWords(text: string): string[] {
   return text.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-// A run's searchable text, made once per record: a record that changes is a new object.
-const searchable = new WeakMap<ExecutionRecord, string>();
+// What a run shows is searched in two parts: texts many runs share (a query's name and SQL, an
+// account's name), each lower-cased once and tested once per search; and the run's own words (its
+// values, state, id, day and error), made once per record, a record that changes being a new object.
+const lowered = new Map<string, string>();
+const ownWords = new WeakMap<ExecutionRecord, string>();
 
-function searchableText(record: ExecutionRecord): string {
-  let text = searchable.get(record);
+function lower(text: string): string {
+  let low = lowered.get(text);
+  if (low === undefined) lowered.set(text, (low = text.toLowerCase()));
+  return low;
+}
+
+function ownText(record: ExecutionRecord): string {
+  let text = ownWords.get(record);
   if (text === undefined) {
     const values = Object.entries(record.parameters).map(([name, value]) => `${name}=${String(value)}`);
-    text = [
-      record.queryName ?? '',
-      record.sql ?? record.querySql ?? '',
-      ...values,
-      stateWord(record.state),
-      record.executionId,
-      record.submittedAt.slice(0, 10),
-      record.error?.message ?? '',
-    ]
-      .join('\n')
-      .toLowerCase();
-    searchable.set(record, text);
+    const parts = [...values, stateWord(record.state), record.executionId, record.submittedAt.slice(0, 10), record.error?.message ?? ''];
+    text = parts.join('\n').toLowerCase();
+    ownWords.set(record, text);
   }
   return text;
 }
@@ -34,6 +34,19 @@ function searchableText(record: ExecutionRecord): string {
 /** QUERY_STATE_COMPLETED_PARTIAL: "completed partial". */
 function stateWord(state: string): string {
   return state.replace(/^QUERY_STATE_/, '').replaceAll('_', ' ');
+}
+
+/** Which of the words each shared text holds, for one search. */
+function sharedHits(words: string[]): (text: string) => boolean[] {
+  const hits = new Map<string, boolean[]>();
+  return (text) => {
+    let found = hits.get(text);
+    if (found === undefined) {
+      const low = lower(text);
+      hits.set(text, (found = words.map((word) => low.includes(word))));
+    }
+    return found;
+  };
 }
 
 export interface HistorySearch {
@@ -52,12 +65,24 @@ export function searchHistory(records: readonly ExecutionRecord[], search: Histo
     if (!names.has(accountId)) names.set(accountId, search.accountName(accountId));
     return names.get(accountId)!;
   };
+  const { words } = search;
+  const hitsOf = sharedHits(words);
+  const holdsAll = (record: ExecutionRecord) => {
+    const name = hitsOf(record.queryName ?? '');
+    const sql = hitsOf(record.sql ?? record.querySql ?? '');
+    const account = hitsOf(nameOf(record.accountId));
+    let own: string | undefined;
+    for (let i = 0; i < words.length; i++) {
+      if (name[i] || sql[i] || account[i]) continue;
+      own ??= ownText(record);
+      if (!own.includes(words[i]!)) return false;
+    }
+    return true;
+  };
   let total = 0;
   for (const record of records) {
     if (search.accountId !== undefined && record.accountId !== search.accountId) continue;
-    const text = searchableText(record);
-    const account = nameOf(record.accountId).toLowerCase();
-    if (!search.words.every((word) => text.includes(word) || account.includes(word))) continue;
+    if (!holdsAll(record)) continue;
     total++;
     if (entries.length < search.limit) entries.push(historyEntry(record, nameOf(record.accountId)));
   }

@@ -10,6 +10,7 @@ export const CONTEXT_HEADINGS = {
   runStart: 'The run did not start.',
   runShow: 'The run could not be opened.',
   runRecord: 'The run did not finish.',
+  history: 'The run history could not be read.',
   queryList: 'The queries could not be listed.',
   queryOpen: 'The query could not be opened.',
   querySave: 'The query was not saved.',

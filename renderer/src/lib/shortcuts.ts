@@ -8,6 +8,7 @@ export const PALETTE_KEYS = isMac ? '⌘K' : 'Ctrl+K';
 export const SHORTCUTS_KEYS = 'F1';
 export const CLOSE_TAB_KEYS = isMac ? '⌘W' : 'Ctrl+W';
 export const NEW_SQL_KEYS = isMac ? '⌘N' : 'Ctrl+N';
+export const HISTORY_KEYS = isMac ? '⌘R' : 'Ctrl+R';
 
 /** Keys of a result grid's cells, which only the grid hears. */
 export const GRID_KEYS: [string, string][] = [

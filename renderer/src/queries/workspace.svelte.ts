@@ -94,6 +94,16 @@ export class Workspace extends WorkspaceLists {
     await this.select(nextScratchId(this.tabs.items.map((t) => t.queryId)), true);
   }
 
+  /** A new scratch tab holding SQL that ran, with that run shown (a run of no query, from the history). */
+  async openScratchRun(sql: string, executionId: string): Promise<void> {
+    const account = this.account;
+    if (!account) return;
+    const tabId = nextScratchId(this.tabs.items.map((t) => t.queryId));
+    this.scratches.edit(account.id, tabId, sql);
+    this.scratches.ran(account.id, tabId, executionId);
+    await this.select(tabId, true);
+  }
+
   /** Makes a scratch tab's SQL a query, shown in the tab's place. */
   async saveScratch(tabId: number, name: string): Promise<Result<QueryDetail>> {
     const account = this.account;

@@ -2,7 +2,16 @@
 // those with keys, and menus take their names from here, so a new action is added once. Which
 // part of the window runs an action, and whether it applies now, is said by that part
 // (action-handlers.svelte.ts).
-import { CLOSE_TAB_KEYS, NEW_SQL_KEYS, PALETTE_KEYS, RUN_KEYS, SAVE_KEYS, SETTINGS_KEYS, SHORTCUTS_KEYS } from '../lib/shortcuts.ts';
+import {
+  CLOSE_TAB_KEYS,
+  HISTORY_KEYS,
+  NEW_SQL_KEYS,
+  PALETTE_KEYS,
+  RUN_KEYS,
+  SAVE_KEYS,
+  SETTINGS_KEYS,
+  SHORTCUTS_KEYS,
+} from '../lib/shortcuts.ts';
 
 export interface Action {
   title: string;
@@ -22,6 +31,7 @@ export const ACTIONS = {
   newQuery: { title: 'New query…', scope: 'app' },
   newSql: { title: 'New SQL (a scratch tab, not a query)', keys: NEW_SQL_KEYS, scope: 'app' },
   openById: { title: 'Open a query by id…', scope: 'app' },
+  history: { title: 'Run history…', keys: HISTORY_KEYS, words: 'past runs executions search find', scope: 'app' },
   closeTab: { title: 'Close the tab', keys: CLOSE_TAB_KEYS, scope: 'tab' },
   nextTab: { title: 'Next tab', keys: 'Ctrl+PageDown', scope: 'tab' },
   previousTab: { title: 'Previous tab', keys: 'Ctrl+PageUp', scope: 'tab' },

@@ -5,7 +5,7 @@ import type { Run } from '../runs/run.svelte.ts';
 import { actionHandlers } from './action-handlers.svelte.ts';
 import type { WindowState } from './window-state.ts';
 
-export type WindowDialog = 'accounts' | 'new' | 'open' | 'settings' | 'palette' | 'shortcuts';
+export type WindowDialog = 'accounts' | 'new' | 'open' | 'settings' | 'palette' | 'shortcuts' | 'history';
 
 /** The parts of the window's state its actions use. */
 export type WindowParts = Pick<WindowState, 'workspace' | 'runs' | 'editing' | 'parameterForms' | 'runHistory' | 'settings'>;
@@ -115,6 +115,7 @@ export class WindowActions {
       newQuery: () => (this.dialog = 'new'),
       newSql: this.newSql,
       openById: () => (this.dialog = 'open'),
+      history: () => (this.dialog = 'history'),
       run: tab !== null ? () => void this.run() : null,
       cancelRun: active ? () => void this.cancelActiveRun() : null,
       save: tab !== null && !scratch ? () => void editing.save() : null,
@@ -142,6 +143,8 @@ export class WindowActions {
     const key = event.key.toLowerCase();
     if (key === ',') return this.openSettings;
     if (key === 'n' && !event.shiftKey) return this.newSql;
+    // the browser host's page would reload on Ctrl+R: the history opens instead, as in shells
+    if (key === 'r' && !event.shiftKey) return () => (this.dialog = 'history');
     if (key === 'k' || (key === 'p' && event.shiftKey)) return () => (this.dialog = 'palette');
     return null;
   }
