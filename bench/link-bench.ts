@@ -22,8 +22,11 @@ const recording = recordPrinted('bench:link');
 const LARGE_QUERY_ID = 4;
 const PAGE_ROWS = 30_000;
 const LINK: LinkOptions = { roundTripMs: 80, bitsPerSecond: 100e6 };
-/** The app's Parquet downloads, each into a new cache: the median is shown, with all of them. */
-const DOWNLOAD_RUNS = 3;
+/**
+ * The app's Parquet downloads, each into a new cache: the result's first (the service has written
+ * none of its pages yet), then the median of the rest, with all of them.
+ */
+const DOWNLOAD_RUNS = 4;
 
 const dir = mkdtempSync(join(tmpdir(), 'querydesk-link-bench-'));
 const service = await startServiceChild(dir, ['--compression', 'always']);
@@ -80,13 +83,16 @@ try {
     if (run.value.state !== 'cached') throw new Error(`download ended ${run.value.state}: ${run.value.error}`);
     return run;
   };
-  // The median of the app's Parquet downloads, each into a new cache: the service writes every page
-  // anew each time. The service keeps a result's CSV text after its first read: the CSV download is
+  // The app's Parquet downloads, each into a new cache: the first is what a user meets after a run
+  // ends (the result's file not yet read by the service); the median of the later ones beside it.
+  // The service keeps a result's CSV text after its first read: the CSV download is
   // run twice, the first while the service writes that text on the cores the app loads on, the
   // second from the text kept, as a service elsewhere would answer it.
   const runs: Awaited<ReturnType<typeof download>>[] = [];
   for (let run = 0; run < DOWNLOAD_RUNS; run++) runs.push(await download('parquet-or-csv', run));
-  const app = [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(DOWNLOAD_RUNS / 2)]!;
+  const first = runs[0]!;
+  const later = runs.slice(1).sort((a, b) => a.seconds - b.seconds);
+  const app = later[Math.floor(later.length / 2)]!;
   const appCsv = await download('csv', 0);
   const appCsvAgain = await download('csv', 1);
 
@@ -110,18 +116,19 @@ try {
 
   const row = (label: string, run: { seconds: number; megabytes: number }, note: string) =>
     console.log(
-      `${label.padEnd(52)} ${`${run.seconds.toFixed(2)} s`.padStart(9)}  ${`${run.megabytes.toFixed(1)} MB`.padStart(9)}   ${note}`,
+      `${label.padEnd(62)} ${`${run.seconds.toFixed(2)} s`.padStart(9)}  ${`${run.megabytes.toFixed(1)} MB`.padStart(9)}   ${note}`,
     );
   console.log(
     `Download of 1,000,000 rows x 8 columns over a simulated link: ${LINK.roundTripMs} ms round trip, ${LINK.bitsPerSecond / 1e6} Mbit/s shared\n`,
   );
   const ofLink = (run: { seconds: number; megabytes: number }) =>
     `link's time for its bytes ${lineSeconds(run.megabytes).toFixed(2)} s: app takes ${(run.seconds / lineSeconds(run.megabytes)).toFixed(2)}x`;
-  row('Download into the cache (the app, Parquet)', app, ofLink(app));
+  row("Download into the cache (the app, Parquet), the result's first", first, ofLink(first) + ' (goal 1.2x)');
+  row(`  ... later ones (the median of ${later.length})`, app, ofLink(app));
   const ofJson = (run: { seconds: number }) => `; ${(json.seconds / run.seconds).toFixed(2)}x the official JSON read's speed`;
   row('  the same from a service without Parquet (CSV)', appCsv, ofLink(appCsv) + ofJson(appCsv));
   row("  ... again, the service's CSV text kept", appCsvAgain, ofLink(appCsvAgain) + ofJson(appCsvAgain));
-  console.log(`  (the app's Parquet download: the median of ${DOWNLOAD_RUNS}, ${runs.map((r) => `${r.seconds.toFixed(2)} s`).join(', ')})`);
+  console.log(`  (the app's Parquet downloads in turn: ${runs.map((r) => `${r.seconds.toFixed(2)} s`).join(', ')})`);
   row('  official client, all JSON pages', json, `app is ${(json.seconds / app.seconds).toFixed(2)}x its speed`);
   row('  official client, all CSV pages', csv, `app is ${(csv.seconds / app.seconds).toFixed(2)}x its speed`);
   recording.save();
