@@ -72,3 +72,28 @@ describe('the first page of a new filter, asked by many clients at once', () => 
     expect((await firstPage("amount_usd > 'many'")).status).toBe(400);
   });
 });
+
+describe('the first page of a new filter, asked by one client', () => {
+  it('is read beside the count of its rows, not after it', async () => {
+    const events: string[] = [];
+    let pageStarted!: () => void;
+    const started = new Promise<void>((resolve) => (pageStarted = resolve));
+    const run = DuckDBConnection.prototype.run;
+    vi.spyOn(DuckDBConnection.prototype, 'run').mockImplementation(async function (this: DuckDBConnection, sql: string, ...rest) {
+      if (!/WHERE[\s\S]*amount_usd/.test(sql)) return run.call(this, sql, ...rest);
+      const kind = sql.startsWith('SELECT count(*)') ? 'count' : 'page';
+      events.push(`${kind} started`);
+      if (kind === 'page') pageStarted();
+      // the count waits for the page to start; a service that reads them in turn would wait for ever
+      else await Promise.race([started, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      try {
+        return await run.call(this, sql, ...rest);
+      } finally {
+        events.push(`${kind} ended`);
+      }
+    });
+    const { status } = await firstPage('amount_usd > 4321.5');
+    expect(status).toBe(200);
+    expect(events.indexOf('page started')).toBeLessThan(events.indexOf('count ended'));
+  });
+});
