@@ -10,7 +10,7 @@ import { DuneClient } from '@duneanalytics/client-sdk';
 import type { CacheStatus } from '../main/contract/index.ts';
 import type { PageFormats } from '../main/core/cache/page-fetch.ts';
 import { openResultCache } from '../main/core/cache/result-cache.ts';
-import { createServiceClient } from '../main/core/service-client/index.ts';
+import { createServiceClient, type ServiceClient } from '../main/core/service-client/index.ts';
 import { startLinkChild } from './link-child.ts';
 import type { LinkOptions } from './link-proxy.ts';
 import { recordPrinted } from './results-file.ts';
@@ -39,6 +39,32 @@ async function overLink<T>(work: () => Promise<T>): Promise<{ seconds: number; m
   const value = await work();
   const seconds = (performance.now() - start) / 1000;
   return { seconds, megabytes: ((await link.downBytes()) - bytesBefore) / 1e6, value };
+}
+
+/** When the pages' first and last bytes came, in seconds from `since` (performance.now()). */
+interface PageBytes {
+  since: number;
+  first: number;
+  last: number;
+}
+
+/** `client`, noting in `bytes` when each page's body began and ended (what the link gave) apart from what the app did after. */
+function timingPages(client: ServiceClient, bytes: PageBytes): ServiceClient {
+  const seconds = () => (performance.now() - bytes.since) / 1000;
+  const csvPageStream: ServiceClient['results']['csvPageStream'] = (args, consume) =>
+    client.results.csvPageStream(args, (body, headers) =>
+      consume(
+        (async function* () {
+          for await (const chunk of body) {
+            bytes.first = Math.min(bytes.first, seconds());
+            yield chunk;
+          }
+          bytes.last = Math.max(bytes.last, seconds());
+        })(),
+        headers,
+      ),
+    );
+  return { ...client, results: { ...client.results, csvPageStream } };
 }
 
 /** The link's time for that many bytes: their time on the line, and one round trip. */
@@ -73,15 +99,17 @@ try {
       knownRowCount: () => totalRows,
       onStatus: (s) => s.state !== 'downloading' && finished(s),
     });
+    const bytes: PageBytes = { since: performance.now(), first: Number.POSITIVE_INFINITY, last: 0 };
     const run = await overLink(async () => {
       const done = new Promise<CacheStatus>((resolve) => (finished = resolve));
-      const started = await cache.start('bench', client, executionId, false);
+      bytes.since = performance.now();
+      const started = await cache.start('bench', timingPages(client, bytes), executionId, false);
       if (!started.ok) throw new Error(started.error.message);
       return done;
     });
     await cache.close();
     if (run.value.state !== 'cached') throw new Error(`download ended ${run.value.state}: ${run.value.error}`);
-    return run;
+    return { ...run, bytes };
   };
   // The app's Parquet downloads, each into a new cache: the first is what a user meets after a run
   // ends (the result's file not yet read by the service); the median of the later ones beside it.
@@ -129,6 +157,9 @@ try {
   row('  the same from a service without Parquet (CSV)', appCsv, ofLink(appCsv) + ofJson(appCsv));
   row("  ... again, the service's CSV text kept", appCsvAgain, ofLink(appCsvAgain) + ofJson(appCsvAgain));
   console.log(`  (the app's Parquet downloads in turn: ${runs.map((r) => `${r.seconds.toFixed(2)} s`).join(', ')})`);
+  console.log(
+    `  (each, the pages' first byte / last byte / all loaded: ${runs.map(({ bytes, seconds }) => `${bytes.first.toFixed(2)} / ${bytes.last.toFixed(2)} / ${seconds.toFixed(2)} s`).join(', ')})`,
+  );
   row('  official client, all JSON pages', json, `app is ${(json.seconds / app.seconds).toFixed(2)}x its speed`);
   row('  official client, all CSV pages', csv, `app is ${(csv.seconds / app.seconds).toFixed(2)}x its speed`);
   recording.save();
