@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { DEMO_QUERIES } from '../main/service/seed/demo-queries.ts';
+import { benchNewFilters } from './new-filter-bench.ts';
 import { readPages, type PageFormat } from './page-reader.ts';
 import { recordPrinted } from './results-file.ts';
 import { benchSampleTables } from './sample-bench.ts';
@@ -239,6 +240,7 @@ try {
   console.log(
     `  memory of the service while ${CLIENTS} clients page and read: peak ${((rssPeak - rssBefore) / 1e6).toFixed(0)} MB above its level before (${(rssBefore / 1e6).toFixed(0)} MB)`,
   );
+  await benchNewFilters({ resultsUrl: api(`/execution/${id}/results`), key, direct: connections });
   for (const connection of [setup, ...connections]) connection.closeSync();
   direct.closeSync();
 } finally {

@@ -3,7 +3,7 @@ import type { Execution, ResultSummary } from '../executions/execution-store.ts'
 import { badRequest } from '../http/http-error.ts';
 import type { PageWindow } from './paging.ts';
 import { resultOptions } from './result-options.ts';
-import type { PageEncoding, ResultStore } from './result-store.ts';
+import type { Page, PageEncoding, ResultStore, StoredSize } from './result-store.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
 /** One response's worth of a stored result, and the totals its pagination is measured against. */
@@ -26,6 +26,22 @@ function storedColumns(summary: ResultSummary): ResultColumn[] {
   return summary.columnNames.map((name, i) => ({ name, type: summary.columnTypes[i]! }));
 }
 
+/** A sample of `count` rows of the `total` that pass its filter; past the page cap it is refused, never cut to a page silently. */
+async function sampledPage(
+  count: number,
+  maxPageRows: number,
+  total: StoredSize,
+  page: (samplePercent: number | null) => Promise<Page>,
+): Promise<[StoredSize, Page]> {
+  if (Math.min(count, total.rowCount) > maxPageRows) {
+    throw badRequest(
+      `sample_count ${count} would return ${Math.min(count, total.rowCount)} rows, above this service's limit of ` +
+        `${maxPageRows} rows in one response; ask for at most ${maxPageRows}`,
+    );
+  }
+  return [total, await page(total.rowCount > count ? (count / total.rowCount) * 100 : null)];
+}
+
 /** Reads the slice a request asks for: page or sample, with its filters, sort and columns. */
 export async function readResult(
   results: ResultStore,
@@ -38,36 +54,32 @@ export async function readResult(
   const all = storedColumns(summary);
   const { request, window, sampleCount } = resultOptions(url, all, maxPageRows);
   try {
-    const total = request.where ? await results.count(execution.id, all, request.where) : summary;
-    // A sample is one response: it is never cut to a page silently; past the page cap it is refused.
-    if (sampleCount !== null && Math.min(sampleCount, total.rowCount) > maxPageRows) {
-      throw badRequest(
-        `sample_count ${sampleCount} would return ${Math.min(sampleCount, total.rowCount)} rows, above this service's limit of ` +
-          `${maxPageRows} rows in one response; ask for at most ${maxPageRows}`,
+    const total = () => (request.where ? results.count(execution.id, all, request.where) : Promise.resolve(summary));
+    const page = (samplePercent: number | null) =>
+      results.page(
+        execution.id,
+        {
+          tableColumns: all,
+          columns: request.columns,
+          ...window,
+          where: request.where,
+          orderBy: request.orderBy,
+          samplePercent,
+          storedRows: summary.rowCount,
+        },
+        format,
       );
-    }
-    const samplePercent = sampleCount !== null && total.rowCount > sampleCount ? (sampleCount / total.rowCount) * 100 : null;
-    const page = await results.page(
-      execution.id,
-      {
-        tableColumns: all,
-        columns: request.columns,
-        ...window,
-        where: request.where,
-        orderBy: request.orderBy,
-        samplePercent,
-        storedRows: summary.rowCount,
-      },
-      format,
-    );
+    // A page is read beside its filter's count, each on a core: a sample's share of rows needs the count first.
+    const [counted, read] =
+      sampleCount === null ? await Promise.all([total(), page(null)]) : await sampledPage(sampleCount, maxPageRows, await total(), page);
     return {
       columns: request.columns,
-      body: page.body,
-      rowCount: page.rowCount,
-      bytes: page.bytes,
-      sent: page.sent,
-      totalRows: total.rowCount,
-      totalBytes: total.bytes,
+      body: read.body,
+      rowCount: read.rowCount,
+      bytes: read.bytes,
+      sent: read.sent,
+      totalRows: counted.rowCount,
+      totalBytes: counted.bytes,
       window,
       sampled: sampleCount !== null,
     };

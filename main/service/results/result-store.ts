@@ -1,4 +1,5 @@
 import type { BoundSql } from '../../filter-language/index.ts';
+import { InFlight } from '../in-flight.ts';
 import { BlockPages } from './block-pages.ts';
 import { assertWindow, plainPage, type PageQuery } from './page-sql.ts';
 import type { Page, PageEncoding } from './page.ts';
@@ -19,7 +20,8 @@ export type { ResultWriter, StoredSize } from './result-writer.ts';
  * some pages faster, and each gives the same bytes as the plain path or declines:
  * - ViewPages (view-pages.ts): a filter or sort read again, from a view made once;
  * - BlockPages (block-pages.ts): large JSON and CSV pages of the rows as stored, from text blocks.
- * Filtered totals are remembered (remembered-totals.ts).
+ * Filtered totals are remembered (remembered-totals.ts). Clients asking for the same filtered or
+ * sorted page at once (the first page of a filter shared with a room) share one read of it.
  */
 export class ResultStore {
   readonly #files: ResultFiles;
@@ -27,6 +29,7 @@ export class ResultStore {
   readonly #views: ViewPages;
   readonly #blocks: BlockPages;
   readonly #totals = new RememberedTotals();
+  readonly #pagesInFlight = new InFlight<Page>();
 
   /** `pagesDir`: where DuckDB writes pages, each read back and removed at once, and the blocks of text kept. */
   constructor(files: ResultFiles, pagesDir: string) {
@@ -42,6 +45,15 @@ export class ResultStore {
 
   async page(executionId: string, query: PageQuery, encoding: PageEncoding): Promise<Page> {
     assertWindow(query);
+    // a sample is drawn anew for each request; a page of the rows as stored may be a body in memory
+    // sent under a count of its readers (Page.sent), and it is quick to read without a filter
+    if ((!query.where && !query.orderBy) || query.samplePercent != null) return this.#read(executionId, query, encoding);
+    const { where, orderBy, offset, limit, columns } = query;
+    const key = JSON.stringify([executionId, encoding, where?.sql, where?.params, orderBy, offset, limit, columns.map((c) => c.name)]);
+    return this.#pagesInFlight.run(key, () => this.#read(executionId, query, encoding));
+  }
+
+  async #read(executionId: string, query: PageQuery, encoding: PageEncoding): Promise<Page> {
     return await (this.#views.page(executionId, query, encoding) ??
       this.#blocks.page(executionId, query, encoding) ??
       this.#reader.withTable(executionId, (connection, table) => plainPage(connection, this.#reader.pages, table, query, encoding)));

@@ -3,7 +3,7 @@ import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { BoundSql } from '../../filter-language/index.ts';
 import { valuesOf } from '../storage/duckdb.ts';
 import type { ResultFiles } from './result-files.ts';
-import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
+import { rowBytesSql, totalBytesSql, type ResultColumn } from './row-bytes.ts';
 
 export interface StoredSize {
   rowCount: number;
@@ -98,7 +98,7 @@ export async function measureRows(
   where: BoundSql | null = null,
 ): Promise<StoredSize> {
   const reader = await connection.runAndReadAll(
-    `SELECT count(*)::BIGINT, coalesce(sum(${rowBytesSql(columns)}), 0)::BIGINT FROM ${table}${where ? ` WHERE ${where.sql}` : ''}`,
+    `SELECT count(*)::BIGINT, (${totalBytesSql(columns)})::BIGINT FROM ${table}${where ? ` WHERE ${where.sql}` : ''}`,
     valuesOf(where?.params ?? []),
   );
   const [count, bytes] = reader.getRows()[0] ?? [0n, 0n];

@@ -50,3 +50,21 @@ export function rowBytesSql(columns: ResultColumn[], neverNull: readonly boolean
   if (fixed > 0 || terms.length === 0) terms.unshift(String(fixed));
   return terms.join(' + ');
 }
+
+/**
+ * A SQL aggregate for the sum of `rowBytesSql` over the rows read, column by column: a count of
+ * each fixed-width column's values times its width, and the sum of each other column's lengths.
+ * The same total, for about half the work of adding up every row's size (a filter's first count
+ * went from about twice the time of counting its rows to little more).
+ */
+export function totalBytesSql(columns: ResultColumn[]): string {
+  const terms = columns.map(({ name, type }) => {
+    const column = quoteIdentifier(name);
+    const width = widthOf(type);
+    if (width !== null) return `count(${column}) * ${width}`;
+    if (type === 'BLOB') return `coalesce(sum(octet_length(${column})), 0)`;
+    if (type === 'VARCHAR') return `coalesce(sum(strlen(${column})), 0)`;
+    return `coalesce(sum(strlen(CAST(${column} AS VARCHAR))), 0)`;
+  });
+  return terms.length === 0 ? '0' : terms.join(' + ');
+}

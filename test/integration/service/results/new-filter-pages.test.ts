@@ -1,0 +1,99 @@
+import { DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO_QUERY, startHarness, type Harness, type Json } from '../service-harness.ts';
+
+// The first page of a filter nobody asked before, asked by a room of clients at once: they share
+// one count of the filter's rows and one read of the page, so the filter runs twice in all, not
+// once or more for each client (each counted its rows, and the second to come made a view).
+
+const CLIENTS = 16;
+let h: Harness;
+let executionId: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  executionId = await h.execute(DEMO_QUERY);
+  await h.waitUntilFinished(executionId);
+});
+afterAll(() => h.stop());
+afterEach(() => vi.restoreAllMocks());
+
+/** Counts the statements the service's DuckDB connections run (runAndReadAll through run) or prepare that match `marker`. */
+function countStatements(marker: RegExp): { count: number } {
+  const seen = { count: 0 };
+  for (const method of ['run', 'prepare'] as const) {
+    const original = DuckDBConnection.prototype[method] as (this: DuckDBConnection, sql: string, ...rest: unknown[]) => Promise<unknown>;
+    vi.spyOn(DuckDBConnection.prototype, method).mockImplementation(function (this: DuckDBConnection, sql: string, ...rest: unknown[]) {
+      if (marker.test(sql)) seen.count++;
+      return original.call(this, sql, ...rest);
+    } as never);
+  }
+  return seen;
+}
+
+const firstPage = (filters: string, offset = 0) =>
+  h.get(
+    `/api/v1/execution/${executionId}/results?${new URLSearchParams({ filters, sort_by: 'amount_usd desc', limit: '10', offset: String(offset) })}`,
+  );
+
+const amounts = (body: Json) => body.result.rows.map((row: Json) => row.amount_usd);
+
+describe('the first page of a new filter, asked by many clients at once', () => {
+  it('counts the rows and reads the page once for all of them', async () => {
+    const statements = countStatements(/WHERE[\s\S]*amount_usd/);
+    const answers = await Promise.all(Array.from({ length: CLIENTS }, () => firstPage("chain = 'base' and amount_usd > 1234.5")));
+    expect(statements.count).toBe(2);
+    const alone = await h.get(
+      `/api/v1/execution/${executionId}/results?${new URLSearchParams({ filters: "chain = 'base' and amount_usd > 1234.5", sort_by: 'amount_usd desc', limit: '10' })}`,
+    );
+    for (const { status, body } of answers) {
+      expect(status).toBe(200);
+      expect(amounts(body)).toEqual(amounts(alone.body));
+      expect(body.result.metadata.total_row_count).toBe(alone.body.result.metadata.total_row_count);
+    }
+    expect(alone.body.result.metadata.total_row_count).toBeGreaterThan(10);
+  });
+
+  it('gives each client its own page and count when the filters or pages differ', async () => {
+    const asked = Array.from({ length: 8 }, (_, i) => ({ filters: `amount_usd > ${2000 + i * 1000}`, offset: i % 2 === 0 ? 0 : 10 }));
+    const answers = await Promise.all(asked.map(({ filters, offset }) => firstPage(filters, offset)));
+    const totals = answers.map(({ body }) => body.result.metadata.total_row_count as number);
+    for (let i = 1; i < totals.length; i++) expect(totals[i]).toBeLessThan(totals[i - 1]!);
+    for (const [i, { body }] of answers.entries()) {
+      const again = await firstPage(asked[i]!.filters, asked[i]!.offset);
+      expect(amounts(body)).toEqual(amounts(again.body));
+      expect(amounts(body).every((amount: number) => amount > 2000 + i * 1000)).toBe(true);
+    }
+  });
+
+  it('gives every client the error of a filter DuckDB refused, and tries it again for the next', async () => {
+    const refused = await Promise.all(Array.from({ length: 4 }, () => firstPage("amount_usd > 'many'")));
+    for (const { status } of refused) expect(status).toBe(400);
+    expect((await firstPage("amount_usd > 'many'")).status).toBe(400);
+  });
+});
+
+describe('the first page of a new filter, asked by one client', () => {
+  it('is read beside the count of its rows, not after it', async () => {
+    const events: string[] = [];
+    let pageStarted!: () => void;
+    const started = new Promise<void>((resolve) => (pageStarted = resolve));
+    const run = DuckDBConnection.prototype.run;
+    vi.spyOn(DuckDBConnection.prototype, 'run').mockImplementation(async function (this: DuckDBConnection, sql: string, ...rest) {
+      if (!/WHERE[\s\S]*amount_usd/.test(sql)) return run.call(this, sql, ...rest);
+      const kind = sql.startsWith('SELECT count(*)') ? 'count' : 'page';
+      events.push(`${kind} started`);
+      if (kind === 'page') pageStarted();
+      // the count waits for the page to start; a service that reads them in turn would wait for ever
+      else await Promise.race([started, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      try {
+        return await run.call(this, sql, ...rest);
+      } finally {
+        events.push(`${kind} ended`);
+      }
+    });
+    const { status } = await firstPage('amount_usd > 4321.5');
+    expect(status).toBe(200);
+    expect(events.indexOf('page started')).toBeLessThan(events.indexOf('count ended'));
+  });
+});
