@@ -1,5 +1,6 @@
 import { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ResultStore } from '../../../../main/service/results/result-store.ts';
 import { DEMO_QUERY, startHarness, type Harness, type Json } from '../service-harness.ts';
 
 // The first page of a filter nobody asked before, asked by a room of clients at once: they share
@@ -18,13 +19,23 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 afterEach(() => vi.restoreAllMocks());
 
-/** Counts the statements the service's DuckDB connections run (runAndReadAll through run) or prepare that match `marker`. */
-function countStatements(marker: RegExp): { count: number } {
+/**
+ * Counts the statements the service's DuckDB connections run (runAndReadAll through run) or prepare
+ * that match `marker`. With `heldUntil`, each waits for it first (at most 5 s), so that requests
+ * come together however loaded the machine is.
+ */
+function countStatements(marker: RegExp, heldUntil: Promise<void> = Promise.resolve()): { count: number } {
   const seen = { count: 0 };
   for (const method of ['run', 'prepare'] as const) {
     const original = DuckDBConnection.prototype[method] as (this: DuckDBConnection, sql: string, ...rest: unknown[]) => Promise<unknown>;
-    vi.spyOn(DuckDBConnection.prototype, method).mockImplementation(function (this: DuckDBConnection, sql: string, ...rest: unknown[]) {
-      if (marker.test(sql)) seen.count++;
+    vi.spyOn(DuckDBConnection.prototype, method).mockImplementation(async function (
+      this: DuckDBConnection,
+      sql: string,
+      ...rest: unknown[]
+    ) {
+      if (!marker.test(sql)) return original.call(this, sql, ...rest);
+      seen.count++;
+      await Promise.race([heldUntil, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       return original.call(this, sql, ...rest);
     } as never);
   }
@@ -40,7 +51,16 @@ const amounts = (body: Json) => body.result.rows.map((row: Json) => row.amount_u
 
 describe('the first page of a new filter, asked by many clients at once', () => {
   it('counts the rows and reads the page once for all of them', async () => {
-    const statements = countStatements(/WHERE[\s\S]*amount_usd/);
+    // the filter's statements wait until every client's page is asked of the store
+    let asked = 0;
+    let allAsked!: () => void;
+    const together = new Promise<void>((resolve) => (allAsked = resolve));
+    const page = ResultStore.prototype.page;
+    vi.spyOn(ResultStore.prototype, 'page').mockImplementation(function (this: ResultStore, ...args) {
+      if (++asked === CLIENTS) allAsked();
+      return page.apply(this, args);
+    });
+    const statements = countStatements(/WHERE[\s\S]*amount_usd/, together);
     const answers = await Promise.all(Array.from({ length: CLIENTS }, () => firstPage("chain = 'base' and amount_usd > 1234.5")));
     expect(statements.count).toBe(2);
     const alone = await h.get(
