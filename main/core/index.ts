@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ChannelName, ContractError, EventName, EventPayload, ExecutionRecord } from '../contract/index.ts';
 import { SINGLE_UPLOAD_MAX_BYTES } from '../contract/index.ts';
 import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts';
-import { createAccountRegistry, type AccountRegistry } from './accounts/registry.ts';
+import { createAccountRegistry, type AccountRegistry, type LocalService } from './accounts/registry.ts';
 import { CacheSettings, defaultCacheSettings } from './cache/cache-settings.ts';
 import { openResultCache, type ResultCache } from './cache/result-cache.ts';
 import { openExecutionRecords, type ExecutionRecords } from './executions/history.ts';
@@ -23,7 +23,7 @@ import type { Handlers } from './ipc/dispatcher.ts';
 import { ActivityLog } from './logging/activity-log.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { KeyVault } from './secrets/key-vault.ts';
-import { osKeychain } from './secrets/os-keychain.ts';
+import { KEYCHAIN_SERVICE, osKeychain } from './secrets/os-keychain.ts';
 import type { Fetch, ServiceError } from './service-client/index.ts';
 import { openAppSettings, StoredAppSettings, type AppSettingsState } from './settings/app-settings.ts';
 import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts';
@@ -49,7 +49,7 @@ export interface CoreOptions {
   host: 'electron' | 'web';
   version: string;
   /** The embedded service and its key. Core keeps the key in memory only. */
-  localService: { baseUrl: string; apiKey: string | null };
+  localService: LocalService;
   emit: Emit;
   /** Where core keeps its own files: account profiles (unless `accountSettings` is given), the execution history. */
   dataDir: string;
@@ -89,7 +89,7 @@ export interface Core {
   dispose(): Promise<void>;
 }
 
-export const KEYCHAIN_SERVICE = 'Querydesk';
+export { KEYCHAIN_SERVICE } from './secrets/os-keychain.ts';
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   const paths = options.paths ?? {
