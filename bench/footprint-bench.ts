@@ -106,7 +106,7 @@ function bareNodeStartMs(): number {
 }
 
 function row(label: string, fresh: string, existing: string, goal: string): void {
-  console.log(`  ${label.padEnd(52)}${fresh.padEnd(28)}${existing.padEnd(28)}${goal}`);
+  console.log(`  ${label.padEnd(58)}${fresh.padEnd(30)}${existing.padEnd(30)}${goal}`);
 }
 
 function print(fresh: Figures, existing: Figures, bareStartMs: number): void {
