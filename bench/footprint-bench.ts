@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { rssOf, sampleRss, startHost, type RunningHost } from './footprint-host.ts';
+import { rssKindsOf, rssOf, sampleRss, startHost, type RunningHost } from './footprint-host.ts';
 import { recordPrinted } from './results-file.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
@@ -25,7 +25,11 @@ const GOALS = { startMs: 800, idleMb: 150, peakMb: 400, afterMb: 250 };
 
 interface Figures {
   starts: number[];
+  /** Node alone, started just before each of `starts`. */
+  bareStarts: number[];
   idle: number[];
+  /** Of the last idle figure: memory of its own, and pages of files it maps. */
+  idleKinds: { anonymous: number; files: number };
   peak: number;
   after: number;
 }
@@ -38,10 +42,12 @@ const mb = (bytes: number) => `${Math.round(bytes / MB).toLocaleString('en')} MB
 
 /** Starts the host on `dataDir`, keeps its start time and its memory once idle, and stops it unless asked to keep it. */
 async function measuredStart(dataDir: string, figures: Figures, keep: boolean): Promise<RunningHost | null> {
+  figures.bareStarts.push(bareNodeStartMs());
   const host = await startHost(dataDir);
   figures.starts.push(host.startMs);
   await sleep(IDLE_AFTER_MS);
   figures.idle.push(rssOf(host.child.pid!));
+  figures.idleKinds = rssKindsOf(host.child.pid!);
   if (keep) return host;
   await host.stop();
   return null;
@@ -82,7 +88,7 @@ async function browseMillionRows(browser: Browser, host: RunningHost, figures: F
 
 /** One data folder's figures: STARTS starts (each on a fresh folder, or all on the same used one), then the million rows. */
 async function measure(browser: Browser, kind: 'fresh' | 'existing', dirs: () => string): Promise<Figures> {
-  const figures: Figures = { starts: [], idle: [], peak: 0, after: 0 };
+  const figures: Figures = { starts: [], bareStarts: [], idle: [], idleKinds: { anonymous: 0, files: 0 }, peak: 0, after: 0 };
   let host: RunningHost | null = null;
   for (let i = 0; i < STARTS; i++) host = await measuredStart(dirs(), figures, i === STARTS - 1);
   try {
@@ -94,22 +100,18 @@ async function measure(browser: Browser, kind: 'fresh' | 'existing', dirs: () =>
   return figures;
 }
 
-/** Node itself starting and printing, beside the host's start: how busy the machine was. */
+/** Node itself starting and printing, just before each start of the host: how busy the machine was then. */
 function bareNodeStartMs(): number {
-  const times: number[] = [];
-  for (let i = 0; i < STARTS; i++) {
-    const started = performance.now();
-    spawnSync(process.execPath, ['-e', 'console.log(1)']);
-    times.push(performance.now() - started);
-  }
-  return median(times);
+  const started = performance.now();
+  spawnSync(process.execPath, ['-e', 'console.log(1)']);
+  return performance.now() - started;
 }
 
 function row(label: string, fresh: string, existing: string, goal: string): void {
   console.log(`  ${label.padEnd(58)}${fresh.padEnd(30)}${existing.padEnd(30)}${goal}`);
 }
 
-function print(fresh: Figures, existing: Figures, bareStartMs: number): void {
+function print(fresh: Figures, existing: Figures): void {
   console.log('Browser host (node main/web/cli.ts) on this machine, resident memory of its one process');
   row('', 'fresh data folder', 'existing data folder', 'goal');
   row(
@@ -118,15 +120,19 @@ function print(fresh: Figures, existing: Figures, bareStartMs: number): void {
     `${ms(median(existing.starts))} ${spread(existing.starts, ms)}`,
     `<= ${ms(GOALS.startMs)} (existing)`,
   );
+  const ratio = ({ starts, bareStarts }: Figures) => `${median(starts.map((start, i) => start / bareStarts[i]!)).toFixed(1)}x`;
+  row(`  Node alone starting and printing, before each (median)`, ms(median(fresh.bareStarts)), ms(median(existing.bareStarts)), '');
+  row(`  the start as a multiple of Node's own (median)`, ratio(fresh), ratio(existing), '');
   row(
     `resident memory idle, ${IDLE_AFTER_MS / 1000} s after start (median)`,
     `${mb(median(fresh.idle))} ${spread(fresh.idle, mb)}`,
     `${mb(median(existing.idle))} ${spread(existing.idle, mb)}`,
     `<= ${GOALS.idleMb} MB`,
   );
+  const kinds = ({ idleKinds }: Figures) => `${mb(idleKinds.anonymous)} + ${mb(idleKinds.files)}`;
+  row('  of it, its own + files mapped (Node, libduckdb)', kinds(fresh), kinds(existing), '');
   row('peak while the million-row result runs, caches, shows', mb(fresh.peak), mb(existing.peak), `<= ${GOALS.peakMb} MB`);
   row(`${AFTER_BROWSING_MS / 1000} s after browsing it, nothing else open`, mb(fresh.after), mb(existing.after), `<= ${GOALS.afterMb} MB`);
-  console.log(`  reference: Node alone starting and printing, median of ${STARTS}: ${ms(bareStartMs)}`);
 }
 
 const root = mkdtempSync(join(tmpdir(), 'querydesk-footprint-bench-'));
@@ -141,7 +147,7 @@ try {
   // the last fresh folder has been used once: its next starts are those of an existing one
   const used = join(root, `fresh-${made - 1}`);
   const existing = await measure(browser, 'existing', () => used);
-  print(fresh, existing, bareNodeStartMs());
+  print(fresh, existing);
   // The service's floor over the fuzz run, bench/fuzz-floor.ts, prints its rows here.
   recording.save();
 } finally {

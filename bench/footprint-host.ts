@@ -16,12 +16,24 @@ export interface RunningHost {
   stop(): Promise<void>;
 }
 
-/** The resident memory of a process in bytes, from Linux's /proc. */
-export function rssOf(pid: number): number {
-  const kilobytes = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  if (kilobytes === undefined) throw new Error(`no resident memory for process ${pid}`);
+/** A figure of a process's /proc status in bytes: VmRSS (all resident memory), RssAnon, RssFile. */
+function statusBytes(pid: number, field: string): number {
+  const kilobytes = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (kilobytes === undefined) throw new Error(`no ${field} for process ${pid}`);
   return Number(kilobytes) * 1024;
 }
+
+/** The resident memory of a process in bytes, from Linux's /proc. */
+export const rssOf = (pid: number): number => statusBytes(pid, 'VmRSS');
+
+/**
+ * Its two kinds: memory of its own (the V8 heaps, DuckDB's buffers) and pages of files it maps
+ * (Node's and DuckDB's libraries), which other processes mapping the same files share.
+ */
+export const rssKindsOf = (pid: number): { anonymous: number; files: number } => ({
+  anonymous: statusBytes(pid, 'RssAnon'),
+  files: statusBytes(pid, 'RssFile'),
+});
 
 /** Samples a process's resident memory every `everyMs` until stopped; answers the largest seen. */
 export function sampleRss(pid: number, everyMs: number): { stop(): number } {
