@@ -4,6 +4,7 @@ import { SINGLE_UPLOAD_MAX_BYTES } from '../contract/index.ts';
 import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts';
 import { createAccountRegistry, type AccountRegistry, type LocalService } from './accounts/registry.ts';
 import { CacheSettings, defaultCacheSettings } from './cache/cache-settings.ts';
+import { openedOnUse } from './cache/opened-on-use.ts';
 import { openResultCache, type ResultCache } from './cache/result-cache.ts';
 import { openExecutionRecords, type ExecutionRecords } from './executions/history.ts';
 import { statusAfterExecute } from './executions/snapshot.ts';
@@ -119,7 +120,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const watcher = watchExecutions(options, { accounts, history, appSettings, viewing });
   const cacheSettings =
     options.cacheSettings ?? jsonFileStore(join(options.dataDir, 'cache-settings.json'), CacheSettings, defaultCacheSettings);
-  const cache = await openCache(options, cacheSettings, activity, history);
+  const cache = openCache(options, cacheSettings, activity, history);
   const exports = createExportRuns({
     emit: (progress) => {
       activity.exportProgress(progress);
@@ -202,22 +203,26 @@ function watchExecutions(
   return watcher;
 }
 
+/** The result cache, opened at its first use: the hosts' first screen does without it. */
 function openCache(
   options: CoreOptions,
   cacheSettings: SettingsStore<CacheSettings>,
   activity: ActivityLog,
   history: ExecutionRecords,
-): Promise<ResultCache> {
-  return openResultCache({
-    dir: join(options.dataDir, 'cache'),
-    budgetBytes: cacheSettings.read().budgetBytes,
-    onStatus: (status) => {
-      activity.download(status);
-      options.emit('results:cacheStatus', status);
-    },
-    onResumed: (accountId, executionId, fromRow) => activity.downloadResumed(accountId, executionId, fromRow),
-    knownRowCount: (accountId, executionId) => history.find(accountId, executionId)?.result?.totalRowCount ?? null,
-  });
+): ResultCache {
+  // a cache that cannot open fails each request that needs it, which the hosts log with its channel
+  return openedOnUse(() =>
+    openResultCache({
+      dir: join(options.dataDir, 'cache'),
+      budgetBytes: cacheSettings.read().budgetBytes,
+      onStatus: (status) => {
+        activity.download(status);
+        options.emit('results:cacheStatus', status);
+      },
+      onResumed: (accountId, executionId, fromRow) => activity.downloadResumed(accountId, executionId, fromRow),
+      knownRowCount: (accountId, executionId) => history.find(accountId, executionId)?.result?.totalRowCount ?? null,
+    }),
+  );
 }
 
 function openWorkspaces(
