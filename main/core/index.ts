@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import type { ChannelName, ContractError, EventName, EventPayload, ExecutionRecord } from '../contract/index.ts';
 import { SINGLE_UPLOAD_MAX_BYTES } from '../contract/index.ts';
 import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts';
-import { createAccountRegistry, type AccountRegistry } from './accounts/registry.ts';
+import { createAccountRegistry, type AccountRegistry, type LocalService } from './accounts/registry.ts';
 import { CacheSettings, defaultCacheSettings } from './cache/cache-settings.ts';
+import { openedOnUse } from './cache/opened-on-use.ts';
 import { openResultCache, type ResultCache } from './cache/result-cache.ts';
 import { openExecutionRecords, type ExecutionRecords } from './executions/history.ts';
 import { statusAfterExecute } from './executions/snapshot.ts';
@@ -23,7 +24,7 @@ import type { Handlers } from './ipc/dispatcher.ts';
 import { ActivityLog } from './logging/activity-log.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { KeyVault } from './secrets/key-vault.ts';
-import { osKeychain } from './secrets/os-keychain.ts';
+import { KEYCHAIN_SERVICE, osKeychain } from './secrets/os-keychain.ts';
 import type { Fetch, ServiceError } from './service-client/index.ts';
 import { openAppSettings, StoredAppSettings, type AppSettingsState } from './settings/app-settings.ts';
 import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts';
@@ -49,7 +50,7 @@ export interface CoreOptions {
   host: 'electron' | 'web';
   version: string;
   /** The embedded service and its key. Core keeps the key in memory only. */
-  localService: { baseUrl: string; apiKey: string | null };
+  localService: LocalService;
   emit: Emit;
   /** Where core keeps its own files: account profiles (unless `accountSettings` is given), the execution history. */
   dataDir: string;
@@ -89,7 +90,7 @@ export interface Core {
   dispose(): Promise<void>;
 }
 
-export const KEYCHAIN_SERVICE = 'Querydesk';
+export { KEYCHAIN_SERVICE } from './secrets/os-keychain.ts';
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   const paths = options.paths ?? {
@@ -119,7 +120,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const watcher = watchExecutions(options, { accounts, history, appSettings, viewing });
   const cacheSettings =
     options.cacheSettings ?? jsonFileStore(join(options.dataDir, 'cache-settings.json'), CacheSettings, defaultCacheSettings);
-  const cache = await openCache(options, cacheSettings, activity, history);
+  const cache = openCache(options, cacheSettings, activity, history);
   const exports = createExportRuns({
     emit: (progress) => {
       activity.exportProgress(progress);
@@ -202,22 +203,26 @@ function watchExecutions(
   return watcher;
 }
 
+/** The result cache, opened at its first use: the hosts' first screen does without it. */
 function openCache(
   options: CoreOptions,
   cacheSettings: SettingsStore<CacheSettings>,
   activity: ActivityLog,
   history: ExecutionRecords,
-): Promise<ResultCache> {
-  return openResultCache({
-    dir: join(options.dataDir, 'cache'),
-    budgetBytes: cacheSettings.read().budgetBytes,
-    onStatus: (status) => {
-      activity.download(status);
-      options.emit('results:cacheStatus', status);
-    },
-    onResumed: (accountId, executionId, fromRow) => activity.downloadResumed(accountId, executionId, fromRow),
-    knownRowCount: (accountId, executionId) => history.find(accountId, executionId)?.result?.totalRowCount ?? null,
-  });
+): ResultCache {
+  // a cache that cannot open fails each request that needs it, which the hosts log with its channel
+  return openedOnUse(() =>
+    openResultCache({
+      dir: join(options.dataDir, 'cache'),
+      budgetBytes: cacheSettings.read().budgetBytes,
+      onStatus: (status) => {
+        activity.download(status);
+        options.emit('results:cacheStatus', status);
+      },
+      onResumed: (accountId, executionId, fromRow) => activity.downloadResumed(accountId, executionId, fromRow),
+      knownRowCount: (accountId, executionId) => history.find(accountId, executionId)?.result?.totalRowCount ?? null,
+    }),
+  );
 }
 
 function openWorkspaces(

@@ -1,12 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { LocalService } from '../core/accounts/registry.ts';
 import { createCore, type CoreOptions } from '../core/index.ts';
 import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
 import { jsonFileStore } from '../core/settings/settings-store.ts';
 import { createAccessToken } from './access-token.ts';
 import { attachContractSocket } from './contract-socket.ts';
+import { logsDirOf } from './data-paths.ts';
 import { createExportDownloads } from './export-downloads.ts';
 import { createProxyFetch } from './proxy-fetch.ts';
 import { requestUrl } from './request-url.ts';
@@ -23,12 +25,10 @@ export interface WebHostOptions {
   rendererDir: string;
   version: string;
   /** The embedded service the Local account talks to. */
-  localService: { baseUrl: string; apiKey: string | null };
+  localService: LocalService;
   /** The day's log in `<dataDir>/logs`, when the caller needs it before the host starts (to mask the service's output). */
   logger?: Logger;
 }
-
-export const logsDirOf = (dataDir: string): string => join(dataDir, 'logs');
 
 export interface WebHost {
   /** The URL to open: the origin with the token in its fragment (never sent to the server). */

@@ -1,4 +1,4 @@
-import { Agent, EnvHttpProxyAgent, fetch as undiciFetch, ProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { withExplainedFailures } from '../core/network/explained-fetch-failures.ts';
 import type { Fetch } from '../core/service-client/index.ts';
 
@@ -6,6 +6,8 @@ import type { Fetch } from '../core/service-client/index.ts';
 // Settings when there is one, else through HTTPS_PROXY / HTTP_PROXY minus NO_PROXY. Node's own
 // fetch cannot take a per-request proxy (its undici is not exposed), hence the pinned `undici`.
 // Plain-http services go through the proxy as absolute-URI requests, https ones through CONNECT.
+// undici is loaded at the first request to such a service: most starts never make one, and it
+// is a large part of the modules a start would otherwise load.
 
 export interface ProxyFetch {
   fetch: Fetch;
@@ -16,7 +18,10 @@ export function createProxyFetch(proxySetting: () => string, env: NodeJS.Process
   let current: { setting: string; dispatcher: Dispatcher } | null = null;
   const retired: Dispatcher[] = [];
 
-  function dispatcher(): Dispatcher {
+  let undici: Promise<typeof import('undici')> | null = null;
+
+  async function dispatcher(): Promise<Dispatcher> {
+    const { Agent, EnvHttpProxyAgent, ProxyAgent } = await (undici ??= import('undici'));
     const setting = proxySetting();
     if (current?.setting === setting) return current.dispatcher;
     // requests still under way keep their dispatcher until it is closed at the end
@@ -45,7 +50,11 @@ export function createProxyFetch(proxySetting: () => string, env: NodeJS.Process
     return named === undefined ? null : new URL(named);
   }
 
-  const send: Fetch = (url, init) => undiciFetch(url, { ...(init as object), dispatcher: dispatcher() }) as unknown as Promise<Response>;
+  const send: Fetch = async (url, init) => {
+    const chosen = await dispatcher();
+    const { fetch: undiciFetch } = await undici!;
+    return undiciFetch(url, { ...(init as object), dispatcher: chosen }) as unknown as Promise<Response>;
+  };
   return {
     fetch: withExplainedFailures(send, proxyFor),
     async close() {

@@ -56,8 +56,16 @@ interface AddedAccount {
   entry: AccountEntry;
 }
 
+/** The embedded service the Local account talks to, and its key. */
+export interface LocalService {
+  baseUrl: string;
+  apiKey: string | null;
+  /** How its requests reach it; directly by default (a service still starting: see hosting/starting-service.ts). */
+  fetch?: Fetch;
+}
+
 interface RegistryOptions {
-  localService: { baseUrl: string; apiKey: string | null };
+  localService: LocalService;
   settings: SettingsStore<AccountSettings>;
   vault: KeyVault;
   /** How requests reach the services of added accounts; the embedded one is always reached directly. */
@@ -194,7 +202,12 @@ class Registry implements AccountRegistry {
     const isLocal = accountId === LOCAL_ACCOUNT_ID;
     const key = apiKey ?? (isLocal ? this.#options.localService.apiKey : this.#added.get(accountId)?.key) ?? null;
     if (key === null) return null;
-    return { baseUrl: fields.baseUrl, serviceName: fields.serviceName, apiKey: key, fetch: isLocal ? undefined : this.#options.fetch };
+    return {
+      baseUrl: fields.baseUrl,
+      serviceName: fields.serviceName,
+      apiKey: key,
+      fetch: isLocal ? this.#options.localService.fetch : this.#options.fetch,
+    };
   }
 
   newConnection(fields: Pick<ProfileFields, 'baseUrl' | 'serviceName'>, apiKey: string): ServiceConnection {
@@ -239,7 +252,7 @@ class Registry implements AccountRegistry {
   }
 }
 
-function localEntry(localService: { baseUrl: string; apiKey: string | null }, onReach: ServiceConnection['onReach']): AccountEntry {
+function localEntry(localService: LocalService, onReach: ServiceConnection['onReach']): AccountEntry {
   const serviceName = 'DUNE';
   return {
     account: {
@@ -253,7 +266,13 @@ function localEntry(localService: { baseUrl: string; apiKey: string | null }, on
       keyStorage: 'host',
       isLocal: true,
     },
-    client: createServiceClient({ baseUrl: localService.baseUrl, serviceName, apiKey: localService.apiKey ?? '', onReach }),
+    client: createServiceClient({
+      baseUrl: localService.baseUrl,
+      serviceName,
+      apiKey: localService.apiKey ?? '',
+      fetch: localService.fetch,
+      onReach,
+    }),
     keyProblem: null,
   };
 }

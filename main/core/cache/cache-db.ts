@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { SerialQueue } from '../../common/serial-queue.ts';
 import { compactIfWasteful, dropUnfinishedCompaction } from './cache-compaction.ts';
 
@@ -83,7 +83,9 @@ interface OpenFile {
 }
 
 async function openFile(file: string): Promise<OpenFile> {
-  const instance = await DuckDBInstance.create(file, { storage_compatibility_version: STORAGE_VERSION });
+  // loaded here, not with core: the hosts answer their first screen before the cache opens
+  const duckdb = await import('@duckdb/node-api');
+  const instance = await duckdb.DuckDBInstance.create(file, { storage_compatibility_version: STORAGE_VERSION });
   const shared = await instance.connect();
   for (const sql of [...SESSION, ...SCHEMA]) await shared.run(sql);
   return { instance, shared, writer: await open(file, 'r+').catch(() => null) };

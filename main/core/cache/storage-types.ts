@@ -1,4 +1,3 @@
-import { DuckDBDecimalValue } from '@duckdb/node-api';
 import { isNumeric, kindOf, numberCell, parseType, storageType as duneStorageType } from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { CellValue } from '../../contract/index.ts';
@@ -67,6 +66,16 @@ export function toCacheCell(value: unknown): CellValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint') return numberCell(value.toString());
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
-  if (value instanceof DuckDBDecimalValue) return numberCell(value.toString());
+  if (isDecimalValue(value)) return numberCell(value.toString());
   return String(value);
+}
+
+/**
+ * DuckDB's DECIMAL value (its DuckDBDecimalValue), known by its fields rather than its class: core
+ * loads DuckDB's module only when the cache opens, after the hosts' first screen.
+ */
+function isDecimalValue(value: unknown): value is { toString(): string } {
+  if (typeof value !== 'object' || value === null) return false;
+  const fields = value as { value?: unknown; width?: unknown; scale?: unknown };
+  return typeof fields.value === 'bigint' && typeof fields.width === 'number' && typeof fields.scale === 'number';
 }

@@ -1,5 +1,8 @@
 import { AsyncEntry } from '@napi-rs/keyring';
 
+/** The app's entries in the OS keychain are under this service name. */
+export const KEYCHAIN_SERVICE = 'Querydesk';
+
 /** The few keychain operations the app needs, keytar-shaped: one secret per (service, account). */
 export interface KeychainBackend {
   get(account: string): Promise<string | null>;

@@ -1,3 +1,4 @@
+import { DuckDBDecimalValue } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { storageType, toCacheCell } from '../../../../main/core/cache/storage-types.ts';
 import { positionOf } from '../../../../main/core/results/view.ts';
@@ -31,6 +32,12 @@ describe('cache storage types', () => {
     expect(toCacheCell(18_446_744_073_709_551_615n)).toBe('18446744073709551615');
     expect(toCacheCell(null)).toBeNull();
     expect(toCacheCell(true)).toBe(true);
+  });
+
+  it('read DuckDB decimals back as their exact digits, known without DuckDB’s class', () => {
+    expect(toCacheCell(new DuckDBDecimalValue(123_456_789_012_345_678_901_234_567n, 38, 18))).toBe('123456789.012345678901234567');
+    expect(toCacheCell(new DuckDBDecimalValue(12_345n, 10, 2))).toBe(123.45);
+    expect(toCacheCell({ value: 'not a decimal', width: 10, scale: 2 })).toBe('[object Object]');
   });
 
   it('find the part and position in a refusal worded like the shared parser’s', () => {
