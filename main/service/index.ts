@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { IDLE_GIVE_BACK_MILLIS } from '../common/memory-budgets.ts';
 import { isServiceName, SERVICE_NAME_RULE } from '../common/service-name.ts';
 import { AccountStore, type ServiceAccount } from './accounts/account-store.ts';
 import { applyAccountsConfig } from './accounts/accounts-config.ts';
@@ -83,7 +84,7 @@ const DAY_MILLIS = 24 * 60 * 60 * 1000;
 const EXPIRY_SWEEP_MILLIS = 10 * 60 * 1000;
 // A result read within half a minute is likely read again (the grid's next pages); one idle longer
 // gives its memory back (see ResultFiles.detachIdle).
-const RESULT_IDLE_MILLIS = 30 * 1000;
+const RESULT_IDLE_MILLIS = IDLE_GIVE_BACK_MILLIS;
 
 function configOf(options: ServiceOptions): ServiceConfig {
   const serviceName = options.serviceName ?? 'DUNE';

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { CACHE_DUCKDB_BYTES, duckdbBytes } from '../../common/memory-budgets.ts';
 import { SerialQueue } from '../../common/serial-queue.ts';
 import { compactIfWasteful, dropUnfinishedCompaction } from './cache-compaction.ts';
 
@@ -26,7 +27,7 @@ export interface CacheDb {
 const SCHEMA = [
   // DuckDB would take most of the machine's memory by default; the app shares it with the UI, and
   // sorts or loads past this spill to disk instead
-  "SET memory_limit = '1GB'",
+  `SET memory_limit = '${duckdbBytes(CACHE_DUCKDB_BYTES)}'`,
   // a download's rows are loaded in one transaction (see page-loader.ts): each row group is written
   // to the file as it fills, not five at once, so that the commit at the end has one row group to
   // write, not up to five (the time it took is in bench/RESULTS.md)

@@ -1,4 +1,5 @@
 import { hasResult, STATES_WITH_RESULT } from '../../common/dune-states.ts';
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import type { Database } from '../storage/duckdb.ts';
 
@@ -123,7 +124,7 @@ const IN_UNFINISHED = `state IN ('${STATE.pending}', '${STATE.executing}')`;
  */
 // Completed executions kept in memory: every read of a result asks for its execution, and one that
 // completed changes only once more, when it expires.
-const KEPT_COMPLETED = 1024;
+const KEPT_COMPLETED = SERVICE_CACHES.completedExecutions;
 
 export class ExecutionStore {
   #db: Database;

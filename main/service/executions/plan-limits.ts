@@ -1,3 +1,4 @@
+import { EXECUTION_MEMORY_BYTES } from '../../common/memory-budgets.ts';
 import { PLANS, type Plan } from '../accounts/account-store.ts';
 import { formatBytes, formatDuration } from './budget-messages.ts';
 
@@ -22,7 +23,6 @@ export interface ServiceBudget {
   spillBytes: number;
 }
 
-const MB = 1024 ** 2;
 const GB = 1024 ** 3;
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -33,12 +33,11 @@ const LONGEST_TIMER_DAYS = 24;
 // Sized for a desktop of a few GB and two cores, where the service shares the machine with the
 // app and everything else the user runs.
 export const DEFAULT_PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  free: { timeLimitMillis: 10 * MINUTE, memoryBytes: 256 * MB, spillBytes: 1 * GB, resultBytes: 1 * GB },
-  plus: { timeLimitMillis: 30 * MINUTE, memoryBytes: 512 * MB, spillBytes: 2 * GB, resultBytes: 4 * GB },
-  premium: { timeLimitMillis: 120 * MINUTE, memoryBytes: 768 * MB, spillBytes: 4 * GB, resultBytes: 8 * GB },
+  free: { timeLimitMillis: 10 * MINUTE, memoryBytes: EXECUTION_MEMORY_BYTES.free, spillBytes: 1 * GB, resultBytes: 1 * GB },
+  plus: { timeLimitMillis: 30 * MINUTE, memoryBytes: EXECUTION_MEMORY_BYTES.plus, spillBytes: 2 * GB, resultBytes: 4 * GB },
+  premium: { timeLimitMillis: 120 * MINUTE, memoryBytes: EXECUTION_MEMORY_BYTES.premium, spillBytes: 4 * GB, resultBytes: 8 * GB },
 };
-// Two premium contexts at once, or three plus, or six free.
-export const DEFAULT_SERVICE_BUDGET: ServiceBudget = { memoryBytes: 1536 * MB, spillBytes: 8 * GB };
+export const DEFAULT_SERVICE_BUDGET: ServiceBudget = { memoryBytes: EXECUTION_MEMORY_BYTES.total, spillBytes: 8 * GB };
 
 function valueFor<T>(given: PerPlan<T> | undefined, plan: Plan, fallback: T): T {
   if (given === undefined) return fallback;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { duckdbBytes, SERVICE_CACHES, SERVICE_DUCKDB_BYTES } from '../../common/memory-budgets.ts';
 import { namesSampleTables } from '../samples/sample-names.ts';
 import type { SampleTables } from '../samples/sample-tables.ts';
 import type { TableFiles } from '../tables/table-files.ts';
@@ -10,7 +11,7 @@ import type { ServiceBudget } from './plan-limits.ts';
 import { furnish } from './sandbox-tables.ts';
 
 // A spare DuckDB waits with this much memory; it gets its context's budget when taken.
-const SPARE_MEMORY_LIMIT = '64MB';
+const SPARE_MEMORY_LIMIT = duckdbBytes(SERVICE_DUCKDB_BYTES.spareExecution);
 
 export interface SandboxOptions {
   /** The catalog name tables are seen under (`dune`). */
@@ -65,7 +66,7 @@ const PUBLIC_ONLY = -1;
 const keyOf = (privateOf: number | null, budget: ServiceBudget) => `${privateOf ?? PUBLIC_ONLY}:${budget.memoryBytes}:${budget.spillBytes}`;
 
 // Contexts whose DuckDB is kept between executions; the least recently used beyond them is closed.
-const KEPT_CONTEXTS = 8;
+const KEPT_CONTEXTS = SERVICE_CACHES.idleContexts;
 
 /**
  * Where an execution's SQL runs: an in-memory DuckDB of the caller's context that holds only the

@@ -1,3 +1,4 @@
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import type { JsonText } from './json-lines.ts';
 import { rowPositionName, type PageQuery } from './page-sql.ts';
@@ -6,13 +7,13 @@ import type { ResultReader } from './result-reader.ts';
 import { TextBlocks, type MakeBlock } from './text-blocks.ts';
 
 // How results' JSON texts are written, remembered for this many texts.
-const REMEMBERED = 256;
+const REMEMBERED = SERVICE_CACHES.jsonTextShapes;
 // Bytes of text of stored results kept in files: the JSON of three million rows of eight columns.
 const TEXT_BLOCK_BYTES = 512 * 1024 * 1024;
 // Of that text, the bytes also kept in memory, the blocks used last: a third of the JSON of the
 // million-row demo result, ten pages of 30,000 rows, more than a reader paging on has written
 // ahead for it (four pages) beside the page it reads.
-const TEXT_BLOCK_MEMORY_BYTES = 48 * 1024 * 1024;
+const TEXT_BLOCK_MEMORY_BYTES = SERVICE_CACHES.textBlockBytes;
 // A page of up to this many rows is written on its own (JSON by one statement) about as fast as it
 // is read from blocks: it does not have blocks written for it, but reads them when they are kept.
 const BLOCK_PAGE_ROWS = 2_000;

@@ -1,10 +1,11 @@
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import type { BoundSql } from '../../filter-language/index.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import { InFlight } from '../in-flight.ts';
 import type { StoredSize } from './result-writer.ts';
 
 // Filtered totals remembered, up to this many: paging through one filter counts its rows once.
-const REMEMBERED = 256;
+const REMEMBERED = SERVICE_CACHES.rememberedTotals;
 
 /**
  * A speed-up over counting a filter's rows with SQL for each page (ResultStore.count): a stored

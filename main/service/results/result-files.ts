@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { quoteIdentifier as q, quoteLiteral as literal } from '../../common/sql-quote.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
@@ -8,8 +9,8 @@ import { checkpoint, type Database } from '../storage/duckdb.ts';
 // Results kept attached with no one reading them: the ones paged through lately stay ready. DuckDB
 // keeps in memory what it wrote or read of an attached file, so those kept are bounded by their files'
 // size too; the one used last stays, however large, as the grid pages on through it.
-const KEPT_ATTACHED = 16;
-const KEPT_BYTES = 64 * 1024 * 1024;
+const KEPT_ATTACHED = SERVICE_CACHES.idleAttached;
+const KEPT_BYTES = SERVICE_CACHES.idleAttachedBytes;
 // Results hold VARIANT columns, which need the storage format of DuckDB 1.5.
 const STORAGE_VERSION = 'v1.5.0';
 const SUFFIX = '.duckdb';

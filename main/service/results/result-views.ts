@@ -1,12 +1,13 @@
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import type { Database } from '../storage/duckdb.ts';
 
 // Cells (rows times columns) of all views kept (what that is in memory: bench/RESULTS.md).
 // The view in use is kept even when it alone is larger.
-const KEPT_CELLS = 8_000_000;
-const KEPT_VIEWS = 64;
+const KEPT_CELLS = SERVICE_CACHES.viewCells;
+const KEPT_VIEWS = SERVICE_CACHES.views;
 // Views asked for once and not made, remembered so that the second ask makes one.
-const REMEMBERED_ASKS = 256;
+const REMEMBERED_ASKS = SERVICE_CACHES.rememberedAsks;
 
 interface View {
   name: string;

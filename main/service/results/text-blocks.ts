@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import type { Page, PageEncoding } from './page.ts';
 import { readBytes, SpareMemory } from './spare-memory.ts';
@@ -44,7 +45,7 @@ const COMMA = 0x2c;
 const READ_AHEAD_PAGES = 4;
 // Text dropped from memory and kept to hold the next blocks' text (see SpareMemory): a reader
 // paging on has a block dropped for each one made.
-const SPARE_BYTES = 16 * 1024 * 1024;
+const SPARE_BYTES = SERVICE_CACHES.spareTextBytes;
 
 /**
  * Large pages of stored results, read from text that DuckDB wrote once. A stored result never

@@ -1,10 +1,11 @@
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import { textPage, type RowsText } from './json-lines.ts';
 import type { Page } from './page.ts';
 
 // Texts kept at once, in bytes, and the most cells (rows times columns) a view may have to be made
 // into one: two million cells make a text of some tens of megabytes.
-const KEPT_BYTES = 64 * 1024 * 1024;
+const KEPT_BYTES = SERVICE_CACHES.viewTextBytes;
 const MOST_CELLS = 2_000_000;
 
 /** A view's text for a set of columns: kept, or being made. */

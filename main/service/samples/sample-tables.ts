@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { duckdbBytes, SERVICE_DUCKDB_BYTES } from '../../common/memory-budgets.ts';
 import { sampleStatements } from './sample-sql.ts';
 
 // Made again when the sample's content changes, under a new name; older files are removed at start.
@@ -10,7 +11,7 @@ const FILE = 'dune-sample-1.duckdb';
 // The DuckDB that makes the file is the service's for a few seconds: bounded as its others are,
 // and on one thread, which leaves the other cores to executions and took half the CPU of two
 // (the work is many small statements, whose parallel parts cost more than they save).
-const MAKING = { memory_limit: '512MB', threads: '1' };
+const MAKING = { memory_limit: duckdbBytes(SERVICE_DUCKDB_BYTES.sampleMaking), threads: '1' };
 
 /**
  * The sample of Dune's tables, one DuckDB file in the data folder's `samples/`, made the first

@@ -6,6 +6,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { isCheckpointBlocked, isInvalidatedDatabase } from '../../common/duckdb-errors.ts';
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { SerialQueue } from '../../common/serial-queue.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import { isDiskFull } from './disk-full.ts';
@@ -14,9 +15,9 @@ export type SqlParams = DuckDBValue[];
 export type Row = Record<string, unknown>;
 
 // About as many as requests read at once under load; more would only hold memory.
-const IDLE_CONNECTIONS = 8;
+const IDLE_CONNECTIONS = SERVICE_CACHES.idleConnections;
 // Statements with values kept prepared, per connection: the service's own, a few dozen in all.
-const KEPT_STATEMENTS = 64;
+const KEPT_STATEMENTS = SERVICE_CACHES.preparedStatements;
 
 /**
  * One DuckDB instance. Small statements go through one connection, one at a time, so a

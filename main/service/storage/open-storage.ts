@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { duckdbBytes, SERVICE_DUCKDB_BYTES } from '../../common/memory-budgets.ts';
 import { quoteLiteral } from '../../common/sql-quote.ts';
 import type { ResultFiles } from '../results/result-files.ts';
 import { TableFiles } from '../tables/table-files.ts';
@@ -27,7 +28,11 @@ export interface Storage {
 
 // DuckDB keeps what it read in memory up to its limit, by default most of the machine's: on a
 // desktop beside other programs, each database gets a bound (what does not fit goes to disk).
-const MEMORY = { meta: '128MB', results: '512MB', files: '512MB' };
+const MEMORY = {
+  meta: duckdbBytes(SERVICE_DUCKDB_BYTES.records),
+  results: duckdbBytes(SERVICE_DUCKDB_BYTES.resultReader),
+  files: duckdbBytes(SERVICE_DUCKDB_BYTES.tableFiles),
+};
 // DuckDB's allocator keeps freed memory in caches up to a threshold before it goes back to the OS;
 // a lower one, flushed by background threads, lets the service shrink after a burst of reads. The
 // allocator is one for the whole process, so setting it on one database sets it for all.

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { duckdbBytes, SERVICE_DUCKDB_BYTES } from '../../common/memory-budgets.ts';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
 import { ResultFiles } from '../results/result-files.ts';
 import { Database } from './duckdb.ts';
@@ -9,7 +10,7 @@ import { Database } from './duckdb.ts';
 const SESSION = [`SET TimeZone = 'UTC'`];
 
 // Enough for a row group of wide rows on its way to the file; what it writes leaves memory as it goes.
-const WRITER_MEMORY = '128MB';
+const WRITER_MEMORY = duckdbBytes(SERVICE_DUCKDB_BYTES.resultWriter);
 
 // The results are read by many requests at once, each statement on a thread of its own (libuv's),
 // which already keeps every core busy: DuckDB's own workers beside them only contended for the

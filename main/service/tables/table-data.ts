@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, rm, stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { KeyedSerialQueue } from '../../common/serial-queue.ts';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
 import { BoundedCache } from '../bounded-cache.ts';
@@ -19,7 +20,7 @@ export interface TableColumn {
 export type SourceFormat = 'csv' | 'ndjson';
 
 /** Table files whose columns are remembered, the oldest forgotten first. */
-const REMEMBERED_FILES = 4096;
+const REMEMBERED_FILES = SERVICE_CACHES.tableColumns;
 
 /**
  * The data of uploaded tables, one DuckDB file per table (see TableFiles), written through a

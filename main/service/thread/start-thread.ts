@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { AccountsConfigError } from '../accounts/accounts-config.ts';
 import type { RunningService, ServiceOptions } from '../index.ts';
 import type { FromServiceThread, ToServiceThread } from './thread-messages.ts';
@@ -14,7 +15,7 @@ import type { FromServiceThread, ToServiceThread } from './thread-messages.ts';
 // over in the host's thread, most of its memory peak in bench:service (bench/RESULTS.md).
 
 /** The young generation's largest size, well under V8's own limit. */
-const YOUNG_GENERATION_MB = 48;
+const YOUNG_GENERATION_MB = SERVICE_CACHES.youngGenerationMb;
 /** How long a closed service's thread has to end by itself before it is stopped. */
 const EXIT_DEADLINE_MS = 10_000;
 
