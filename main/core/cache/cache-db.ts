@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { CACHE_DUCKDB_BYTES, duckdbBytes } from '../../common/memory-budgets.ts';
+import { giveBackMemory } from '../../common/give-back-memory.ts';
+import { CACHE_DUCKDB_BYTES, duckdbBytes, IDLE_GIVE_BACK_MILLIS } from '../../common/memory-budgets.ts';
 import { SerialQueue } from '../../common/serial-queue.ts';
 import { compactIfWasteful, dropUnfinishedCompaction } from './cache-compaction.ts';
 
@@ -21,6 +22,8 @@ export interface CacheDb {
   writeBack(): void;
   /** Gives the file's space back when much of it holds no live data, unless a connection is in use (see cache-compaction.ts). */
   compactWhenIdle(): Promise<void>;
+  /** Drops the blocks of the file DuckDB keeps in memory, unless a connection is in use; done by itself once the cache has been idle a while. */
+  giveBackMemoryWhenIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -105,6 +108,7 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
     oneThread: (work) => db.oneThread(work),
     writeBack: () => db.writeBack(),
     compactWhenIdle: () => db.compactWhenIdle(),
+    giveBackMemoryWhenIdle: () => db.giveBackMemoryWhenIdle(),
     close: () => db.close(),
   };
 }
@@ -122,6 +126,8 @@ class CacheFile {
   /** Connections taken or being taken; while a compaction runs (`swapping`), none is. */
   #users = 0;
   #swapping: Promise<void> | null = null;
+  /** Gives memory back once no connection has been used for a while (see giveBackMemoryWhenIdle). */
+  #idleTimer: NodeJS.Timeout | undefined;
 
   constructor(file: string, opened: OpenFile) {
     this.#file = file;
@@ -137,7 +143,17 @@ class CacheFile {
   }
 
   exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.#used();
     return this.#turns.run(() => work(this.#current.shared));
+  }
+
+  // A grid's reads and a download fill DuckDB's memory with blocks of the file, which it keeps up
+  // to its limit: once the cache has been idle a while, they are dropped.
+  #used(): void {
+    clearTimeout(this.#idleTimer);
+    if (this.#closed) return;
+    this.#idleTimer = setTimeout(() => void this.giveBackMemoryWhenIdle().catch(() => undefined), IDLE_GIVE_BACK_MILLIS);
+    this.#idleTimer.unref();
   }
 
   /** Closes DuckDB's database (which writes out its log) and the write-back's handle. */
@@ -158,6 +174,7 @@ class CacheFile {
   async withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     while (this.#swapping !== null) await this.#swapping;
     this.#users++;
+    this.#used();
     let connection: DuckDBConnection | null = null;
     let reusable = false;
     try {
@@ -205,12 +222,21 @@ class CacheFile {
   // The file is closed and opened again for a compaction, so it runs only while no connection
   // but the shared one is in use: new ones wait until it is over.
   compactWhenIdle(): Promise<void> {
-    return this.exclusive(async () => {
+    return this.#whileIdle(() => this.compact());
+  }
+
+  giveBackMemoryWhenIdle(): Promise<void> {
+    return this.#whileIdle(() => giveBackMemory((sql) => this.#current.shared.run(sql), CACHE_DUCKDB_BYTES));
+  }
+
+  /** Runs `work` on the shared connection's turn unless a connection is in use; new ones wait until it is done. */
+  #whileIdle(work: () => Promise<void>): Promise<void> {
+    return this.#turns.run(async () => {
       if (this.#closed || this.#users > 0) return;
       let done = () => undefined as void;
       this.#swapping = new Promise<void>((resolve) => (done = resolve));
       try {
-        await this.compact();
+        await work();
       } finally {
         this.#swapping = null;
         done();
@@ -220,6 +246,7 @@ class CacheFile {
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#idleTimer);
     for (const connection of this.#others) connection.interrupt();
     await this.#turns.settled();
     await this.#current.shared.run('CHECKPOINT').catch(() => undefined);
