@@ -82,9 +82,10 @@ export interface RunningService {
 
 const DAY_MILLIS = 24 * 60 * 60 * 1000;
 const EXPIRY_SWEEP_MILLIS = 10 * 60 * 1000;
-// A result read within half a minute is likely read again (the grid's next pages); one idle longer
-// gives its memory back (see ResultFiles.detachIdle).
-const RESULT_IDLE_MILLIS = IDLE_GIVE_BACK_MILLIS;
+// A result read within half a minute is likely read again (the grid's next pages), and a context
+// that ran an execution likely runs another; one idle longer gives its memory back (see
+// ResultFiles.detachIdle and Sandboxes.closeIdle).
+const IDLE_MILLIS = IDLE_GIVE_BACK_MILLIS;
 
 function configOf(options: ServiceOptions): ServiceConfig {
   const serviceName = options.serviceName ?? 'DUNE';
@@ -183,8 +184,8 @@ async function listen(server: Server, host: string, port: number): Promise<numbe
   return (server.address() as AddressInfo).port;
 }
 
-/** Sweeps expired executions and detaches idle results while the service runs; the function answered stops them. */
-function startUpkeep(deps: ServiceDeps, storage: Storage): () => Promise<void> {
+/** Sweeps expired executions, detaches idle results and closes idle contexts' DuckDBs while the service runs; the function answered stops them. */
+function startUpkeep(deps: ServiceDeps, storage: Storage, sandboxes: Sandboxes): () => Promise<void> {
   let sweeping = Promise.resolve();
   const sweeper = setInterval(() => {
     sweeping = expireDue(deps.executions, deps.results).catch((error: unknown) => console.error('[service] expiry sweep failed:', error));
@@ -192,10 +193,11 @@ function startUpkeep(deps: ServiceDeps, storage: Storage): () => Promise<void> {
   sweeper.unref();
   let detaching = Promise.resolve();
   const detacher = setInterval(() => {
+    sandboxes.closeIdle(IDLE_MILLIS);
     detaching = storage.results
-      .detachIdle(RESULT_IDLE_MILLIS)
+      .detachIdle(IDLE_MILLIS)
       .catch((error: unknown) => console.error('[service] detaching idle results failed:', error));
-  }, RESULT_IDLE_MILLIS / 2);
+  }, IDLE_MILLIS / 2);
   detacher.unref();
   return async () => {
     clearInterval(sweeper);
@@ -219,7 +221,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const { server } = http;
     const host = options.host ?? '127.0.0.1';
     const port = await listen(server, host, options.port ?? 0);
-    const stopUpkeep = startUpkeep(deps, storage);
+    const stopUpkeep = startUpkeep(deps, storage, sandboxes);
     let closing: Promise<void> | undefined;
     return {
       baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

@@ -91,3 +91,8 @@ async function hardLink(path: string, links: string): Promise<string> {
     return path;
   }
 }
+
+/** What a context's DuckDB was furnished with: while it stays the same, the DuckDB serves the context. */
+export function describeTables(tables: TableRecord[], samples: string | null): string {
+  return [...tables.map((t) => `${t.namespace}.${t.tableName}=${t.file}`), `samples=${samples}`].join('\n');
+}

@@ -4,11 +4,11 @@ import { duckdbBytes, SERVICE_CACHES, SERVICE_DUCKDB_BYTES } from '../../common/
 import { namesSampleTables } from '../samples/sample-names.ts';
 import type { SampleTables } from '../samples/sample-tables.ts';
 import type { TableFiles } from '../tables/table-files.ts';
-import type { TableRecord, TableStore } from '../tables/table-store.ts';
+import type { TableStore } from '../tables/table-store.ts';
 import type { ExecutionBudget } from './execution-budget.ts';
 import { hostPathsHider } from './host-paths.ts';
 import type { ServiceBudget } from './plan-limits.ts';
-import { furnish } from './sandbox-tables.ts';
+import { describeTables, furnish } from './sandbox-tables.ts';
 
 // A spare DuckDB waits with this much memory; it gets its context's budget when taken.
 const SPARE_MEMORY_LIMIT = duckdbBytes(SERVICE_DUCKDB_BYTES.spareExecution);
@@ -55,6 +55,8 @@ interface ContextDb {
   instance: DuckDBInstance;
   held: string[];
   users: number;
+  /** When its last user let go (performance.now()). */
+  idleSince: number;
   retired: boolean;
 }
 
@@ -156,6 +158,16 @@ export class Sandboxes {
     }
   }
 
+  /** Closes the DuckDBs unused for `idleMillis`: one holds what its executions left in memory until it closes. */
+  closeIdle(idleMillis: number): void {
+    const now = performance.now();
+    for (const [key, db] of this.#contexts) {
+      if (db.users > 0 || now - db.idleSince < idleMillis) continue;
+      this.#contexts.delete(key);
+      this.#retire(db);
+    }
+  }
+
   /** Closes every DuckDB once its executions are done (the executor has stopped them first). */
   async close(): Promise<void> {
     for (const db of this.#contexts.values()) this.#retire(db);
@@ -182,7 +194,7 @@ export class Sandboxes {
     const { key, budget, kept } = reservation;
     let tables = await this.#store.readable(reservation.privateOf ?? PUBLIC_ONLY);
     let samples = this.#options.samples.file;
-    if (kept && kept.tables === describe(tables, samples)) {
+    if (kept && kept.tables === describeTables(tables, samples)) {
       reservation.kept = null; // its user, counted when reserved, is this execution
       if (!kept.retired) {
         this.#contexts.delete(key);
@@ -220,7 +232,15 @@ export class Sandboxes {
       throw error;
     }
     reservation.taken = false; // the DuckDB's own now, given back when it is shut
-    const db: ContextDb = { tables: attachedAll ? describe(tables, samples) : null, budget, instance, held, users: 1, retired: false };
+    const db: ContextDb = {
+      tables: attachedAll ? describeTables(tables, samples) : null,
+      budget,
+      instance,
+      held,
+      users: 1,
+      idleSince: 0,
+      retired: false,
+    };
     const replaced = this.#contexts.get(key);
     if (replaced) this.#retire(replaced);
     this.#contexts.delete(key);
@@ -246,6 +266,7 @@ export class Sandboxes {
 
   #leave(db: ContextDb): void {
     db.users--;
+    db.idleSince = performance.now();
     if (db.retired && db.users === 0) this.#shut(db);
   }
 
@@ -275,8 +296,4 @@ export class Sandboxes {
     const temp_directory = join(this.#options.tempDir, `sql-${++this.#spilled}`);
     return DuckDBInstance.create(':memory:', { memory_limit: SPARE_MEMORY_LIMIT, temp_directory });
   }
-}
-
-function describe(tables: TableRecord[], samples: string | null): string {
-  return [...tables.map((t) => `${t.namespace}.${t.tableName}=${t.file}`), `samples=${samples}`].join('\n');
 }
