@@ -31,8 +31,12 @@ export interface FuzzOptions {
   maxPeakGrowthBytes: number;
   /** Told every 1000 requests how many were sent and the service's resident memory then. */
   onProgress?: (sent: number, rss: number) => void;
+  /** Told the service's resident memory once the world is built, before the raw and random requests. */
+  onSetup?: (rss: number) => void;
   /** First sends, from a free key, the statements that once wrote files or read the host (see sandbox-writes.ts). */
   sandboxProbe: boolean;
+  /** After the load, how long the service is left idle before its resident size is read again (`rssAfterIdle`); 0 by default. */
+  idleAfterMillis?: number;
 }
 
 export interface FuzzProblem {
@@ -55,6 +59,8 @@ export interface FuzzReport {
   /** The same, of the window that ended at or after the middle of the run (0 when there was none before the last). */
   floorRssAtHalf: number;
   rssAtEnd: number;
+  /** The resident size `idleAfterMillis` after the load stopped (0 when not asked for, or after a crash). */
+  rssAfterIdle: number;
   problems: FuzzProblem[];
   /** The sandbox probe's statements sent, and the files they changed. */
   sandboxStatements: number;
@@ -100,6 +106,7 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
     floorRss: 0,
     floorRssAtHalf: 0,
     rssAtEnd: 0,
+    rssAfterIdle: 0,
     problems: [],
     sandboxStatements: 0,
     filesWritten: 0,
@@ -126,6 +133,7 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
       }
     }
     report.rssAfterSetup = service.memory().rss;
+    options.onSetup?.(report.rssAfterSetup);
     report.raw = await rawRound(service.baseUrl, world);
     for (const [index, outcome] of report.raw.entries()) {
       if (outcome.status !== null && outcome.status >= 500) report.serverErrors++;
@@ -205,6 +213,10 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
       const memory = service.memory();
       report.rssAtEnd = memory.rss;
       report.peakRss = Math.max(report.peakRss, memory.peak);
+    }
+    if (!crashed && options.idleAfterMillis) {
+      await new Promise((resolve) => setTimeout(resolve, options.idleAfterMillis));
+      if (!crashed) report.rssAfterIdle = service.memory().rss;
     }
   } finally {
     if (report.serverErrors > 0 || crashed) report.serviceErrors ||= service.errors();
