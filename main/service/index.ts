@@ -194,8 +194,9 @@ function startUpkeep(deps: ServiceDeps, storage: Storage, sandboxes: Sandboxes):
   let detaching = Promise.resolve();
   const detacher = setInterval(() => {
     sandboxes.closeIdle(IDLE_MILLIS);
-    detaching = storage.results
-      .detachIdle(IDLE_MILLIS)
+    detaching = deps.results
+      .giveBackIdle(IDLE_MILLIS)
+      .then(() => storage.results.detachIdle(IDLE_MILLIS))
       .catch((error: unknown) => console.error('[service] detaching idle results failed:', error));
   }, IDLE_MILLIS / 2);
   detacher.unref();

@@ -62,6 +62,11 @@ export class BlockPages {
     return text;
   }
 
+  /** Lets go of the blocks' text kept in memory when no page was read for `idleMillis`. */
+  dropIdleTexts(idleMillis: number): void {
+    this.#blocks.dropIdleTexts(idleMillis);
+  }
+
   /** Forgets the blocks of a result that is dropped, and how its text is written. */
   forget(executionId: string): void {
     this.#jsonTexts.deleteWhere((_, key) => key.startsWith(`${executionId}\u0000`));

@@ -79,6 +79,15 @@ export class ResultStore {
     this.#forget(executionId);
   }
 
+  /**
+   * Gives back the memory of what no one read for `idleMillis`: views of filters and sorts (in the
+   * results DuckDB's memory) and the text of blocks kept in memory; they are made again when asked.
+   */
+  async giveBackIdle(idleMillis: number): Promise<void> {
+    this.#blocks.dropIdleTexts(idleMillis);
+    await this.#views.dropIdle(idleMillis);
+  }
+
   /** Forgets what is remembered of a result: its totals, its text's columns and blocks. */
   #forget(executionId: string): void {
     this.#totals.forget(executionId);

@@ -15,6 +15,8 @@ interface View {
   /** Null while the view is made. */
   cells: number | null;
   users: number;
+  /** When its last reader was done (performance.now()). */
+  usedAt: number;
   ready: Promise<void>;
   /** The result was dropped while the view was read: its last reader drops it. */
   orphaned: boolean;
@@ -63,9 +65,17 @@ export class ResultViews {
       return await work(`memory.main.${view.name}`, view.cells!);
     } finally {
       view.users--;
+      view.usedAt = performance.now();
       if (view.orphaned && view.users === 0) await this.#dropTable(view);
       await this.#views.removalsDone();
     }
+  }
+
+  /** Drops the views no one has read for `idleMillis`: each holds its rows in the DuckDB's memory until then. */
+  async dropIdle(idleMillis: number): Promise<void> {
+    const now = performance.now();
+    this.#views.deleteWhere((view) => view.users === 0 && view.cells !== null && now - view.usedAt >= idleMillis);
+    await this.#views.removalsDone();
   }
 
   /** Forgets the views of a result that is being deleted. */
@@ -75,7 +85,15 @@ export class ResultViews {
   }
 
   #make(executionId: string, key: string, fill: FillView): View {
-    const view: View = { name: `view_${++this.#made}`, executionId, cells: null, users: 0, ready: Promise.resolve(), orphaned: false };
+    const view: View = {
+      name: `view_${++this.#made}`,
+      executionId,
+      cells: null,
+      users: 0,
+      usedAt: 0,
+      ready: Promise.resolve(),
+      orphaned: false,
+    };
     this.#views.set(key, view, 0);
     view.ready = fill(`memory.main.${view.name}`).then((cells) => {
       view.cells = cells;

@@ -31,6 +31,11 @@ export class SpareMemory {
     return this.#spare.size;
   }
 
+  /** Lets go of the memory kept. */
+  clear(): void {
+    this.#spare.clear();
+  }
+
   /** A buffer of `size` bytes, in spare memory that fits it when there is some, else in new memory. */
   take(size: number): Buffer {
     let best: ArrayBuffer | null = null;

@@ -62,6 +62,8 @@ export class TextBlocks {
   readonly #files: BoundedCache<string, Block>;
   /** The blocks whose text is kept in memory too, sized by that memory. */
   readonly #texts: BoundedCache<string, Block>;
+  /** When a page was last read (performance.now()). */
+  #usedAt = 0;
 
   /** Bytes of the blocks' files kept, and of their text kept in memory besides. */
   constructor(budgetBytes: number, memoryBudgetBytes: number) {
@@ -94,6 +96,7 @@ export class TextBlocks {
   ): Promise<Page> {
     const end = Math.min(rows, offset + limit);
     if (end <= offset) return { body: [], rowCount: 0, bytes: 0 };
+    this.#usedAt = performance.now();
     const used = this.#indexes(offset, end).map((i) => this.#use(owner, `${key}\u0000${i}`, i, make));
     const sent = this.#sending(used);
     try {
@@ -119,6 +122,7 @@ export class TextBlocks {
     if (end <= offset || !blocks.every((block) => block?.text)) return null;
     const used = keys.map((k, i) => this.#addUser(k, blocks[i]!));
     const sent = this.#sending(used);
+    this.#usedAt = performance.now();
     return read(
       used.map((block) => block.text!),
       encoding,
@@ -135,6 +139,13 @@ export class TextBlocks {
       .finally(() => {
         for (const block of used) this.#release(block);
       });
+  }
+
+  /** Lets go of the text kept in memory, and the spare memory, when no page was read for `idleMillis`; the blocks' files stay. */
+  dropIdleTexts(idleMillis: number): void {
+    if (performance.now() - this.#usedAt < idleMillis) return;
+    this.#texts.clear();
+    this.#spare.clear();
   }
 
   /** Forgets the blocks of an owner whose result is dropped; files in use go with their last user. */

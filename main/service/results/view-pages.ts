@@ -52,6 +52,11 @@ export class ViewPages {
     });
   }
 
+  /** Drops the views no one has read for `idleMillis`, and their texts. */
+  dropIdle(idleMillis: number): Promise<void> {
+    return this.#views.dropIdle(idleMillis);
+  }
+
   /** Drops the views of a result that is deleted. */
   dropAll(executionId: string): Promise<void> {
     return this.#views.dropAll(executionId);

@@ -44,6 +44,26 @@ describe('views of a stored result', () => {
     expect(fill.calls).toBe(1);
   });
 
+  it('are dropped once no one has read them for a while, and not while one is read', async () => {
+    await views.use('e1', 'idle', counted(5), firstRows);
+    let started = () => undefined as void;
+    const reading = new Promise<void>((resolve) => (started = resolve));
+    let release = () => undefined as void;
+    const read = views.use('e1', 'read', counted(5), () => {
+      started();
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    await reading;
+    await views.dropIdle(60_000);
+    expect(await tables()).toHaveLength(2);
+    await views.dropIdle(0);
+    expect(await tables()).toHaveLength(1);
+    release();
+    await read;
+    await views.dropIdle(0);
+    expect(await tables()).toEqual([]);
+  });
+
   it('are worth making when asked for a second time, or while kept', async () => {
     expect(views.worthMaking('k')).toBe(false);
     expect(views.worthMaking('other')).toBe(false);

@@ -152,6 +152,22 @@ describe('block files', () => {
     await expect.poll(() => readdirSync(dir)).toEqual([]);
   });
 
+  it('let go of their text in memory once no page was read for a while, and pages are then read from their files', async () => {
+    const blocks = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
+    const first = await blocks.page('e1', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
+    first.sent?.();
+    blocks.dropIdleTexts(60_000);
+    expect(blocks.memoryBytes).toBeGreaterThan(0);
+    blocks.dropIdleTexts(0);
+    expect(blocks.memoryBytes).toBe(0);
+    const made: number[] = [];
+    const again = await blocks.page('e1', 't', 'json', ROWS, 0, 3_000, blockMaker('json', made));
+    expect(made).toEqual([]);
+    expect(Buffer.concat(again.body).equals(Buffer.concat(first.body))).toBe(true);
+    blocks.forget('e1');
+    await expect.poll(() => readdirSync(dir)).toEqual([]);
+  });
+
   it("dropped from memory hold the next block's text only once the pages read from them are sent", async () => {
     const measured = new TextBlocks(1024 * 1024 * 1024, 1024 * 1024 * 1024);
     await measured.page('e0', 't', 'json', ROWS, 0, 3_000, blockMaker('json'));
