@@ -54,6 +54,8 @@ export const SERVICE_CACHES = {
   jsonTextShapes: 256,
   completedExecutions: 1024,
   tableColumns: 4096,
+  /** Names of tables' files deleted lately, refused to a list of tables read before. */
+  retiredTableFiles: 4096,
   /** Per DuckDB: connections kept idle, and statements kept prepared on each. */
   idleConnections: 8,
   preparedStatements: 64,

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
+import { BoundedCache } from '../bounded-cache.ts';
 
 /** The name of the table inside each table file. */
 export const DATA = 'data';
@@ -14,11 +16,23 @@ export const DATA = 'data';
 export class TableFiles {
   readonly dir: string;
   #holders = new Map<string, number>();
-  #retired = new Set<string>();
+  /** Retired files still held, deleted when their last holder lets go. */
+  #retiredHeld = new Set<string>();
+  /**
+   * Files retired and deleted lately, so that a list of tables read before their retirement is
+   * refused. Every name was kept once, and a service changing tables all day grew by each; a list
+   * is acquired right after it is read, so the latest few thousand are plenty.
+   */
+  #gone = new BoundedCache<string, true>({ entries: SERVICE_CACHES.retiredTableFiles });
 
   constructor(dir: string) {
     this.dir = dir;
     mkdirSync(dir, { recursive: true });
+  }
+
+  /** How many names of retired files are kept, held ones and deleted ones. */
+  get retiredNames(): number {
+    return this.#retiredHeld.size + this.#gone.count;
   }
 
   /** A name for a file not yet written. */
@@ -32,7 +46,7 @@ export class TableFiles {
 
   /** Holds the files against deletion; false (holding none) when one of them was retired. */
   acquire(names: string[]): boolean {
-    if (names.some((name) => this.#retired.has(name))) return false;
+    if (names.some((name) => this.#retiredHeld.has(name) || this.#gone.has(name))) return false;
     for (const name of names) this.#holders.set(name, (this.#holders.get(name) ?? 0) + 1);
     return true;
   }
@@ -43,15 +57,15 @@ export class TableFiles {
       if (left > 0) this.#holders.set(name, left);
       else {
         this.#holders.delete(name);
-        if (this.#retired.has(name)) this.#delete(name);
+        if (this.#retiredHeld.delete(name)) this.#delete(name);
       }
     }
   }
 
   /** The file is no longer any table's: deleted now, or when its last holder lets go. */
   retire(name: string): void {
-    this.#retired.add(name);
-    if (!this.#holders.has(name)) this.#delete(name);
+    if (this.#holders.has(name)) this.#retiredHeld.add(name);
+    else this.#delete(name);
   }
 
   /** Deletes files no table points to: left by a process that stopped between writing and recording. */
@@ -64,5 +78,6 @@ export class TableFiles {
 
   #delete(name: string): void {
     for (const file of [name, `${name}.wal`]) rmSync(this.path(file), { force: true });
+    this.#gone.set(name, true);
   }
 }
