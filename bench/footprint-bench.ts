@@ -3,18 +3,23 @@
 // memory idle, its peak while the million-row demo result runs, downloads into the cache and is
 // browsed in Chromium, and what it keeps 60 s later. The host is one process (the embedded
 // service is a thread of it), so its resident memory is the app's. Needs a build
-// (`npm run build`), Chromium and Linux's /proc; about 4 minutes.
+// (`npm run build`), Chromium and Linux's /proc; about 4 minutes. Then the service's floor over the
+// project's fuzz run (bench/fuzz-floor.ts), 200,000 requests unless `--fuzz-requests N` says.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { chromium, type Browser } from '@playwright/test';
 import { rssKindsOf, rssOf, sampleRss, startHost, type RunningHost } from './footprint-host.ts';
+import { measureFuzzFloor } from './fuzz-floor.ts';
 import { recordPrinted } from './results-file.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
 const recording = recordPrinted('bench:footprint');
 
+const { values: args } = parseArgs({ options: { 'fuzz-requests': { type: 'string', default: '200000' } } });
+const FUZZ_REQUESTS = Number(args['fuzz-requests']);
 const STARTS = 3;
 const IDLE_AFTER_MS = 5_000;
 const AFTER_BROWSING_MS = 60_000;
@@ -148,7 +153,9 @@ try {
   const used = join(root, `fresh-${made - 1}`);
   const existing = await measure(browser, 'existing', () => used);
   print(fresh, existing);
-  // The service's floor over the fuzz run, bench/fuzz-floor.ts, prints its rows here.
+  console.log('');
+  const floor = await measureFuzzFloor({ requests: FUZZ_REQUESTS, seed: 1 });
+  if (floor.failed) throw new Error('the fuzz run met a 5xx or a crash: its memory is not the service floor');
   recording.save();
 } finally {
   await browser.close();
