@@ -9,7 +9,7 @@ const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '5' },
     seed: { type: 'string', default: '1' },
-    rows: { type: 'string', default: '500000' },
+    rows: { type: 'string', default: '1000000' },
   },
 });
 const [rounds, seed, rows] = [Number(values.rounds), Number(values.seed), Number(values.rows)];

@@ -60,7 +60,7 @@ export interface DownloadOptions {
   pageRows: number;
   /** Rows at most to one load statement while pages come; 150,000 unless told. */
   loadBatchRows?: number;
-  /** How often the loads are committed, in rows or time; a row group or two seconds unless told. */
+  /** How often the loads are committed, in rows or time; COMMIT_EVERY unless told. */
   commitEvery?: { rows: number; millis: number };
   /** The first pages, asked for before the result's size was known, from the row the download starts at. */
   early?: EarlyPages;

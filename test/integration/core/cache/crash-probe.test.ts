@@ -5,7 +5,7 @@ import { crashCache } from '../../../../bench/probes/crash-cache.ts';
 
 describe('the result cache killed mid-download and opened again', () => {
   it('goes on from the rows on disk, ends with the result exact, and gives the cleared entry its space back', async () => {
-    const report = await crashCache({ rounds: 1, seed: 7, rows: 300_000 });
+    const report = await crashCache({ rounds: 1, seed: 7, rows: 1_000_000 });
     expect(report.rounds).toHaveLength(1);
     expect(report.rounds[0]!.resumedFrom).toBeGreaterThan(0);
     expect(report.rounds[0]!.exact).toBe(true);
