@@ -8,6 +8,7 @@ import { COMMIT_EVERY } from '../../../../main/core/cache/download.ts';
 import { openResultCache } from '../../../../main/core/cache/result-cache.ts';
 import { createServiceClient } from '../../../../main/core/service-client/index.ts';
 import { startService, type RunningService } from '../../../../main/service/index.ts';
+import { finishedSql } from './finished-run.ts';
 
 // A download commits its loads, with where they end, only once several row groups of rows (or a
 // couple of seconds) have gone in since the last commit: each commit holds up the loads, which a
@@ -21,15 +22,7 @@ let executionId: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'querydesk-commits-'));
   service = await startService({ dataDir: join(dir, 'service'), port: 0 });
-  const client = createServiceClient({ baseUrl: service.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
-  const started = await client.executions.executeSql({ sql: `SELECT range AS n FROM range(${TOTAL})` });
-  if (!started.ok) throw new Error(started.error.message);
-  executionId = started.data.executionId;
-  for (;;) {
-    const status = await client.executions.status(executionId);
-    if (status.ok && status.data.isExecutionFinished) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  executionId = await finishedSql(service, `SELECT range AS n FROM range(${TOTAL})`);
 });
 
 afterAll(async () => {

@@ -1,16 +1,30 @@
-import { createServiceClient } from '../../../../main/core/service-client/index.ts';
+import { createServiceClient, type ServiceClient } from '../../../../main/core/service-client/index.ts';
 import type { RunningService } from '../../../../main/service/index.ts';
 
-/** Runs the demo account's query of that name on the service and answers its execution once finished. */
-export async function finishedRun(service: RunningService, queryName: string): Promise<string> {
-  const client = createServiceClient({ baseUrl: service.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
-  const listed = await client.queries.list();
-  const query = listed.ok ? listed.data.queries.find((q) => q.name === queryName) : undefined;
-  const started = await client.executions.execute({ queryId: query?.id ?? 0 });
+function demoClient(service: RunningService): ServiceClient {
+  return createServiceClient({ baseUrl: service.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
+}
+
+/** Waits for the execution `started` gave to finish, and answers its id. */
+async function finished(client: ServiceClient, started: Awaited<ReturnType<ServiceClient['executions']['execute']>>): Promise<string> {
   if (!started.ok) throw new Error(started.error.message);
   for (;;) {
     const status = await client.executions.status(started.data.executionId);
     if (status.ok && status.data.isExecutionFinished) return started.data.executionId;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Runs the demo account's query of that name on the service and answers its execution once finished. */
+export async function finishedRun(service: RunningService, queryName: string): Promise<string> {
+  const client = demoClient(service);
+  const listed = await client.queries.list();
+  const query = listed.ok ? listed.data.queries.find((q) => q.name === queryName) : undefined;
+  return finished(client, await client.executions.execute({ queryId: query?.id ?? 0 }));
+}
+
+/** Runs `sql` as the demo account and answers its execution once finished. */
+export async function finishedSql(service: RunningService, sql: string): Promise<string> {
+  const client = demoClient(service);
+  return finished(client, await client.executions.executeSql({ sql }));
 }

@@ -8,6 +8,7 @@ import { openResultCache, type ResultCacheOptions } from '../../../../main/core/
 import { createServiceClient, type Fetch } from '../../../../main/core/service-client/index.ts';
 import { startService, type RunningService } from '../../../../main/service/index.ts';
 import { expectSentences } from '../../words/read-words.ts';
+import { finishedSql } from './finished-run.ts';
 
 // A download asks for its pages as Parquet and loads each as whatever the service sent: the
 // embedded service's Parquet pages, a service that answers CSV whatever it is asked (as Dune's own
@@ -42,15 +43,7 @@ let executionId: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'querydesk-formats-'));
   service = await startService({ dataDir: join(dir, 'service'), port: 0, maxPageRows: 500 });
-  const client = createServiceClient({ baseUrl: service.baseUrl, serviceName: 'DUNE', apiKey: service.demoApiKey ?? '' });
-  const started = await client.executions.executeSql({ sql: SQL });
-  if (!started.ok) throw new Error(started.error.message);
-  executionId = started.data.executionId;
-  for (;;) {
-    const status = await client.executions.status(executionId);
-    if (status.ok && status.data.isExecutionFinished) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  executionId = await finishedSql(service, SQL);
 });
 
 afterAll(async () => {
