@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { quoteIdentifier as q, quoteLiteral as literal } from '../../common/sql-quote.ts';
 import { BoundedCache } from '../bounded-cache.ts';
+import { InFlight } from '../in-flight.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import { checkpoint, type Database } from '../storage/duckdb.ts';
 
@@ -49,7 +50,8 @@ export class ResultFiles {
   readonly #dir: string;
   /** Every result attached for reading, read or not. */
   #attached = new Map<string, Attached>();
-  #attaching = new Map<string, Promise<Attached>>();
+  /** Callers asking at once for a result not attached yet share one ATTACH. */
+  readonly #attaching = new InFlight<Attached>();
   /** The attached results no one reads, sized by their files; those evicted are detached. */
   readonly #idle = new BoundedCache<string, Attached>({
     entries: KEPT_ATTACHED,
@@ -93,20 +95,7 @@ export class ResultFiles {
 
   /** Attaches the result for reading (counting one more user) and answers its table; `release` when done. */
   async acquire(executionId: string): Promise<ResultTable> {
-    let entry = this.#attached.get(executionId);
-    if (!entry) {
-      // callers asking at once share one ATTACH
-      let pending = this.#attaching.get(executionId);
-      if (!pending) {
-        pending = this.#attach(executionId);
-        this.#attaching.set(executionId, pending);
-      }
-      try {
-        entry = await pending;
-      } finally {
-        if (this.#attaching.get(executionId) === pending) this.#attaching.delete(executionId);
-      }
-    }
+    const entry = this.#attached.get(executionId) ?? (await this.#attaching.run(executionId, () => this.#attach(executionId)));
     this.#idle.take(executionId);
     entry.users++;
     this.#attached.set(executionId, entry);
