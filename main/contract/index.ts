@@ -9,6 +9,7 @@ export * from './executions.ts';
 export * from './queries.ts';
 export * from './results.ts';
 export * from './result-models.ts';
+export * from './pivot-models.ts';
 export * from './settings.ts';
 export * from './tables.ts';
 export * from './ui.ts';

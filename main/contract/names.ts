@@ -27,6 +27,7 @@ export const CHANNEL_NAMES = [
   'results:chart',
   'results:profile',
   'results:compare',
+  'results:pivot',
   'results:export',
   'results:exportCancel',
   'tables:list',
