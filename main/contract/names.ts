@@ -53,6 +53,10 @@ export const CHANNEL_NAMES = [
   'settings:clearCache',
   'settings:diagnostics',
   'settings:openLogsFolder',
+  'schedules:list',
+  'schedules:save',
+  'schedules:pause',
+  'schedules:delete',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -64,6 +68,8 @@ export const EVENT_NAMES = [
   'workspace:changed',
   'workspace:sync',
   'query:open',
+  'schedules:changed',
+  'schedules:notice',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
