@@ -4,14 +4,19 @@ import { accountId, ParameterValues, queryId } from './models.ts';
 // Schedules: a query refreshed every N minutes or hours, or daily at a local time, while the app
 // runs; kept and run by main, which says when a refresh ended (and, if asked, only when it changed).
 
-export const scheduleId = z.string().regex(/^[a-z0-9-]{1,64}$/, 'a schedule id is lowercase letters, digits and dashes');
+export const scheduleId = z
+  .string()
+  .refine((id) => /^[a-z0-9-]{1,64}$/.test(id), 'id must be a schedule id: lowercase letters, digits and dashes');
 
 export const ScheduleRule = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('minutes'), every: z.number().int().min(1).max(10_080) }).strict(),
   z.object({ kind: z.literal('hours'), every: z.number().int().min(1).max(720) }).strict(),
   /** `at` is the local time of day, `HH:MM` on a 24-hour clock. */
   z
-    .object({ kind: z.literal('daily'), at: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day is HH:MM, 00:00 to 23:59') })
+    .object({
+      kind: z.literal('daily'),
+      at: z.string().refine((at) => /^([01]\d|2[0-3]):[0-5]\d$/.test(at), 'at must be a time of day, HH:MM from 00:00 to 23:59'),
+    })
     .strict(),
 ]);
 export type ScheduleRule = z.infer<typeof ScheduleRule>;
