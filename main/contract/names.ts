@@ -57,6 +57,7 @@ export const CHANNEL_NAMES = [
   'schedules:save',
   'schedules:pause',
   'schedules:delete',
+  'schedules:dismiss',
 ] as const;
 
 export const EVENT_NAMES = [

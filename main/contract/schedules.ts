@@ -93,8 +93,12 @@ export const Schedule = z.object({
 });
 export type Schedule = z.infer<typeof Schedule>;
 
-/** What the window is told when a scheduled refresh ended and its rule says to notify. */
+/**
+ * What the window is told when a scheduled refresh ended and its rule says to notify. Main keeps
+ * the latest until dismissed, so a window that opens after the run (at the app's start) sees them.
+ */
 export const ScheduleNotice = z.object({
+  id: z.string(),
   scheduleId,
   accountId,
   queryId: z.number().int(),
@@ -106,12 +110,17 @@ export const ScheduleNotice = z.object({
   body: z.string(),
 });
 export type ScheduleNotice = z.infer<typeof ScheduleNotice>;
+/** A notice as the scheduler makes it, before main numbers it. */
+export type ScheduleNews = Omit<ScheduleNotice, 'id'>;
 
 const ScheduleList = z.object({ schedules: z.array(Schedule), skipped: z.number().int() });
 
 export const schedulesChannels = {
-  /** Every schedule, of every account; `skipped`: lines of the schedules file that could not be read. */
-  'schedules:list': { request: z.object({}).strict(), response: ScheduleList },
+  /**
+   * Every schedule, of every account; `skipped`: lines of the schedules file that could not be read;
+   * `notices`: those not dismissed yet, newest first.
+   */
+  'schedules:list': { request: z.object({}).strict(), response: ScheduleList.extend({ notices: z.array(ScheduleNotice) }) },
   /** Creates a schedule (no `id`) or changes one; a stopped one edited is tried again at once. */
   'schedules:save': {
     request: z
@@ -130,6 +139,8 @@ export const schedulesChannels = {
   /** Pauses or resumes; resuming a stopped schedule tries it again at once. */
   'schedules:pause': { request: z.object({ id: scheduleId, paused: z.boolean() }).strict(), response: Schedule },
   'schedules:delete': { request: z.object({ id: scheduleId }).strict(), response: z.object({}) },
+  /** The analyst saw a notice (opened or dismissed it): it is not shown again. */
+  'schedules:dismiss': { request: z.object({ noticeId: z.string().max(100) }).strict(), response: z.object({}) },
 } as const;
 
 export const schedulesEvents = {

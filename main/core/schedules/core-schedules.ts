@@ -4,6 +4,7 @@ import type { ResultCache } from '../cache/result-cache.ts';
 import type { ExecutionRecords } from '../executions/history.ts';
 import { scheduleHandlers } from '../handlers/schedules.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
+import { NoticeBoard } from './notice-board.ts';
 import { openScheduleFile } from './schedule-file.ts';
 import { scheduleRunner } from './scheduled-runs.ts';
 import { Scheduler, systemClock, type Clock } from './scheduler.ts';
@@ -25,7 +26,7 @@ export interface CoreSchedules {
     accounts: AccountRegistry;
     history: ExecutionRecords;
     cache: ResultCache;
-  }): Pick<Handlers, 'schedules:list' | 'schedules:save' | 'schedules:pause' | 'schedules:delete'>;
+  }): ReturnType<typeof scheduleHandlers>;
   dispose(): void;
 }
 
@@ -40,6 +41,7 @@ export function coreSchedules(options: {
   const ended = new Waiters<ExecutionRecord>();
   const settled = new Waiters<CacheStatus>();
   let scheduler: Scheduler | null = null;
+  const board = new NoticeBoard();
   return {
     seeing: (emit) => (event, payload) => {
       emit(event, payload);
@@ -68,13 +70,14 @@ export function coreSchedules(options: {
         clock: options.clock ?? systemClock,
         runner: scheduleRunner({ run: handlers['executions:run'], accounts, history, cache, ended, settled }),
         onChanged: (list) => options.emit('schedules:changed', list),
-        onNotice: (notice) => {
+        onNotice: (news) => {
+          const notice = board.post(news);
           options.emit('schedules:notice', notice);
           options.onScheduleNotice?.(notice);
         },
       });
       scheduler.start();
-      return scheduleHandlers(scheduler, (accountId) => accounts.get(accountId) !== null);
+      return scheduleHandlers(scheduler, board, (accountId) => accounts.get(accountId) !== null);
     },
 
     dispose: () => scheduler?.dispose(),

@@ -1,4 +1,4 @@
-import { ruleText, type Schedule, type ScheduleNotice } from '../../contract/index.ts';
+import { ruleText, type Schedule, type ScheduleNews } from '../../contract/index.ts';
 import { isNews } from './change-rule.ts';
 import { nextRunAfter } from './next-run.ts';
 
@@ -97,7 +97,7 @@ export function afterEnd(schedule: Schedule, executionId: string, end: RunEnd): 
 }
 
 /** The notice of a run that ended (`before`: the schedule as it was), or null when its rule finds no news. */
-export function noticeOf(before: Schedule, executionId: string | null, end: RunEnd): ScheduleNotice | null {
+export function noticeOf(before: Schedule, executionId: string | null, end: RunEnd): ScheduleNews | null {
   const completed = end.outcome === 'completed';
   if (!isNews(before.notify, completed, before.lastResult?.figure ?? null, end.figure)) return null;
   const changed = completed && before.notify.when === 'changed' && before.lastResult !== null;
@@ -116,7 +116,7 @@ export function noticeOf(before: Schedule, executionId: string | null, end: RunE
 }
 
 /** The notice of a run the service refused or could not start: news whatever the rule (offline is not: it waits). */
-export function startNotice(before: Schedule, start: StartOutcome): ScheduleNotice | null {
+export function startNotice(before: Schedule, start: StartOutcome): ScheduleNews | null {
   if (start.kind !== 'refused' && start.kind !== 'failed') return null;
   return {
     scheduleId: before.id,

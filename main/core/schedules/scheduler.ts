@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { doubled } from '../../common/backoff.ts';
-import type { Schedule, ScheduleNotice } from '../../contract/index.ts';
+import type { Schedule, ScheduleNews } from '../../contract/index.ts';
 import { isDue } from './next-run.ts';
 import type { ScheduleFile } from './schedule-file.ts';
 import {
@@ -44,7 +44,7 @@ export interface SchedulerOptions {
   clock: Clock;
   runner: ScheduleRunner;
   onChanged: (list: { schedules: Schedule[]; skipped: number }) => void;
-  onNotice: (notice: ScheduleNotice) => void;
+  onNotice: (news: ScheduleNews) => void;
 }
 
 const LONGEST_SLEEP_MS = 60_000;

@@ -156,6 +156,7 @@ describe('the finished-execution notification', () => {
 
 describe('the notification of a scheduled refresh', () => {
   const notice: ScheduleNotice = {
+    id: 'n1',
     scheduleId: 's1',
     accountId: 'local',
     queryId: 42,

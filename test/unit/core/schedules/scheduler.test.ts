@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Schedule, ScheduleNotice } from '../../../../main/contract/index.ts';
+import type { Schedule, ScheduleNews } from '../../../../main/contract/index.ts';
 import { openScheduleFile } from '../../../../main/core/schedules/schedule-file.ts';
 import type { RunEnd, ScheduleInput, StartOutcome } from '../../../../main/core/schedules/schedule-state.ts';
 import { Scheduler, type Clock } from '../../../../main/core/schedules/scheduler.ts';
@@ -61,7 +61,7 @@ const input: ScheduleInput = {
 /** A scheduler over the folder, whose runner starts with `outcomes` in turn and ends with `rows` in turn. */
 function open(clock: Clock, outcomes: StartOutcome[] = [], rows: number[] = []) {
   const started: Schedule[] = [];
-  const notices: ScheduleNotice[] = [];
+  const notices: ScheduleNews[] = [];
   let runs = 0;
   const scheduler = new Scheduler({
     file: openScheduleFile(dir),
