@@ -11,7 +11,7 @@ import { Scheduler, systemClock, type Clock } from './scheduler.ts';
 import { runKey, Waiters } from './waiters.ts';
 
 // The schedules inside core: what they need to hear of the rest of it (a run ended, a download
-// settled, a service answers again), and the scheduler opened over core's own `executions:run`.
+// settled), and the scheduler opened over core's own `executions:run`.
 
 type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
@@ -48,9 +48,6 @@ export function coreSchedules(options: {
       if (event === 'results:cacheStatus') {
         const status = payload as CacheStatus;
         if (SETTLED.has(status.state)) settled.resolve(runKey(status.accountId, status.executionId), status);
-      } else if (event === 'workspace:sync') {
-        const sync = payload as EventPayload<'workspace:sync'>;
-        if (sync.status === 'online') scheduler?.online(sync.accountId);
       }
     },
 

@@ -106,15 +106,6 @@ export class Scheduler {
     return true;
   }
 
-  /** The account's service answers again: what waits for it runs now, not at its next backoff. */
-  online(accountId: string): void {
-    const now = this.#options.clock.now().toISOString();
-    const waiting = this.#schedules.filter((s) => s.accountId === accountId && s.lastRun?.outcome === 'offline' && s.nextRunAt !== null);
-    if (waiting.length === 0) return;
-    for (const schedule of waiting) this.#replace({ ...schedule, nextRunAt: now });
-    this.#changed();
-  }
-
   dispose(): void {
     this.#disposed = true;
     if (this.#timer !== null) this.#options.clock.clearTimeout(this.#timer);
