@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { executionState, openQuery } from './helpers.ts';
 import { test } from './own-host.ts';
@@ -46,6 +47,8 @@ test('a schedule runs a missed slot once at the next start, notifies, and opens 
   const notice = notices(page).getByRole('group', { name: 'Daily volume by chain refreshed' });
   await expect(notice).toBeVisible({ timeout: 60_000 });
   await expect(notice).toContainText(/\d+ rows?\. \(every 6 hours\)/);
+  const { violations } = await new AxeBuilder({ page }).include('[aria-label="Schedule notices"]').analyze();
+  expect(violations.filter((v) => v.impact !== 'minor').map((v) => v.id)).toEqual([]);
   await notice.getByRole('button', { name: 'Open the result' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Daily volume by chain' })).toBeVisible();
   await expect(executionState(page)).toHaveText('Completed');
