@@ -73,6 +73,38 @@ describe('scheduled runs against the embedded service', () => {
     ]);
   });
 
+  it('measures a max, and says which columns there are when the one named is not', async () => {
+    const listed = await call('schedules:list', {});
+    if (!listed.ok) throw new Error(listed.error.message);
+    const queryId = listed.data.schedules[0]!.queryId;
+    const base = {
+      accountId: 'local',
+      queryId,
+      queryName: 'Scheduled sum',
+      parameters: { last: '-4' },
+      rule: { kind: 'hours', every: 1 },
+    } as const;
+    const max = await call('schedules:save', {
+      ...base,
+      notify: { when: 'changed', measure: { kind: 'column', column: 'x', figure: 'max', threshold: 0 } },
+    });
+    const missing = await call('schedules:save', {
+      ...base,
+      notify: { when: 'changed', measure: { kind: 'column', column: 'y', figure: 'min', threshold: 0 } },
+    });
+    if (!max.ok || !missing.ok) throw new Error('not saved');
+    now += 2 * 3_600_000;
+    const measuredMax = await scheduleWhen(max.data.id, (s) => s.lastRun !== null && s.lastRun.outcome !== 'running');
+    expect(measuredMax.lastRun).toMatchObject({ outcome: 'completed', figure: 2 });
+    const unmeasured = await scheduleWhen(missing.data.id, (s) => s.lastRun !== null && s.lastRun.outcome !== 'running');
+    expect(unmeasured.lastRun).toMatchObject({ outcome: 'completed', figure: null });
+    expect(unmeasured.lastRun?.message).toContain('The result has no column “y”; its columns are “x”.');
+    // a figure that could not be measured is said, even on the first run
+    expect(notices.filter((n) => n.scheduleId === missing.data.id)).toHaveLength(1);
+    expect(notices.filter((n) => n.scheduleId === max.data.id)).toHaveLength(0);
+    for (const id of [max.data.id, missing.data.id]) await call('schedules:delete', { id });
+  });
+
   it('stops a schedule whose query the service does not have, says why, and keeps it', async () => {
     const saved = await call('schedules:save', {
       accountId: 'local',
