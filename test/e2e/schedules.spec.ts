@@ -78,7 +78,7 @@ test('a schedule runs a missed slot once at the next start, notifies, and opens 
   await expect(history.getByRole('option').first()).toContainText('chain = base');
 });
 
-test('a schedule of a query the service refuses stops, says why in the list, and can be deleted', async ({ page, ownHost }) => {
+test('a schedule of a query the service refuses stops, says why, and runs again once fixed and resumed', async ({ page, ownHost }) => {
   await page.goto(ownHost.url());
   await openQuery(page, 'Daily volume by chain');
   await page.getByRole('button', { name: 'More actions for Daily volume by chain' }).click();
@@ -98,6 +98,30 @@ test('a schedule of a query the service refuses stops, says why in the list, and
   await notice.getByRole('button', { name: 'Schedules…' }).click();
   const row = page.getByRole('dialog', { name: 'Schedules' }).getByRole('row', { name: /Daily volume by chain/ });
   await expect(row).toContainText('Stopped: The service does not allow running this query');
+  await page.keyboard.press('Escape');
+
+  // fixed (unarchived) and resumed, it runs at once; edited, it keeps its values under a new rule
+  await page.getByRole('button', { name: 'Show archived (1)' }).click();
+  await page
+    .getByRole('listbox', { name: 'Queries' })
+    .getByRole('option', { name: /^Daily volume by chain/ })
+    .click();
+  await page.getByRole('button', { name: 'More actions for Daily volume by chain' }).click();
+  await page.getByRole('menuitem', { name: 'Unarchive' }).click();
+  await expect(page.getByRole('button', { name: /archived \(/ })).toBeHidden();
+  await page.keyboard.press('ControlOrMeta+K');
+  await page.getByRole('combobox', { name: 'Find a command' }).fill('Schedules');
+  await page.keyboard.press('Enter');
+  await row.getByRole('button', { name: 'Resume' }).click();
+  await expect(row).toContainText('Completed', { timeout: 60_000 });
+  await expect(row).not.toContainText('Stopped');
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const form = page.getByRole('form', { name: 'Schedule of Daily volume by chain' });
+  await expect(form.getByLabel('chain')).toHaveValue('ethereum');
+  await form.getByLabel('Refresh').selectOption('daily at a time');
+  await form.getByLabel('At (this computer’s time)').fill('07:30');
+  await form.getByRole('button', { name: 'Save schedule' }).click();
+  await expect(row).toContainText('daily at 07:30');
   await row.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('dialog', { name: 'Schedules' }).getByText('No schedules yet.')).toBeVisible();
 });
