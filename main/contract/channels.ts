@@ -5,6 +5,7 @@ import { executionsChannels, executionsEvents } from './executions.ts';
 import type { ChannelName, EventName } from './names.ts';
 import { queriesChannels, queriesEvents } from './queries.ts';
 import { resultsChannels, resultsEvents } from './results.ts';
+import { schedulesChannels, schedulesEvents } from './schedules.ts';
 import { settingsChannels } from './settings.ts';
 import { tablesChannels, tablesEvents } from './tables.ts';
 import { uiChannels } from './ui.ts';
@@ -25,6 +26,7 @@ export const CHANNELS_BY_PREFIX = {
   tables: tablesChannels,
   ui: uiChannels,
   workspace: workspaceChannels,
+  schedules: schedulesChannels,
 } as const;
 
 export const channels = {
@@ -37,6 +39,7 @@ export const channels = {
   ...tablesChannels,
   ...uiChannels,
   ...workspaceChannels,
+  ...schedulesChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export const events = {
@@ -45,6 +48,7 @@ export const events = {
   ...resultsEvents,
   ...tablesEvents,
   ...workspaceEvents,
+  ...schedulesEvents,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type ChannelRequest<C extends ChannelName> = z.input<(typeof channels)[C]['request']>;

@@ -14,6 +14,7 @@ export * from './settings.ts';
 export * from './tables.ts';
 export * from './ui.ts';
 export * from './workspace.ts';
+export * from './schedules.ts';
 export * from './parameter-values.ts';
 export * from './table-rules.ts';
 export type * from './bridge.ts';

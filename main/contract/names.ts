@@ -54,6 +54,11 @@ export const CHANNEL_NAMES = [
   'settings:clearCache',
   'settings:diagnostics',
   'settings:openLogsFolder',
+  'schedules:list',
+  'schedules:save',
+  'schedules:pause',
+  'schedules:delete',
+  'schedules:dismiss',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -65,6 +70,8 @@ export const EVENT_NAMES = [
   'workspace:changed',
   'workspace:sync',
   'query:open',
+  'schedules:changed',
+  'schedules:notice',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

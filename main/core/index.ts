@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ChannelName, ContractError, EventName, EventPayload, ExecutionRecord } from '../contract/index.ts';
+import type { ChannelName, ContractError, EventName, EventPayload, ExecutionRecord, ScheduleNotice } from '../contract/index.ts';
 import { SINGLE_UPLOAD_MAX_BYTES } from '../contract/index.ts';
 import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts';
 import { createAccountRegistry, type AccountRegistry, type LocalService } from './accounts/registry.ts';
@@ -23,6 +23,8 @@ import { workspaceHandlers } from './handlers/workspace.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
 import { ActivityLog } from './logging/activity-log.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
+import { coreSchedules } from './schedules/core-schedules.ts';
+import type { Clock } from './schedules/scheduler.ts';
 import { KeyVault } from './secrets/key-vault.ts';
 import { KEYCHAIN_SERVICE, osKeychain } from './secrets/os-keychain.ts';
 import type { Fetch, ServiceError } from './service-client/index.ts';
@@ -78,6 +80,10 @@ export interface CoreOptions {
   openFolder?: (path: string) => Promise<string | null>;
   /** Opens an https link in the system's browser (Electron); the browser host's page opens links itself. */
   openUrl?: (url: string) => void;
+  /** The time schedules keep; the system's by default. */
+  clock?: Clock;
+  /** A scheduled refresh ended with news (the Electron host shows a desktop notification). */
+  onScheduleNotice?: (notice: ScheduleNotice) => void;
 }
 
 /** Parts well below the service's 1.2 GB per insert, so a failed one costs little to send again. */
@@ -92,7 +98,9 @@ export interface Core {
 
 export { KEYCHAIN_SERVICE } from './secrets/os-keychain.ts';
 
-export async function createCore(options: CoreOptions): Promise<Core> {
+export async function createCore(given: CoreOptions): Promise<Core> {
+  const schedules = coreSchedules(given);
+  const options = { ...given, emit: schedules.seeing(given.emit) };
   const paths = options.paths ?? {
     dataDir: options.dataDir,
     logsDir: join(options.dataDir, 'logs'),
@@ -114,7 +122,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     onReach: (accountId, failure) => reach.observe(accountId, failure),
   });
   const activity = new ActivityLog(logger, (accountId) => accounts.get(accountId)?.account.label ?? accountId);
-  const history = openExecutionRecords(options.dataDir);
+  const history = schedules.observing(openExecutionRecords(options.dataDir));
   const viewing: { current: Viewing | null } = { current: null };
   const appSettings = options.appSettings ?? openAppSettings(jsonFileStore(paths.settingsFile, StoredAppSettings, () => ({})));
   const watcher = watchExecutions(options, { accounts, history, appSettings, viewing });
@@ -139,31 +147,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const knownRows = new KnownRows(join(options.dataDir, 'table-rows.json'));
   const workspaces = openWorkspaces(options, { dir: workspacesDir, accounts, activity, cache, knownRows });
   reach.observe = (accountId, failure) => workspaces.observe(accountId, failure);
-  const parts = {
-    accounts,
-    vault,
-    history,
-    viewing,
-    watcher,
-    cache,
-    cacheSettings,
-    exports,
-    uploads,
-    knownRows,
-    workspaces,
-    ui,
-    activity,
-    appSettings,
-    logger,
-    paths,
-  };
+  const parts = { accounts, vault, history, viewing, watcher, cache, cacheSettings, exports, uploads, knownRows, workspaces, ui };
+  const handlers = coreHandlers(options, { ...parts, activity, appSettings, logger, paths });
 
   return {
-    handlers: coreHandlers(options, parts),
+    handlers: { ...handlers, ...schedules.open({ handlers, accounts, history, cache }) },
     onInvalidRequest(channel, payload, error) {
       if (channel === 'results:export') activity.exportRefused(typeof payload === 'object' && payload !== null ? payload : {}, error);
     },
     async dispose() {
+      schedules.dispose();
       workspaces.dispose();
       watcher.dispose();
       await exports.dispose();
@@ -263,8 +256,8 @@ interface CoreParts {
   paths: { dataDir: string; logsDir: string; settingsFile: string };
 }
 
-/** Every channel's handler, each prefix's from its own file. */
-function coreHandlers(options: CoreOptions, parts: CoreParts): Handlers {
+/** Every channel's handler, each prefix's from its own file (the schedules' are opened over these). */
+function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `schedules:${string}`> {
   const { accounts, history, cache, workspaces, ui, activity, watcher, viewing } = parts;
   return {
     ...appHandlers({ openUrl: options.openUrl }),

@@ -55,6 +55,8 @@ export const ACTIONS = {
   settings: { title: 'Settings…', keys: SETTINGS_KEYS, words: 'preferences', scope: 'app' },
   palette: { title: 'Command palette', keys: PALETTE_KEYS, scope: 'app' },
   shortcuts: { title: 'Keyboard shortcuts', keys: SHORTCUTS_KEYS, words: 'help keys', scope: 'app' },
+  schedules: { title: 'Schedules…', words: 'refresh every daily timer notify', scope: 'app' },
+  scheduleQuery: { title: 'Schedule refreshes…', words: 'every daily timer notify', scope: 'tab' },
 } as const satisfies Record<string, Action>;
 
 export type ActionId = keyof typeof ACTIONS;
