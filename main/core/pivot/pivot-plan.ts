@@ -30,6 +30,18 @@ export interface MeasurePlan {
   shownType: string;
   /** Taken over doubles from integers past 64 bits: a value past 2^53 is an estimate. */
   estimated: boolean;
+  /**
+   * The measure from aggregates of the leaf groups' rows (`partials`), combined over the leaves by
+   * `combine`, which is given each partial's combining aggregate; null for a distinct count or a
+   * median, which only the rows give.
+   */
+  decomposed: Decomposed | null;
+}
+
+/** `part(fn, i)`: the aggregate `fn` over the leaves of partial `i`. */
+export interface Decomposed {
+  partials: string[];
+  combine: (part: (fn: 'sum' | 'min' | 'max', index: number) => string) => string;
 }
 
 export interface PivotPlan {
@@ -114,6 +126,7 @@ function measure(entry: CacheEntry, { fn, column: name }: PivotMeasure, index: n
       type: 'BIGINT',
       shownType: 'bigint',
       estimated: false,
+      decomposed: { partials: ['count(*)'], combine: (part) => `CAST(${part('sum', 0)} AS BIGINT)` },
     };
   const column = find(entry, name, role);
   const label = `${LABELS[fn]} of ${column.name}`;
@@ -125,10 +138,22 @@ function measure(entry: CacheEntry, { fn, column: name }: PivotMeasure, index: n
       );
     }
     const { input, type, estimated } = numberMeasure(fn as 'sum' | 'avg' | 'median', column);
-    return { label, fn, column, aggregate: filtered(`${fn}(${input})`), type, shownType: type.toLowerCase(), estimated };
+    // an average is its sum over its count of values: over no value, a null sum makes it null
+    const decomposed: Decomposed | null =
+      fn === 'sum'
+        ? { partials: [`sum(${input})`], combine: (part) => `CAST(${part('sum', 0)} AS ${type})` }
+        : fn === 'avg'
+          ? {
+              // summed in the column's own type (a decimal's sum is exact and fast) where it holds it
+              partials: [`sum(${estimated ? input : quoted})`, `count(${quoted})`],
+              combine: (part) => `CAST(${part('sum', 0)} AS DOUBLE) / ${part('sum', 1)}`,
+            }
+          : null;
+    return { label, fn, column, aggregate: filtered(`${fn}(${input})`), type, shownType: type.toLowerCase(), estimated, decomposed };
   }
   if (fn === 'count_distinct') {
-    return { label, fn, column, aggregate: filtered(`count(DISTINCT ${quoted})`), type: 'BIGINT', shownType: 'bigint', estimated: false };
+    const distinct = `count(DISTINCT ${quoted})`;
+    return { label, fn, column, aggregate: filtered(distinct), type: 'BIGINT', shownType: 'bigint', estimated: false, decomposed: null };
   }
   return {
     label,
@@ -138,6 +163,7 @@ function measure(entry: CacheEntry, { fn, column: name }: PivotMeasure, index: n
     type: column.type,
     shownType: wireTypeOf(entry, column),
     estimated: false,
+    decomposed: { partials: [`${fn}(${quoted})`], combine: (part) => part(fn as 'min' | 'max', 0) },
   };
 }
 

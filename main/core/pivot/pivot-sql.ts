@@ -34,6 +34,45 @@ export function splitValuesSql(source: PivotSource, split: Grouping & { top: num
     SELECT ${cell}, (SELECT count(*) FROM counted) FROM counted ORDER BY n DESC, v ASC NULLS LAST LIMIT ${split.top}`;
 }
 
+const depthOf = (groups: string[]) => groups.map((g) => `(GROUPING(${g}) = 0)::INTEGER`).join(' + ');
+
+/** `grouped`: each group's rows and measures, every level (ROLLUP) aggregated over the rows. */
+function fromRows({ rows, measures }: PivotPlan, buckets: number[]): string[] {
+  const groups = rows.map((_, i) => group(i));
+  const aggregates = measures.flatMap((m, i) => [
+    `${m.aggregate(null)} AS ${value(i, 'all')}`,
+    ...buckets.map((b) => `${m.aggregate(`${SPLIT} = ${b}`)} AS ${value(i, b)}`),
+  ]);
+  const rollup = groups.join(', ');
+  return [
+    `grouped AS (SELECT ${rollup}, ${depthOf(groups)} AS ${DEPTH}, count(*) AS ${ROWS}, ${aggregates.join(', ')} FROM keyed GROUP BY ROLLUP (${rollup}))`,
+  ];
+}
+
+/**
+ * `grouped` from the leaf groups: the rows are aggregated once, by every row column (and the split
+ * value), into partial aggregates, and every level (ROLLUP) combines the leaves' partials, which
+ * are few. A ROLLUP over the rows aggregated them once per level.
+ */
+function fromLeaves({ rows, measures }: PivotPlan, buckets: number[]): string[] {
+  const groups = rows.map((_, i) => group(i));
+  const partial = (m: number, p: number) => `"__querydesk_p${m}_${p}"`;
+  const partials = measures.flatMap((m, i) => m.decomposed!.partials.map((sql, p) => `${sql} AS ${partial(i, p)}`));
+  const leafKeys = [...groups, ...(buckets.length > 0 ? [SPLIT] : [])].join(', ');
+  const combined = measures.flatMap((m, i) => {
+    const over = (rows: string | null) => (fn: string, p: number) => `${fn}(${partial(i, p)})${rows ? ` FILTER (WHERE ${rows})` : ''}`;
+    return [
+      `${m.decomposed!.combine(over(null))} AS ${value(i, 'all')}`,
+      ...buckets.map((b) => `${m.decomposed!.combine(over(`${SPLIT} = ${b}`))} AS ${value(i, b)}`),
+    ];
+  });
+  const rollup = groups.join(', ');
+  return [
+    `leaves AS (SELECT ${leafKeys}, count(*) AS ${ROWS}, ${partials.join(', ')} FROM keyed GROUP BY ${leafKeys})`,
+    `grouped AS (SELECT ${rollup}, ${depthOf(groups)} AS ${DEPTH}, CAST(sum(${ROWS}) AS BIGINT) AS ${ROWS}, ${combined.join(', ')} FROM leaves GROUP BY ROLLUP (${rollup}))`,
+  ];
+}
+
 /**
  * The pivot's groups, shallow first and each level's best siblings first, at most `limit` of them:
  * [depth, ...row keys, rows, ...for each measure: its total then one per split value then Other,
@@ -54,15 +93,8 @@ export function pivotSql(source: PivotSource, plan: PivotPlan, splitCount: numbe
       `FROM base LEFT JOIN top_split t ON t."__querydesk_v" IS NOT DISTINCT FROM (${split.expression})`;
   }
   ctes.push(`keyed AS (${keyed})`);
-  const aggregates = measures.flatMap((m, i) => [
-    `${m.aggregate(null)} AS ${value(i, 'all')}`,
-    ...buckets.map((b) => `${m.aggregate(`${SPLIT} = ${b}`)} AS ${value(i, b)}`),
-  ]);
   const groups = rows.map((_, i) => group(i));
-  const depth = groups.map((g) => `(GROUPING(${g}) = 0)::INTEGER`).join(' + ');
-  ctes.push(
-    `grouped AS (SELECT ${groups.join(', ')}, ${depth} AS ${DEPTH}, count(*) AS ${ROWS}, ${aggregates.join(', ')} FROM keyed GROUP BY ROLLUP (${groups.join(', ')}))`,
-  );
+  ctes.push(...(measures.every((m) => m.decomposed) ? fromLeaves(plan, buckets) : fromRows(plan, buckets)));
   // a group's parent is the group of its first depth - 1 keys
   const parent = groups.slice(0, -1).map((g, i) => `CASE WHEN ${DEPTH} > ${i + 1} THEN ${g} END`);
   const byOwnKey = groups.map((g, i) => `CASE WHEN ${DEPTH} = ${i + 1} THEN ${g} END ASC NULLS LAST`);
