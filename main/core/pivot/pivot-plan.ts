@@ -126,7 +126,7 @@ function measure(entry: CacheEntry, { fn, column: name }: PivotMeasure, index: n
       type: 'BIGINT',
       shownType: 'bigint',
       estimated: false,
-      decomposed: { partials: ['count(*)'], combine: (part) => `CAST(${part('sum', 0)} AS BIGINT)` },
+      decomposed: { partials: ['count(*)'], combine: (part) => `CAST(coalesce(${part('sum', 0)}, 0) AS BIGINT)` },
     };
   const column = find(entry, name, role);
   const label = `${LABELS[fn]} of ${column.name}`;
