@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { accountsChannels } from './accounts.ts';
 import { appChannels } from './app.ts';
 import { executionsChannels, executionsEvents } from './executions.ts';
+import { freshnessChannels } from './freshness.ts';
 import type { ChannelName, EventName } from './names.ts';
 import { queriesChannels, queriesEvents } from './queries.ts';
 import { resultsChannels, resultsEvents } from './results.ts';
@@ -25,6 +26,7 @@ export const CHANNELS_BY_PREFIX = {
   tables: tablesChannels,
   ui: uiChannels,
   workspace: workspaceChannels,
+  freshness: freshnessChannels,
 } as const;
 
 export const channels = {
@@ -37,6 +39,7 @@ export const channels = {
   ...tablesChannels,
   ...uiChannels,
   ...workspaceChannels,
+  ...freshnessChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export const events = {

@@ -53,6 +53,10 @@ export const CHANNEL_NAMES = [
   'settings:clearCache',
   'settings:diagnostics',
   'settings:openLogsFolder',
+  'freshness:query',
+  'freshness:setMaxAge',
+  'freshness:pin',
+  'freshness:pinState',
 ] as const;
 
 export const EVENT_NAMES = [
