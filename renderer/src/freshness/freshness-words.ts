@@ -21,14 +21,17 @@ function timeOf(iso: string | null | undefined): number | null {
   return Number.isNaN(at) ? null : at;
 }
 
-/** "ran 3 h ago", "ran just now"; null when the end is not known. */
+/** "ran 3 h ago", "ran under a minute ago"; null when the end is not known. */
 export function ranWords(endedAt: string | null | undefined, now: number): string | null {
   const at = timeOf(endedAt);
-  if (at === null) return null;
-  return now - at < MINUTE_MS ? 'ran just now' : `ran ${shortSpan(now - at)} ago`;
+  return at === null ? null : `ran ${shortSpan(now - at)} ago`;
 }
 
-/** "expires in 87 days", "expires in 5 h", "expired"; null when the service gave no expiry. Rounded up: never sooner than it is. */
+/**
+ * "expires in 87 days", "expires in 5 h", "expired"; null when the service gave no expiry. Minutes
+ * and hours round up (never sooner than it is), days to the nearest: the clock ticks every 30 s,
+ * and a result that just ran has its service's 90 days, not 91.
+ */
 export function expiryWords(expiresAt: string | null | undefined, now: number): string | null {
   const at = timeOf(expiresAt);
   if (at === null) return null;
@@ -36,7 +39,7 @@ export function expiryWords(expiresAt: string | null | undefined, now: number): 
   if (left <= 0) return 'expired';
   if (left < HOUR_MS) return `expires in ${Math.ceil(left / MINUTE_MS)} min`;
   if (left < DAY_MS) return `expires in ${Math.ceil(left / HOUR_MS)} h`;
-  const days = Math.ceil(left / DAY_MS);
+  const days = Math.round(left / DAY_MS);
   return `expires in ${days} ${days === 1 ? 'day' : 'days'}`;
 }
 

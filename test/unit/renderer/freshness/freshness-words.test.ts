@@ -30,7 +30,7 @@ describe('freshness words', () => {
   });
 
   it("says how long ago a result ran, and a service's 90 days as the days left", () => {
-    expect(ranWords(before(20_000), now)).toBe('ran just now');
+    expect(ranWords(before(20_000), now)).toBe('ran under a minute ago');
     expect(ranWords(before(3 * HOUR + 5 * MIN), now)).toBe('ran 3 h ago');
     // Dune: expires_at is about execution_ended_at + 90 days
     const ended = before(3 * DAY);
@@ -39,11 +39,13 @@ describe('freshness words', () => {
     expect(freshnessLine(before(3 * HOUR), after(87 * DAY - 3 * HOUR), now)).toBe('ran 3 h ago · expires in 87 days');
   });
 
-  it('rounds the time left up, and says an expired result is expired', () => {
+  it('rounds the minutes and hours left up, the days to the nearest, and says an expired result is expired', () => {
     expect(expiryWords(after(30 * 1000), now)).toBe('expires in 1 min');
     expect(expiryWords(after(5 * HOUR - MIN), now)).toBe('expires in 5 h');
-    expect(expiryWords(after(DAY + 1), now)).toBe('expires in 2 days');
-    expect(expiryWords(after(DAY), now)).toBe('expires in 1 day');
+    expect(expiryWords(after(DAY + 13 * HOUR), now)).toBe('expires in 2 days');
+    expect(expiryWords(after(DAY + 1), now)).toBe('expires in 1 day');
+    // a clock a tick behind still says the service's 90 days
+    expect(expiryWords(after(90 * DAY + 30_000), now)).toBe('expires in 90 days');
     expect(expiryWords(before(1), now)).toBe('expired');
     expect(expiryWords(new Date(now).toISOString(), now)).toBe('expired');
     expect(freshnessLine(before(91 * DAY), before(DAY), now)).toBe('ran 91 days ago · expired');
