@@ -17,6 +17,8 @@ async function expectRunsStarted(page: Page, count: string): Promise<void> {
 }
 
 test('uses the latest result of the same values within the max age, runs again on Shift+Run, and pins it', async ({ page, ownHost }) => {
+  // three runs and a restart of the host
+  test.setTimeout(120_000);
   await page.goto(ownHost.url());
   await openQuery(page, 'Daily volume by chain');
   const executionId = page.getByTitle('Execution id');
@@ -75,4 +77,14 @@ test('uses the latest result of the same values within the max age, runs again o
   await page.getByRole('button', { name: 'Result freshness' }).click();
   await page.getByRole('menuitem', { name: 'Unpin the result' }).click();
   await expect(page.getByText(/^Pinned — kept until /)).toHaveCount(0);
+
+  // from the editor's keys too: Ctrl/Cmd+Enter uses the latest, Shift+Ctrl/Cmd+Enter runs again
+  await page.getByRole('textbox', { name: 'SQL of Daily volume by chain' }).focus();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.getByText(/^Run used the service’s latest result of these values/)).toBeVisible();
+  await expect(executionId).toHaveText(second);
+  await page.keyboard.press('Shift+ControlOrMeta+Enter');
+  await expect(executionId).not.toHaveText(second);
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  await expectRunsStarted(page, '3 runs.');
 });
