@@ -32,8 +32,8 @@ export const freshnessChannels = {
   },
   /**
    * Pins (or unpins) a result: the cache keeps its rows past its budget until the service's
-   * expiry, across restarts. Unpinned, it is evicted like any other. A result already expired
-   * answers `expired`.
+   * expiry, across restarts. Unpinned, it is evicted like any other. A result the service has
+   * already expired answers `bad_request`, saying when it expired.
    */
   'freshness:pin': {
     request: z.object({ accountId, executionId, pinned: z.boolean() }).strict(),
