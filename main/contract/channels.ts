@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { accountsChannels } from './accounts.ts';
 import { appChannels } from './app.ts';
 import { executionsChannels, executionsEvents } from './executions.ts';
+import { freshnessChannels } from './freshness.ts';
 import type { ChannelName, EventName } from './names.ts';
 import { queriesChannels, queriesEvents } from './queries.ts';
 import { resultsChannels, resultsEvents } from './results.ts';
@@ -27,6 +28,7 @@ export const CHANNELS_BY_PREFIX = {
   ui: uiChannels,
   workspace: workspaceChannels,
   schedules: schedulesChannels,
+  freshness: freshnessChannels,
 } as const;
 
 export const channels = {
@@ -40,6 +42,7 @@ export const channels = {
   ...uiChannels,
   ...workspaceChannels,
   ...schedulesChannels,
+  ...freshnessChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export const events = {

@@ -19,3 +19,4 @@ export * from './parameter-values.ts';
 export * from './table-rules.ts';
 export type * from './bridge.ts';
 export * from './wire.ts';
+export * from './freshness.ts';

@@ -59,6 +59,10 @@ export const CHANNEL_NAMES = [
   'schedules:pause',
   'schedules:delete',
   'schedules:dismiss',
+  'freshness:query',
+  'freshness:setMaxAge',
+  'freshness:pin',
+  'freshness:pinState',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { ChannelName, ContractError, EventName, EventPayload, ExecutionRecord, ScheduleNotice } from '../contract/index.ts';
-import { SINGLE_UPLOAD_MAX_BYTES } from '../contract/index.ts';
 import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts';
 import { createAccountRegistry, type AccountRegistry, type LocalService } from './accounts/registry.ts';
 import { CacheSettings, defaultCacheSettings } from './cache/cache-settings.ts';
@@ -14,6 +13,7 @@ import { createExportRuns, type ExportRuns } from './export/exports.ts';
 import { accountHandlers } from './handlers/accounts.ts';
 import { appHandlers } from './handlers/app.ts';
 import { executionHandlers, type Viewing } from './handlers/executions.ts';
+import { freshnessHandlers } from './handlers/freshness.ts';
 import { queryHandlers } from './handlers/queries.ts';
 import { resultHandlers } from './handlers/results.ts';
 import { settingsHandlers } from './handlers/settings.ts';
@@ -32,7 +32,7 @@ import { openAppSettings, StoredAppSettings, type AppSettingsState } from './set
 import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts';
 import { KnownRows } from './tables/known-rows.ts';
 import { readTableSummaries } from './tables/table-summaries.ts';
-import type { UploadLimits } from './tables/table-upload.ts';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './tables/table-upload.ts';
 import { UploadSessions } from './tables/upload-sessions.ts';
 import { UiState } from './workspace/ui-state.ts';
 import { Workspaces } from './workspace/workspaces.ts';
@@ -85,9 +85,6 @@ export interface CoreOptions {
   /** A scheduled refresh ended with news (the Electron host shows a desktop notification). */
   onScheduleNotice?: (notice: ScheduleNotice) => void;
 }
-
-/** Parts well below the service's 1.2 GB per insert, so a failed one costs little to send again. */
-const DEFAULT_UPLOAD_LIMITS: UploadLimits = { singleBytes: SINGLE_UPLOAD_MAX_BYTES, partBytes: 64 * 1024 * 1024 };
 
 export interface Core {
   handlers: Handlers;
@@ -289,5 +286,6 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `s
       accounts: () => accounts.list(),
       openFolder: options.openFolder ?? null,
     }),
+    ...freshnessHandlers({ accounts, cache, history, ui }),
   };
 }

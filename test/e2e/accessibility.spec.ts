@@ -87,6 +87,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await check(page, 'schedules', found);
     await page.keyboard.press('Escape');
 
+    await command(page, 'Max age of results…');
+    await expect(page.getByRole('dialog', { name: 'Max age of results' })).toBeVisible();
+    await check(page, 'max age', found);
+    await page.keyboard.press('Escape');
+
     await command(page, 'Keyboard shortcuts');
     await expect(page.getByRole('dialog', { name: /shortcuts/i })).toBeVisible();
     await check(page, 'shortcuts', found);

@@ -57,6 +57,10 @@ export const ACTIONS = {
   shortcuts: { title: 'Keyboard shortcuts', keys: SHORTCUTS_KEYS, words: 'help keys', scope: 'app' },
   schedules: { title: 'Schedules…', words: 'refresh every daily timer notify', scope: 'app' },
   scheduleQuery: { title: 'Schedule refreshes…', words: 'every daily timer notify', scope: 'tab' },
+  runAgain: { title: 'Run again, not using the latest result', keys: `Shift+${RUN_KEYS}`, words: 'fresh max age', scope: 'tab' },
+  maxAge: { title: 'Max age of results…', words: 'freshness reuse latest cache', scope: 'tab' },
+  pinResult: { title: 'Pin the result', words: 'keep cache expire', scope: 'tab' },
+  unpinResult: { title: 'Unpin the result', words: 'cache', scope: 'tab' },
 } as const satisfies Record<string, Action>;
 
 export type ActionId = keyof typeof ACTIONS;
