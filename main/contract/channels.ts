@@ -3,11 +3,13 @@ import { accountsChannels } from './accounts.ts';
 import { appChannels } from './app.ts';
 import { executionsChannels, executionsEvents } from './executions.ts';
 import type { ChannelName, EventName } from './names.ts';
+import { paramsetsChannels } from './paramsets.ts';
 import { queriesChannels, queriesEvents } from './queries.ts';
 import { resultsChannels, resultsEvents } from './results.ts';
 import { settingsChannels } from './settings.ts';
 import { tablesChannels, tablesEvents } from './tables.ts';
 import { uiChannels } from './ui.ts';
+import { versionsChannels } from './versions.ts';
 import { workspaceChannels, workspaceEvents } from './workspace.ts';
 
 // The one map of every channel (the request main accepts and the data it answers with, inside a
@@ -25,6 +27,8 @@ export const CHANNELS_BY_PREFIX = {
   tables: tablesChannels,
   ui: uiChannels,
   workspace: workspaceChannels,
+  versions: versionsChannels,
+  paramsets: paramsetsChannels,
 } as const;
 
 export const channels = {
@@ -37,6 +41,8 @@ export const channels = {
   ...tablesChannels,
   ...uiChannels,
   ...workspaceChannels,
+  ...versionsChannels,
+  ...paramsetsChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export const events = {

@@ -53,6 +53,11 @@ export const CHANNEL_NAMES = [
   'settings:clearCache',
   'settings:diagnostics',
   'settings:openLogsFolder',
+  'versions:list',
+  'paramsets:list',
+  'paramsets:save',
+  'paramsets:rename',
+  'paramsets:delete',
 ] as const;
 
 export const EVENT_NAMES = [

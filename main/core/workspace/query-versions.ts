@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { QueryVersion, type QueryDetail } from '../../contract/index.ts';
+import { openRecordLog, type RecordLog } from '../executions/run-log.ts';
+
+// Every version of a query this computer saw, one log per query in the account's workspace folder
+// (see run-log.ts): a version is on disk as soon as it is saved or read, and a line that cannot
+// be read is skipped and counted. A version already kept with the same text is not written again,
+// so opening a query over and over costs nothing.
+
+const keyOf = (record: QueryVersion) => String(record.version);
+
+/** What makes two records of one version the same; a digest, so the SQL is not held in memory. */
+const contentOf = (record: Pick<QueryVersion, 'name' | 'sql' | 'parameters'>) =>
+  createHash('sha256')
+    .update(JSON.stringify([record.name, record.sql, record.parameters]))
+    .digest('base64');
+
+export class QueryVersions {
+  readonly #dir: string;
+  /** Per query: its log, and each version's content as kept. */
+  readonly #open = new Map<number, { log: RecordLog<QueryVersion>; kept: Map<number, string> }>();
+
+  constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  /** Keeps the query's version, unless this version is kept already with the same text. */
+  record(query: QueryDetail, recordedAt: string): void {
+    const { log, kept } = this.#of(query.id);
+    const content = contentOf(query);
+    if (kept.get(query.version) === content) return;
+    log.append({ version: query.version, recordedAt, name: query.name, sql: query.sql, parameters: query.parameters });
+    kept.set(query.version, content);
+  }
+
+  /** Newest first; `skipped`: the lines of the query's log that could not be read. */
+  list(queryId: number): { versions: QueryVersion[]; skipped: number } {
+    const { log } = this.#of(queryId);
+    const { records, skipped } = log.read();
+    return { versions: records.sort((a, b) => b.version - a.version), skipped };
+  }
+
+  #of(queryId: number): { log: RecordLog<QueryVersion>; kept: Map<number, string> } {
+    let opened = this.#open.get(queryId);
+    if (!opened) {
+      const log = openRecordLog(join(this.#dir, `${queryId}.jsonl`), QueryVersion, keyOf);
+      const kept = new Map(log.read().records.map((record) => [record.version, contentOf(record)]));
+      opened = { log, kept };
+      this.#open.set(queryId, opened);
+    }
+    return opened;
+  }
+}
