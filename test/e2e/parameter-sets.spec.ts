@@ -1,0 +1,54 @@
+import { expect, type Page } from '@playwright/test';
+import { openQuery } from './helpers.ts';
+import { test } from './own-host.ts';
+
+// Parameter sets: named values of a query's parameters, saved from the fields, picked again from
+// the menu beside them, renamed, and kept with the workspace across a restart.
+
+function minUsd(page: Page) {
+  return page.getByRole('region', { name: 'Parameters' }).getByLabel('min_usd');
+}
+
+async function openSets(page: Page) {
+  await page.locator('summary', { hasText: 'Sets' }).click();
+  return page.getByRole('group', { name: 'Parameter sets' });
+}
+
+test('saves the values as a set, picks it back, renames it, and keeps it after a restart', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await openQuery(page, 'Daily volume by chain');
+  const chain = page.getByRole('region', { name: 'Parameters' }).getByLabel('chain');
+  await minUsd(page).fill('5000');
+  await chain.selectOption('base');
+
+  let sets = await openSets(page);
+  await sets.getByRole('textbox', { name: 'Name of a new set' }).fill('big on base');
+  await sets.getByRole('button', { name: 'Save these values' }).click();
+  await expect(sets.getByRole('button', { name: 'big on base', exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await minUsd(page).fill('10');
+  await chain.selectOption('ethereum');
+  sets = await openSets(page);
+  await sets.getByRole('button', { name: 'big on base', exact: true }).click();
+  await expect(minUsd(page)).toHaveValue('5000');
+  await expect(chain).toHaveValue('base');
+
+  sets = await openSets(page);
+  await sets.getByRole('button', { name: 'Rename big on base' }).click();
+  await sets.getByRole('textbox', { name: 'New name of big on base' }).fill('base, 5k');
+  await sets.getByRole('button', { name: 'Rename', exact: true }).click();
+  await expect(sets.getByRole('button', { name: 'base, 5k', exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await ownHost.restart();
+  await page.goto(ownHost.url());
+  await openQuery(page, 'Daily volume by chain');
+  await page.getByRole('region', { name: 'Parameters' }).getByRole('button', { name: 'Reset to defaults' }).click();
+  await expect(minUsd(page)).toHaveValue('1000');
+  sets = await openSets(page);
+  await expect(sets.getByRole('button', { name: 'big on base', exact: true })).toHaveCount(0);
+  await sets.getByRole('button', { name: 'base, 5k', exact: true }).click();
+  await expect(minUsd(page)).toHaveValue('5000');
+  await expect(chain).toHaveValue('base');
+});
