@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,16 @@ describe('the versions of a query', () => {
     versions.record(query(4, 'SELECT old'), '2026-03-01T10:00:00.000Z');
     versions.record(query(4, 'SELECT new'), '2026-03-01T11:00:00.000Z');
     expect(versions.list(7).versions.map((v) => v.sql)).toEqual(['SELECT new']);
+  });
+
+  it('has a version on disk as soon as it is recorded: a kill -9 right after loses nothing', () => {
+    const module = join(import.meta.dirname, '../../../../main/core/workspace/query-versions.ts');
+    const script = `const { QueryVersions } = await import(${JSON.stringify(module)});
+      new QueryVersions(${JSON.stringify(dir)}).record(${JSON.stringify(query(5, 'SELECT 5'))}, '2026-03-01T10:00:00.000Z');
+      process.kill(process.pid, 'SIGKILL');`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script]);
+    expect(child.signal).toBe('SIGKILL');
+    expect(new QueryVersions(dir).list(7).versions.map((v) => [v.version, v.sql])).toEqual([[5, 'SELECT 5']]);
   });
 
   it('skips and counts a line that cannot be read, and goes on appending after a line cut short', () => {
