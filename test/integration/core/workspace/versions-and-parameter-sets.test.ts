@@ -69,4 +69,26 @@ describe('query versions kept on this computer', () => {
     const listed = await restarted('paramsets:list', { accountId, queryId: 42 });
     expect(listed.ok && listed.data.sets.map((set) => [set.name, set.values])).toEqual([['last week', { days: '7' }]]);
   });
+
+  it("checks a set's values against the query's parameters, by the rules of its form", async () => {
+    const call = caller(await harness.startCore({ keyVault: vault }));
+    const created = await call('queries:create', {
+      accountId,
+      name: 'By days',
+      sql: "SELECT {{days}} AS days, '{{chain}}' AS chain",
+      parameters: [{ key: 'days', type: 'number', value: '7' }],
+    });
+    if (!created.ok) throw new Error(created.error.message);
+    const queryId = created.data.id;
+    const refused = await call('paramsets:save', { accountId, queryId, name: 'odd', values: { days: 'a week', chain: 'base', gone: '1' } });
+    expect(refused.ok ? null : refused.error).toMatchObject({
+      code: 'invalid_request',
+      details: [
+        { field: 'values.days', message: expect.stringMatching(/“a week” is not a number/) },
+        { field: 'values.gone', message: `“gone” is not a parameter of query #${queryId}.` },
+      ],
+    });
+    const saved = await call('paramsets:save', { accountId, queryId, name: 'base', values: { days: '30', chain: 'base' } });
+    expect(saved.ok && saved.data.sets.map((set) => set.name)).toEqual(['base']);
+  });
 });
