@@ -7,7 +7,13 @@ import type { Workspaces } from '../workspace/workspaces.ts';
 /** A query's versions, from this computer only: the service keeps no earlier versions to ask for. */
 export function versionHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pick<Handlers, 'versions:list'> {
   return {
-    'versions:list': async ({ accountId, queryId }) =>
-      accounts.get(accountId) === null ? noSuchAccount(accountId) : ok(workspaces.store(accountId).versions.list(queryId)),
+    'versions:list': async ({ accountId, queryId }) => {
+      if (accounts.get(accountId) === null) return noSuchAccount(accountId);
+      const store = workspaces.store(accountId);
+      // the query as last read, kept before versions were: it is one of them, seen when it was read
+      const kept = store.query(queryId);
+      if (kept) store.versions.record(kept.query, kept.fetchedAt);
+      return ok(store.versions.list(queryId));
+    },
   };
 }

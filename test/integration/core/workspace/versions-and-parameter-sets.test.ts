@@ -1,5 +1,8 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyVault } from '../../../../main/core/secrets/key-vault.ts';
+import { accountDir } from '../../../../main/core/workspace/account-dirs.ts';
 import { caller, memoryKeychain, startHarness, type Harness } from '../core-harness.ts';
 
 // A query's versions and parameter sets kept by core on disk, against the embedded service: each
@@ -56,6 +59,17 @@ describe('query versions kept on this computer', () => {
       [query.version - 1, 'SELECT 2 AS two'],
       [query.version - 2, 'SELECT 1 AS one'],
     ]);
+  });
+
+  it('counts the query as last read among its versions, when it was read before versions were kept', async () => {
+    const call = caller(await harness.startCore({ keyVault: vault }));
+    const created = await call('queries:create', { accountId, name: 'Older', sql: 'SELECT 1 AS older' });
+    if (!created.ok) throw new Error(created.error.message);
+    rmSync(join(accountDir(join(harness.coreDir, 'workspaces'), accountId), 'versions'), { recursive: true });
+
+    const upgraded = caller(await harness.startCore({ keyVault: vault }));
+    const listed = await upgraded('versions:list', { accountId, queryId: created.data.id });
+    expect(listed.ok && listed.data.versions.map((v) => [v.version, v.sql])).toEqual([[created.data.version, 'SELECT 1 AS older']]);
   });
 
   it('keeps parameter sets across a restart, and refuses a blank name saying what was wrong', async () => {
