@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { openQuery } from './helpers.ts';
+import { openQuery, replaceSql } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // Parameter sets: named values of a query's parameters, saved from the fields, picked again from
@@ -14,7 +14,10 @@ async function openSets(page: Page) {
   return page.getByRole('group', { name: 'Parameter sets' });
 }
 
-test('saves the values as a set, picks it back, renames it, and keeps it after a restart', async ({ page, ownHost }) => {
+test('saves the values as a set, picks it back, renames it, keeps it after a restart, and names a parameter gone since', async ({
+  page,
+  ownHost,
+}) => {
   await page.goto(ownHost.url());
   await openQuery(page, 'Daily volume by chain');
   const chain = page.getByRole('region', { name: 'Parameters' }).getByLabel('chain');
@@ -51,4 +54,21 @@ test('saves the values as a set, picks it back, renames it, and keeps it after a
   await sets.getByRole('button', { name: /^base, 5k/ }).click();
   await expect(minUsd(page)).toHaveValue('5000');
   await expect(chain).toHaveValue('base');
+
+  // the query changes: min_usd is gone; picking the set says so, and fills what still fits
+  await replaceSql(page, page.getByRole('textbox', { name: 'SQL of Daily volume by chain' }), "SELECT '{{chain}}' AS chain");
+  await page.getByRole('button', { name: /^Save/ }).click();
+  await expect(page.getByText('Edited', { exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'More actions for Daily volume by chain' }).click();
+  await page.getByRole('menuitem', { name: 'Parameters…' }).click();
+  const definitions = page.getByRole('dialog', { name: 'Parameters of “Daily volume by chain”' });
+  await definitions.getByRole('button', { name: 'Remove min_usd' }).click();
+  await definitions.getByRole('button', { name: 'Save' }).click();
+  await expect(definitions).toHaveCount(0);
+  await expect(minUsd(page)).toHaveCount(0);
+  await chain.selectOption('ethereum');
+  sets = await openSets(page);
+  await sets.getByRole('button', { name: /^base, 5k/ }).click();
+  await expect(chain).toHaveValue('base');
+  await expect(page.getByRole('status').filter({ hasText: '“min_usd” is no longer a parameter of this query' })).toBeVisible();
 });
