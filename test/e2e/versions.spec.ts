@@ -63,3 +63,39 @@ test('compares two saved versions and restores the older one into the editor, un
     page.getByRole('dialog', { name: 'Versions of Demo trades' }).getByRole('list', { name: 'Versions' }).getByRole('listitem'),
   ).toHaveCount(3);
 });
+
+test("shows a parameter's changed default, and restores an earlier version's parameters for you to save", async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await openQuery(page, 'Daily volume by chain');
+  const editParameters = async () => {
+    await page.getByRole('button', { name: 'More actions for Daily volume by chain' }).click();
+    await page.getByRole('menuitem', { name: 'Parameters…' }).click();
+    return page.getByRole('dialog', { name: 'Parameters of “Daily volume by chain”' });
+  };
+  let definitions = await editParameters();
+  await definitions.getByRole('group', { name: 'Parameter min_usd' }).getByLabel('Default').fill('5000');
+  await definitions.getByRole('button', { name: 'Save' }).click();
+  await expect(definitions).toHaveCount(0);
+
+  // from the query list's menu
+  await page
+    .getByRole('listbox', { name: 'Queries' })
+    .getByRole('option', { name: /^Daily volume by chain/ })
+    .click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Versions of the query…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Versions of Daily volume by chain' });
+  await expect(dialog.getByRole('list', { name: 'Versions' }).getByRole('listitem').first()).toContainText('parameter min_usd changed');
+  await expect(dialog.getByTestId('parameter-changes')).toHaveText('min_usd default 1000 → 5000');
+  await expect(dialog.getByText('the SQL is the same')).toBeVisible();
+
+  // the SQL is the same: only the parameters come back, in their editor, not saved until Save
+  await dialog
+    .getByRole('button', { name: /^Restore version/ })
+    .nth(1)
+    .click();
+  definitions = page.getByRole('dialog', { name: 'Parameters of “Daily volume by chain”' });
+  await expect(definitions.getByRole('group', { name: 'Parameter min_usd' }).getByLabel('Default')).toHaveValue('1000');
+  await definitions.getByRole('button', { name: 'Save' }).click();
+  await expect(definitions).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Parameters' }).getByLabel('min_usd')).toHaveValue('1000');
+});
