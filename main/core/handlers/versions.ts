@@ -10,9 +10,11 @@ export function versionHandlers(accounts: AccountRegistry, workspaces: Workspace
     'versions:list': async ({ accountId, queryId }) => {
       if (accounts.get(accountId) === null) return noSuchAccount(accountId);
       const store = workspaces.store(accountId);
-      // the query as last read, kept before versions were: it is one of them, seen when it was read
+      const listed = store.versions.list(queryId);
+      // the query as last read, kept before versions were, is one of them, seen when it was read
       const kept = store.query(queryId);
-      if (kept) store.versions.record(kept.query, kept.fetchedAt);
+      if (!kept || listed.versions.some((v) => v.version === kept.query.version)) return ok(listed);
+      store.versions.record(kept.query, kept.fetchedAt);
       return ok(store.versions.list(queryId));
     },
   };

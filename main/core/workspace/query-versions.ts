@@ -16,10 +16,15 @@ const contentOf = (record: Pick<QueryVersion, 'name' | 'sql' | 'parameters'>) =>
     .update(JSON.stringify([record.name, record.sql, record.parameters]))
     .digest('base64');
 
+/** A query's log, and each version's content as kept (null until the log is read). */
+interface Opened {
+  log: RecordLog<QueryVersion>;
+  kept: Map<number, string> | null;
+}
+
 export class QueryVersions {
   readonly #dir: string;
-  /** Per query: its log, and each version's content as kept. */
-  readonly #open = new Map<number, { log: RecordLog<QueryVersion>; kept: Map<number, string> }>();
+  readonly #open = new Map<number, Opened>();
 
   constructor(dir: string) {
     this.#dir = dir;
@@ -27,26 +32,31 @@ export class QueryVersions {
 
   /** Keeps the query's version, unless this version is kept already with the same text. */
   record(query: QueryDetail, recordedAt: string): void {
-    const { log, kept } = this.#of(query.id);
+    const opened = this.#of(query.id);
+    const kept = opened.kept ?? this.#read(opened).kept;
     const content = contentOf(query);
     if (kept.get(query.version) === content) return;
-    log.append({ version: query.version, recordedAt, name: query.name, sql: query.sql, parameters: query.parameters });
+    opened.log.append({ version: query.version, recordedAt, name: query.name, sql: query.sql, parameters: query.parameters });
     kept.set(query.version, content);
   }
 
   /** Newest first; `skipped`: the lines of the query's log that could not be read. */
   list(queryId: number): { versions: QueryVersion[]; skipped: number } {
-    const { log } = this.#of(queryId);
-    const { records, skipped } = log.read();
+    const { records, skipped } = this.#read(this.#of(queryId));
     return { versions: records.sort((a, b) => b.version - a.version), skipped };
   }
 
-  #of(queryId: number): { log: RecordLog<QueryVersion>; kept: Map<number, string> } {
+  /** The log read, and what it keeps of each version noted for the next records. */
+  #read(opened: Opened): { records: QueryVersion[]; skipped: number; kept: Map<number, string> } {
+    const { records, skipped } = opened.log.read();
+    opened.kept = new Map(records.map((record) => [record.version, contentOf(record)]));
+    return { records, skipped, kept: opened.kept };
+  }
+
+  #of(queryId: number): Opened {
     let opened = this.#open.get(queryId);
     if (!opened) {
-      const log = openRecordLog(join(this.#dir, `${queryId}.jsonl`), QueryVersion, keyOf);
-      const kept = new Map(log.read().records.map((record) => [record.version, contentOf(record)]));
-      opened = { log, kept };
+      opened = { log: openRecordLog(join(this.#dir, `${queryId}.jsonl`), QueryVersion, keyOf), kept: null };
       this.#open.set(queryId, opened);
     }
     return opened;
