@@ -4,12 +4,14 @@ import { appChannels } from './app.ts';
 import { executionsChannels, executionsEvents } from './executions.ts';
 import { freshnessChannels } from './freshness.ts';
 import type { ChannelName, EventName } from './names.ts';
+import { paramsetsChannels } from './paramsets.ts';
 import { queriesChannels, queriesEvents } from './queries.ts';
 import { resultsChannels, resultsEvents } from './results.ts';
 import { schedulesChannels, schedulesEvents } from './schedules.ts';
 import { settingsChannels } from './settings.ts';
 import { tablesChannels, tablesEvents } from './tables.ts';
 import { uiChannels } from './ui.ts';
+import { versionsChannels } from './versions.ts';
 import { workspaceChannels, workspaceEvents } from './workspace.ts';
 
 // The one map of every channel (the request main accepts and the data it answers with, inside a
@@ -29,6 +31,8 @@ export const CHANNELS_BY_PREFIX = {
   workspace: workspaceChannels,
   schedules: schedulesChannels,
   freshness: freshnessChannels,
+  versions: versionsChannels,
+  paramsets: paramsetsChannels,
 } as const;
 
 export const channels = {
@@ -43,6 +47,8 @@ export const channels = {
   ...workspaceChannels,
   ...schedulesChannels,
   ...freshnessChannels,
+  ...versionsChannels,
+  ...paramsetsChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export const events = {

@@ -20,3 +20,5 @@ export * from './table-rules.ts';
 export type * from './bridge.ts';
 export * from './wire.ts';
 export * from './freshness.ts';
+export * from './versions.ts';
+export * from './paramsets.ts';

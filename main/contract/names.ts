@@ -63,6 +63,11 @@ export const CHANNEL_NAMES = [
   'freshness:setMaxAge',
   'freshness:pin',
   'freshness:pinState',
+  'versions:list',
+  'paramsets:list',
+  'paramsets:save',
+  'paramsets:rename',
+  'paramsets:delete',
 ] as const;
 
 export const EVENT_NAMES = [

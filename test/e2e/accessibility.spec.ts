@@ -92,6 +92,20 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await check(page, 'max age', found);
     await page.keyboard.press('Escape');
 
+    await command(page, 'Versions of the query');
+    await expect(
+      page
+        .getByRole('dialog', { name: /^Versions of/ })
+        .getByRole('checkbox')
+        .first(),
+    ).toBeVisible();
+    await check(page, 'versions', found);
+    await page.keyboard.press('Escape');
+    await page.locator('summary', { hasText: 'Sets' }).click();
+    await expect(page.getByRole('group', { name: 'Parameter sets' })).toBeVisible();
+    await check(page, 'parameter sets', found);
+    await page.keyboard.press('Escape');
+
     await command(page, 'Keyboard shortcuts');
     await expect(page.getByRole('dialog', { name: /shortcuts/i })).toBeVisible();
     await check(page, 'shortcuts', found);

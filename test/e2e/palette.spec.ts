@@ -87,6 +87,7 @@ test('the palette holds every action of the app, each enabled only where it appl
     'Export the result…',
     'Go to Tables',
     'Settings…',
+    'Versions of the query…',
   ];
   const doesNot = ['Save as query…', 'Cancel the run', 'Unarchive', 'Make public', 'Show all rows', 'Next tab'];
   for (const title of applies.filter((t) => t !== 'Compare runs…')) await expect(option(title)).toHaveAttribute('aria-disabled', 'false');

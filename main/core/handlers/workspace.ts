@@ -3,14 +3,22 @@ import type { AccountRegistry } from '../accounts/registry.ts';
 import { noSuchAccount } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { Workspaces } from '../workspace/workspaces.ts';
+import { paramsetHandlers, type ParamsetChannel } from './paramsets.ts';
+import { versionHandlers } from './versions.ts';
 
 type WorkspaceChannel =
   'workspace:open' | 'workspace:refresh' | 'workspace:network' | 'workspace:query' | 'workspace:saveDraft' | 'workspace:discardDraft';
 
-export function workspaceHandlers(accounts: AccountRegistry, workspaces: Workspaces): Pick<Handlers, WorkspaceChannel> {
+/** With the channels of what else the workspace's folder keeps: the queries' versions and parameter sets. */
+export function workspaceHandlers(
+  accounts: AccountRegistry,
+  workspaces: Workspaces,
+): Pick<Handlers, WorkspaceChannel | 'versions:list' | ParamsetChannel> {
   const known = (accountId: string) => accounts.get(accountId) !== null;
 
   return {
+    ...versionHandlers(accounts, workspaces),
+    ...paramsetHandlers(accounts, workspaces),
     'workspace:open': async ({ accountId }) => (known(accountId) ? ok(workspaces.open(accountId)) : noSuchAccount(accountId)),
 
     'workspace:refresh': async ({ accountId }) => (known(accountId) ? ok(await workspaces.refresh(accountId)) : noSuchAccount(accountId)),

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { Draft, LocalQuery, PendingEdit, QueryDetail, TableSummary, type DraftKey } from '../../contract/index.ts';
 import { jsonFileStore, type SettingsStore } from '../settings/settings-store.ts';
+import { ParameterSets } from './parameter-sets.ts';
+import { QueryVersions } from './query-versions.ts';
 
 // One account's workspace on disk: a few small JSON files, each written atomically (flushed, then
 // renamed), so a crash leaves every file as it was before or after a write, never torn. Files
@@ -26,9 +28,13 @@ export class LocalStore {
   readonly #catalog: SettingsStore<Catalog>;
   readonly #tables: SettingsStore<z.infer<typeof Tables>>;
   readonly #pending: SettingsStore<z.infer<typeof Pending>>;
+  /** Every version of its queries seen here, recorded with each query written. */
+  readonly versions: QueryVersions;
+  #parameterSets: ParameterSets | null = null;
 
   constructor(dir: string) {
     this.#dir = dir;
+    this.versions = new QueryVersions(join(dir, 'versions'));
     this.#catalog = jsonFileStore(join(dir, 'catalog.json'), Catalog, () => ({ queries: [], fetchedAt: null }));
     this.#tables = jsonFileStore(join(dir, 'tables.json'), Tables, () => ({ tables: [], fetchedAt: null }));
     this.#pending = jsonFileStore(join(dir, 'pending.json'), Pending, () => ({ edits: [] }));
@@ -56,6 +62,13 @@ export class LocalStore {
 
   writeQuery(query: QueryDetail, fetchedAt: string): void {
     this.#queryFile(query.id).write({ query, fetchedAt });
+    this.versions.record(query, fetchedAt);
+  }
+
+  /** Its queries' parameter sets, read at their first use. */
+  parameterSets(): ParameterSets {
+    this.#parameterSets ??= new ParameterSets(join(this.#dir, 'parameter-sets.jsonl'));
+    return this.#parameterSets;
   }
 
   forgetQuery(queryId: number): void {

@@ -42,6 +42,8 @@ export const CONTEXT_HEADINGS = {
   rowsLoad: 'Some rows could not be loaded.',
   cellsRead: 'The cells could not be read.',
   linkOpen: 'The link could not be opened.',
+  versions: 'The versions of the query could not be read.',
+  parameterSets: 'The parameter sets were not changed.',
 } as const;
 
 export type ErrorContext = keyof typeof CONTEXT_HEADINGS;

@@ -1,13 +1,12 @@
 import type { ParameterValues, QueryParameter } from '$contract/index.ts';
-import { placeholderNames } from '../../../main/common/parameters.ts';
+import { DATETIME, placeholderNames } from '../../../main/common/parameters.ts';
+
+// the form's fields are checked by the rule main checks a parameter set's values by
+export { problemOf } from '../../../main/common/parameters.ts';
 
 // The parameter form's rules: what each type of field holds, what is valid, and what is sent.
 
 export type FieldValue = string | string[];
-
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-/** `YYYY-MM-DD HH:MM[:SS]`, with a space or a T, as the service and the date-time picker write it. */
-const DATETIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?/;
 
 /**
  * The query's parameter definitions, then any `{{name}}` its SQL uses without one (the service
@@ -45,32 +44,6 @@ export function initialValue(field: QueryParameter): FieldValue {
       .filter((v) => options.includes(v));
   }
   return field.value;
-}
-
-/** What is wrong with a value, in words for beside the field; null when it can be sent. */
-export function problemOf(field: QueryParameter, value: FieldValue | undefined): string | null {
-  if (Array.isArray(value)) return value.length === 0 ? 'Choose at least one value.' : null;
-  const text = (value ?? '').trim();
-  switch (field.type) {
-    case 'number':
-      return NUMBER.test(text) ? null : text ? `“${text}” is not a number. Enter digits, such as 42 or 0.5.` : 'Enter a number.';
-    case 'datetime':
-      return DATETIME.test(text) ? null : 'Pick a date and time.';
-    case 'enum':
-      return text ? null : 'Choose a value.';
-    default:
-      return textProblem(value ?? '');
-  }
-}
-
-/**
- * A text value goes into the SQL as it is, most often between quotes (`'{{name}}'`): an empty one
- * is almost always a value forgotten, and a lone `'` ends those quotes early.
- */
-function textProblem(text: string): string | null {
-  if (text.trim() === '') return 'Enter a value.';
-  if (/'/.test(text.replaceAll("''", ''))) return "A ' ends the quotes around the value in the SQL: write it twice ('') to keep it.";
-  return null;
 }
 
 export function wireValues(fields: QueryParameter[], values: Record<string, FieldValue>): ParameterValues {

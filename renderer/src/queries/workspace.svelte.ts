@@ -265,7 +265,7 @@ export class Workspace extends WorkspaceLists {
   }
 
   /** A dialog of a query's header asked for from elsewhere (the list's context menu), opened once the query shows. */
-  requestedDialog = $state<{ queryId: number; dialog: 'details' | 'parameters' } | null>(null);
+  requestedDialog = $state<{ queryId: number; dialog: 'details' | 'parameters' | 'versions' } | null>(null);
 
   /** Archives or unarchives, makes private or public: sent at once (offline, the answer says so). */
   async setFlags(queryId: number, flags: { archived?: boolean; isPrivate?: boolean }): Promise<Result<QueryDetail>> {

@@ -61,6 +61,7 @@ export const ACTIONS = {
   maxAge: { title: 'Max age of results…', words: 'freshness reuse latest cache', scope: 'tab' },
   pinResult: { title: 'Pin the result', words: 'keep cache expire', scope: 'tab' },
   unpinResult: { title: 'Unpin the result', words: 'cache', scope: 'tab' },
+  versions: { title: 'Versions of the query…', words: 'history diff compare restore earlier', scope: 'tab' },
 } as const satisfies Record<string, Action>;
 
 export type ActionId = keyof typeof ACTIONS;
