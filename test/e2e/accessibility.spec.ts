@@ -53,6 +53,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.getByRole('button', { name: 'Draw' }).click();
     await expect(page.locator('figure figcaption')).toContainText('chart');
     await check(page, 'chart', found);
+    const modes = page.getByRole('group', { name: 'Result view' });
+    await modes.getByRole('button', { name: 'Pivot', exact: true }).click();
+    await page.getByRole('form', { name: 'Pivot settings' }).getByRole('button', { name: 'Pivot', exact: true }).click();
+    await expect(page.getByRole('table', { name: 'Pivot of the result' })).toBeVisible();
+    await check(page, 'pivot', found);
     await page.getByRole('button', { name: 'All rows', exact: true }).click();
 
     const comparing = await openCompareRuns(page);

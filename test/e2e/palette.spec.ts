@@ -83,6 +83,7 @@ test('the palette holds every action of the app, each enabled only where it appl
     'Show a sample of the rows',
     'Chart the result',
     'Profile the columns',
+    'Pivot the result',
     'Columns to show…',
     'Export the result…',
     'Go to Tables',
@@ -102,6 +103,11 @@ test('the palette holds every action of the app, each enabled only where it appl
   };
   await run('Chart the result');
   await expect(page.getByRole('button', { name: 'Chart', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await run('Pivot the result');
+  await expect(page.getByRole('group', { name: 'Result view' }).getByRole('button', { name: 'Pivot' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await run('Show all rows');
   await expect(page.getByRole('button', { name: 'All rows', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await run('Columns to show');

@@ -37,6 +37,7 @@ export const CONTEXT_HEADINGS = {
   sample: 'No sample was drawn.',
   compare: 'The runs could not be compared.',
   chartDraw: 'The chart could not be drawn.',
+  pivot: 'The pivot could not be made.',
   chartCopy: 'The chart could not be copied.',
   export: 'The export failed.',
   rowsLoad: 'Some rows could not be loaded.',

@@ -1,5 +1,5 @@
 import { SvelteMap } from 'svelte/reactivity';
-import { ChartSettings } from '$contract/index.ts';
+import { ChartSettings, PivotSettings } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 /**
@@ -13,9 +13,9 @@ export interface GridView {
   filter: Record<string, unknown>;
 }
 
-/** What the result shows: its rows, a sample, a chart or a column's profile. */
-export type ResultMode = 'rows' | 'sample' | 'chart' | 'profile';
-const MODES: readonly ResultMode[] = ['rows', 'sample', 'chart', 'profile'];
+/** What the result shows: its rows, a sample, a chart, a column's profile or a pivot. */
+export type ResultMode = 'rows' | 'sample' | 'chart' | 'profile' | 'pivot';
+const MODES: readonly ResultMode[] = ['rows', 'sample', 'chart', 'profile', 'pivot'];
 
 export interface SavedView {
   mode: ResultMode;
@@ -29,6 +29,8 @@ export interface SavedView {
   editorHeight: number | null;
   /** The chart last drawn. */
   chart: ChartSettings | null;
+  /** The pivot last computed. */
+  pivot: PivotSettings | null;
   /** Integer columns shown divided by 10^n (raw token amounts), by name. */
   decimals: Record<string, number>;
   /** The chain an explorer link is for when a row names none; null: the first of Dune's. */
@@ -43,6 +45,7 @@ const EMPTY: SavedView = {
   grid: null,
   editorHeight: null,
   chart: null,
+  pivot: null,
   decimals: {},
   defaultChain: null,
 };
@@ -74,6 +77,7 @@ function readSavedView(value: unknown): SavedView {
     grid,
     editorHeight: typeof v.editorHeight === 'number' && v.editorHeight > 0 ? v.editorHeight : null,
     chart: ChartSettings.safeParse(v.chart).data ?? null,
+    pivot: PivotSettings.safeParse(v.pivot).data ?? null,
     decimals: readDecimals(v.decimals),
     defaultChain: typeof v.defaultChain === 'string' && /^[a-z0-9_]{1,40}$/.test(v.defaultChain) ? v.defaultChain : null,
   };
@@ -113,8 +117,8 @@ export class ViewStore {
 
   /**
    * Changes the saved view. Changes that come in streams (a column dragged, a filter typed) are
-   * saved once they pause; a chart drawn is saved at once, as a window closed right after would
-   * otherwise lose it.
+   * saved once they pause; a chart drawn or a pivot computed is saved at once, as a window closed
+   * right after would otherwise lose it.
    */
   update(accountId: string, queryId: number, patch: Partial<SavedView>): void {
     const key = `${accountId}\u0000${queryId}`;
@@ -125,7 +129,7 @@ export class ViewStore {
       this.#timers.delete(key);
       void this.#api.invoke('ui:set', { accountId, key: `view:${queryId}`, value: JSON.parse(JSON.stringify(view)) });
     };
-    if (patch.chart !== undefined) save();
+    if (patch.chart !== undefined || patch.pivot !== undefined) save();
     else this.#timers.set(key, setTimeout(save, SAVE_DELAY_MS));
   }
 }

@@ -46,6 +46,7 @@ export const ACTIONS = {
   showSample: { title: 'Show a sample of the rows', scope: 'tab' },
   showChart: { title: 'Chart the result', scope: 'tab' },
   showProfile: { title: 'Profile the columns', scope: 'tab' },
+  showPivot: { title: 'Pivot the result', words: 'group subtotal crosstab', scope: 'tab' },
   columns: { title: 'Columns to show…', words: 'hide', scope: 'tab' },
   export: { title: 'Export the result…', words: 'csv json parquet download', scope: 'tab' },
   tryAgain: { title: 'Try the service again', scope: 'app' },
