@@ -8,6 +8,7 @@ import { resultsChannels, resultsEvents } from './results.ts';
 import { settingsChannels } from './settings.ts';
 import { tablesChannels, tablesEvents } from './tables.ts';
 import { uiChannels } from './ui.ts';
+import { usageChannels } from './usage.ts';
 import { workspaceChannels, workspaceEvents } from './workspace.ts';
 
 // The one map of every channel (the request main accepts and the data it answers with, inside a
@@ -25,6 +26,7 @@ export const CHANNELS_BY_PREFIX = {
   tables: tablesChannels,
   ui: uiChannels,
   workspace: workspaceChannels,
+  usage: usageChannels,
 } as const;
 
 export const channels = {
@@ -37,6 +39,7 @@ export const channels = {
   ...tablesChannels,
   ...uiChannels,
   ...workspaceChannels,
+  ...usageChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export const events = {

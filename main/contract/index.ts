@@ -17,3 +17,4 @@ export * from './parameter-values.ts';
 export * from './table-rules.ts';
 export type * from './bridge.ts';
 export * from './wire.ts';
+export * from './usage.ts';

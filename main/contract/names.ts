@@ -53,6 +53,8 @@ export const CHANNEL_NAMES = [
   'settings:clearCache',
   'settings:diagnostics',
   'settings:openLogsFolder',
+  'usage:settings',
+  'usage:report',
 ] as const;
 
 export const EVENT_NAMES = [
