@@ -55,6 +55,7 @@ export const ACTIONS = {
   settings: { title: 'Settings…', keys: SETTINGS_KEYS, words: 'preferences', scope: 'app' },
   palette: { title: 'Command palette', keys: PALETTE_KEYS, scope: 'app' },
   shortcuts: { title: 'Keyboard shortcuts', keys: SHORTCUTS_KEYS, words: 'help keys', scope: 'app' },
+  usage: { title: 'Usage and costs…', words: 'credits datapoints billing spent month', scope: 'app' },
 } as const satisfies Record<string, Action>;
 
 export type ActionId = keyof typeof ACTIONS;
