@@ -43,9 +43,40 @@ function queryName(queryId: number, nameOf: (queryId: number) => string | null):
   return nameOf(queryId) ?? `Query #${queryId}`;
 }
 
+/**
+ * The local month (and in the month asked for, the day) of each instant, found by comparing its
+ * text with the month's local midnights (the record's times are all `toISOString`'s, which sort as
+ * the instants do) rather than by a calendar lookup per event. Events come in the order they
+ * happened, so the month found last is nearly always the next one's too.
+ */
+class LocalCalendar {
+  #from = '~';
+  #to = '';
+  #month = '';
+
+  monthOf(at: string): string {
+    if (at < this.#from || at >= this.#to) {
+      const time = new Date(at);
+      this.#from = new Date(time.getFullYear(), time.getMonth(), 1).toISOString();
+      this.#to = new Date(time.getFullYear(), time.getMonth() + 1, 1).toISOString();
+      this.#month = localDay(time).slice(0, 7);
+    }
+    return this.#month;
+  }
+}
+
+/** The local midnights of a `YYYY-MM` month and of the day after it ends, as ISO text. */
+function midnights(month: string): string[] {
+  const [year, monthNumber] = month.split('-').map(Number) as [number, number];
+  const days = new Date(year, monthNumber, 0).getDate();
+  return Array.from({ length: days + 1 }, (_, day) => new Date(year, monthNumber - 1, day + 1).toISOString());
+}
+
 export function buildUsageReport(events: readonly UsageEvent[], request: UsageReportRequest): UsageReport {
   const { accountId, month, rates } = request;
   const months = new Set([localDay(request.now).slice(0, 7), month]);
+  const calendar = new LocalCalendar();
+  const dayStarts = midnights(month);
   const started = new Map<string, number>();
   const days = new Map<string | number, Sums>();
   const queries = new Map<string | number, Sums>();
@@ -53,11 +84,12 @@ export function buildUsageReport(events: readonly UsageEvent[], request: UsageRe
   for (const event of events) {
     if (event.accountId !== accountId) continue;
     if (event.kind === 'execution' && event.queryId !== null) started.set(event.executionId, event.queryId);
-    const day = localDay(new Date(event.at));
-    const eventMonth = day.slice(0, 7);
+    const eventMonth = calendar.monthOf(event.at);
     months.add(eventMonth);
     if (eventMonth !== month) continue;
-    add(days, day, event);
+    let day = 0;
+    while (event.at >= dayStarts[day + 1]!) day++;
+    add(days, `${month}-${pad(day + 1)}`, event);
     add(queries, queryOf(event, started) ?? -1, event);
     add(total, 0, event);
   }

@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { estimateCost, NO_RATES } from '../../../../main/contract/index.ts';
-import type { UsageEvent } from '../../../../main/core/usage/usage-log.ts';
+import { openUsageLog, type UsageEvent } from '../../../../main/core/usage/usage-log.ts';
 import { buildUsageReport } from '../../../../main/core/usage/usage-report.ts';
 
 // The usage page's figures: days and months in the computer's local time (here New York, five
@@ -14,17 +17,17 @@ function event(kind: UsageEvent['kind'], at: string, fields: Partial<UsageEvent>
 
 const names = (queryId: number) => (queryId === 7 ? 'Daily volume' : null);
 const report = (events: UsageEvent[], month: string, rates = NO_RATES) =>
-  buildUsageReport(events, { accountId: 'local', month, rates, skipped: 0, nameOf: names, now: new Date('2026-03-10T12:00:00Z') });
+  buildUsageReport(events, { accountId: 'local', month, rates, skipped: 0, nameOf: names, now: new Date('2026-03-10T12:00:00.000Z') });
 
 describe('the usage report', () => {
   it('puts an event in the local day and month it happened in, not the UTC one', () => {
     const events = [
       // 1 March 03:00 UTC is still 28 February in New York
-      event('execution', '2026-03-01T03:00:00Z'),
-      event('read', '2026-03-01T03:00:01Z', { datapoints: 100, bytes: 2_000 }),
+      event('execution', '2026-03-01T03:00:00.000Z'),
+      event('read', '2026-03-01T03:00:01.000Z', { datapoints: 100, bytes: 2_000 }),
       // 1 April 02:00 UTC is 31 March in New York (summer time: four hours behind)
-      event('execution', '2026-04-01T02:00:00Z'),
-      event('read', '2026-03-15T15:00:00Z', { datapoints: 50 }),
+      event('execution', '2026-04-01T02:00:00.000Z'),
+      event('read', '2026-03-15T15:00:00.000Z', { datapoints: 50 }),
     ];
     const march = report(events, '2026-03');
     expect(march.byDay.map((d) => [d.day, d.executions, d.datapoints])).toEqual([
@@ -39,13 +42,13 @@ describe('the usage report', () => {
 
   it('adds up by query, most datapoints first, a read without a query taking its execution’s', () => {
     const events = [
-      event('execution', '2026-03-02T12:00:00Z', { executionId: 'a', queryId: 7 }),
-      event('read', '2026-03-02T12:01:00Z', { executionId: 'a', queryId: null, datapoints: 10 }),
-      event('download', '2026-03-02T12:02:00Z', { executionId: 'a', queryId: null, datapoints: 30, bytes: 500 }),
-      event('execution', '2026-03-03T12:00:00Z', { executionId: 'b', queryId: 0 }),
-      event('read', '2026-03-03T12:01:00Z', { executionId: 'b', queryId: 0, datapoints: 1_000 }),
-      event('read', '2026-03-03T12:02:00Z', { executionId: 'c', queryId: 12, datapoints: 5 }),
-      event('read', '2026-03-03T12:03:00Z', { accountId: 'work', executionId: 'd', datapoints: 99 }),
+      event('execution', '2026-03-02T12:00:00.000Z', { executionId: 'a', queryId: 7 }),
+      event('read', '2026-03-02T12:01:00.000Z', { executionId: 'a', queryId: null, datapoints: 10 }),
+      event('download', '2026-03-02T12:02:00.000Z', { executionId: 'a', queryId: null, datapoints: 30, bytes: 500 }),
+      event('execution', '2026-03-03T12:00:00.000Z', { executionId: 'b', queryId: 0 }),
+      event('read', '2026-03-03T12:01:00.000Z', { executionId: 'b', queryId: 0, datapoints: 1_000 }),
+      event('read', '2026-03-03T12:02:00.000Z', { executionId: 'c', queryId: 12, datapoints: 5 }),
+      event('read', '2026-03-03T12:03:00.000Z', { accountId: 'work', executionId: 'd', datapoints: 99 }),
     ];
     const march = report(events, '2026-03');
     expect(march.byQuery.map((q) => [q.queryId, q.name, q.executions, q.datapoints, q.bytes])).toEqual([
@@ -65,7 +68,7 @@ describe('the usage report', () => {
 
   it('prices days, queries and the total with the account’s rates', () => {
     const rates = { perDatapoint: 0.001, perExecution: 2, unit: 'credits' };
-    const events = [event('execution', '2026-03-02T12:00:00Z'), event('read', '2026-03-02T12:01:00Z', { datapoints: 3_000 })];
+    const events = [event('execution', '2026-03-02T12:00:00.000Z'), event('read', '2026-03-02T12:01:00.000Z', { datapoints: 3_000 })];
     const march = report(events, '2026-03', rates);
     expect(march.total.cost).toBeCloseTo(5);
     expect(march.byDay[0]!.cost).toBeCloseTo(5);
@@ -80,5 +83,20 @@ describe('the cost estimate', () => {
     expect(estimateCost({ perDatapoint: 0.0001, perExecution: null, unit: '$' }, { datapoints: 1_000_000, executions: 3 })).toBeCloseTo(
       100,
     );
+  });
+});
+
+describe('the usage record', () => {
+  it('skips a line whose time is not written as the app writes it, and counts it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'querydesk-usage-'));
+    try {
+      const line = (at: string) => JSON.stringify({ ...event('read', at), datapoints: 5 });
+      writeFileSync(join(dir, 'usage.jsonl'), `${line('2026-03-02T12:00:00.000Z')}\n${line('March 2nd')}\n`);
+      const log = openUsageLog(dir);
+      expect(log.skipped()).toBe(1);
+      expect(log.events().map((e) => e.at)).toEqual(['2026-03-02T12:00:00.000Z']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
