@@ -45,7 +45,7 @@ export function usageHandlers(options: UsageHandlerOptions): Pick<Handlers, 'usa
           accountId,
           month,
           rates: settings.of(accountId).rates,
-          skipped: usage.skipped,
+          skipped: usage.skipped(),
           nameOf: queryNames(history, accountId),
           now: now(),
         }),
