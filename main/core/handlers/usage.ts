@@ -39,16 +39,19 @@ export function usageHandlers(options: UsageHandlerOptions): Pick<Handlers, 'usa
           : settings.change(accountId, changes),
       ),
 
-    'usage:report': async ({ accountId, month }) =>
-      ok(
-        buildUsageReport(usage.events(), {
+    'usage:report': async ({ accountId, month }) => {
+      const { events, skipped } = usage.month(month);
+      return ok(
+        buildUsageReport(events, {
           accountId,
           month,
           rates: settings.of(accountId).rates,
-          skipped: usage.skipped(),
+          skipped,
+          months: usage.months(),
           nameOf: queryNames(history, accountId),
           now: now(),
         }),
-      ),
+      );
+    },
   };
 }

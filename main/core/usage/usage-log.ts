@@ -1,11 +1,12 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { endTornLine, openRecordLog } from '../executions/run-log.ts';
+import { endTornLine, openRecordLog, type RecordLog } from '../executions/run-log.ts';
+import { localDay } from './local-day.ts';
 
 // The app's own record of what it asked of each account's service: every execution it started,
 // every result read (datapoints) and every download (bytes). One line per event, appended when it
 // happens (run-log.ts), so a kill -9 loses nothing written before it; the usage page adds them up.
-// It is read at the page's first opening, not at the app's start: months of use are many lines.
 
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const KINDS = new Set(['execution', 'read', 'download']);
@@ -49,37 +50,61 @@ export type NewUsageEvent = Omit<UsageEvent, 'id' | 'at'>;
 
 export interface UsageLog {
   record(event: NewUsageEvent): void;
-  /** Every event kept, oldest first. */
-  events(): readonly UsageEvent[];
-  /** Lines of the record that could not be read, skipped. */
-  skipped(): number;
+  /** The months the record holds, `YYYY-MM`. */
+  months(): string[];
+  /** The events written in a month (local time), oldest first, and its lines skipped as unreadable. */
+  month(month: string): { events: readonly UsageEvent[]; skipped: number };
   forgetAccount(accountId: string): void;
 }
 
-export function openUsageLog(dataDir: string, now: () => Date = () => new Date()): UsageLog {
-  const path = join(dataDir, 'usage.jsonl');
-  const log = openRecordLog(path, UsageEvent, (event) => event.id);
-  endTornLine(path);
-  let read: { records: UsageEvent[]; skipped: number } | null = null;
-  const opened = () => (read ??= log.read());
+const FILE = /^usage-(\d{4}-\d\d)\.jsonl$/;
+
+/**
+ * A file per month of local time as the event was written, so that the page reads one month's
+ * lines, however long the app has been used. A month's file is read at its first report, not at
+ * the app's start, and appended to before that.
+ */
+export function openUsageLog(dir: string, now: () => Date = () => new Date()): UsageLog {
+  const logs = new Map<string, { log: RecordLog<UsageEvent>; read: { records: UsageEvent[]; skipped: number } | null }>();
+  const fileOf = (month: string) => {
+    let file = logs.get(month);
+    if (file === undefined) {
+      const path = join(dir, `usage-${month}.jsonl`);
+      endTornLine(path);
+      logs.set(month, (file = { log: openRecordLog(path, UsageEvent, (event) => event.id), read: null }));
+    }
+    return file;
+  };
+  const opened = (month: string) => {
+    const file = fileOf(month);
+    return (file.read ??= file.log.read());
+  };
   // unique across restarts too: the same process id within the same millisecond never starts twice
   const prefix = `${process.pid.toString(36)}.${now().getTime().toString(36)}`;
   let sequence = 0;
+  const months = () => (existsSync(dir) ? readdirSync(dir).flatMap((name) => FILE.exec(name)?.[1] ?? []) : []);
   return {
     record(event) {
-      const kept: UsageEvent = { ...event, id: `${prefix}.${(sequence++).toString(36)}`, at: now().toISOString() };
-      log.append(kept);
-      read?.records.push(kept);
+      const at = now();
+      const kept: UsageEvent = { ...event, id: `${prefix}.${(sequence++).toString(36)}`, at: at.toISOString() };
+      const file = fileOf(localDay(at).slice(0, 7));
+      file.log.append(kept);
+      file.read?.records.push(kept);
     },
 
-    events: () => opened().records,
+    months,
 
-    skipped: () => opened().skipped,
+    month(month) {
+      const { records, skipped } = opened(month);
+      return { events: records, skipped };
+    },
 
     forgetAccount(accountId) {
-      const kept = opened().records.filter((event) => event.accountId !== accountId);
-      log.rewrite(kept);
-      read = { records: kept, skipped: 0 };
+      for (const month of months()) {
+        const kept = opened(month).records.filter((event) => event.accountId !== accountId);
+        fileOf(month).log.rewrite(kept);
+        fileOf(month).read = { records: kept, skipped: 0 };
+      }
     },
   };
 }

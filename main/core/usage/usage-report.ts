@@ -1,4 +1,5 @@
 import { estimateCost, type UsageFigures, type UsageRates, type UsageReport } from '../../contract/index.ts';
+import { localDay } from './local-day.ts';
 import type { UsageEvent } from './usage-log.ts';
 
 // The usage page's figures: one account's events in one month of the computer's local time, added
@@ -10,6 +11,8 @@ export interface UsageReportRequest {
   month: string;
   rates: UsageRates;
   skipped: number;
+  /** Other months the record holds. */
+  months: readonly string[];
   /** A query's name as the app last knew it. */
   nameOf: (queryId: number) => string | null;
   now: Date;
@@ -18,11 +21,6 @@ export interface UsageReportRequest {
 type Sums = Omit<UsageFigures, 'cost'>;
 
 const pad = (n: number) => String(n).padStart(2, '0');
-
-/** The local day of an instant, `YYYY-MM-DD`. */
-export function localDay(at: Date): string {
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
-}
 
 function add(sums: Map<string | number, Sums>, key: string | number, event: UsageEvent): void {
   let figures = sums.get(key);
@@ -74,7 +72,7 @@ function midnights(month: string): string[] {
 
 export function buildUsageReport(events: readonly UsageEvent[], request: UsageReportRequest): UsageReport {
   const { accountId, month, rates } = request;
-  const months = new Set([localDay(request.now).slice(0, 7), month]);
+  const months = new Set([localDay(request.now).slice(0, 7), month, ...request.months]);
   const calendar = new LocalCalendar();
   const dayStarts = midnights(month);
   const started = new Map<string, number>();

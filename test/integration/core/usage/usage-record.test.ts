@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyVault } from '../../../../main/core/secrets/key-vault.ts';
-import { localDay } from '../../../../main/core/usage/usage-report.ts';
+import { localDay } from '../../../../main/core/usage/local-day.ts';
 import { caller, listedQueries, memoryKeychain, startHarness, type Harness } from '../core-harness.ts';
 
 // The usage record against the embedded service: what a run and its reads cost is counted as it
@@ -45,7 +45,7 @@ describe('the usage record', () => {
     expect(ofQuery).toMatchObject({ executions: 1, datapoints: read, name: 'Daily volume by chain' });
 
     // a power cut in the middle of a line: the next start skips it, counts it, and appends after it
-    appendFileSync(join(harness.coreDir, 'usage.jsonl'), '{"id":"torn","kind":"read","accou');
+    appendFileSync(join(harness.coreDir, `usage-${thisMonth()}.jsonl`), '{"id":"torn","kind":"read","accou');
     call = await newCore();
     const after = await call('usage:report', { accountId: 'local', month: thisMonth() });
     if (!after.ok) throw new Error(after.error.message);
@@ -54,7 +54,7 @@ describe('the usage record', () => {
 
     const again = await call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: 2 });
     expect(again.ok).toBe(true);
-    const lines = readFileSync(join(harness.coreDir, 'usage.jsonl'), 'utf8').split('\n');
+    const lines = readFileSync(join(harness.coreDir, `usage-${thisMonth()}.jsonl`), 'utf8').split('\n');
     expect(JSON.parse(lines.at(-2)!)).toMatchObject({ kind: 'read', executionId, datapoints: 2 * columns.length });
     call = await newCore();
     const third = await call('usage:report', { accountId: 'local', month: thisMonth() });

@@ -17,7 +17,15 @@ function event(kind: UsageEvent['kind'], at: string, fields: Partial<UsageEvent>
 
 const names = (queryId: number) => (queryId === 7 ? 'Daily volume' : null);
 const report = (events: UsageEvent[], month: string, rates = NO_RATES) =>
-  buildUsageReport(events, { accountId: 'local', month, rates, skipped: 0, nameOf: names, now: new Date('2026-03-10T12:00:00.000Z') });
+  buildUsageReport(events, {
+    accountId: 'local',
+    month,
+    rates,
+    skipped: 0,
+    months: [],
+    nameOf: names,
+    now: new Date('2026-03-10T12:00:00.000Z'),
+  });
 
 describe('the usage report', () => {
   it('puts an event in the local day and month it happened in, not the UTC one', () => {
@@ -91,10 +99,30 @@ describe('the usage record', () => {
     const dir = mkdtempSync(join(tmpdir(), 'querydesk-usage-'));
     try {
       const line = (at: string) => JSON.stringify({ ...event('read', at), datapoints: 5 });
-      writeFileSync(join(dir, 'usage.jsonl'), `${line('2026-03-02T12:00:00.000Z')}\n${line('March 2nd')}\n`);
+      writeFileSync(join(dir, 'usage-2026-03.jsonl'), `${line('2026-03-02T12:00:00.000Z')}\n${line('March 2nd')}\n`);
       const log = openUsageLog(dir);
-      expect(log.skipped()).toBe(1);
-      expect(log.events().map((e) => e.at)).toEqual(['2026-03-02T12:00:00.000Z']);
+      const march = log.month('2026-03');
+      expect(march.skipped).toBe(1);
+      expect(march.events.map((e) => e.at)).toEqual(['2026-03-02T12:00:00.000Z']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes each event to the file of its local month, read when that month is asked for', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'querydesk-usage-'));
+    try {
+      // 1 April 02:00 UTC is 31 March in New York
+      let clock = new Date('2026-04-01T02:00:00.000Z');
+      const log = openUsageLog(dir, () => clock);
+      log.record({ kind: 'execution', accountId: 'local', executionId: 'a', queryId: 7, datapoints: 0, bytes: 0 });
+      clock = new Date('2026-04-01T05:00:00.000Z');
+      log.record({ kind: 'read', accountId: 'local', executionId: 'a', queryId: 7, datapoints: 9, bytes: 90 });
+      expect(log.months().sort()).toEqual(['2026-03', '2026-04']);
+      const again = openUsageLog(dir);
+      expect(again.month('2026-03').events.map((e) => e.kind)).toEqual(['execution']);
+      expect(again.month('2026-04').events.map((e) => e.datapoints)).toEqual([9]);
+      expect(again.month('2026-05').events).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
