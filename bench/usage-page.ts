@@ -5,16 +5,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionRecords } from '../main/core/executions/history.ts';
 import { usageHandlers } from '../main/core/handlers/usage.ts';
+import { localDay } from '../main/core/usage/local-day.ts';
 import { openUsageLog, type UsageEvent } from '../main/core/usage/usage-log.ts';
 import { UsageSettingsState } from '../main/core/usage/usage-settings.ts';
 
 const RUNS_A_MONTH = 10_000;
 const MONTHS = 3;
 const QUERIES = 60;
-const PAGE_GOAL_MS = 300;
+export const PAGE_GOAL_MS = 300;
 /** Each run's events: its execution, a first grid page, the cache download in pages. */
 const READS_A_RUN = 4;
 
+/** `month` counts from January 2026 (it may pass December). */
 function eventsOfRun(month: number, i: number): UsageEvent[] {
   const at = Date.UTC(2026, month, 1, 8) + Math.floor((i / RUNS_A_MONTH) * 27 * 86_400_000);
   const executionId = `01JUSAGE${month}${String(i).padStart(10, '0')}`;
@@ -37,19 +39,22 @@ function eventsOfRun(month: number, i: number): UsageEvent[] {
   ];
 }
 
-function median(values: number[]): number {
+/** Writes a month of 10,000 runs' events (`month` from January 2026) as the app keeps them; answers how many. */
+export function writeUsageMonth(dir: string, month: number): number {
+  const lines: string[] = [];
+  for (let i = 0; i < RUNS_A_MONTH; i++) for (const event of eventsOfRun(month, i)) lines.push(JSON.stringify(event));
+  writeFileSync(join(dir, `usage-${localDay(new Date(Date.UTC(2026, month, 15))).slice(0, 7)}.jsonl`), `${lines.join('\n')}\n`);
+  return lines.length;
+}
+
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 export async function benchUsagePage(dir: string, history: ExecutionRecords): Promise<void> {
   let events = 0;
-  for (let month = 0; month < MONTHS; month++) {
-    const lines: string[] = [];
-    for (let i = 0; i < RUNS_A_MONTH; i++) for (const event of eventsOfRun(month, i)) lines.push(JSON.stringify(event));
-    writeFileSync(join(dir, `usage-2026-0${month + 1}.jsonl`), `${lines.join('\n')}\n`);
-    events += lines.length;
-  }
+  for (let month = 0; month < MONTHS; month++) events += writeUsageMonth(dir, month);
   const settings = new UsageSettingsState({ read: () => ({ confirmDatapoints: 1_000_000, rates: {} }), write: () => undefined });
   settings.change('local', { rates: { perDatapoint: 0.00001, perExecution: 1, unit: 'credits' } });
 
