@@ -14,6 +14,7 @@ import { cacheSource } from '../main/core/export/export-sources.ts';
 import { createExportRuns } from '../main/core/export/exports.ts';
 import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { createServiceClient } from '../main/core/service-client/index.ts';
+import { benchPivot } from './pivot-bench.ts';
 import { recordPrinted } from './results-file.ts';
 import { startServiceChild } from './service-child.ts';
 
@@ -162,6 +163,8 @@ try {
     );
   }
 
+  figures.set('pivot', await benchPivot(cache.db, entry));
+
   // 4. export of the million rows to CSV, streamed from the cache
   const file = join(dir, 'export.csv');
   const compiled = compileView(entry, {});
@@ -250,7 +253,7 @@ try {
     `cache is ${(plainCsv.ms / download.ms).toFixed(2)}x its speed`,
   );
 
-  for (const section of ['download', 'page', 'profile', 'export']) console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
+  for (const section of ['download', 'page', 'profile', 'pivot', 'export']) console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
   recording.save();
 } finally {
   await service.stop();

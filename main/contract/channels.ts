@@ -2,9 +2,11 @@ import type { z } from 'zod';
 import { accountsChannels } from './accounts.ts';
 import { appChannels } from './app.ts';
 import { executionsChannels, executionsEvents } from './executions.ts';
+import { freshnessChannels } from './freshness.ts';
 import type { ChannelName, EventName } from './names.ts';
 import { queriesChannels, queriesEvents } from './queries.ts';
 import { resultsChannels, resultsEvents } from './results.ts';
+import { schedulesChannels, schedulesEvents } from './schedules.ts';
 import { settingsChannels } from './settings.ts';
 import { tablesChannels, tablesEvents } from './tables.ts';
 import { uiChannels } from './ui.ts';
@@ -26,6 +28,8 @@ export const CHANNELS_BY_PREFIX = {
   tables: tablesChannels,
   ui: uiChannels,
   workspace: workspaceChannels,
+  schedules: schedulesChannels,
+  freshness: freshnessChannels,
   usage: usageChannels,
 } as const;
 
@@ -39,6 +43,8 @@ export const channels = {
   ...tablesChannels,
   ...uiChannels,
   ...workspaceChannels,
+  ...schedulesChannels,
+  ...freshnessChannels,
   ...usageChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
@@ -48,6 +54,7 @@ export const events = {
   ...resultsEvents,
   ...tablesEvents,
   ...workspaceEvents,
+  ...schedulesEvents,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type ChannelRequest<C extends ChannelName> = z.input<(typeof channels)[C]['request']>;

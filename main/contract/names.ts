@@ -27,6 +27,7 @@ export const CHANNEL_NAMES = [
   'results:chart',
   'results:profile',
   'results:compare',
+  'results:pivot',
   'results:export',
   'results:exportCancel',
   'tables:list',
@@ -53,6 +54,15 @@ export const CHANNEL_NAMES = [
   'settings:clearCache',
   'settings:diagnostics',
   'settings:openLogsFolder',
+  'schedules:list',
+  'schedules:save',
+  'schedules:pause',
+  'schedules:delete',
+  'schedules:dismiss',
+  'freshness:query',
+  'freshness:setMaxAge',
+  'freshness:pin',
+  'freshness:pinState',
   'usage:settings',
   'usage:report',
 ] as const;
@@ -66,6 +76,8 @@ export const EVENT_NAMES = [
   'workspace:changed',
   'workspace:sync',
   'query:open',
+  'schedules:changed',
+  'schedules:notice',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

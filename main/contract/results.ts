@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountId, executionId, ResultPage } from './models.ts';
+import { PivotRequest, PivotTable } from './pivot-models.ts';
 import {
   CacheStatus,
   CacheUsage,
@@ -65,6 +66,14 @@ export const resultsChannels = {
   'results:profile': {
     request: z.object({ accountId, executionId, column: z.string().min(1).max(500), filters: resultView.filters }).strict(),
     response: ColumnProfile,
+  },
+  /**
+   * A pivot of the cached result (not_found until it is cached: `results:cache` brings it), with
+   * the view's filters applied before grouping; bad_request says why a pivot cannot be made.
+   */
+  'results:pivot': {
+    request: PivotRequest.extend({ accountId, executionId }).strict(),
+    response: PivotTable,
   },
   /**
    * Two finished runs compared from the cache (not_found, details `{ notCached: [ids] }`, until

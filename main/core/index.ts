@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { ChannelName, ContractError, EventName, EventPayload, ExecutionRecord } from '../contract/index.ts';
-import { SINGLE_UPLOAD_MAX_BYTES } from '../contract/index.ts';
+import type { ChannelName, ContractError, EventName, EventPayload, ExecutionRecord, ScheduleNotice } from '../contract/index.ts';
 import { AccountSettings, defaultAccountSettings } from './accounts/profiles.ts';
 import { createAccountRegistry, type AccountRegistry, type LocalService } from './accounts/registry.ts';
 import { CacheSettings, defaultCacheSettings } from './cache/cache-settings.ts';
@@ -14,6 +13,7 @@ import { createExportRuns, type ExportRuns } from './export/exports.ts';
 import { accountHandlers } from './handlers/accounts.ts';
 import { appHandlers } from './handlers/app.ts';
 import { executionHandlers, type Viewing } from './handlers/executions.ts';
+import { freshnessHandlers } from './handlers/freshness.ts';
 import { queryHandlers } from './handlers/queries.ts';
 import { resultHandlers } from './handlers/results.ts';
 import { settingsHandlers } from './handlers/settings.ts';
@@ -24,13 +24,15 @@ import { workspaceHandlers } from './handlers/workspace.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
 import { ActivityLog } from './logging/activity-log.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
+import { coreSchedules } from './schedules/core-schedules.ts';
+import type { Clock } from './schedules/scheduler.ts';
 import { KeyVault } from './secrets/key-vault.ts';
 import { KEYCHAIN_SERVICE, osKeychain } from './secrets/os-keychain.ts';
 import type { Fetch, ServiceError } from './service-client/index.ts';
 import { openAppSettings, StoredAppSettings, type AppSettingsState } from './settings/app-settings.ts';
 import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts';
 import { KnownRows } from './tables/known-rows.ts';
-import type { UploadLimits } from './tables/table-upload.ts';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './tables/table-upload.ts';
 import { UploadSessions } from './tables/upload-sessions.ts';
 import { openUsage, type Usage } from './usage/usage.ts';
 import { openWorkspaces } from './workspace/open-workspaces.ts';
@@ -80,10 +82,11 @@ export interface CoreOptions {
   openFolder?: (path: string) => Promise<string | null>;
   /** Opens an https link in the system's browser (Electron); the browser host's page opens links itself. */
   openUrl?: (url: string) => void;
+  /** The time schedules keep; the system's by default. */
+  clock?: Clock;
+  /** A scheduled refresh ended with news (the Electron host shows a desktop notification). */
+  onScheduleNotice?: (notice: ScheduleNotice) => void;
 }
-
-/** Parts well below the service's 1.2 GB per insert, so a failed one costs little to send again. */
-const DEFAULT_UPLOAD_LIMITS: UploadLimits = { singleBytes: SINGLE_UPLOAD_MAX_BYTES, partBytes: 64 * 1024 * 1024 };
 
 export interface Core {
   handlers: Handlers;
@@ -94,7 +97,9 @@ export interface Core {
 
 export { KEYCHAIN_SERVICE } from './secrets/os-keychain.ts';
 
-export async function createCore(options: CoreOptions): Promise<Core> {
+export async function createCore(given: CoreOptions): Promise<Core> {
+  const schedules = coreSchedules(given);
+  const options = { ...given, emit: schedules.seeing(given.emit) };
   const paths = options.paths ?? {
     dataDir: options.dataDir,
     logsDir: join(options.dataDir, 'logs'),
@@ -107,7 +112,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // every attempt of an account's client tells its workspace whether the service answered; the
   // workspaces are made after the clients, hence the indirection
   const reach = { observe: (_accountId: string, _failure: ServiceError | null): void => undefined };
-  const history = openExecutionRecords(options.dataDir);
+  const history = schedules.observing(openExecutionRecords(options.dataDir));
   const usage = openUsage(options.dataDir, history);
   const accounts = await createAccountRegistry({
     localService: options.localService,
@@ -137,32 +142,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const knownRows = new KnownRows(join(options.dataDir, 'table-rows.json'));
   const workspaces = openWorkspaces(options.emit, { dir: workspacesDir, accounts, activity, cache, knownRows });
   reach.observe = (accountId, failure) => workspaces.observe(accountId, failure);
-  const parts = {
-    accounts,
-    vault,
-    history,
-    viewing,
-    watcher,
-    cache,
-    cacheSettings,
-    exports,
-    uploads,
-    knownRows,
-    workspaces,
-    ui,
-    activity,
-    appSettings,
-    logger,
-    paths,
-    usage,
-  };
+  const parts = { accounts, vault, history, viewing, watcher, cache, cacheSettings, exports, uploads, knownRows, workspaces, ui };
+  const handlers = coreHandlers(options, { ...parts, activity, appSettings, logger, paths, usage });
 
   return {
-    handlers: coreHandlers(options, parts),
+    handlers: { ...handlers, ...schedules.open({ handlers, accounts, history, cache }) },
     onInvalidRequest(channel, payload, error) {
       if (channel === 'results:export') activity.exportRefused(typeof payload === 'object' && payload !== null ? payload : {}, error);
     },
     async dispose() {
+      schedules.dispose();
       workspaces.dispose();
       watcher.dispose();
       await exports.dispose();
@@ -254,8 +243,8 @@ interface CoreParts {
   usage: Usage;
 }
 
-/** Every channel's handler, each prefix's from its own file. */
-function coreHandlers(options: CoreOptions, parts: CoreParts): Handlers {
+/** Every channel's handler, each prefix's from its own file (the schedules' are opened over these). */
+function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `schedules:${string}`> {
   const { accounts, history, cache, workspaces, ui, activity, watcher, viewing } = parts;
   return {
     ...appHandlers({ openUrl: options.openUrl }),
@@ -288,6 +277,7 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Handlers {
       accounts: () => accounts.list(),
       openFolder: options.openFolder ?? null,
     }),
+    ...freshnessHandlers({ accounts, cache, history, ui }),
     ...usageHandlers({ usage: parts.usage.log, settings: parts.usage.settings, history }),
   };
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type Store from 'electron-store';
+import type { ScheduleNotice } from '../contract/index.ts';
 import type { EventName } from '../contract/names.ts';
 import { AccountSettings, defaultAccountSettings } from '../core/accounts/profiles.ts';
 import { CacheSettings, defaultCacheSettings } from '../core/cache/cache-settings.ts';
@@ -30,6 +31,7 @@ export async function startBackend(options: {
   openUrl: (url: string) => void;
   emit: (event: EventName, payload: unknown) => void;
   onExecutionFinished: (finished: FinishedExecution) => void;
+  onScheduleNotice: (notice: ScheduleNotice) => void;
   exportDestinations: ExportDestinations;
 }): Promise<Core> {
   const { settingsFile, appSettings } = options;
@@ -59,6 +61,7 @@ export async function startBackend(options: {
       accountSettings: electronSettingsStore(settingsFile, 'accounts', AccountSettings, defaultAccountSettings),
       cacheSettings: electronSettingsStore(settingsFile, 'cache', CacheSettings, defaultCacheSettings),
       onExecutionFinished: options.onExecutionFinished,
+      onScheduleNotice: options.onScheduleNotice,
       exportDestinations: options.exportDestinations,
       appSettings,
       fetch: electronFetch(() => appSettings.current().proxy),

@@ -14,7 +14,7 @@ import { createEventSender, registerInvokeHandler } from './ipc.ts';
 import { installApplicationMenu } from './menu.ts';
 import { noSuchAccountBox } from './message-boxes.ts';
 import { denyPermissions, guardWebContents } from './navigation.ts';
-import { createFinishedNotifier } from './notifications.ts';
+import { createFinishedNotifier, createScheduleNotifier } from './notifications.ts';
 import { handleAppProtocol, registerAppScheme } from './protocol.ts';
 import { electronSettingsStore, openSettingsFile } from './settings-store.ts';
 import { startUpdates } from './updates.ts';
@@ -100,6 +100,11 @@ async function start(): Promise<void> {
       getWindow: () => mainWindow,
       isEnabled: () => appSettings.current().notifyOnFinish,
       show: ({ accountId, executionId }) => emit('execution:show', { accountId, executionId }),
+    }),
+    onScheduleNotice: createScheduleNotifier({
+      getWindow: () => mainWindow,
+      isEnabled: () => appSettings.current().notifyOnFinish,
+      show: ({ accountId, executionId }) => executionId !== null && emit('execution:show', { accountId, executionId }),
     }),
     exportDestinations: saveDialogDestinations(
       () => mainWindow,

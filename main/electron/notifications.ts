@@ -1,5 +1,5 @@
 import { Notification, type BrowserWindow } from 'electron';
-import type { ExecutionRecord } from '../contract/index.ts';
+import type { ExecutionRecord, ScheduleNotice } from '../contract/index.ts';
 import type { FinishedExecution } from '../core/index.ts';
 
 // A desktop notification when an execution the user started ends while they look elsewhere: at
@@ -20,15 +20,41 @@ export function createFinishedNotifier(options: {
     if (message === null || (windowInUse && isViewed) || !options.isEnabled() || !Notification.isSupported()) return;
     const notification = new Notification(message);
     notification.on('click', () => {
-      const current = getWindow();
-      if (current === null || current.isDestroyed()) return;
-      if (current.isMinimized()) current.restore();
-      current.show();
-      current.focus();
-      options.show(record);
+      if (bringForward(getWindow)) options.show(record);
     });
     notification.show();
   };
+}
+
+/**
+ * A desktop notification of a scheduled refresh with news, unless the window is in use (the page's
+ * own notice says it there). A click brings the window forward to the run's result.
+ */
+export function createScheduleNotifier(options: {
+  getWindow: () => BrowserWindow | null;
+  isEnabled: () => boolean;
+  show: (notice: ScheduleNotice) => void;
+}): (notice: ScheduleNotice) => void {
+  return (notice) => {
+    const window = options.getWindow();
+    const windowInUse = window !== null && !window.isDestroyed() && window.isVisible() && !window.isMinimized() && window.isFocused();
+    if (windowInUse || !options.isEnabled() || !Notification.isSupported()) return;
+    const notification = new Notification({ title: notice.title, body: notice.body.slice(0, 200) });
+    notification.on('click', () => {
+      if (bringForward(options.getWindow)) options.show(notice);
+    });
+    notification.show();
+  };
+}
+
+/** The window restored, shown and focused; false when there is none. */
+function bringForward(getWindow: () => BrowserWindow | null): boolean {
+  const current = getWindow();
+  if (current === null || current.isDestroyed()) return false;
+  if (current.isMinimized()) current.restore();
+  current.show();
+  current.focus();
+  return true;
 }
 
 export function notificationText(record: ExecutionRecord): { title: string; body: string } | null {

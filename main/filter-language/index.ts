@@ -6,5 +6,5 @@ export { FilterLanguageError, type LanguagePart } from './errors.ts';
 export { parseColumns, parseFilters, parseSort } from './parse.ts';
 export { compileFilters, compileSort, resolveColumn, selectColumns, type BoundSql } from './compile.ts';
 export type { Column } from './table-column.ts';
-export { columnsParam } from './write.ts';
+export { columnRef, columnsParam, equalsCondition, withinCondition, type TimeUnit } from './write.ts';
 export { compileResultRequest, type ResultRequest, type CompiledRequest } from './result-request.ts';

@@ -75,6 +75,23 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await check(page, 'history', found);
     await page.keyboard.press('Escape');
 
+    await page.getByRole('button', { name: 'More actions for Daily volume by chain' }).click();
+    await page.getByRole('menuitem', { name: 'Schedule refreshes…' }).click();
+    const scheduling = page.getByRole('dialog', { name: 'Schedules' });
+    await scheduling.getByLabel('Notify').selectOption('only when a column’s figure crosses a threshold');
+    await scheduling.getByLabel('Of the column').fill('volume_usd');
+    await scheduling.getByLabel('Threshold').fill('1000');
+    await check(page, 'schedule form', found);
+    await scheduling.getByRole('button', { name: 'Save schedule' }).click();
+    await expect(scheduling.getByRole('row', { name: /Daily volume by chain/ })).toBeVisible();
+    await check(page, 'schedules', found);
+    await page.keyboard.press('Escape');
+
+    await command(page, 'Max age of results…');
+    await expect(page.getByRole('dialog', { name: 'Max age of results' })).toBeVisible();
+    await check(page, 'max age', found);
+    await page.keyboard.press('Escape');
+
     await command(page, 'Keyboard shortcuts');
     await expect(page.getByRole('dialog', { name: /shortcuts/i })).toBeVisible();
     await check(page, 'shortcuts', found);

@@ -11,8 +11,13 @@ import { stop, webHost, type Started } from './processes.ts';
 export interface OwnHost {
   /** The address to open, with its access token. */
   url: () => string;
-  /** Stops the host and starts it again on the same data folder (a new token, so a new address). */
-  restart: () => Promise<void>;
+  /** The host's data folder (`--data-dir`): core keeps its files in `core/` under it. */
+  dataDir: string;
+  /**
+   * Stops the host and starts it again on the same data folder (a new token, so a new address);
+   * `whileStopped` runs in between, as time passing while the app is closed.
+   */
+  restart: (whileStopped?: () => Promise<void>) => Promise<void>;
 }
 
 export const test = base.extend<{ ownHost: OwnHost }>({
@@ -23,8 +28,10 @@ export const test = base.extend<{ ownHost: OwnHost }>({
     try {
       await use({
         url: () => host.match[1]!,
-        restart: async () => {
+        dataDir: join(dir, 'app'),
+        restart: async (whileStopped) => {
           await stop(host.child);
+          await whileStopped?.();
           host = await webHost(join(dir, 'app'), false, 'The browser host of this test, again');
         },
       });

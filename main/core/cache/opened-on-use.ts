@@ -37,6 +37,11 @@ export function openedOnUse(open: () => Promise<ResultCache>): ResultCache {
     clear: async () => (await cache()).clear(),
     setBudget: async (bytes) => (await cache()).setBudget(bytes),
     usage: async () => (await cache()).usage(),
+    pinned: {
+      pin: async (pin) => (await cache()).pinned.pin(pin),
+      unpin: async (accountId, executionId) => (await cache()).pinned.unpin(accountId, executionId),
+      get: async (accountId, executionId) => (await cache()).pinned.get(accountId, executionId),
+    },
     // a cache never used was never opened: nothing to close
     close: async () => (opening === null ? undefined : (await opening.catch(() => null))?.close()),
   };

@@ -9,6 +9,7 @@ import { AppClosing, columnsOf, stagingTableName, tableTypes } from './download.
 import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
 import { startEarlyPages, type PageFormats } from './page-fetch.ts';
 import { earlyRanges } from './page-ranges.ts';
+import { pinKey, pinnedResults, Pins, type PinnedResults } from './pins.ts';
 import { readResultShape, type ShapeRefusal } from './result-shape.ts';
 import { ResumableDownloads } from './resumable-downloads.ts';
 import { RunningDownloads, type DownloadSettings } from './running-downloads.ts';
@@ -16,7 +17,8 @@ import { valuesNotFitting } from './values-not-fitting.ts';
 
 // The result cache: which results are held whole, which are on their way, and the budget they
 // share. A result is downloaded only when the service says it fits the budget; older entries
-// make room, least recently used first, and entries past their expiry are dropped.
+// make room, least recently used first, and entries past their expiry are dropped. A pinned
+// entry makes no room for others until it expires (pins.ts).
 
 export const DEFAULT_CACHE_BUDGET_BYTES = 2 * 1024 ** 3;
 /** Pages of a download asked for at once, more over a link with a longer round trip (see fetch-window.ts). */
@@ -74,6 +76,7 @@ export interface ResultCache {
   /** A new budget; entries past it are evicted at once, least recently used first. */
   setBudget(bytes: number): Promise<void>;
   usage(): Promise<{ budgetBytes: number; usedBytes: number; entryCount: number }>;
+  readonly pinned: PinnedResults;
   close(): Promise<void>;
 }
 
@@ -107,9 +110,13 @@ class CacheOnDisk implements ResultCache {
   readonly #outcomes = new DownloadOutcomes();
   readonly #downloads: RunningDownloads;
   #budgetBytes: number;
+  readonly #pins: Pins;
+  readonly pinned: PinnedResults;
 
   constructor(db: CacheDb, resumable: ResumableDownloads, settings: DownloadSettings, workRoot: string, options: ResultCacheOptions) {
     this.db = db;
+    this.#pins = new Pins(options.dir);
+    this.pinned = pinnedResults(this.#pins, () => this.evict(0));
     this.#resumable = resumable;
     this.#settings = settings;
     this.#workRoot = workRoot;
@@ -133,8 +140,10 @@ class CacheOnDisk implements ResultCache {
   async evict(incoming: number): Promise<void> {
     const entries = await listEntries(this.db);
     let total = entries.reduce((sum, e) => sum + e.bytes, 0) + this.#downloads.totalBytes();
+    const pinned = this.#pins.live(this.#settings.now());
     for (const entry of entries) {
-      if (!this.#isExpired(entry) && total + incoming <= this.#budgetBytes) continue;
+      const kept = pinned.has(pinKey(entry.accountId, entry.executionId)) || total + incoming <= this.#budgetBytes;
+      if (!this.#isExpired(entry) && kept) continue;
       await removeEntry(this.db, entry);
       total -= entry.bytes;
     }
@@ -143,6 +152,7 @@ class CacheOnDisk implements ResultCache {
   async #drop(isDropped: (accountId: string) => boolean): Promise<void> {
     await this.#downloads.stop(isDropped);
     await this.#resumable.drop(isDropped);
+    this.#pins.drop((pin) => isDropped(pin.accountId));
     for (const entry of await listEntries(this.db)) if (isDropped(entry.accountId)) await removeEntry(this.db, entry);
     await this.#giveSpaceBack();
   }

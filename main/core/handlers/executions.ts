@@ -12,9 +12,10 @@ import type { ResultCache } from '../cache/result-cache.ts';
 import { searchHistory, searchWords } from '../executions/history-search.ts';
 import type { ExecutionRecords, RanText } from '../executions/history.ts';
 import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
-import { statusAfterExecute, toExecutionUpdate } from '../executions/snapshot.ts';
+import { statusAfterExecute } from '../executions/snapshot.ts';
 import type { ExecutionWatcher } from '../executions/watcher.ts';
 import { isFailure, serviceFailure } from '../failures.ts';
+import { serviceLatest } from '../freshness/service-latest.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ClientResult } from '../service-client/errors.ts';
 import type { ExecuteResponse } from '../service-client/executions.ts';
@@ -152,11 +153,8 @@ function recordHandlers(
       }
       const entry = findAccount(accounts, accountId);
       if (isFailure(entry)) return ok(null);
-      const latest = await entry.client.results.latest(queryId);
-      if (!latest.ok || latest.data.metadata === null) return ok(null);
-      const status = { ...latest.data, queuePosition: null, resultMetadata: latest.data.metadata };
-      const execution = toExecutionUpdate(accountId, status, 0);
-      if (!execution.isFinished || execution.result === null) return ok(null);
+      const execution = await serviceLatest(entry.client, accountId, queryId);
+      if (execution === null || execution.result === null) return ok(null);
       // Like any result shown: downloaded into the cache in the background when it fits.
       void cache.start(accountId, entry.client, execution.executionId, false, execution.result.totalRowCount).catch(() => undefined);
       return ok({ execution, parameters: null, isCached: await isCached(cache, accountId, execution.executionId), source: 'service' });

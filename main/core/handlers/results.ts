@@ -16,6 +16,7 @@ import type { ExportRuns } from '../export/exports.ts';
 import { isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { ActivityLog } from '../logging/activity-log.ts';
+import { pivotFromCache } from '../pivot/pivot-table.ts';
 import { profileFromCache } from '../profile/column-profile.ts';
 import { profileFromSample } from '../profile/sampled-profile.ts';
 import { partialFailure, readRowRange } from '../results/read-range.ts';
@@ -37,6 +38,7 @@ type ResultChannels =
   | 'results:chart'
   | 'results:profile'
   | 'results:compare'
+  | 'results:pivot'
   | 'results:export'
   | 'results:exportCancel';
 
@@ -133,8 +135,16 @@ function cacheHandlers(
 }
 
 /** Charts and comparisons, which only the cached result can answer. */
-function cachedOnlyHandlers(cache: ResultCache): Pick<Handlers, 'results:chart' | 'results:compare'> {
+function cachedOnlyHandlers(cache: ResultCache): Pick<Handlers, 'results:chart' | 'results:compare' | 'results:pivot'> {
   return {
+    'results:pivot': async ({ accountId, executionId, filters, ...settings }) => {
+      const entry = await cache.use(accountId, executionId);
+      if (entry === null) {
+        return fail('not_found', 'Pivots are computed from the cached result, and this result is not cached (yet): cache it first.');
+      }
+      return pivotFromCache(cache.db, entry, settings, viewOf({ filters }).filters);
+    },
+
     'results:chart': async ({ accountId, executionId, filters, groupBy, maxPoints = 2_000, ...chart }) => {
       const entry = await cache.use(accountId, executionId);
       if (entry === null) {

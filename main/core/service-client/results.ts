@@ -51,9 +51,10 @@ export interface ResultsApi {
   pages(args: Omit<ResultsPageArgs, 'offset'> & { offset?: number }): AsyncGenerator<ClientResult<ResultsPage>, void, undefined>;
   /**
    * The query's latest result (`GET /query/{id}/results`): its execution and metadata, with the
-   * first row at most (the rows are read by execution id afterwards).
+   * first row at most (the rows are read by execution id afterwards). With `parameters`, the
+   * latest of a run with those values (`params.<name>`), the query's defaults filling the rest.
    */
-  latest(queryId: number, options?: { signal?: AbortSignal }): Promise<ClientResult<ResultsPage>>;
+  latest(queryId: number, options?: { signal?: AbortSignal; parameters?: Record<string, string> }): Promise<ClientResult<ResultsPage>>;
   /** The same in CSV, page by page, with the repeated header row split off. */
   csvPages(args: CsvPagesArgs): AsyncGenerator<ClientResult<CsvPage>, void, undefined>;
   /**
@@ -77,7 +78,10 @@ export function createResultsApi(transport: Transport): ResultsApi {
 
   return {
     page: (args) => read(requestFor(args)),
-    latest: (queryId, { signal } = {}) => read({ method: 'GET', path: `/query/${queryId}/results`, query: { limit: 1 }, signal }),
+    latest: (queryId, { signal, parameters = {} } = {}) => {
+      const values = Object.fromEntries(Object.entries(parameters).map(([name, value]) => [`params.${name}`, value]));
+      return read({ method: 'GET', path: `/query/${queryId}/results`, query: { limit: 1, ...values }, signal });
+    },
     csvPages: createCsvPages(transport),
     csvPageStream: createCsvPageStream(transport),
 

@@ -1,5 +1,13 @@
 import { createReadStream } from 'node:fs';
-import { fail, ok, type Failure, type Result, type UploadDone, type UploadProgress } from '../../contract/index.ts';
+import {
+  fail,
+  ok,
+  SINGLE_UPLOAD_MAX_BYTES,
+  type Failure,
+  type Result,
+  type UploadDone,
+  type UploadProgress,
+} from '../../contract/index.ts';
 import { serviceFailure } from '../failures.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import { headerRow, layoutCsv, readRange, type CsvLayout } from './csv-layout.ts';
@@ -19,6 +27,9 @@ export interface UploadLimits {
   /** About this many bytes of CSV per insert. */
   partBytes: number;
 }
+
+/** Parts well below the service's 1.2 GB per insert, so a failed one costs little to send again. */
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { singleBytes: SINGLE_UPLOAD_MAX_BYTES, partBytes: 64 * 1024 * 1024 };
 
 export interface UploadRequest {
   tableName: string;

@@ -31,12 +31,17 @@ export function assertWindow({ limit, offset }: PageQuery): void {
   for (const value of [limit, offset]) if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a row count: ${value}`);
 }
 
+/** A name starting with `base` that no column of the result has, quoted. */
+export function unusedName(columns: ResultColumn[], base: string): string {
+  const taken = new Set(columns.map((c) => c.name.toLowerCase()));
+  let name = base;
+  for (let i = 1; taken.has(name); i++) name = `${base}_${i}`;
+  return quoteIdentifier(name);
+}
+
 /** A name for each row's position that no column of the result has, quoted. */
 export function rowPositionName(columns: ResultColumn[]): string {
-  const taken = new Set(columns.map((c) => c.name.toLowerCase()));
-  let name = '__row';
-  for (let i = 1; taken.has(name); i++) name = `__row_${i}`;
-  return quoteIdentifier(name);
+  return unusedName(columns, '__row');
 }
 
 /**

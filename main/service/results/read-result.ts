@@ -3,7 +3,7 @@ import type { Execution, ResultSummary } from '../executions/execution-store.ts'
 import { badRequest } from '../http/http-error.ts';
 import type { PageWindow } from './paging.ts';
 import { resultOptions } from './result-options.ts';
-import type { Page, PageEncoding, ResultStore, StoredSize } from './result-store.ts';
+import type { Page, PageEncoding, PageQuery, ResultStore, StoredSize } from './result-store.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
 /** One response's worth of a stored result, and the totals its pagination is measured against. */
@@ -55,23 +55,23 @@ export async function readResult(
   const { request, window, sampleCount } = resultOptions(url, all, maxPageRows);
   try {
     const total = () => (request.where ? results.count(execution.id, all, request.where) : Promise.resolve(summary));
-    const page = (samplePercent: number | null) =>
-      results.page(
-        execution.id,
-        {
-          tableColumns: all,
-          columns: request.columns,
-          ...window,
-          where: request.where,
-          orderBy: request.orderBy,
-          samplePercent,
-          storedRows: summary.rowCount,
-        },
-        format,
-      );
-    // A page is read beside its filter's count, each on a core: a sample's share of rows needs the count first.
+    const pageQuery = (samplePercent: number | null): PageQuery => ({
+      tableColumns: all,
+      columns: request.columns,
+      ...window,
+      where: request.where,
+      orderBy: request.orderBy,
+      samplePercent,
+      storedRows: summary.rowCount,
+    });
+    const page = (samplePercent: number | null) => results.page(execution.id, pageQuery(samplePercent), format);
+    // A sample's share of rows needs the count first.
     const [counted, read] =
-      sampleCount === null ? await Promise.all([total(), page(null)]) : await sampledPage(sampleCount, maxPageRows, await total(), page);
+      sampleCount !== null
+        ? await sampledPage(sampleCount, maxPageRows, await total(), page)
+        : request.where
+          ? await results.filteredPage(execution.id, { ...pageQuery(null), where: request.where }, format)
+          : [summary, await page(null)];
     return {
       columns: request.columns,
       body: read.body,

@@ -18,7 +18,7 @@ export class RememberedTotals {
 
   /** The total of the rows of `executionId` that pass `where`, counted by `count` when not remembered. */
   async total(executionId: string, where: BoundSql, count: () => Promise<StoredSize>): Promise<StoredSize> {
-    const key = [executionId, where.sql, ...where.params].join('\u0000');
+    const key = keyOf(executionId, where);
     const known = this.#totals.get(key);
     if (known) return known;
     return this.#counting.run(key, async () => {
@@ -28,8 +28,22 @@ export class RememberedTotals {
     });
   }
 
+  /** The total of the rows of `executionId` that pass `where`, when remembered. */
+  known(executionId: string, where: BoundSql): StoredSize | undefined {
+    return this.#totals.get(keyOf(executionId, where));
+  }
+
+  /** Remembers a total counted along with a page. */
+  remember(executionId: string, where: BoundSql, size: StoredSize): void {
+    this.#totals.set(keyOf(executionId, where), size);
+  }
+
   /** Forgets the totals of a result that is dropped. */
   forget(executionId: string): void {
     this.#totals.deleteWhere((_, key) => key.startsWith(`${executionId}\u0000`));
   }
+}
+
+function keyOf(executionId: string, where: BoundSql): string {
+  return [executionId, where.sql, ...where.params].join('\u0000');
 }

@@ -18,12 +18,24 @@ export class ResultReader {
     return this.files.use(executionId, (table) => this.withConnection((connection) => work(connection, table.sql)));
   }
 
+  #busy = 0;
+
+  /** Reads under way, each on a connection. */
+  get busy(): number {
+    return this.#busy;
+  }
+
   async withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const connection = await this.files.db.connect();
+    this.#busy++;
     try {
-      return await work(connection);
+      const connection = await this.files.db.connect();
+      try {
+        return await work(connection);
+      } finally {
+        this.files.db.release(connection);
+      }
     } finally {
-      this.files.db.release(connection);
+      this.#busy--;
     }
   }
 }

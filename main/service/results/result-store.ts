@@ -1,6 +1,7 @@
 import type { BoundSql } from '../../filter-language/index.ts';
 import { InFlight } from '../in-flight.ts';
 import { BlockPages } from './block-pages.ts';
+import { firstSortedPage, readsFirstSorted } from './first-sorted-page.ts';
 import { assertWindow, plainPage, type PageQuery } from './page-sql.ts';
 import type { Page, PageEncoding } from './page.ts';
 import { RememberedTotals } from './remembered-totals.ts';
@@ -30,6 +31,7 @@ export class ResultStore {
   readonly #blocks: BlockPages;
   readonly #totals = new RememberedTotals();
   readonly #pagesInFlight = new InFlight<Page>();
+  readonly #firstPagesInFlight = new InFlight<[StoredSize, Page]>();
 
   /** `pagesDir`: where DuckDB writes pages, each read back and removed at once, and the blocks of text kept. */
   constructor(files: ResultFiles, pagesDir: string) {
@@ -48,9 +50,25 @@ export class ResultStore {
     // a sample is drawn anew for each request; a page of the rows as stored may be a body in memory
     // sent under a count of its readers (Page.sent), and it is quick to read without a filter
     if ((!query.where && !query.orderBy) || query.samplePercent != null) return this.#read(executionId, query, encoding);
-    const { where, orderBy, offset, limit, columns } = query;
-    const key = JSON.stringify([executionId, encoding, where?.sql, where?.params, orderBy, offset, limit, columns.map((c) => c.name)]);
-    return this.#pagesInFlight.run(key, () => this.#read(executionId, query, encoding));
+    return this.#pagesInFlight.run(pageKey(executionId, query, encoding), () => this.#read(executionId, query, encoding));
+  }
+
+  /**
+   * A filtered page and the rows and bytes its filter lets through. The first sorted page of a
+   * filter nobody asked before is read with its count (first-sorted-page.ts), unless a view of it is
+   * kept; clients asking for it at once share that read.
+   */
+  async filteredPage(executionId: string, query: PageQuery & { where: BoundSql }, encoding: PageEncoding): Promise<[StoredSize, Page]> {
+    const known = this.#totals.known(executionId, query.where);
+    const apart = () => Promise.all([this.count(executionId, query.tableColumns, query.where), this.page(executionId, query, encoding)]);
+    if (known || !readsFirstSorted(query)) return apart();
+    return this.#firstPagesInFlight.run(pageKey(executionId, query, encoding), async () => {
+      const viewed = this.#views.page(executionId, query, encoding);
+      if (viewed) return Promise.all([this.count(executionId, query.tableColumns, query.where), viewed]);
+      const [total, page] = await firstSortedPage(this.#reader, executionId, query, encoding);
+      this.#totals.remember(executionId, query.where, total);
+      return [total, page];
+    });
   }
 
   async #read(executionId: string, query: PageQuery, encoding: PageEncoding): Promise<Page> {
@@ -98,4 +116,9 @@ export class ResultStore {
   close(): Promise<void> {
     return this.#blocks.close();
   }
+}
+
+function pageKey(executionId: string, query: PageQuery, encoding: PageEncoding): string {
+  const { where, orderBy, offset, limit, columns } = query;
+  return JSON.stringify([executionId, encoding, where?.sql, where?.params, orderBy, offset, limit, columns.map((c) => c.name)]);
 }

@@ -90,6 +90,12 @@ export class Runs {
     this.#adopt(accountId, queryId, answer.data);
   }
 
+  /** Shows the service's latest result of the query, run with `parameters`, in place of a run (a max age allowed it). */
+  useLatest(accountId: string, queryId: number, execution: ExecutionUpdate, parameters: ParameterValues): void {
+    this.#startFailures.delete(keyOf(accountId, queryId));
+    this.#adopt(accountId, queryId, { execution, parameters, isCached: false, source: 'service' });
+  }
+
   /** Shows an earlier execution of a query (from its history, or a notification) as its run. */
   async show(accountId: string, queryId: number, executionId: string, parameters: ParameterValues | null = null): Promise<void> {
     const current = this.latest(accountId, queryId);

@@ -55,6 +55,12 @@ export const ACTIONS = {
   settings: { title: 'Settings…', keys: SETTINGS_KEYS, words: 'preferences', scope: 'app' },
   palette: { title: 'Command palette', keys: PALETTE_KEYS, scope: 'app' },
   shortcuts: { title: 'Keyboard shortcuts', keys: SHORTCUTS_KEYS, words: 'help keys', scope: 'app' },
+  schedules: { title: 'Schedules…', words: 'refresh every daily timer notify', scope: 'app' },
+  scheduleQuery: { title: 'Schedule refreshes…', words: 'every daily timer notify', scope: 'tab' },
+  runAgain: { title: 'Run again, not using the latest result', keys: `Shift+${RUN_KEYS}`, words: 'fresh max age', scope: 'tab' },
+  maxAge: { title: 'Max age of results…', words: 'freshness reuse latest cache', scope: 'tab' },
+  pinResult: { title: 'Pin the result', words: 'keep cache expire', scope: 'tab' },
+  unpinResult: { title: 'Unpin the result', words: 'cache', scope: 'tab' },
   usage: { title: 'Usage and costs…', words: 'credits datapoints billing spent month', scope: 'app' },
 } as const satisfies Record<string, Action>;
 

@@ -1,5 +1,6 @@
 import { createContext } from 'svelte';
 import type { Editing } from '../editor/editing.svelte.ts';
+import type { Freshness } from '../freshness/freshness.svelte.ts';
 import type { Api } from '../lib/bridge.ts';
 import type { Connection } from '../lib/connection.svelte.ts';
 import type { ParameterForms } from '../queries/parameter-forms.svelte.ts';
@@ -22,8 +23,10 @@ const [getParameterForms, setParameterForms] = createContext<ParameterForms>();
 const [getRunHistory, setRunHistory] = createContext<RunHistory>();
 const [getViews, setViews] = createContext<ViewStore>();
 const [getSettings, setSettings] = createContext<Settings>();
+const [getFreshness, setFreshness] = createContext<Freshness>();
 
 export { getApi, getConnection, getEditing, getParameterForms, getRunHistory, getRuns, getSettings, getViews, getWorkspace };
+export { getFreshness };
 
 /** Called by the root component, while it is made: every part, for all the components under it. */
 export function provideWindowState(state: WindowState): void {
@@ -36,4 +39,5 @@ export function provideWindowState(state: WindowState): void {
   setRunHistory(state.runHistory);
   setViews(state.views);
   setSettings(state.settings);
+  setFreshness(state.freshness);
 }

@@ -1,4 +1,5 @@
 import { substitute, type EditorSelection } from '../editor/substitution.ts';
+import { useLatest } from '../freshness/use-latest.ts';
 import { isModified } from '../lib/shortcuts.ts';
 import { isScratch, SCRATCH_TEMPLATE } from '../queries/scratch.svelte.ts';
 import type { Run } from '../runs/run.svelte.ts';
@@ -8,7 +9,7 @@ import type { WindowState } from './window-state.ts';
 export type WindowDialog = 'accounts' | 'new' | 'open' | 'settings' | 'palette' | 'shortcuts' | 'history' | 'usage';
 
 /** The parts of the window's state its actions use. */
-export type WindowParts = Pick<WindowState, 'workspace' | 'runs' | 'editing' | 'parameterForms' | 'runHistory' | 'settings'>;
+export type WindowParts = Pick<WindowState, 'workspace' | 'runs' | 'editing' | 'parameterForms' | 'runHistory' | 'settings' | 'freshness'>;
 
 /** A run going for longer than this is asked about before Escape cancels it. */
 const CONFIRM_CANCEL_AFTER_MS = 10_000;
@@ -44,9 +45,15 @@ export class WindowActions {
 
   /**
    * Runs what the editor shows: the query as saved when its text is unchanged, else the edited
-   * text (or only `selection`) through /sql/execute, without saving it.
+   * text (or only `selection`) through /sql/execute, without saving it. The query as saved, with a
+   * max age, uses the service's latest result of its values when that is young enough, unless
+   * `again` (Shift+Run) says to run it anyway.
    */
-  run = async (queryId: number | null = this.#parts.workspace.selectedId, selection: EditorSelection | null = null): Promise<void> => {
+  run = async (
+    queryId: number | null = this.#parts.workspace.selectedId,
+    selection: EditorSelection | null = null,
+    again = false,
+  ): Promise<void> => {
     const { workspace, runs, editing, parameterForms, runHistory } = this.#parts;
     const accountId = workspace.account?.id;
     if (!accountId || queryId === null) return;
@@ -58,7 +65,9 @@ export class WindowActions {
     if (values === null) return;
     const text = selection?.text ?? editing.sqlOf(accountId, query);
     const ran = substitute(text, values, selection?.start);
-    await runs.start(accountId, queryId, values, ran, selection !== null || text !== editing.savedSql(query));
+    const asText = selection !== null || text !== editing.savedSql(query);
+    if (!asText && !again && (await useLatest(this.#parts, accountId, queryId, values))) return;
+    await runs.start(accountId, queryId, values, ran, asText);
     await runHistory.refresh(accountId);
   };
 
@@ -117,6 +126,7 @@ export class WindowActions {
       openById: () => (this.dialog = 'open'),
       history: () => (this.dialog = 'history'),
       run: tab !== null ? () => void this.run() : null,
+      runAgain: tab !== null && !scratch ? () => void this.run(tab, null, true) : null,
       cancelRun: active ? () => void this.cancelActiveRun() : null,
       save: tab !== null && !scratch ? () => void editing.save() : null,
       saveAsQuery: scratch ? () => (this.savingScratch = tab) : null,
@@ -175,7 +185,7 @@ export class WindowActions {
     const key = event.key.toLowerCase();
     if (event.key === 'Enter') {
       event.preventDefault();
-      void this.run();
+      void this.run(undefined, null, event.shiftKey);
     } else if (key === 's') {
       event.preventDefault();
       void editing.save();

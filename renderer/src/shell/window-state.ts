@@ -1,6 +1,7 @@
 import { Accounts } from '../accounts/accounts.svelte.ts';
 import { Drafts } from '../editor/drafts.svelte.ts';
 import { Editing } from '../editor/editing.svelte.ts';
+import { Freshness } from '../freshness/freshness.svelte.ts';
 import { createBridge, type Api } from '../lib/bridge.ts';
 import type { Connection } from '../lib/connection.svelte.ts';
 import { ParameterForms } from '../queries/parameter-forms.svelte.ts';
@@ -21,6 +22,7 @@ export interface WindowState {
   runHistory: RunHistory;
   views: ViewStore;
   settings: Settings;
+  freshness: Freshness;
 }
 
 /** Every part, linked to main through the preload's bridge (or the browser host's socket). */
@@ -37,5 +39,6 @@ export function createWindowState(): WindowState {
     runHistory: new RunHistory(api),
     views: new ViewStore(api),
     settings: new Settings(api),
+    freshness: new Freshness(api),
   };
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ExecutionRecord } from '../../../main/contract/index.ts';
+import type { ExecutionRecord, ScheduleNotice } from '../../../main/contract/index.ts';
 import { proofread } from '../words/proofread.ts';
 
 // The desktop notification of a finished execution, with Electron's Notification replaced.
@@ -28,7 +28,7 @@ const fake = vi.hoisted(() => {
 
 vi.mock('electron', () => ({ Notification: fake.Notification }));
 
-const { createFinishedNotifier, notificationText } = await import('../../../main/electron/notifications.ts');
+const { createFinishedNotifier, createScheduleNotifier, notificationText } = await import('../../../main/electron/notifications.ts');
 
 function record(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
   return {
@@ -151,5 +151,41 @@ describe('the finished-execution notification', () => {
     ]) {
       for (const totalRowCount of [null, 1, 5000]) expect(proofread(notificationText(record({ state, totalRowCount }))!.body)).toEqual([]);
     }
+  });
+});
+
+describe('the notification of a scheduled refresh', () => {
+  const notice: ScheduleNotice = {
+    id: 'n1',
+    scheduleId: 's1',
+    accountId: 'local',
+    queryId: 42,
+    queryName: 'Daily volume',
+    executionId: 'E2',
+    previousExecutionId: 'E1',
+    outcome: 'completed',
+    title: 'Daily volume changed',
+    body: '12 rows. (every hour)',
+  };
+
+  it('shows its title and body unless the window is in use, and brings the window to the run when clicked', () => {
+    const shown: ScheduleNotice[] = [];
+    const inUse = fakeWindow();
+    createScheduleNotifier({ getWindow: () => inUse as unknown as AnyWindow, isEnabled: () => true, show: (n) => shown.push(n) })(notice);
+    expect(fake.shown).toEqual([]);
+
+    const away = fakeWindow({ focused: false });
+    createScheduleNotifier({ getWindow: () => away as unknown as AnyWindow, isEnabled: () => true, show: (n) => shown.push(n) })(notice);
+    expect(fake.shown.map(({ title, body }) => ({ title, body }))).toEqual([
+      { title: 'Daily volume changed', body: '12 rows. (every hour)' },
+    ]);
+    fake.shown[0]?.click?.();
+    expect(away.log).toEqual(['show', 'focus']);
+    expect(shown).toEqual([notice]);
+  });
+
+  it('says nothing when notifications are off in Settings', () => {
+    createScheduleNotifier({ getWindow: () => null, isEnabled: () => false, show: () => {} })(notice);
+    expect(fake.shown).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { ColDef, FilterModel, SortModelItem } from 'ag-grid-community';
 import { isNumeric, type TypeKind } from '../../../../main/common/dune-types/index.ts';
-import { quoteIdentifier, quoteLiteral } from '../../../../main/common/sql-quote.ts';
+import { quoteLiteral } from '../../../../main/common/sql-quote.ts';
+import { columnRef } from '../../../../main/filter-language/index.ts';
 
 // The grid's sort and filter models written in the service's `sort_by` / `filters` / `columns`
 // language, so the same request works against the service and the cache.
@@ -12,15 +13,7 @@ export interface ViewColumn {
   index: number;
 }
 
-const BARE_NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u;
-const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'like', 'is', 'null', 'asc', 'desc']);
-
-/** A column name for `filters` and `sort_by`: double-quoted unless it is a plain word. */
-export function columnRef(name: string): string {
-  return BARE_NAME.test(name) && !KEYWORDS.has(name.toLowerCase()) ? name : quoteIdentifier(name);
-}
-
-export { columnsParam } from '../../../../main/filter-language/index.ts';
+export { columnRef, columnsParam } from '../../../../main/filter-language/index.ts';
 
 const TEXT_OPTIONS = { filterOptions: ['contains', 'equals', 'startsWith'], maxNumConditions: 1 };
 const SCALAR_OPTIONS = { filterOptions: ['equals', 'lessThan', 'greaterThan', 'inRange'], maxNumConditions: 1 };

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Editing } from '../../../../renderer/src/editor/editing.svelte.ts';
+import type { Freshness } from '../../../../renderer/src/freshness/freshness.svelte.ts';
 import type { ParameterForms } from '../../../../renderer/src/queries/parameter-forms.svelte.ts';
 import type { Workspace } from '../../../../renderer/src/queries/workspace.svelte.ts';
 import type { RunHistory } from '../../../../renderer/src/runs/run-history.svelte.ts';
@@ -34,6 +35,7 @@ function window(options: { dirty?: boolean; scratchSql?: string; runFor?: number
     parameterForms: {} as ParameterForms,
     runHistory: {} as RunHistory,
     settings,
+    freshness: {} as Freshness,
   });
   return { actions, workspace, closed, cancelled };
 }

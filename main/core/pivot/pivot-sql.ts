@@ -1,0 +1,113 @@
+import type { PivotSettings } from '../../contract/pivot-models.ts';
+import { cellExpression } from '../cache/storage-types.ts';
+import type { Grouping, PivotPlan } from './pivot-plan.ts';
+
+// A pivot as plain SQL over the cached table, read first before any speed-up: the rows the view's
+// filter keeps, each given its groups (and its split value's rank among the most frequent, 0 for
+// "Other"), aggregated by ROLLUP so that every level's subtotal and the grand total come in one
+// statement; each measure once for all rows and once for each split value (FILTER). Siblings are
+// ranked in SQL by the sort's measure, or their own values, so the order is DuckDB's, exact.
+
+/** Names of the statement's own columns; the prefix keeps them apart from the result's. */
+const group = (i: number) => `"__querydesk_g${i}"`;
+const value = (m: number, bucket: number | 'all') => `"__querydesk_m${m}_${bucket}"`;
+const DEPTH = '"__querydesk_depth"';
+const ROWS = '"__querydesk_rows"';
+const SPLIT = '"__querydesk_s"';
+
+export interface PivotSource {
+  /** The cached table, quoted. */
+  table: string;
+  /** The view's filter, compiled: a condition with `?` placeholders. */
+  where: string | null;
+}
+
+function base({ table, where }: PivotSource): string {
+  return `base AS (SELECT * FROM ${table}${where ? ` WHERE ${where}` : ''})`;
+}
+
+/** The split's most frequent values (`top`, most frequent first, ties by value), and how many values it has in all. */
+export function splitValuesSql(source: PivotSource, split: Grouping & { top: number }): string {
+  const frequent = `SELECT ${split.expression} AS v, count(*) AS n FROM base GROUP BY 1`;
+  const cell = cellExpression({ name: 'v', type: split.type });
+  return `WITH ${base(source)}, counted AS (${frequent})
+    SELECT ${cell}, (SELECT count(*) FROM counted) FROM counted ORDER BY n DESC, v ASC NULLS LAST LIMIT ${split.top}`;
+}
+
+const depthOf = (groups: string[]) => groups.map((g) => `(GROUPING(${g}) = 0)::INTEGER`).join(' + ');
+
+/** `grouped`: each group's rows and measures, every level (ROLLUP) aggregated over the rows. */
+function fromRows({ rows, measures }: PivotPlan, buckets: number[]): string[] {
+  const groups = rows.map((_, i) => group(i));
+  const aggregates = measures.flatMap((m, i) => [
+    `${m.aggregate(null)} AS ${value(i, 'all')}`,
+    ...buckets.map((b) => `${m.aggregate(`${SPLIT} = ${b}`)} AS ${value(i, b)}`),
+  ]);
+  const rollup = groups.join(', ');
+  return [
+    `grouped AS (SELECT ${rollup}, ${depthOf(groups)} AS ${DEPTH}, count(*) AS ${ROWS}, ${aggregates.join(', ')} FROM keyed GROUP BY ROLLUP (${rollup}))`,
+  ];
+}
+
+/**
+ * `grouped` from the leaf groups: the rows are aggregated once, by every row column (and the split
+ * value), into partial aggregates, and every level (ROLLUP) combines the leaves' partials, which
+ * are few. A ROLLUP over the rows aggregated them once per level.
+ */
+function fromLeaves({ rows, measures }: PivotPlan, buckets: number[]): string[] {
+  const groups = rows.map((_, i) => group(i));
+  const partial = (m: number, p: number) => `"__querydesk_p${m}_${p}"`;
+  const partials = measures.flatMap((m, i) => m.decomposed!.partials.map((sql, p) => `${sql} AS ${partial(i, p)}`));
+  const leafKeys = [...groups, ...(buckets.length > 0 ? [SPLIT] : [])].join(', ');
+  const combined = measures.flatMap((m, i) => {
+    const over = (rows: string | null) => (fn: string, p: number) => `${fn}(${partial(i, p)})${rows ? ` FILTER (WHERE ${rows})` : ''}`;
+    return [
+      `${m.decomposed!.combine(over(null))} AS ${value(i, 'all')}`,
+      ...buckets.map((b) => `${m.decomposed!.combine(over(`${SPLIT} = ${b}`))} AS ${value(i, b)}`),
+    ];
+  });
+  const rollup = groups.join(', ');
+  return [
+    `leaves AS (SELECT ${leafKeys}, count(*) AS ${ROWS}, ${partials.join(', ')} FROM keyed GROUP BY ${leafKeys})`,
+    `grouped AS (SELECT ${rollup}, ${depthOf(groups)} AS ${DEPTH}, CAST(sum(${ROWS}) AS BIGINT) AS ${ROWS}, ${combined.join(', ')} FROM leaves GROUP BY ROLLUP (${rollup}))`,
+  ];
+}
+
+/**
+ * The pivot's groups, shallow first and each level's best siblings first, at most `limit` of them:
+ * [depth, ...row keys, rows, ...for each measure: its total then one per split value then Other,
+ * sibling rank, groups in all].
+ */
+export function pivotSql(source: PivotSource, plan: PivotPlan, splitCount: number, sort: PivotSettings['sort'], limit: number): string {
+  const { rows, split, measures } = plan;
+  const buckets = split ? [...Array.from({ length: splitCount }, (_, i) => i + 1), 0] : [];
+  const ctes = [base(source)];
+  let keyed = `SELECT *, ${rows.map((r, i) => `${r.expression} AS ${group(i)}`).join(', ')} FROM base`;
+  if (split) {
+    ctes.push(
+      `top_split AS (SELECT v AS "__querydesk_v", row_number() OVER (ORDER BY n DESC, v ASC NULLS LAST) AS "__querydesk_rank" ` +
+        `FROM (SELECT ${split.expression} AS v, count(*) AS n FROM base GROUP BY 1 ORDER BY n DESC, v ASC NULLS LAST LIMIT ${split.top}))`,
+    );
+    keyed =
+      `SELECT base.*, ${rows.map((r, i) => `${r.expression} AS ${group(i)}`).join(', ')}, coalesce(t."__querydesk_rank", 0) AS ${SPLIT} ` +
+      `FROM base LEFT JOIN top_split t ON t."__querydesk_v" IS NOT DISTINCT FROM (${split.expression})`;
+  }
+  ctes.push(`keyed AS (${keyed})`);
+  const groups = rows.map((_, i) => group(i));
+  ctes.push(...(measures.every((m) => m.decomposed) ? fromLeaves(plan, buckets) : fromRows(plan, buckets)));
+  // a group's parent is the group of its first depth - 1 keys
+  const parent = groups.slice(0, -1).map((g, i) => `CASE WHEN ${DEPTH} > ${i + 1} THEN ${g} END`);
+  const byOwnKey = groups.map((g, i) => `CASE WHEN ${DEPTH} = ${i + 1} THEN ${g} END ASC NULLS LAST`);
+  const order = [...(sort ? [`${value(sort.measure, 'all')} ${sort.direction.toUpperCase()} NULLS LAST`] : []), ...byOwnKey];
+  const cells = [
+    ...rows.map((r, i) => cellExpression({ name: `__querydesk_g${i}`, type: r.type })),
+    ROWS,
+    ...measures.flatMap((m, i) =>
+      ['all' as const, ...buckets].map((b) => cellExpression({ name: `__querydesk_m${i}_${b}`, type: m.type })),
+    ),
+  ];
+  const sibling = `row_number() OVER (PARTITION BY ${[DEPTH, ...parent].join(', ')} ORDER BY ${order.join(', ')})`;
+  return `WITH ${ctes.join(',\n')}
+    SELECT ${DEPTH}, ${cells.join(', ')}, ${sibling} AS "__querydesk_sibling", count(*) OVER () AS "__querydesk_total"
+    FROM grouped ORDER BY ${DEPTH}, "__querydesk_sibling" LIMIT ${limit}`;
+}
