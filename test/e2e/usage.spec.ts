@@ -81,3 +81,43 @@ test('shows a result’s size, asks before a large read, and counts runs and rea
   await expect(byQuery.getByRole('row', { name: /Daily volume by chain/ })).toContainText('2');
   await expect(usage.getByRole('table', { name: 'By day' }).getByRole('row')).toHaveCount(2);
 });
+
+test('asks before an export from the service, saying how much fewer columns lower it', async ({ page, ownHost }) => {
+  test.setTimeout(120_000);
+  await page.goto(ownHost.url());
+  // no room in the cache: the result is read page by page from the service, and so is its export
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  for (const [label, value] of [
+    ['Space for cached results (GB)', '0'],
+    ['Ask before reading more datapoints than', '10'],
+  ]) {
+    const form = settings.locator('form', { has: page.getByLabel(label) });
+    await form.getByLabel(label).fill(value);
+    await form.getByRole('button', { name: 'Apply' }).click();
+  }
+  await expect(settings.getByText(/above 10 datapoints shows/)).toBeVisible();
+  await settings.getByRole('button', { name: 'Close' }).click();
+
+  await openQuery(page, 'Daily volume by chain');
+  await run(page);
+  await page
+    .getByRole('dialog', { name: /^Read / })
+    .getByRole('button', { name: 'Read', exact: true })
+    .click();
+  const status = page.getByLabel('Result summary');
+  await expect(status).toContainText('read page by page from the service');
+  const all = Number((await status.getByLabel('Datapoints').textContent())!.replace(/\D/g, ''));
+
+  await page.locator('summary', { hasText: 'Columns' }).click();
+  await page.getByRole('checkbox', { name: /^trades/ }).uncheck();
+  await page.keyboard.press('Escape');
+  await page.getByText('Export CSV', { exact: true }).click();
+  await page.getByRole('button', { name: /^Current view/ }).click();
+  const fewer = ((all / 3) * 2).toLocaleString('en-US');
+  const asking = page.getByRole('dialog', { name: `Export ${fewer} datapoints?` });
+  await expect(asking).toContainText(`2 of 3 columns: ${fewer} datapoints instead of ${all.toLocaleString('en-US')}`);
+  await asking.getByRole('button', { name: 'Cancel' }).click();
+  await expect(asking).toBeHidden();
+  await expect(page.getByRole('status', { name: 'Export progress' })).toHaveText('');
+});
