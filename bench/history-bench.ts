@@ -1,6 +1,7 @@
 // `npm run bench:history` (and the end of `npm run bench`): the run history of 100,000 runs, as the
 // app keeps it (core/executions/history.ts): opening its log, and the history panel's search,
-// beside a plain scan of the same records' JSON text in the same run.
+// beside a plain scan of the same records' JSON text in the same run; then the usage page's month
+// (usage-page.ts), and its opening in Chromium (usage-browser.ts).
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,8 @@ import type { ExecutionRecord } from '../main/contract/index.ts';
 import { searchHistory, searchWords } from '../main/core/executions/history-search.ts';
 import { openExecutionRecords } from '../main/core/executions/history.ts';
 import { recordPrinted } from './results-file.ts';
+import { benchUsagePageInChromium } from './usage-browser.ts';
+import { benchUsagePage } from './usage-page.ts';
 
 const recording = recordPrinted('bench:history');
 
@@ -108,6 +111,8 @@ try {
   console.log(
     `Slowest search (median of 5 each)                   ${slowest.toFixed(1).padStart(6)} ms   goal ${SEARCH_GOAL_MS} ms: ${slowest <= SEARCH_GOAL_MS ? 'met' : 'NOT met'}`,
   );
+  await benchUsagePage(dir, history);
+  await benchUsagePageInChromium();
   recording.save();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { schedulesChannels, schedulesEvents } from './schedules.ts';
 import { settingsChannels } from './settings.ts';
 import { tablesChannels, tablesEvents } from './tables.ts';
 import { uiChannels } from './ui.ts';
+import { usageChannels } from './usage.ts';
 import { versionsChannels } from './versions.ts';
 import { workspaceChannels, workspaceEvents } from './workspace.ts';
 
@@ -33,6 +34,7 @@ export const CHANNELS_BY_PREFIX = {
   freshness: freshnessChannels,
   versions: versionsChannels,
   paramsets: paramsetsChannels,
+  usage: usageChannels,
 } as const;
 
 export const channels = {
@@ -49,6 +51,7 @@ export const channels = {
   ...freshnessChannels,
   ...versionsChannels,
   ...paramsetsChannels,
+  ...usageChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export const events = {

@@ -22,3 +22,4 @@ export * from './wire.ts';
 export * from './freshness.ts';
 export * from './versions.ts';
 export * from './paramsets.ts';
+export * from './usage.ts';

@@ -68,6 +68,8 @@ export const CHANNEL_NAMES = [
   'paramsets:save',
   'paramsets:rename',
   'paramsets:delete',
+  'usage:settings',
+  'usage:report',
 ] as const;
 
 export const EVENT_NAMES = [

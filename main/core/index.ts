@@ -19,6 +19,7 @@ import { resultHandlers } from './handlers/results.ts';
 import { settingsHandlers } from './handlers/settings.ts';
 import { tableHandlers } from './handlers/tables.ts';
 import { uiHandlers } from './handlers/ui.ts';
+import { usageHandlers } from './handlers/usage.ts';
 import { workspaceHandlers } from './handlers/workspace.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
 import { ActivityLog } from './logging/activity-log.ts';
@@ -31,11 +32,12 @@ import type { Fetch, ServiceError } from './service-client/index.ts';
 import { openAppSettings, StoredAppSettings, type AppSettingsState } from './settings/app-settings.ts';
 import { jsonFileStore, type SettingsStore } from './settings/settings-store.ts';
 import { KnownRows } from './tables/known-rows.ts';
-import { readTableSummaries } from './tables/table-summaries.ts';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './tables/table-upload.ts';
 import { UploadSessions } from './tables/upload-sessions.ts';
+import { openUsage, type Usage } from './usage/usage.ts';
+import { openWorkspaces } from './workspace/open-workspaces.ts';
 import { UiState } from './workspace/ui-state.ts';
-import { Workspaces } from './workspace/workspaces.ts';
+import type { Workspaces } from './workspace/workspaces.ts';
 
 // Everything the app does, in plain Node, behind the contract's handlers. Each host (Electron,
 // browser) creates one core, routes requests to its handlers and carries its events.
@@ -110,6 +112,8 @@ export async function createCore(given: CoreOptions): Promise<Core> {
   // every attempt of an account's client tells its workspace whether the service answered; the
   // workspaces are made after the clients, hence the indirection
   const reach = { observe: (_accountId: string, _failure: ServiceError | null): void => undefined };
+  const history = schedules.observing(openExecutionRecords(options.dataDir));
+  const usage = openUsage(options.dataDir, history);
   const accounts = await createAccountRegistry({
     localService: options.localService,
     settings,
@@ -117,22 +121,16 @@ export async function createCore(given: CoreOptions): Promise<Core> {
     fetch: options.fetch,
     onKey: logger.addSecret,
     onReach: (accountId, failure) => reach.observe(accountId, failure),
+    meter: usage.meter,
   });
   const activity = new ActivityLog(logger, (accountId) => accounts.get(accountId)?.account.label ?? accountId);
-  const history = schedules.observing(openExecutionRecords(options.dataDir));
   const viewing: { current: Viewing | null } = { current: null };
   const appSettings = options.appSettings ?? openAppSettings(jsonFileStore(paths.settingsFile, StoredAppSettings, () => ({})));
   const watcher = watchExecutions(options, { accounts, history, appSettings, viewing });
   const cacheSettings =
     options.cacheSettings ?? jsonFileStore(join(options.dataDir, 'cache-settings.json'), CacheSettings, defaultCacheSettings);
   const cache = openCache(options, cacheSettings, activity, history);
-  const exports = createExportRuns({
-    emit: (progress) => {
-      activity.exportProgress(progress);
-      options.emit('results:exportProgress', progress);
-    },
-    scratchDir: join(options.dataDir, 'exports'),
-  });
+  const exports = openExports(options, activity);
   const uploads = new UploadSessions({
     dir: join(options.dataDir, 'uploads'),
     limits: options.uploadLimits ?? DEFAULT_UPLOAD_LIMITS,
@@ -142,10 +140,10 @@ export async function createCore(given: CoreOptions): Promise<Core> {
   const workspacesDir = join(options.dataDir, 'workspaces');
   const ui = new UiState(workspacesDir);
   const knownRows = new KnownRows(join(options.dataDir, 'table-rows.json'));
-  const workspaces = openWorkspaces(options, { dir: workspacesDir, accounts, activity, cache, knownRows });
+  const workspaces = openWorkspaces(options.emit, { dir: workspacesDir, accounts, activity, cache, knownRows });
   reach.observe = (accountId, failure) => workspaces.observe(accountId, failure);
   const parts = { accounts, vault, history, viewing, watcher, cache, cacheSettings, exports, uploads, knownRows, workspaces, ui };
-  const handlers = coreHandlers(options, { ...parts, activity, appSettings, logger, paths });
+  const handlers = coreHandlers(options, { ...parts, activity, appSettings, logger, paths, usage });
 
   return {
     handlers: { ...handlers, ...schedules.open({ handlers, accounts, history, cache }) },
@@ -161,6 +159,16 @@ export async function createCore(given: CoreOptions): Promise<Core> {
       await uploads.clear();
     },
   };
+}
+
+function openExports(options: CoreOptions, activity: ActivityLog): ExportRuns {
+  return createExportRuns({
+    emit: (progress) => {
+      activity.exportProgress(progress);
+      options.emit('results:exportProgress', progress);
+    },
+    scratchDir: join(options.dataDir, 'exports'),
+  });
 }
 
 /** Watches the runs this app starts, and again those still going when it last closed. */
@@ -215,25 +223,6 @@ function openCache(
   );
 }
 
-function openWorkspaces(
-  options: CoreOptions,
-  parts: { dir: string; accounts: AccountRegistry; activity: ActivityLog; cache: ResultCache; knownRows: KnownRows },
-): Workspaces {
-  const { activity, cache, knownRows } = parts;
-  return new Workspaces({
-    dir: parts.dir,
-    accounts: parts.accounts,
-    onChanged: (snapshot) => options.emit('workspace:changed', snapshot),
-    onSync: (state) => {
-      activity.sync(state);
-      options.emit('workspace:sync', state);
-      if (state.status === 'online') void cache.resumeInterrupted(state.accountId).catch(() => undefined);
-    },
-    onConflict: (accountId, pending) => activity.conflict(accountId, pending),
-    readTables: (accountId, client) => readTableSummaries(client, knownRows, accountId),
-  });
-}
-
 interface CoreParts {
   accounts: AccountRegistry;
   vault: KeyVault;
@@ -251,6 +240,7 @@ interface CoreParts {
   appSettings: AppSettingsState;
   logger: Logger;
   paths: { dataDir: string; logsDir: string; settingsFile: string };
+  usage: Usage;
 }
 
 /** Every channel's handler, each prefix's from its own file (the schedules' are opened over these). */
@@ -260,6 +250,7 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `s
     ...appHandlers({ openUrl: options.openUrl }),
     ...accountHandlers(accounts, parts.vault, (accountId) => {
       history.forgetAccount(accountId);
+      parts.usage.forget(accountId);
       // an entry that cannot be dropped now is still evicted later, by age and budget
       cache.forgetAccount(accountId).catch(() => undefined);
       ui.forget(accountId);
@@ -287,5 +278,6 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `s
       openFolder: options.openFolder ?? null,
     }),
     ...freshnessHandlers({ accounts, cache, history, ui }),
+    ...usageHandlers({ usage: parts.usage.log, settings: parts.usage.settings, history }),
   };
 }

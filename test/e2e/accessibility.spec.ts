@@ -127,6 +127,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await check(page, 'settings', found);
     await page.keyboard.press('Escape');
 
+    await command(page, 'Usage and costs');
+    await expect(page.getByRole('dialog', { name: /^Usage of/ }).getByLabel('Month’s totals')).toContainText('2 executions');
+    await check(page, 'usage', found);
+    await page.keyboard.press('Escape');
+
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Tables' }).click();
     const tables = page.getByRole('main', { name: 'Tables' });
     await expect(tables.getByRole('heading', { name: 'Tables', level: 1 })).toBeVisible();

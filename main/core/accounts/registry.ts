@@ -74,6 +74,8 @@ interface RegistryOptions {
   onKey?: (key: string) => void;
   /** Told after every attempt of an account's client whether its service answered (see ServiceConnection.onReach). */
   onReach?: (accountId: string, failure: ServiceError | null) => void;
+  /** Wraps each account's client, to count what it asks of the service (the usage record). */
+  meter?: (accountId: string, client: ServiceClient) => ServiceClient;
 }
 
 type KeyRead = { key: string | null; problem: KeyProblem | null };
@@ -93,7 +95,7 @@ class Registry implements AccountRegistry {
   constructor(options: RegistryOptions) {
     this.#options = options;
     this.#noteKey(options.localService.apiKey);
-    this.#local = localEntry(options.localService, this.#reporterFor(LOCAL_ACCOUNT_ID));
+    this.#local = localEntry(options.localService, (connection) => this.#client(LOCAL_ACCOUNT_ID, connection));
   }
 
   /** Reads the added accounts from the settings store, and their keys from the vault. */
@@ -116,6 +118,11 @@ class Registry implements AccountRegistry {
     return onReach === undefined ? undefined : (failure: ServiceError | null) => onReach(accountId, failure);
   }
 
+  #client(accountId: string, connection: Omit<ServiceConnection, 'onReach'>): ServiceClient {
+    const client = createServiceClient({ ...connection, onReach: this.#reporterFor(accountId) });
+    return this.#options.meter?.(accountId, client) ?? client;
+  }
+
   /** The account as held in memory with this key: the Account shown for it and its client. */
   #addedAccount(profile: AccountProfile, key: KeyRead): AddedAccount {
     this.#noteKey(key.key);
@@ -128,12 +135,11 @@ class Registry implements AccountRegistry {
     const client =
       key.key === null
         ? null
-        : createServiceClient({
+        : this.#client(profile.id, {
             baseUrl: profile.baseUrl,
             serviceName: profile.serviceName,
             apiKey: key.key,
             fetch: this.#options.fetch,
-            onReach: this.#reporterFor(profile.id),
           });
     return { profile, key: key.key, entry: { account, client, keyProblem: key.problem } };
   }
@@ -252,7 +258,7 @@ class Registry implements AccountRegistry {
   }
 }
 
-function localEntry(localService: LocalService, onReach: ServiceConnection['onReach']): AccountEntry {
+function localEntry(localService: LocalService, clientOf: (connection: Omit<ServiceConnection, 'onReach'>) => ServiceClient): AccountEntry {
   const serviceName = 'DUNE';
   return {
     account: {
@@ -266,13 +272,7 @@ function localEntry(localService: LocalService, onReach: ServiceConnection['onRe
       keyStorage: 'host',
       isLocal: true,
     },
-    client: createServiceClient({
-      baseUrl: localService.baseUrl,
-      serviceName,
-      apiKey: localService.apiKey ?? '',
-      fetch: localService.fetch,
-      onReach,
-    }),
+    client: clientOf({ baseUrl: localService.baseUrl, serviceName, apiKey: localService.apiKey ?? '', fetch: localService.fetch }),
     keyProblem: null,
   };
 }

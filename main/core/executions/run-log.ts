@@ -1,4 +1,16 @@
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 
@@ -62,6 +74,22 @@ export function openRecordLog<T>(path: string, schema: z.ZodType<T>, keyOf: (rec
       lines = records.length;
     },
   };
+}
+
+/**
+ * Ends a last line cut short (by a power loss), which would swallow the next record appended after
+ * it; for a log appended to before it is read. Reads the file's last byte only.
+ */
+export function endTornLine(path: string): void {
+  if (!existsSync(path)) return;
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const last = Buffer.alloc(1);
+    if (size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) appendFileSync(path, '\n', { mode: 0o600 });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function parseLine(line: string): unknown {

@@ -63,6 +63,7 @@ export const ACTIONS = {
   pinResult: { title: 'Pin the result', words: 'keep cache expire', scope: 'tab' },
   unpinResult: { title: 'Unpin the result', words: 'cache', scope: 'tab' },
   versions: { title: 'Versions of the query…', words: 'history diff compare restore earlier', scope: 'tab' },
+  usage: { title: 'Usage and costs…', words: 'credits datapoints billing spent month', scope: 'app' },
 } as const satisfies Record<string, Action>;
 
 export type ActionId = keyof typeof ACTIONS;

@@ -6,7 +6,7 @@ import type { Run } from '../runs/run.svelte.ts';
 import { actionHandlers } from './action-handlers.svelte.ts';
 import type { WindowState } from './window-state.ts';
 
-export type WindowDialog = 'accounts' | 'new' | 'open' | 'settings' | 'palette' | 'shortcuts' | 'history';
+export type WindowDialog = 'accounts' | 'new' | 'open' | 'settings' | 'palette' | 'shortcuts' | 'history' | 'usage';
 
 /** The parts of the window's state its actions use. */
 export type WindowParts = Pick<WindowState, 'workspace' | 'runs' | 'editing' | 'parameterForms' | 'runHistory' | 'settings' | 'freshness'>;
@@ -140,6 +140,7 @@ export class WindowActions {
       settings: this.openSettings,
       palette: () => (this.dialog = 'palette'),
       shortcuts: () => (this.dialog = 'shortcuts'),
+      usage: () => (this.dialog = 'usage'),
     });
   }
 
