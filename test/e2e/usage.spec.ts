@@ -1,10 +1,30 @@
 import { expect, type Page } from '@playwright/test';
-import { executionState, openQuery } from './helpers.ts';
+import { executionState, openQuery, otherService } from './helpers.ts';
 import { test } from './own-host.ts';
 
 // What a result costs, before and after: its size shown from the status alone, a read above the
 // size that asks first held until agreed (cancelled, nothing is read), and the usage page counting
-// the runs and reads. On a host of its own, so that its usage starts at nothing.
+// the runs and reads. On a host of its own, so that its usage starts at nothing, with an account
+// for the second service: the embedded Local service bills nothing, and never asks first.
+
+/** Adds an account for the second service and makes it the one in use; its own host has no keychain, so its key is kept for the session. */
+async function useBilledAccount(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Account/ }).click();
+  await page.getByRole('menuitem', { name: 'Manage accounts…' }).click();
+  const accounts = page.getByRole('dialog', { name: 'Accounts' });
+  await accounts.getByRole('button', { name: 'Add account…' }).click();
+  const form = page.getByRole('dialog', { name: 'Add an account' });
+  await form.getByLabel('Name', { exact: true }).fill('Billed');
+  await form.getByLabel('Service address').fill(otherService().url);
+  await form.getByLabel('API key').fill(otherService().key);
+  await form.getByRole('button', { name: 'Add account', exact: true }).click();
+  await form.getByRole('button', { name: 'Keep this key for this session only' }).click();
+  const row = accounts.getByRole('listitem', { name: 'Billed' });
+  await row.getByRole('button', { name: 'Use' }).click();
+  await expect(row).toContainText('In use');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: /^Account/ })).toContainText('Billed');
+}
 
 async function run(page: Page): Promise<void> {
   await page.getByRole('button', { name: /^Run/ }).click();
@@ -15,7 +35,7 @@ async function run(page: Page): Promise<void> {
 async function usageTotals(page: Page): Promise<string> {
   await page.getByRole('button', { name: /^Account/ }).click();
   await page.getByRole('menuitem', { name: 'Usage and costs…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Usage of “Local”' });
+  const dialog = page.getByRole('dialog', { name: 'Usage of “Billed”' });
   const totals = dialog.getByLabel('Month’s totals');
   await expect(totals).toBeVisible();
   const text = (await totals.textContent()) ?? '';
@@ -27,6 +47,7 @@ async function usageTotals(page: Page): Promise<string> {
 test('shows a result’s size, asks before a large read, and counts runs and reads', async ({ page, ownHost }) => {
   test.setTimeout(120_000);
   await page.goto(ownHost.url());
+  await useBilledAccount(page);
   await openQuery(page, 'Daily volume by chain');
   await run(page);
   const status = page.getByLabel('Result summary');
@@ -75,7 +96,7 @@ test('shows a result’s size, asks before a large read, and counts runs and rea
   await page.keyboard.press('ControlOrMeta+K');
   await page.getByRole('combobox', { name: 'Find a command' }).fill('usage');
   await page.keyboard.press('Enter');
-  const usage = page.getByRole('dialog', { name: 'Usage of “Local”' });
+  const usage = page.getByRole('dialog', { name: 'Usage of “Billed”' });
   await expect(usage.getByLabel('Month’s totals')).toContainText('2 executions');
   const byQuery = usage.getByRole('table', { name: 'By query' });
   await expect(byQuery.getByRole('row', { name: /Daily volume by chain/ })).toContainText('2');
@@ -85,6 +106,7 @@ test('shows a result’s size, asks before a large read, and counts runs and rea
 test('asks before an export from the service, saying how much fewer columns lower it', async ({ page, ownHost }) => {
   test.setTimeout(120_000);
   await page.goto(ownHost.url());
+  await useBilledAccount(page);
   // no room in the cache: the result is read page by page from the service, and so is its export
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Settings' });

@@ -16,6 +16,11 @@ export class Accounts {
     this.#api = api;
   }
 
+  /** Whether the account is the embedded Local service. */
+  isLocal(accountId: string): boolean {
+    return this.list.find((account) => account.id === accountId)?.isLocal ?? false;
+  }
+
   async load(): Promise<Result<Account | null>> {
     const answer = await this.#api.invoke('accounts:list', {});
     if (!answer.ok) return answer;

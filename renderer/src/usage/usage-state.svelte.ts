@@ -42,9 +42,12 @@ export class UsageState {
     return null;
   }
 
-  /** Whether reading this many datapoints of this result asks first. */
-  asks(key: string, datapoints: number): boolean {
-    return !this.askNoMore && datapoints > this.confirmDatapoints && !this.#agreed.has(key);
+  /**
+   * Whether reading this many datapoints of this result asks first. Never on the embedded Local
+   * service (`isLocal`): it bills nothing, and asking there only stood between the analyst and the rows.
+   */
+  asks(key: string, datapoints: number, isLocal: boolean): boolean {
+    return !isLocal && !this.askNoMore && datapoints > this.confirmDatapoints && !this.#agreed.has(key);
   }
 
   agree(key: string, askNoMore: boolean): void {
