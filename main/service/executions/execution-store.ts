@@ -137,11 +137,23 @@ export class ExecutionStore {
     this.#db = db;
   }
 
-  async insert(e: Pick<Execution, 'id' | 'queryId' | 'accountId' | 'parameters' | 'performance' | 'submittedAt'>): Promise<void> {
+  /** `queryVersion`: the stored query's version it runs, for the latest result of the latest version. */
+  async insert(
+    e: Pick<Execution, 'id' | 'queryId' | 'accountId' | 'parameters' | 'performance' | 'submittedAt'> & { queryVersion?: number },
+  ): Promise<void> {
     await this.#db.run(
-      `INSERT INTO executions (id, query_id, account_id, parameters, performance, state, submitted_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [e.id, e.queryId ?? NO_QUERY, e.accountId, canonicalParameters(e.parameters), e.performance, STATE.pending, e.submittedAt],
+      `INSERT INTO executions (id, query_id, account_id, parameters, performance, state, submitted_at, query_version)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        e.id,
+        e.queryId ?? NO_QUERY,
+        e.accountId,
+        canonicalParameters(e.parameters),
+        e.performance,
+        STATE.pending,
+        e.submittedAt,
+        e.queryVersion ?? null,
+      ],
     );
   }
 
@@ -227,12 +239,21 @@ export class ExecutionStore {
    * The latest execution of the query with a stored result, started by one of `startedBy`; with
    * `parameters`, the latest run with exactly those values.
    */
-  async latestWithResult(queryId: number, parameters: Record<string, string> | null, startedBy: number[]): Promise<Execution | null> {
-    const params: (string | number)[] = [queryId, STATE.completed, STATE.completedPartial, STATE.expired, ...startedBy];
+  /**
+   * The latest run of `version` of the query with a result, by one of `startedBy`. Runs made before
+   * versions were kept with them count as the latest version's, as they did then.
+   */
+  async latestWithResult(
+    queryId: number,
+    version: number,
+    parameters: Record<string, string> | null,
+    startedBy: number[],
+  ): Promise<Execution | null> {
+    const params: (string | number)[] = [queryId, version, STATE.completed, STATE.completedPartial, STATE.expired, ...startedBy];
     if (parameters) params.push(canonicalParameters(parameters));
     const rows = await this.#db.rows<ExecutionRow>(
-      `SELECT * FROM executions WHERE query_id = ? AND state IN (?, ?, ?) AND account_id IN (${startedBy.map(() => '?').join(', ')})
-       ${parameters ? 'AND parameters = ?' : ''} ORDER BY ended_at DESC LIMIT 1`,
+      `SELECT * FROM executions WHERE query_id = ? AND (query_version = ? OR query_version IS NULL) AND state IN (?, ?, ?)
+       AND account_id IN (${startedBy.map(() => '?').join(', ')}) ${parameters ? 'AND parameters = ?' : ''} ORDER BY ended_at DESC LIMIT 1`,
       params,
     );
     return rows[0] ? toExecution(rows[0]) : null;

@@ -57,6 +57,7 @@ export function addExecutionRoutes(router: Router<ServiceAccount>, deps: Service
     await executions.insert({
       id,
       queryId: query.id,
+      queryVersion: query.version,
       accountId: caller.id,
       parameters: values,
       performance,

@@ -106,7 +106,7 @@ export function addResultRoutes(router: Router<ServiceAccount>, deps: ServiceDep
     const query = await readableQuery(queries, request.caller, request.params.id!);
     const parameters = parametersOf(request.url, query.sql, query.parameters);
     // Only runs of the reader itself or of the query's owner: never what a third context chose to run.
-    const execution = await executions.latestWithResult(query.id, parameters, [request.caller.id, query.ownerId]);
+    const execution = await executions.latestWithResult(query.id, query.version, parameters, [request.caller.id, query.ownerId]);
     if (!execution) throw notFound('not found: No execution found for the latest version of the given query');
     return expireIfDue(execution, executions, results);
   }

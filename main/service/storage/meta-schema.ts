@@ -68,6 +68,8 @@ export const META_SCHEMA = [
     PRIMARY KEY (namespace, table_name))`,
   // columns added after the first release, for data directories made before them
   `ALTER TABLE executions ADD COLUMN IF NOT EXISTS expired_at VARCHAR`,
+  // the query's version when it ran: the latest result is the latest version's (null: run before this was kept)
+  `ALTER TABLE executions ADD COLUMN IF NOT EXISTS query_version INTEGER`,
   // each table's own DuckDB file; null for tables of the former shared file until converted
   `ALTER TABLE uploaded_tables ADD COLUMN IF NOT EXISTS file VARCHAR`,
 ];

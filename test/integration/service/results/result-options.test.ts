@@ -189,6 +189,27 @@ describe('CSV', () => {
 });
 
 describe('latest result by query', () => {
+  it("answers a run of the query's latest version only: after an edit, none until it runs again", async () => {
+    const created = await h.post('/api/v1/query', { name: 'versioned', query_sql: 'SELECT 1 AS one' });
+    const id = created.body.query_id as number;
+    const first = await h.execute(id, {});
+    await h.waitUntilFinished(first);
+    expect((await h.get(`/api/v1/query/${id}/results`)).body.execution_id).toBe(first);
+
+    const edited = await h.post(`/api/v1/query/${id}`, { query_sql: 'SELECT 2 AS two' }, { method: 'PATCH' });
+    expect(edited.status).toBe(200);
+    expect(await h.get(`/api/v1/query/${id}/results`)).toEqual({
+      status: 404,
+      body: { error: 'not found: No execution found for the latest version of the given query' },
+    });
+
+    const second = await h.execute(id, {});
+    await h.waitUntilFinished(second);
+    const latest = await h.get(`/api/v1/query/${id}/results`);
+    expect(latest.body.execution_id).toBe(second);
+    expect(latest.body.result.rows).toEqual([{ two: 2 }]);
+  });
+
   it('answers the latest result of the query, for the given params.* values', async () => {
     const base = await h.execute(PARAMETER_QUERY, { query_parameters: { chain: 'base', min_usd: '0' } });
     await h.waitUntilFinished(base);
