@@ -187,6 +187,9 @@ test('says offline as a download into the cache breaks off, and goes on by itsel
     );
     await page.getByRole('button', { name: /^Run/ }).click();
     await expect(executionState(page)).toHaveText('Completed', { timeout: 60_000 });
+    // 3,000,000 datapoints, above the size that asks first on an account of another service
+    await page.getByRole('region', { name: 'Result not read yet' }).getByRole('button', { name: 'Read the result…' }).click();
+    await page.getByRole('dialog', { name: 'Read 3,000,000 datapoints?' }).getByRole('button', { name: 'Read', exact: true }).click();
     await expect(summary(page).getByLabel('Cache download')).toBeVisible({ timeout: 30_000 });
 
     started.child.kill('SIGKILL');

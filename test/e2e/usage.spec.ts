@@ -71,12 +71,13 @@ test('shows a result’s size, asks before a large read, and counts runs and rea
   expect(before).toMatch(/^1 execution /);
 
   await run(page);
+  const held = page.getByRole('region', { name: 'Result not read yet' });
+  await held.getByRole('button', { name: 'Read the result…' }).click();
   const asking = page.getByRole('dialog', { name: /^Read [\d,.\s]+ datapoints\?$/ });
   await expect(asking).toBeVisible();
   await expect(asking.getByLabel('Size of the read')).toContainText(`${size.toLocaleString('en-US')} datapoints`);
   await asking.getByRole('button', { name: 'Cancel' }).click();
   await expect(asking).toBeHidden();
-  const held = page.getByRole('region', { name: 'Result not read yet' });
   await expect(held).toContainText(`${size.toLocaleString('en-US')} datapoints`);
   await expect(page.getByRole('grid')).toHaveCount(0);
   // the second run is counted, and not a datapoint more was read
@@ -123,6 +124,7 @@ test('asks before an export from the service, saying how much fewer columns lowe
 
   await openQuery(page, 'Daily volume by chain');
   await run(page);
+  await page.getByRole('region', { name: 'Result not read yet' }).getByRole('button', { name: 'Read the result…' }).click();
   await page
     .getByRole('dialog', { name: /^Read / })
     .getByRole('button', { name: 'Read', exact: true })

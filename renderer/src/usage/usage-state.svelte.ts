@@ -13,6 +13,7 @@ export class UsageState {
   /** Set from the dialog: no more asking until the window is opened again. */
   askNoMore = $state(false);
   readonly #agreed = new SvelteSet<string>();
+  readonly #warmed = new Set<string>();
   /** Accounts whose settings came from main: until then, whether to ask is not known. */
   readonly #loaded = new SvelteSet<string>();
   readonly #api: Api;
@@ -50,6 +51,17 @@ export class UsageState {
     return !isLocal && !this.askNoMore && datapoints > this.confirmDatapoints && !this.#agreed.has(key);
   }
 
+  /**
+   * Has main read this month's usage record before the usage page asks for it: the account menu,
+   * which offers the page, calls this as it opens. The first read of a month is most of the page's
+   * first opening; once read, main keeps it.
+   */
+  warm(accountId: string): void {
+    if (this.#warmed.has(accountId)) return;
+    this.#warmed.add(accountId);
+    void this.#api.invoke('usage:report', { accountId, month: monthOf(new Date()) });
+  }
+
   agree(key: string, askNoMore: boolean): void {
     this.#agreed.add(key);
     if (askNoMore) this.askNoMore = true;
@@ -65,6 +77,11 @@ export class UsageState {
 const states = new WeakMap<Api, UsageState>();
 
 /** The window's one usage state (one per bridge to main). */
+/** A month as the usage record names it, `YYYY-MM`, in local time. */
+export function monthOf(day: Date): string {
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}`;
+}
+
 export function usageState(api: Api): UsageState {
   let state = states.get(api);
   if (state === undefined) states.set(api, (state = new UsageState(api)));
