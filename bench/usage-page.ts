@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { ExecutionRecords } from '../main/core/executions/history.ts';
 import { usageHandlers } from '../main/core/handlers/usage.ts';
 import { localDay } from '../main/core/usage/local-day.ts';
-import { openUsageLog, type UsageEvent } from '../main/core/usage/usage-log.ts';
+import type { UsageEvent } from '../main/core/usage/usage-event.ts';
+import { openUsageLog } from '../main/core/usage/usage-log.ts';
 import { UsageSettingsState } from '../main/core/usage/usage-settings.ts';
 
 const RUNS_A_MONTH = 10_000;

@@ -23,6 +23,11 @@ import type { z } from 'zod';
 export interface RecordLog<T> {
   /** The records, in the order their keys first appeared; and the lines skipped as unreadable. */
   read(): { records: T[]; skipped: number };
+  /**
+   * Each line's record in the file's order, as it is read, keeping none (a key written twice is
+   * visited twice); answers the lines skipped as unreadable.
+   */
+  scan(visit: (record: T) => void): number;
   append(record: T): void;
   /** Writes only these records, atomically: the file's other lines are gone. */
   rewrite(records: T[]): void;
@@ -38,10 +43,15 @@ export function openRecordLog<T>(path: string, schema: z.ZodType<T>, keyOf: (rec
     },
 
     read() {
+      const byKey = new Map<string, T>();
+      const skipped = this.scan((record) => byKey.set(keyOf(record), record));
+      return { records: [...byKey.values()], skipped };
+    },
+
+    scan(visit) {
       const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
       // a last line cut short would swallow the next record appended after it
       if (text !== '' && !text.endsWith('\n')) appendFileSync(path, '\n', { mode: 0o600 });
-      const byKey = new Map<string, T>();
       let skipped = 0;
       lines = 0;
       for (const line of text.split('\n')) {
@@ -49,9 +59,9 @@ export function openRecordLog<T>(path: string, schema: z.ZodType<T>, keyOf: (rec
         lines++;
         const parsed = schema.safeParse(parseLine(line));
         if (!parsed.success) skipped++;
-        else byKey.set(keyOf(parsed.data), parsed.data);
+        else visit(parsed.data);
       }
-      return { records: [...byKey.values()], skipped };
+      return skipped;
     },
 
     append(record) {

@@ -2,7 +2,6 @@ import { ok } from '../../contract/index.ts';
 import type { ExecutionRecords } from '../executions/history.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
 import type { UsageLog } from '../usage/usage-log.ts';
-import { buildUsageReport } from '../usage/usage-report.ts';
 import type { UsageSettingsState } from '../usage/usage-settings.ts';
 
 // The usage channels: the account's rates and the confirm size, and the usage page's report.
@@ -40,9 +39,9 @@ export function usageHandlers(options: UsageHandlerOptions): Pick<Handlers, 'usa
       ),
 
     'usage:report': async ({ accountId, month }) => {
-      const { events, skipped } = usage.month(month);
+      const { sums, skipped } = usage.month(month);
       return ok(
-        buildUsageReport(events, {
+        sums.report({
           accountId,
           month,
           rates: settings.of(accountId).rates,

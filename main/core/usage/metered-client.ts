@@ -1,6 +1,6 @@
 import { scanRecord } from '../../common/csv-text.ts';
 import type { ClientResult, ResultsPage, ResultView, ServiceClient } from '../service-client/index.ts';
-import type { NewUsageEvent } from './usage-log.ts';
+import type { NewUsageEvent } from './usage-event.ts';
 
 // An account's client that tells the usage record what it asked of the service: each execution
 // it started, and each page of a result it read, with the page's datapoints and bytes. Every path

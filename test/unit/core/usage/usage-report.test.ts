@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { estimateCost, NO_RATES } from '../../../../main/contract/index.ts';
-import { openUsageLog, type UsageEvent } from '../../../../main/core/usage/usage-log.ts';
-import { buildUsageReport } from '../../../../main/core/usage/usage-report.ts';
+import type { UsageEvent } from '../../../../main/core/usage/usage-event.ts';
+import { openUsageLog } from '../../../../main/core/usage/usage-log.ts';
+import { UsageSums } from '../../../../main/core/usage/usage-report.ts';
 
 // The usage page's figures: days and months in the computer's local time (here New York, five
 // hours behind UTC in winter), queries by their datapoints, and the cost the rates give.
@@ -16,16 +17,13 @@ function event(kind: UsageEvent['kind'], at: string, fields: Partial<UsageEvent>
 }
 
 const names = (queryId: number) => (queryId === 7 ? 'Daily volume' : null);
-const report = (events: UsageEvent[], month: string, rates = NO_RATES) =>
-  buildUsageReport(events, {
-    accountId: 'local',
-    month,
-    rates,
-    skipped: 0,
-    months: [],
-    nameOf: names,
-    now: new Date('2026-03-10T12:00:00.000Z'),
-  });
+const REQUEST = { accountId: 'local', rates: NO_RATES, skipped: 0, months: [], nameOf: names, now: new Date('2026-03-10T12:00:00.000Z') };
+
+function report(events: UsageEvent[], month: string, rates = NO_RATES) {
+  const sums = new UsageSums();
+  for (const added of events) sums.add(added);
+  return sums.report({ ...REQUEST, month, rates });
+}
 
 describe('the usage report', () => {
   it('puts an event in the local day and month it happened in, not the UTC one', () => {
@@ -94,6 +92,12 @@ describe('the cost estimate', () => {
   });
 });
 
+/** The report of a month's file of the record, for the account 'local'. */
+function monthReport(log: ReturnType<typeof openUsageLog>, month: string) {
+  const { sums, skipped } = log.month(month);
+  return sums.report({ ...REQUEST, month, skipped });
+}
+
 describe('the usage record', () => {
   it('skips a line whose time is not written as the app writes it, and counts it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'querydesk-usage-'));
@@ -101,9 +105,9 @@ describe('the usage record', () => {
       const line = (at: string) => JSON.stringify({ ...event('read', at), datapoints: 5 });
       writeFileSync(join(dir, 'usage-2026-03.jsonl'), `${line('2026-03-02T12:00:00.000Z')}\n${line('March 2nd')}\n`);
       const log = openUsageLog(dir);
-      const march = log.month('2026-03');
+      const march = monthReport(log, '2026-03');
       expect(march.skipped).toBe(1);
-      expect(march.events.map((e) => e.at)).toEqual(['2026-03-02T12:00:00.000Z']);
+      expect(march.byDay.map((d) => [d.day, d.datapoints])).toEqual([['2026-03-02', 5]]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -120,9 +124,31 @@ describe('the usage record', () => {
       log.record({ kind: 'read', accountId: 'local', executionId: 'a', queryId: 7, datapoints: 9, bytes: 90 });
       expect(log.months().sort()).toEqual(['2026-03', '2026-04']);
       const again = openUsageLog(dir);
-      expect(again.month('2026-03').events.map((e) => e.kind)).toEqual(['execution']);
-      expect(again.month('2026-04').events.map((e) => e.datapoints)).toEqual([9]);
-      expect(again.month('2026-05').events).toEqual([]);
+      expect(monthReport(again, '2026-03').total).toMatchObject({ executions: 1, datapoints: 0 });
+      expect(monthReport(again, '2026-04').total).toMatchObject({ executions: 0, datapoints: 9, bytes: 90 });
+      expect(monthReport(again, '2026-05').byDay).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('adds an event written after its month was read to that month’s figures, and forgets an account', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'querydesk-usage-'));
+    try {
+      const log = openUsageLog(dir, () => new Date('2026-03-02T12:00:00.000Z'));
+      log.record({ kind: 'execution', accountId: 'local', executionId: 'a', queryId: 7, datapoints: 0, bytes: 0 });
+      expect(monthReport(log, '2026-03').total).toMatchObject({ executions: 1, datapoints: 0 });
+      log.record({ kind: 'read', accountId: 'local', executionId: 'a', queryId: null, datapoints: 12, bytes: 30 });
+      log.record({ kind: 'read', accountId: 'work', executionId: 'b', queryId: 3, datapoints: 99, bytes: 0 });
+      const march = monthReport(log, '2026-03');
+      expect(march.byQuery.map((q) => [q.queryId, q.executions, q.datapoints])).toEqual([[7, 1, 12]]);
+      log.forgetAccount('local');
+      expect(monthReport(log, '2026-03').total).toMatchObject({ executions: 0, datapoints: 0 });
+      expect(monthReport(openUsageLog(dir), '2026-03').total).toMatchObject({ executions: 0, datapoints: 0 });
+      const work = openUsageLog(dir)
+        .month('2026-03')
+        .sums.report({ ...REQUEST, accountId: 'work', month: '2026-03' });
+      expect(work.total.datapoints).toBe(99);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
