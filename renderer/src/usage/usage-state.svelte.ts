@@ -53,8 +53,8 @@ export class UsageState {
 
   /**
    * Has main read this month's usage record before the usage page asks for it: the account menu,
-   * which offers the page, calls this as it opens. The first read of a month is most of the page's
-   * first opening; once read, main keeps it.
+   * which offers the page, calls this once the window is idle. The first read of a month is most of
+   * the page's first opening; once read, main keeps its sums.
    */
   warm(accountId: string): void {
     if (this.#warmed.has(accountId)) return;
@@ -76,12 +76,12 @@ export class UsageState {
 
 const states = new WeakMap<Api, UsageState>();
 
-/** The window's one usage state (one per bridge to main). */
 /** A month as the usage record names it, `YYYY-MM`, in local time. */
 export function monthOf(day: Date): string {
   return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}`;
 }
 
+/** The window's one usage state (one per bridge to main). */
 export function usageState(api: Api): UsageState {
   let state = states.get(api);
   if (state === undefined) states.set(api, (state = new UsageState(api)));
