@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionRecord } from '../main/contract/index.ts';
-import { searchHistory, searchWords } from '../main/core/executions/history-search.ts';
+import { prepareHistorySearch, searchHistory, searchWords } from '../main/core/executions/history-search.ts';
 import { openExecutionRecords } from '../main/core/executions/history.ts';
 import { recordPrinted } from './results-file.ts';
 import { benchUsagePageInChromium } from './usage-browser.ts';
@@ -17,6 +17,7 @@ const recording = recordPrinted('bench:history');
 const RUNS = 100_000;
 const QUERIES = 60;
 const SEARCH_GOAL_MS = 100;
+const FIRST_SEARCH = 'failed';
 const SEARCHES = ['transfers', 'chain=base', 'failed', 'needle 4711', '2026-03-14 completed', 'select', 'zzz nothing'];
 const CHAINS = ['ethereum', 'base', 'arbitrum', 'optimism', 'polygon'];
 const STATES = ['QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED', 'QUERY_STATE_COMPLETED', 'QUERY_STATE_FAILED', 'QUERY_STATE_CANCELLED'];
@@ -82,8 +83,17 @@ try {
   const records = history.all();
   if (records.length !== RUNS) throw new Error(`the history holds ${records.length} runs of ${RUNS}`);
 
-  const search = (text: string) => searchHistory(records, { words: searchWords(text), limit: 200, accountName: names });
-  const first = timed(() => search(SEARCHES[0]!));
+  const searchIn = (runs: readonly ExecutionRecord[], text: string) =>
+    searchHistory(runs, { words: searchWords(text), limit: 200, accountName: names });
+  const search = (text: string) => searchIn(records, text);
+  // a word in no query's name or SQL needs every run's own words: made as the panel opens, else by
+  // the first search (runs read afresh have none made)
+  const unprepared = openExecutionRecords(dir).all();
+  const firstUnprepared = timed(() => searchIn(unprepared, FIRST_SEARCH));
+  const preparing = performance.now();
+  await prepareHistorySearch(records);
+  const prepared = performance.now() - preparing;
+  const first = timed(() => search(FIRST_SEARCH));
   const times = SEARCHES.map((text) => median([1, 2, 3, 4, 5].map(() => timed(() => search(text)))));
   // the reference: each record's JSON text, lower-cased, scanned for every word, as a plain filter would
   const scan = (text: string) => {
@@ -100,7 +110,10 @@ try {
     `Run history: ${RUNS.toLocaleString('en-US')} runs of ${QUERIES} queries and scratch tabs, ${(statSync(log).size / 1e6).toFixed(1)} MB of log; 2 cores shared.\n`,
   );
   console.log(`Open the log (median of 3)                          ${median(opens).toFixed(0).padStart(6)} ms`);
-  console.log(`First search (each run's text made once)            ${first.toFixed(1).padStart(6)} ms   goal ${SEARCH_GOAL_MS} ms`);
+  const met = (ms: number) => `goal ${SEARCH_GOAL_MS} ms: ${ms <= SEARCH_GOAL_MS ? 'met' : 'NOT met'}`;
+  console.log(`Each run's words, made as the panel opens            ${prepared.toFixed(1).padStart(6)} ms   in turns of 5,000 runs`);
+  console.log(`First search typed after, "${FIRST_SEARCH}"                    ${first.toFixed(1).padStart(6)} ms   ${met(first)}`);
+  console.log(`  typed before the panel had made them               ${firstUnprepared.toFixed(1).padStart(6)} ms`);
   for (const [i, text] of SEARCHES.entries()) {
     const found = search(text).total.toLocaleString('en-US');
     const label = `  "${text}" (${found} runs)`;
@@ -108,9 +121,7 @@ try {
       `${label.padEnd(52)} ${times[i]!.toFixed(1).padStart(6)} ms   a scan of each run's JSON ${reference[i]!.toFixed(1)} ms: ${(times[i]! / reference[i]!).toFixed(2)}x`,
     );
   }
-  console.log(
-    `Slowest search (median of 5 each)                   ${slowest.toFixed(1).padStart(6)} ms   goal ${SEARCH_GOAL_MS} ms: ${slowest <= SEARCH_GOAL_MS ? 'met' : 'NOT met'}`,
-  );
+  console.log(`Slowest search (median of 5 each)                   ${slowest.toFixed(1).padStart(6)} ms   ${met(slowest)}`);
   await benchUsagePage(dir, history);
   await benchUsagePageInChromium();
   recording.save();

@@ -9,7 +9,7 @@ import {
 import { findAccount, withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
-import { searchHistory, searchWords } from '../executions/history-search.ts';
+import { prepareHistorySearch, searchHistory, searchWords } from '../executions/history-search.ts';
 import type { ExecutionRecords, RanText } from '../executions/history.ts';
 import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
 import { statusAfterExecute } from '../executions/snapshot.ts';
@@ -125,10 +125,14 @@ function recordHandlers(
   options: ExecutionHandlerOptions,
 ): Pick<Handlers, 'executions:list' | 'executions:latest' | 'executions:viewing' | 'executions:history'> {
   const { accounts, history, cache } = options;
+  let preparing: Promise<void> | null = null;
   return {
     'executions:history': async ({ text, accountId, limit = 200 }) => {
       const accountName = (id: string) => accounts.get(id)?.account.label ?? id;
-      const found = searchHistory(history.all(), { words: searchWords(text), accountId, limit, accountName });
+      const words = searchWords(text);
+      // the panel opens with no words: its runs' words are made then, before a search is typed
+      if (words.length === 0) preparing ??= prepareHistorySearch(history.all()).finally(() => (preparing = null));
+      const found = searchHistory(history.all(), { words, accountId, limit, accountName });
       return ok({ ...found, skipped: history.skipped });
     },
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../../../main/contract/index.ts';
-import { historyEntry, searchHistory, searchWords } from '../../../../main/core/executions/history-search.ts';
+import { historyEntry, prepareHistorySearch, searchHistory, searchWords } from '../../../../main/core/executions/history-search.ts';
 
 function record(executionId: string, extra: Partial<ExecutionRecord> = {}): ExecutionRecord {
   return {
@@ -85,5 +85,18 @@ describe('the history search', () => {
       datapoints: null,
       sql: '',
     });
+  });
+});
+
+describe('the history panel’s words made as it opens', () => {
+  it('answers other work between its turns, and searches find the same runs after', async () => {
+    const many = Array.from({ length: 12_000 }, (_, i) => record(`E${i}`, { parameters: { chain: i % 3 === 0 ? 'base' : 'ethereum' } }));
+    const before = search('chain=base', many).total;
+    let answeredBetween = false;
+    const preparing = prepareHistorySearch(many).then(() => answeredBetween);
+    setImmediate(() => (answeredBetween = true));
+    expect(await preparing).toBe(true);
+    expect(search('chain=base', many).total).toBe(before);
+    expect(before).toBe(4_000);
   });
 });
