@@ -29,6 +29,7 @@ export const CHANNEL_NAMES = [
   'results:compare',
   'results:pivot',
   'results:export',
+  'results:exportPivot',
   'results:exportCancel',
   'tables:list',
   'tables:delete',

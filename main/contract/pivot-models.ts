@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CellValue, FromCache } from './models.ts';
-import { resultView } from './result-models.ts';
+import { ExportFormat, resultView } from './result-models.ts';
 
 // A pivot of a cached result: groups of rows (a tree, with subtotals and a grand total), optionally
 // split by one column's most frequent values, and measures of each group, computed by DuckDB in
@@ -28,6 +28,8 @@ export type PivotMeasure = z.infer<typeof PivotMeasure>;
 export const PIVOT_MAX_ROWS = 4;
 export const PIVOT_MAX_MEASURES = 8;
 export const PIVOT_MAX_SPLIT = 50;
+/** Groups a pivot sends at most: past them, the deepest level is cut to its best-ranked groups and the table says so. */
+export const PIVOT_MAX_GROUPS = 20_000;
 
 export const PivotSettings = z
   .object({
@@ -79,3 +81,22 @@ export const PivotTable = z.object({
   fromCache: FromCache,
 });
 export type PivotTable = z.infer<typeof PivotTable>;
+
+/**
+ * A pivot written to a file as its table shows it: the groups shown (the grand total's key is
+ * empty; a folded group's children are not shown), and each bucket's measure headings as the
+ * table reads them (the split's values in the window's own number style).
+ */
+export const PivotExportRequest = PivotRequest.extend({
+  format: ExportFormat,
+  shown: z
+    .array(z.array(CellValue).max(PIVOT_MAX_ROWS))
+    .min(1)
+    .max(PIVOT_MAX_GROUPS + 1),
+  headings: z
+    .array(z.string().max(1_000))
+    .min(1)
+    .max(PIVOT_MAX_MEASURES * (PIVOT_MAX_SPLIT + 2)),
+  /** A suggestion for the file's name; the host's dialog (or the browser) has the last word. */
+  fileName: z.string().min(1).max(200).optional(),
+});

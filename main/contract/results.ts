@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountId, executionId, ResultPage } from './models.ts';
-import { PivotRequest, PivotTable } from './pivot-models.ts';
+import { PivotExportRequest, PivotRequest, PivotTable } from './pivot-models.ts';
 import {
   CacheStatus,
   CacheUsage,
@@ -127,6 +127,11 @@ export const resultsChannels = {
    */
   'results:export': {
     request: ExportRequest,
+    response: ExportStarted,
+  },
+  /** The pivot's table as shown, to a file, followed as any export (`results:exportProgress`). */
+  'results:exportPivot': {
+    request: PivotExportRequest.extend({ accountId, executionId }).strict(),
     response: ExportStarted,
   },
   'results:exportCancel': {

@@ -15,6 +15,7 @@ import { appHandlers } from './handlers/app.ts';
 import { executionHandlers, type Viewing } from './handlers/executions.ts';
 import { freshnessHandlers } from './handlers/freshness.ts';
 import { queryHandlers } from './handlers/queries.ts';
+import { resultExportHandlers } from './handlers/result-exports.ts';
 import { resultHandlers } from './handlers/results.ts';
 import { settingsHandlers } from './handlers/settings.ts';
 import { tableHandlers } from './handlers/tables.ts';
@@ -246,6 +247,14 @@ interface CoreParts {
 /** Every channel's handler, each prefix's from its own file (the schedules' are opened over these). */
 function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `schedules:${string}`> {
   const { accounts, history, cache, workspaces, ui, activity, watcher, viewing } = parts;
+  const resultOptions = {
+    accounts,
+    cache,
+    cacheSettings: parts.cacheSettings,
+    exports: parts.exports,
+    destinations: options.exportDestinations,
+    activity,
+  };
   return {
     ...appHandlers({ openUrl: options.openUrl }),
     ...accountHandlers(accounts, parts.vault, (accountId) => {
@@ -258,14 +267,8 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `s
     }),
     ...queryHandlers(accounts, workspaces, activity),
     ...executionHandlers({ accounts, watcher, history, cache, workspaces, setViewing: (next) => (viewing.current = next) }),
-    ...resultHandlers({
-      accounts,
-      cache,
-      cacheSettings: parts.cacheSettings,
-      exports: parts.exports,
-      destinations: options.exportDestinations,
-      activity,
-    }),
+    ...resultHandlers(resultOptions),
+    ...resultExportHandlers(resultOptions),
     ...tableHandlers(accounts, parts.uploads, parts.knownRows, workspaces),
     ...uiHandlers(accounts, ui),
     ...workspaceHandlers(accounts, workspaces),

@@ -1,17 +1,14 @@
 import { missingTable } from '../../common/duckdb-errors.ts';
-import { EXPORT_FORMATS, fail, ok, type Failure, type Result, type ResultPage } from '../../contract/index.ts';
-import { FilterLanguageError } from '../../filter-language/index.ts';
+import { fail, ok, type Failure, type Result, type ResultPage } from '../../contract/index.ts';
 import { findAccount, withAccount } from '../accounts/find-account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { CacheSettings } from '../cache/cache-settings.ts';
-import { compileView, readCachedPage, readCachedSample } from '../cache/cached-reads.ts';
+import { readCachedPage, readCachedSample } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
 import { chartFromCache } from '../charts/chart-query.ts';
 import { compareCached } from '../compare/compare-runs.ts';
-import { cacheFirstSource } from '../export/cache-first.ts';
 import type { ExportDestinations } from '../export/destination.ts';
-import { cacheSource, EXPORT_SOURCE, serviceSource, type ExportSource } from '../export/export-sources.ts';
 import type { ExportRuns } from '../export/exports.ts';
 import { isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
@@ -21,7 +18,7 @@ import { profileFromCache } from '../profile/column-profile.ts';
 import { profileFromSample } from '../profile/sampled-profile.ts';
 import { partialFailure, readRowRange } from '../results/read-range.ts';
 import { readSample, WHOLE_RESULT_ONLY } from '../results/read-sample.ts';
-import { checkSyntax, languageFailure, viewOf } from '../results/view.ts';
+import { checkSyntax, viewOf } from '../results/view.ts';
 import type { ResultView, ServiceClient } from '../service-client/index.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 
@@ -38,9 +35,7 @@ type ResultChannels =
   | 'results:chart'
   | 'results:profile'
   | 'results:compare'
-  | 'results:pivot'
-  | 'results:export'
-  | 'results:exportCancel';
+  | 'results:pivot';
 
 export interface ResultHandlerOptions {
   accounts: AccountRegistry;
@@ -53,12 +48,11 @@ export interface ResultHandlerOptions {
   activity?: ActivityLog;
 }
 
-type Reads = Pick<ResultHandlerOptions, 'accounts' | 'cache'>;
-type ReadRequest = { accountId: string; executionId: string; allowPartial: boolean };
-type ExportRequest = Parameters<Handlers['results:export']>[0];
+export type Reads = Pick<ResultHandlerOptions, 'accounts' | 'cache'>;
+export type ReadRequest = { accountId: string; executionId: string; allowPartial: boolean };
 
 export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, ResultChannels> {
-  return { ...readHandlers(options), ...cacheHandlers(options), ...cachedOnlyHandlers(options.cache), ...exportHandlers(options) };
+  return { ...readHandlers(options), ...cacheHandlers(options), ...cachedOnlyHandlers(options.cache) };
 }
 
 /** Rows, samples and profiles: from the cache when it holds the result, else from the service. */
@@ -168,18 +162,6 @@ function cachedOnlyHandlers(cache: ResultCache): Pick<Handlers, 'results:chart' 
   };
 }
 
-function exportHandlers(options: ResultHandlerOptions): Pick<Handlers, 'results:export' | 'results:exportCancel'> {
-  return {
-    'results:export': async (request) => {
-      const started = await startExport(options, request);
-      if (!started.ok) options.activity?.exportRefused(request, started.error);
-      return started;
-    },
-
-    'results:exportCancel': async ({ exportId }) => ok({ cancelled: options.exports.cancel(exportId) }),
-  };
-}
-
 /**
  * Answers from the cache when it holds the result whole (a partial one only when the request
  * allows it), else from the service; also from the service when the entry was evicted between
@@ -205,7 +187,10 @@ async function answer<T>(
 }
 
 /** The cached entry when it may be read: a partial one only when the request allows it. */
-async function cached(cache: ResultCache, { accountId, executionId, allowPartial }: ReadRequest): Promise<CacheEntry | Failure | null> {
+export async function cached(
+  cache: ResultCache,
+  { accountId, executionId, allowPartial }: ReadRequest,
+): Promise<CacheEntry | Failure | null> {
   const entry = await cache.use(accountId, executionId);
   if (entry?.isPartial && !allowPartial) return partialFailure(null);
   return entry;
@@ -233,44 +218,4 @@ async function keptPage(
     if (error instanceof Error && missingTable(error.message) !== null) return null;
     throw error;
   }
-}
-
-/** CSV comes from the service when the cache does not hold the result; the other formats only from the cache. */
-async function exportSource({ accounts, cache }: Reads, request: ExportRequest): Promise<Result<ExportSource>> {
-  const { accountId, executionId, allowPartial = false, format = 'csv', text = 'spreadsheet' } = request;
-  const view = request.scope === 'view' ? viewOf(request) : {};
-  const bad = checkSyntax(view);
-  if (bad) return bad;
-  const fromEntry = async (entry: CacheEntry) => {
-    const compiled = compileView(entry, view, EXPORT_SOURCE);
-    if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
-    return ok(await cacheSource(cache.db, entry, compiled, { format, text }));
-  };
-  const entry = await cached(cache, { accountId, executionId, allowPartial });
-  if (entry !== null && isFailure(entry)) return entry;
-  if (entry !== null) return fromEntry(entry);
-  const account = findAccount(accounts, accountId);
-  if (isFailure(account)) return account;
-  if (format !== 'csv') return cacheFirstSource(cache, account.client, { accountId, executionId, allowPartial }, fromEntry);
-  return serviceSource(account.client, { executionId, view, allowPartial, text });
-}
-
-async function startExport(options: ResultHandlerOptions, request: ExportRequest): ReturnType<Handlers['results:export']> {
-  const { exports, destinations, activity } = options;
-  if (!destinations) return fail('internal', 'This host cannot save files.');
-  const source = await exportSource(options, request);
-  if (!source.ok) return source;
-  const exportId = exports.newId();
-  const format = request.format ?? 'csv';
-  const fileName = request.fileName ?? `result-${request.executionId}.${EXPORT_FORMATS[format].extension}`;
-  const target = await destinations.choose(exportId, fileName, format);
-  if (target === null) return fail('cancelled', 'No file was chosen, so nothing was exported.');
-  activity?.exportStarted(exportId, {
-    accountId: request.accountId,
-    executionId: request.executionId,
-    format,
-    fileName: target.filePath ?? fileName,
-  });
-  exports.run(exportId, source.data, target);
-  return ok({ exportId, delivery: target.delivery });
 }

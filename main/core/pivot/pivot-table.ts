@@ -1,6 +1,6 @@
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { fail, ok, type CellValue, type Result } from '../../contract/index.ts';
-import type { PivotSettings, PivotTable } from '../../contract/pivot-models.ts';
+import { PIVOT_MAX_GROUPS, type PivotSettings, type PivotTable } from '../../contract/pivot-models.ts';
 import { compileResultRequest, FilterLanguageError } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
@@ -13,8 +13,6 @@ import { pivotSql, splitValuesSql, type PivotSource } from './pivot-sql.ts';
 // A pivot of a cached result, computed by DuckDB in the cache (pivot-sql.ts) and put in tree order
 // here: each group after its parent, siblings in the order DuckDB ranked them.
 
-/** Groups sent at most: past them, the deepest level is cut to its best-ranked groups and the table says so. */
-export const PIVOT_GROUPS = 20_000;
 
 type Group = PivotTable['groups'][number];
 
@@ -23,7 +21,7 @@ export async function pivotFromCache(
   entry: CacheEntry,
   settings: PivotSettings,
   filters: string | undefined,
-  limit = PIVOT_GROUPS,
+  limit = PIVOT_MAX_GROUPS,
 ): Promise<Result<PivotTable>> {
   let plan: PivotPlan;
   let where: { sql: string; params: string[] } | null;
