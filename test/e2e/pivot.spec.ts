@@ -1,9 +1,10 @@
+import { DuckDBInstance } from '@duckdb/node-api';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { openQuery, runQuery, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 
-// A pivot of a cached result by two columns with two measures: groups fold and unfold, a group
-// opens its rows in the grid, and the pivot's settings come back with the query after a restart.
+// A pivot of a cached result by two columns with two measures: groups fold and unfold, the table
+// is saved as Parquet as shown, a group opens its rows in the grid, and the pivot's settings come back with the query after a restart.
 // Demo trades has 5,000 rows: each of its 5 chains holds 1,000, and each chain has all 6 tokens.
 
 function settings(page: Page): Locator {
@@ -29,7 +30,7 @@ async function expectPivot(page: Page): Promise<void> {
   }
 }
 
-test('pivots a result by two columns, folds a group, drills into its rows, and keeps the pivot after a restart', async ({
+test('pivots a result by two columns, folds a group, saves it as Parquet, drills into its rows, keeps it after a restart', async ({
   page,
   ownHost,
 }) => {
@@ -55,6 +56,23 @@ test('pivots a result by two columns, folds a group, drills into its rows, and k
   // Folding a chain hides its tokens; unfolding brings them back.
   await table.getByRole('button', { name: 'Fold base' }).click();
   await expect(pivotRows(page)).toHaveCount(1 + 5 + 4 * 6);
+
+  // Saved as Parquet, the table is as shown: base's tokens folded away, each value typed.
+  const downloading = page.waitForEvent('download');
+  await form.getByRole('button', { name: 'Save as Parquet' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^pivot-.+\.parquet$/);
+  await expect(form.getByRole('status')).toContainText('Saved 30 groups as Parquet.');
+  const connection = await (await DuckDBInstance.create(':memory:')).connect();
+  const file = `read_parquet('${(await download.path())!.replaceAll("'", "''")}')`;
+  const types = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${file}`)).getRows().map((row) => `${row[0]} ${row[1]}`);
+  expect(types.slice(0, 5)).toEqual(['Level INTEGER', 'chain VARCHAR', 'token VARCHAR', 'Rows BIGINT', 'Count BIGINT']);
+  expect(types[5]).toMatch(/^Sum of amount_usd (DOUBLE|DECIMAL)/);
+  const rows = (await connection.runAndReadAll(`SELECT "Level", chain, token, "Rows" FROM ${file}`)).getRows();
+  connection.closeSync();
+  expect(rows).toHaveLength(30);
+  expect(rows[0]).toEqual([0, null, null, 5000n]);
+  expect(rows.filter((row) => row[1] === 'base')).toEqual([[1, 'base', null, 1000n]]);
   await table.getByRole('button', { name: 'Unfold base' }).click();
   await expect(pivotRows(page)).toHaveCount(1 + 5 + 5 * 6);
 

@@ -1,5 +1,6 @@
 import { SvelteSet } from 'svelte/reactivity';
 import {
+  type ChannelRequest,
   PIVOT_MAX_MEASURES,
   PIVOT_MAX_ROWS,
   PivotSettings,
@@ -114,10 +115,14 @@ export class PivotForm {
     if (!this.folded.delete(id)) this.folded.add(id);
   }
 
+  /** The request `data` answers: what a file of the table shown asks main to compute again. */
+  computed: ChannelRequest<'results:pivot'> | null = null;
+
   async compute(source: ResultSource, filters: string): Promise<PivotSettings | null> {
     const settings = this.settings();
     this.loading = true;
-    const answer = await source.api.invoke('results:pivot', { ...resultIds(source), ...settings, ...(filters ? { filters } : {}) });
+    const request = { ...resultIds(source), ...settings, ...(filters ? { filters } : {}) };
+    const answer = await source.api.invoke('results:pivot', request);
     this.loading = false;
     if (!answer.ok) {
       this.error = answer.error;
@@ -125,6 +130,7 @@ export class PivotForm {
     }
     this.error = null;
     this.data = answer.data;
+    this.computed = request;
     this.folded.clear();
     return settings;
   }

@@ -1,4 +1,4 @@
-import type { ChannelRequest, ContractError, ExportProgress } from '$contract/index.ts';
+import type { ChannelRequest, ChannelResponse, ContractError, ExportProgress, Result } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 
 type Delivery = { kind: 'file'; path: string } | { kind: 'download'; url: string };
@@ -14,7 +14,7 @@ function download(url: string, fileName: string): void {
 }
 
 /**
- * One export (CSV, Parquet or JSON lines): started in main, delivered as a file main writes (Electron) or a download the
+ * One export (CSV, Parquet or JSON lines, of a result or of its pivot's table): started in main, delivered as a file main writes (Electron) or a download the
  * page opens (browser host), followed through `results:exportProgress` until it ends.
  */
 export class ExportJob {
@@ -47,13 +47,22 @@ export class ExportJob {
     });
   }
 
-  async start(request: ChannelRequest<'results:export'>): Promise<void> {
+  start(request: ChannelRequest<'results:export'>): Promise<void> {
+    return this.#begin(() => this.#api.invoke('results:export', request), request.fileName ?? 'result.csv');
+  }
+
+  /** A pivot's table as shown. */
+  startPivot(request: ChannelRequest<'results:exportPivot'>): Promise<void> {
+    return this.#begin(() => this.#api.invoke('results:exportPivot', request), request.fileName ?? 'pivot.parquet');
+  }
+
+  async #begin(invoke: () => Promise<Result<ChannelResponse<'results:export'>>>, fileName: string): Promise<void> {
     this.exportId = null;
     this.delivery = null;
     this.progress = null;
     this.error = null;
     this.#early.clear();
-    const answer = await this.#api.invoke('results:export', request);
+    const answer = await invoke();
     if (!answer.ok) {
       // closing the save dialog is no failure worth a notice
       if (answer.error.code !== 'cancelled') this.error = answer.error;
@@ -63,7 +72,7 @@ export class ExportJob {
     this.delivery = answer.data.delivery;
     this.progress = this.#early.get(answer.data.exportId) ?? null;
     this.#early.clear();
-    if (answer.data.delivery.kind === 'download') download(answer.data.delivery.url, request.fileName ?? 'result.csv');
+    if (answer.data.delivery.kind === 'download') download(answer.data.delivery.url, fileName);
   }
 
   async cancel(): Promise<void> {
