@@ -15,10 +15,9 @@ import { ResumableDownloads } from './resumable-downloads.ts';
 import { RunningDownloads, type DownloadSettings } from './running-downloads.ts';
 import { valuesNotFitting } from './values-not-fitting.ts';
 
-// The result cache: which results are held whole, which are on their way, and the budget they
-// share. A result is downloaded only when the service says it fits the budget; older entries
-// make room, least recently used first, and entries past their expiry are dropped. A pinned
-// entry makes no room for others until it expires (pins.ts).
+// The result cache: which results are held whole, which are on their way, and the budget they share.
+// A result is downloaded only when the service says it fits the budget; older entries make room, least
+// recently used first; expired entries go, and a pinned one makes no room for others until it expires.
 
 export const DEFAULT_CACHE_BUDGET_BYTES = 2 * 1024 ** 3;
 /** Pages of a download asked for at once, more over a link with a longer round trip (see fetch-window.ts). */
@@ -27,7 +26,7 @@ export const PAGES_IN_FLIGHT = { min: 6, max: 10 };
 export interface ResultCacheOptions {
   dir: string;
   budgetBytes?: number;
-  /** Progress and outcome of downloads, for the renderer. */
+  /** Progress and outcome of downloads, and entries removed, for the renderer. */
   onStatus: (status: CacheStatus) => void;
   /** A download goes on from the rows an earlier one left on disk (for the log). */
   onResumed?: (accountId: string, executionId: string, fromRow: number) => void;
@@ -100,6 +99,8 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   return cache;
 }
 
+const expired = (entry: CacheEntry, now: Date) => entry.expiresAt !== null && Date.parse(entry.expiresAt) <= now.getTime();
+
 class CacheOnDisk implements ResultCache {
   readonly db: CacheDb;
   readonly #resumable: ResumableDownloads;
@@ -132,10 +133,6 @@ class CacheOnDisk implements ResultCache {
     });
   }
 
-  #isExpired(entry: CacheEntry): boolean {
-    return entry.expiresAt !== null && Date.parse(entry.expiresAt) <= this.#settings.now().getTime();
-  }
-
   /** Drops expired entries, then the least recently used until `incoming` more bytes fit beside the downloads under way. */
   async evict(incoming: number): Promise<void> {
     const entries = await listEntries(this.db);
@@ -143,17 +140,23 @@ class CacheOnDisk implements ResultCache {
     const pinned = this.#pins.live(this.#settings.now());
     for (const entry of entries) {
       const kept = pinned.has(pinKey(entry.accountId, entry.executionId)) || total + incoming <= this.#budgetBytes;
-      if (!this.#isExpired(entry) && kept) continue;
-      await removeEntry(this.db, entry);
+      if (!expired(entry, this.#settings.now()) && kept) continue;
+      await this.#remove(entry);
       total -= entry.bytes;
     }
+  }
+
+  /** Removes an entry, and tells the windows showing it that it is no longer cached. */
+  async #remove(entry: CacheEntry): Promise<void> {
+    await removeEntry(this.db, entry);
+    this.#options.onStatus(await this.status(entry.accountId, entry.executionId));
   }
 
   async #drop(isDropped: (accountId: string) => boolean): Promise<void> {
     await this.#downloads.stop(isDropped);
     await this.#resumable.drop(isDropped);
     this.#pins.drop((pin) => isDropped(pin.accountId));
-    for (const entry of await listEntries(this.db)) if (isDropped(entry.accountId)) await removeEntry(this.db, entry);
+    for (const entry of await listEntries(this.db)) if (isDropped(entry.accountId)) await this.#remove(entry);
     await this.#giveSpaceBack();
   }
 
@@ -166,7 +169,8 @@ class CacheOnDisk implements ResultCache {
     const download = this.#downloads.get(accountId, executionId);
     if (download) return downloadingStatus(download.shape, download.rowsLoaded, this.#budgetBytes);
     const entry = await readEntry(this.db, accountId, executionId);
-    if (entry && !this.#isExpired(entry)) return cachedStatus(entry, await valuesNotFitting(this.db, entry), this.#budgetBytes);
+    if (entry && !expired(entry, this.#settings.now()))
+      return cachedStatus(entry, await valuesNotFitting(this.db, entry), this.#budgetBytes);
     return { ...absentStatus(accountId, executionId, this.#budgetBytes), ...this.#outcomes.get(accountId, executionId) };
   }
 
@@ -227,7 +231,7 @@ class CacheOnDisk implements ResultCache {
   async use(accountId: string, executionId: string): Promise<CacheEntry | null> {
     const entry = await readEntry(this.db, accountId, executionId);
     if (entry === null) return null;
-    if (this.#isExpired(entry)) {
+    if (expired(entry, this.#settings.now())) {
       await removeEntry(this.db, entry);
       return null;
     }

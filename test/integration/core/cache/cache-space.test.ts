@@ -106,12 +106,21 @@ describe('the cache file', () => {
 });
 
 describe('the cache file, while the app runs', () => {
-  it('gives the space of cleared entries back at once, and goes on caching and reading', async () => {
+  it('gives the space of cleared entries back at once, says they went, and goes on caching and reading', async () => {
     const sql = (seed: number) =>
       `SELECT i, md5((i + ${seed})::VARCHAR) AS h, md5((i * ${seed})::VARCHAR) AS g FROM range(${ROWS}) AS t(i)`;
-    for (const seed of [11, 12]) expect(await harness.cacheWhole(await harness.runSql(sql(seed)))).toMatchObject({ state: 'cached' });
+    const cleared: string[] = [];
+    for (const seed of [11, 12]) {
+      cleared.push(await harness.runSql(sql(seed)));
+      expect(await harness.cacheWhole(cleared.at(-1)!)).toMatchObject({ state: 'cached' });
+    }
     const full = statSync(file).size;
+    const seen = harness.events.length;
     expect(await harness.call('settings:clearCache', {})).toMatchObject({ ok: true, data: { entryCount: 0 } });
+    // the windows showing a cleared result hear that it is no longer cached
+    const told = harness.events.slice(seen).filter((e) => e.event === 'results:cacheStatus');
+    for (const executionId of cleared)
+      expect(told).toContainEqual({ event: 'results:cacheStatus', payload: expect.objectContaining({ executionId, state: 'absent' }) });
     // the manifest's tables, a block or two
     expect(statSync(file).size).toBeLessThan(full / 10);
     const next = await harness.runSql(sql(13));
