@@ -30,7 +30,7 @@ async function expectPivot(page: Page): Promise<void> {
   }
 }
 
-test('pivots a result by two columns, folds a group, saves it as Parquet, drills into its rows, keeps it after a restart', async ({
+test('pivots a result by two columns, folds a group, saves it as Parquet, drills into its rows, keeps it after a restart and a cleared cache', async ({
   page,
   ownHost,
 }) => {
@@ -102,6 +102,19 @@ test('pivots a result by two columns, folds a group, saves it as Parquet, drills
   await expect(page.getByLabel('Result summary')).toContainText('from cache, fetched', { timeout: 30_000 });
   await expect(mode(page, 'Pivot')).toHaveAttribute('aria-pressed', 'true');
   await expect(settings(page).getByLabel('Row group 2', { exact: true })).toHaveValue('token');
+  await expectPivot(page);
+
+  // With the cache cleared, the pivot says so and brings the result back in at a click.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('button', { name: 'Clear', exact: true }).click();
+  await expect(dialog.getByTestId('cache-usage')).toContainText('0 results');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  const wait = page.getByRole('status', { name: 'Cache for this view' });
+  await expect(wait).toContainText('this result is not in the cache');
+  await wait.getByRole('button', { name: 'Download it into the cache' }).click();
+  await expect(page.getByLabel('Result summary')).toContainText('from cache, fetched', { timeout: 30_000 });
+  await settings(page).getByRole('button', { name: 'Pivot', exact: true }).click();
   await expectPivot(page);
   expect(problems).toEqual([]);
 });

@@ -13,6 +13,7 @@ export class ResultCacheTracker {
   error = $state.raw<ContractError | null>(null);
   readonly #api: Api;
   readonly #ids: { accountId: string; executionId: string };
+  #allowPartial = false;
 
   constructor(source: ResultSource) {
     this.#api = source.api;
@@ -24,8 +25,14 @@ export class ResultCacheTracker {
     const stop = this.#api.on('results:cacheStatus', (status) => {
       if (status.accountId === this.#ids.accountId && status.executionId === this.#ids.executionId) this.status = status;
     });
-    void this.#api.invoke('results:cache', { ...this.#ids, allowPartial }).then((answer) => this.#take(answer));
+    this.#allowPartial = allowPartial;
+    this.download();
     return stop;
+  }
+
+  /** Asks main for the result whole again: after a cancel, a failure, or an eviction. */
+  download(): void {
+    void this.#api.invoke('results:cache', { ...this.#ids, allowPartial: this.#allowPartial }).then((answer) => this.#take(answer));
   }
 
   async cancel(): Promise<void> {
