@@ -44,6 +44,8 @@ function sentence(issue: z.core.$ZodIssue, field: string, absent: boolean): stri
     case 'too_big':
       return `${name} must be ${issue.inclusive === false ? 'less than' : 'at most'} ${bound(issue.maximum, issue.origin)}.`;
     case 'invalid_format':
+      // a pattern of the contract's says in its message what the field must look like
+      if (issue.format === 'regex') return ownWords(issue.message, field, issue.path.at(-1));
       return `${name} is not a valid ${issue.format === 'url' ? 'address' : issue.format}.`;
     case 'invalid_value':
       return `${name} must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}.`;

@@ -50,9 +50,18 @@ describe('the dispatcher', () => {
     expect(result.error.details).toEqual([expect.objectContaining({ field: 'limit' })]);
   });
 
-  it('names the field of a refinement (endRow) and of an unexpected key', async () => {
+  it('names the field of a refinement (endRow), of a pattern, and of an unexpected key', async () => {
     const range = await make()('results:getRows', { accountId: 'local', executionId: 'x', startRow: 50, endRow: 10 }, trusted);
     expect(range).toMatchObject({ ok: false, error: { code: 'invalid_request', details: [{ field: 'endRow' }] } });
+    const pattern = await make()('ui:get', { accountId: 'local', key: 'Bad Key' }, trusted);
+    expect(pattern).toMatchObject({
+      ok: false,
+      error: {
+        details: [
+          { field: 'key', message: '“key” must be lowercase letters, digits and _.:- starting with a letter, at most 120 characters.' },
+        ],
+      },
+    });
     const extra = await make()('accounts:list', { sneaky: 1 }, trusted);
     expect(extra).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     expect(extra.ok ? '' : extra.error.message).toContain('sneaky');
