@@ -70,6 +70,10 @@ export const CHANNEL_NAMES = [
   'paramsets:delete',
   'usage:settings',
   'usage:report',
+  'localsql:tables',
+  'localsql:run',
+  'localsql:attachCsv',
+  'localsql:detachCsv',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -14,6 +14,7 @@ import { accountHandlers } from './handlers/accounts.ts';
 import { appHandlers } from './handlers/app.ts';
 import { executionHandlers, type Viewing } from './handlers/executions.ts';
 import { freshnessHandlers } from './handlers/freshness.ts';
+import { localsqlHandlers } from './handlers/localsql.ts';
 import { queryHandlers } from './handlers/queries.ts';
 import { resultHandlers } from './handlers/results.ts';
 import { settingsHandlers } from './handlers/settings.ts';
@@ -22,6 +23,7 @@ import { uiHandlers } from './handlers/ui.ts';
 import { usageHandlers } from './handlers/usage.ts';
 import { workspaceHandlers } from './handlers/workspace.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
+import { LocalSql } from './local-sql/local-sql.ts';
 import { ActivityLog } from './logging/activity-log.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { coreSchedules } from './schedules/core-schedules.ts';
@@ -279,5 +281,13 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `s
     }),
     ...freshnessHandlers({ accounts, cache, history, ui }),
     ...usageHandlers({ usage: parts.usage.log, settings: parts.usage.settings, history }),
+    ...localsqlHandlers(
+      accounts,
+      new LocalSql({
+        cache,
+        history,
+        dir: join(options.dataDir, 'cache', 'local-sql'),
+      }),
+    ),
   };
 }
