@@ -144,7 +144,8 @@ export async function createCore(given: CoreOptions): Promise<Core> {
   const knownRows = new KnownRows(join(options.dataDir, 'table-rows.json'));
   const workspaces = openWorkspaces(options.emit, { dir: workspacesDir, accounts, activity, cache, knownRows });
   reach.observe = (accountId, failure) => workspaces.observe(accountId, failure);
-  const parts = { accounts, vault, history, viewing, watcher, cache, cacheSettings, exports, uploads, knownRows, workspaces, ui };
+  const localSql = new LocalSql({ cache, history, dir: join(options.dataDir, 'cache', 'local-sql') });
+  const parts = { accounts, vault, history, viewing, watcher, cache, cacheSettings, exports, uploads, knownRows, workspaces, ui, localSql };
   const handlers = coreHandlers(options, { ...parts, activity, appSettings, logger, paths, usage });
 
   return {
@@ -157,6 +158,7 @@ export async function createCore(given: CoreOptions): Promise<Core> {
       workspaces.dispose();
       watcher.dispose();
       await exports.dispose();
+      await localSql.close();
       await cache.close();
       await uploads.clear();
     },
@@ -238,6 +240,7 @@ interface CoreParts {
   knownRows: KnownRows;
   workspaces: Workspaces;
   ui: UiState;
+  localSql: LocalSql;
   activity: ActivityLog;
   appSettings: AppSettingsState;
   logger: Logger;
@@ -281,13 +284,6 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `s
     }),
     ...freshnessHandlers({ accounts, cache, history, ui }),
     ...usageHandlers({ usage: parts.usage.log, settings: parts.usage.settings, history }),
-    ...localsqlHandlers(
-      accounts,
-      new LocalSql({
-        cache,
-        history,
-        dir: join(options.dataDir, 'cache', 'local-sql'),
-      }),
-    ),
+    ...localsqlHandlers(accounts, parts.localSql),
   };
 }

@@ -1,53 +1,64 @@
 import { randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quoteIdentifier as q } from '../../common/sql-quote.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { stagingTableName } from '../cache/download.ts';
 import { swapIn, type CacheEntry } from '../cache/manifest.ts';
 import { LOCAL_RESULT_PREFIX } from './local-tables.ts';
+import { csvSelect, type AttachedCsv } from './sandbox.ts';
+import { located } from './statement-check.ts';
 
-// A local statement's answer becomes a cached result like any other, under an execution id of its
-// own: the grid, filters, charts, profiles, pivots, copies and exports read it from the cache as
-// they read a downloaded result, and it stays there (with the tab that shows it) across restarts.
+// A local statement, once the sandbox has judged it, runs where the cached results are: in the
+// cache's DuckDB, on a connection of its own that sees each result under its names (temporary
+// views, gone with the statement). Its answer is written once, as a cached result of its own, under
+// an execution id of its own: the grid, filters, charts, profiles, pivots, copies and exports read
+// it as they read a downloaded result, and it stays (with the tab that shows it) across restarts.
+
+const ESTIMATED_CELL_BYTES = 8;
+
+export interface NamedTable {
+  names: string[];
+  /** The cached result's table in the cache's file. */
+  tableName: string;
+}
 
 export function localExecutionId(): string {
   return `${LOCAL_RESULT_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 }
 
-/** Loads the answer the sandbox wrote to `outputFile` into the cache as the result `executionId`. */
-export async function storeLocalResult(
+/** Runs the checked SELECT `sql` over `tables` and `csvFiles`, and caches its answer as the result `ids`. */
+export async function runIntoCache(
   db: CacheDb,
   ids: { accountId: string; executionId: string },
-  outputFile: string,
+  sources: { tables: NamedTable[]; csvFiles: AttachedCsv[] },
+  sql: string,
   now: Date,
 ): Promise<CacheEntry> {
   const tableName = stagingTableName();
-  const catalog = q(`output ${tableName}`);
-  const types = await db.withConnection(async (connection) => {
-    await connection.run(`ATTACH ${quoteLiteral(outputFile)} AS ${catalog} (READ_ONLY)`);
+  const { columns, rowCount } = await db.withConnection(async (connection) => {
+    const views = await nameSources(connection, sources);
     try {
-      await connection.run(`CREATE TABLE main.${q(tableName)} AS SELECT * FROM ${catalog}.main.data`);
+      // on a line of its own, so that DuckDB's positions are the statement's, a line further down
+      const create = await connection.prepare(`CREATE TABLE main.${q(tableName)} AS\n${sql.replace(/;\s*$/, '')}`);
+      await located(sql, () => create.run(), 1);
+    } catch (error) {
+      await connection.run(`DROP TABLE IF EXISTS main.${q(tableName)}`);
+      throw error;
     } finally {
-      await connection.run(`DETACH ${catalog}`);
+      for (const view of views) await connection.run(`DROP VIEW IF EXISTS temp.main.${q(view)}`);
     }
-    const reader = await connection.runAndReadAll(
-      `SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND table_name = ? ORDER BY column_index`,
-      [tableName],
-    );
-    return reader.getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
+    return shapeOf(connection, tableName);
   });
-  const rowCount = await db.withConnection(async (connection) =>
-    Number((await connection.runAndReadAll(`SELECT count(*) FROM ${q(tableName)}`)).getRows()[0]![0]),
-  );
   const at = now.toISOString();
   const entry: CacheEntry = {
     ...ids,
     tableName,
     // DuckDB's type names are what the embedded service names its columns by, and the grid shows
-    columns: types.map((c) => ({ name: c.name, type: c.type, duneType: c.type })),
-    wireTypes: types.map((c) => c.type),
+    columns: columns.map((c) => ({ name: c.name, type: c.type, duneType: c.type })),
+    wireTypes: columns.map((c) => c.type),
     rowCount,
-    bytes: statSync(outputFile).size,
+    // for the cache's budget only: DuckDB tells no table's size on disk, and a download's comes from the service
+    bytes: rowCount * columns.length * ESTIMATED_CELL_BYTES,
     isPartial: false,
     expiresAt: null,
     fetchedAt: at,
@@ -55,4 +66,33 @@ export async function storeLocalResult(
   };
   await swapIn(db, entry);
   return entry;
+}
+
+/** Temporary views of the sources under the names the statement uses; answers their names. */
+async function nameSources(connection: DuckDBConnection, { tables, csvFiles }: { tables: NamedTable[]; csvFiles: AttachedCsv[] }) {
+  const views: string[] = [];
+  for (const table of tables) {
+    for (const name of table.names) {
+      await connection.run(`CREATE OR REPLACE TEMP VIEW ${q(name)} AS SELECT * FROM main.${q(table.tableName)}`);
+      views.push(name);
+    }
+  }
+  for (const csv of csvFiles) {
+    await connection.run(`CREATE OR REPLACE TEMP VIEW ${q(csv.name)} AS ${csvSelect(csv)}`);
+    views.push(csv.name);
+  }
+  return views;
+}
+
+/** The answer's columns and rows. */
+async function shapeOf(connection: DuckDBConnection, tableName: string) {
+  const columns = await connection.runAndReadAll(
+    `SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ? ORDER BY column_index`,
+    [tableName],
+  );
+  const count = await connection.runAndReadAll(`SELECT count(*) FROM main.${q(tableName)}`);
+  return {
+    columns: columns.getRows().map(([name, type]) => ({ name: String(name), type: String(type) })),
+    rowCount: Number(count.getRows()[0]![0]),
+  };
 }

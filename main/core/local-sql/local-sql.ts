@@ -1,19 +1,19 @@
-import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ok, type Result } from '../../contract/index.ts';
+import type { CacheDb } from '../cache/cache-db.ts';
 import { listEntries, readEntry, removeEntry } from '../cache/manifest.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
 import type { ExecutionRecords } from '../executions/history.ts';
 import { Attachments } from './attachments.ts';
-import { localExecutionId, storeLocalResult } from './local-results.ts';
+import { localExecutionId, runIntoCache } from './local-results.ts';
 import { LOCAL_RESULT_PREFIX, nameTables, type LocalTable } from './local-tables.ts';
-import { openSandbox, type SandboxTable } from './sandbox.ts';
-import { located, LocalSqlRefused, prepareSelect, type LocalSqlError } from './statement-check.ts';
-import { TableCopies } from './table-copies.ts';
+import { Sandboxes } from './sandbox.ts';
+import { checkSelect, located, LocalSqlRefused, type LocalSqlError } from './statement-check.ts';
 
 // SQL over the result cache, on this computer only: nothing here reaches a service. A statement
-// names cached results as tables (see local-tables.ts), runs in a sandbox that holds copies of
-// those it names (sandbox.ts), and its answer is cached as a result of its own (local-results.ts).
+// names cached results as tables (see local-tables.ts), is judged in a sandbox (sandbox.ts,
+// statement-check.ts), then runs in the cache's DuckDB, its answer cached as a result of its own
+// (local-results.ts).
 
 export interface LocalSqlRequest {
   accountId: string;
@@ -32,7 +32,7 @@ export interface LocalSqlAnswer {
 export interface LocalSqlOptions {
   cache: ResultCache;
   history: Pick<ExecutionRecords, 'all'>;
-  /** A folder of its own, in the cache's (copies, answers on their way, spill). */
+  /** A folder of its own, in the cache's: the attached CSV files. */
   dir: string;
   now?: () => Date;
 }
@@ -41,8 +41,8 @@ const fail = (error: LocalSqlError): { ok: false; error: LocalSqlError } => ({ o
 
 export class LocalSql {
   readonly #options: LocalSqlOptions;
-  #copies: TableCopies | null = null;
   readonly attachments: Attachments;
+  readonly #sandboxes = new Sandboxes();
 
   constructor(options: LocalSqlOptions) {
     this.#options = options;
@@ -51,34 +51,36 @@ export class LocalSql {
 
   /** The account's cached results as local SQL's tables. */
   async tables(accountId: string): Promise<LocalTable[]> {
-    const { cache, history } = this.#options;
-    await cache.usage(); // opens the cache when nothing has yet
-    const entries = (await listEntries(cache.db)).filter((e) => e.accountId === accountId && !e.isPartial);
-    const tables = nameTables(
+    const { history } = this.#options;
+    const entries = (await listEntries(await this.#db())).filter((e) => e.accountId === accountId && !e.isPartial);
+    return nameTables(
       entries,
       history.all().filter((r) => r.accountId === accountId),
     );
-    this.#tableCopies().prune(new Set((await listEntries(cache.db)).map((e) => e.tableName)));
-    return tables;
   }
 
   async run(request: LocalSqlRequest): Promise<Result<LocalSqlAnswer, LocalSqlError>> {
-    const { cache, dir } = this.#options;
-    const tables = (await this.tables(request.accountId)).filter((t) => namesAny(request.sql, [t.name, ...t.aliases]));
-    const executionId = localExecutionId();
-    const outputs = join(dir, 'answers');
-    mkdirSync(outputs, { recursive: true });
-    const outputFile = join(outputs, `${executionId}.duckdb`);
+    const { accountId, sql } = request;
+    const tables = (await this.tables(accountId)).filter((t) => namesAny(sql, [t.name, ...t.aliases]));
+    const csvFiles = this.attachments.list(accountId).filter((csv) => namesAny(sql, [csv.name]));
     try {
-      const sandboxed: SandboxTable[] = [];
-      for (const table of tables)
-        sandboxed.push({ names: [table.name, ...table.aliases], file: await this.#tableCopies().path(table.tableName) });
-      await this.#answer(request, sandboxed, outputFile);
-      const now = this.#options.now?.() ?? new Date();
-      const entry = await storeLocalResult(cache.db, { accountId: request.accountId, executionId }, outputFile, now);
+      const sandbox = await located(sql, () =>
+        this.#sandboxes.open(
+          tables.map((t) => ({ names: [t.name, ...t.aliases], columns: t.columns })),
+          csvFiles,
+        ),
+      );
+      try {
+        await checkSelect(sandbox.connection, sql);
+      } finally {
+        sandbox.close();
+      }
+      const ids = { accountId, executionId: localExecutionId() };
+      const sources = { tables: tables.map((t) => ({ names: [t.name, ...t.aliases], tableName: t.tableName })), csvFiles };
+      const entry = await runIntoCache(await this.#db(), ids, sources, sql, this.#options.now?.() ?? new Date());
       await this.#dropReplaced(request);
       return ok({
-        executionId,
+        executionId: ids.executionId,
         columns: entry.columns.map(({ name, type }) => ({ name, type })),
         rowCount: entry.rowCount,
         ranAt: entry.fetchedAt,
@@ -86,35 +88,30 @@ export class LocalSql {
     } catch (error) {
       if (error instanceof LocalSqlRefused) return fail(error.error);
       throw error;
-    } finally {
-      rmSync(outputFile, { force: true });
-      rmSync(`${outputFile}.wal`, { force: true });
     }
   }
 
-  /** Runs the statement in its sandbox, its answer written to `outputFile`. */
-  async #answer(request: LocalSqlRequest, tables: SandboxTable[], outputFile: string): Promise<void> {
-    const csvFiles = this.attachments.list(request.accountId).filter((csv) => namesAny(request.sql, [csv.name]));
-    const sandbox = await located(request.sql, () => openSandbox(tables, csvFiles, outputFile, join(this.#options.dir, 'spill')));
+  /** Closes the sandbox started ahead. */
+  close(): Promise<void> {
+    return this.#sandboxes.close();
+  }
+
+  /** The cache's file, once the cache is open (opened by a first use, see opened-on-use.ts). */
+  async #db(): Promise<CacheDb> {
+    const { cache } = this.#options;
     try {
-      await prepareSelect(sandbox.connection, request.sql);
-      // on a line of its own, so that DuckDB's positions are the statement's, a line further down
-      const create = `CREATE TABLE ${sandbox.output}.main.data AS\n`;
-      await located(request.sql, () => sandbox.connection.run(`${create}${request.sql.replace(/;\s*$/, '')}`), 1);
-    } finally {
-      sandbox.close();
+      return cache.db;
+    } catch {
+      await cache.usage();
+      return cache.db;
     }
   }
 
   async #dropReplaced({ accountId, replaces }: LocalSqlRequest): Promise<void> {
     if (!replaces?.startsWith(LOCAL_RESULT_PREFIX)) return;
-    const entry = await readEntry(this.#options.cache.db, accountId, replaces);
-    if (entry !== null) await removeEntry(this.#options.cache.db, entry);
-  }
-
-  #tableCopies(): TableCopies {
-    this.#copies ??= new TableCopies(this.#options.cache.db, join(this.#options.dir, 'copies'));
-    return this.#copies;
+    const db = await this.#db();
+    const entry = await readEntry(db, accountId, replaces);
+    if (entry !== null) await removeEntry(db, entry);
   }
 }
 

@@ -1,17 +1,17 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { duckdbBytes, LOCAL_SQL_DUCKDB_BYTES } from '../../common/memory-budgets.ts';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { duckdbBytes } from '../../common/memory-budgets.ts';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
 
-// Where local SQL runs: an in-memory DuckDB of its own for each statement, which holds the copies
-// of the cached results it names (attached read-only, each seen as a view under its names), the
-// CSV files the user attached (the only host files it may read), and the file its answer is
-// written to. Then file access is taken away and the configuration locked, so the statement can
-// reach no other file, no network and no extension, whatever it holds.
+// Where a local statement is judged before it runs: an in-memory DuckDB of its own, holding an
+// empty table of each cached result's columns under its names, and of each CSV file the user
+// attached (the only host files a statement may read). Then file access is taken away, no
+// extension may be installed or loaded, and the configuration is locked. A statement that binds here reads nothing
+// but those tables and files: DuckDB resolves every name, file and function a statement reaches
+// when it binds it, so what is refused here is never run anywhere.
 
 export interface SandboxTable {
   names: string[];
-  /** The copy of the cached result (see table-copies.ts). */
-  file: string;
+  columns: { name: string; type: string }[];
 }
 
 export interface AttachedCsv {
@@ -21,34 +21,54 @@ export interface AttachedCsv {
 
 export interface Sandbox {
   connection: DuckDBConnection;
-  /** The catalog the answer's table is written to. */
-  output: string;
   close(): void;
 }
 
-const OUTPUT = 'local sql output';
+// it holds no rows: a statement's plan is all it makes
+const MEMORY = duckdbBytes(64 * 1024 ** 2);
 
-export async function openSandbox(tables: SandboxTable[], csvFiles: AttachedCsv[], outputFile: string, tempDir: string): Promise<Sandbox> {
+/**
+ * Starts sandboxes. Starting a DuckDB takes about as long as judging a statement, so the next one
+ * is started ahead, bare, once one is taken.
+ */
+export class Sandboxes {
+  #spare: Promise<DuckDBInstance> | null = null;
+
+  async open(tables: SandboxTable[], csvFiles: AttachedCsv[]): Promise<Sandbox> {
+    const taken = this.#spare ?? start();
+    this.#spare = start();
+    this.#spare.catch(() => undefined); // a failure shows when it is taken
+    return furnish(await taken, tables, csvFiles);
+  }
+
+  async close(): Promise<void> {
+    const spare = this.#spare;
+    this.#spare = null;
+    (await spare?.catch(() => null))?.closeSync();
+  }
+}
+
+async function start(): Promise<DuckDBInstance> {
   // loaded here, as the cache's: the hosts answer their first screen before DuckDB is needed
   const { DuckDBInstance } = await import('@duckdb/node-api');
-  const instance = await DuckDBInstance.create(':memory:', {
-    memory_limit: duckdbBytes(LOCAL_SQL_DUCKDB_BYTES),
-    temp_directory: tempDir,
+  return DuckDBInstance.create(':memory:', {
+    memory_limit: MEMORY,
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
   });
+}
+
+async function furnish(instance: DuckDBInstance, tables: SandboxTable[], csvFiles: AttachedCsv[]): Promise<Sandbox> {
   let connection: DuckDBConnection | null = null;
   try {
     connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
-    for (const [i, table] of tables.entries()) {
-      const attached = q(`cached ${i}`);
-      await connection.run(`ATTACH ${quoteLiteral(table.file)} AS ${attached} (READ_ONLY)`);
-      for (const name of table.names) await connection.run(`CREATE VIEW ${q(name)} AS SELECT * FROM ${attached}.main.data`);
+    for (const table of tables) {
+      const [name, ...aliases] = table.names;
+      await connection.run(`CREATE TABLE ${q(name!)} (${table.columns.map((c) => `${q(c.name)} ${c.type}`).join(', ')})`);
+      for (const alias of aliases) await connection.run(`CREATE VIEW ${q(alias)} AS SELECT * FROM ${q(name!)}`);
     }
-    if (csvFiles.length > 0) await connection.run(`SET allowed_paths = [${csvFiles.map((f) => quoteLiteral(f.path)).join(', ')}]`);
-    for (const csv of csvFiles) await connection.run(`CREATE VIEW ${q(csv.name)} AS SELECT * FROM read_csv(${quoteLiteral(csv.path)})`);
-    await connection.run(`ATTACH ${quoteLiteral(outputFile)} AS ${q(OUTPUT)}`);
+    for (const csv of csvFiles) await connection.run(`CREATE TABLE ${q(csv.name)} AS ${csvSelect(csv)} LIMIT 0`);
     await connection.run('SET enable_external_access = false; SET lock_configuration = true');
   } catch (error) {
     connection?.closeSync();
@@ -58,10 +78,14 @@ export async function openSandbox(tables: SandboxTable[], csvFiles: AttachedCsv[
   const opened = connection;
   return {
     connection: opened,
-    output: q(OUTPUT),
     close: () => {
       opened.closeSync();
       instance.closeSync();
     },
   };
+}
+
+/** The rows of an attached CSV file, as its view selects them (in the sandbox and where the statement runs). */
+export function csvSelect(csv: AttachedCsv): string {
+  return `SELECT * FROM read_csv(${quoteLiteral(csv.path)})`;
 }

@@ -1,9 +1,10 @@
-import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { calls, refusedCall } from '../../common/called-functions.ts';
 import { DUCKDB_ERROR_LOCATION, locateDuckdbError } from '../../common/duckdb-errors.ts';
 
 // Local SQL only reads: one SELECT, judged by DuckDB's parser before anything of it is bound (a
-// bound statement may already have acted), so that nothing a statement does can change a cached
-// result or the sandbox it runs in.
+// bound statement may already have acted), then bound in the sandbox (see sandbox.ts), where its
+// plan may call no function that reaches past the data.
 
 /** Why a statement did not run, and where in its text when DuckDB said so (1-based). */
 export interface LocalSqlError {
@@ -20,19 +21,36 @@ export class LocalSqlRefused extends Error {
   }
 }
 
-/** The statement, prepared, once it is shown to be a single SELECT; throws LocalSqlRefused otherwise. */
-export async function prepareSelect(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+/** Throws LocalSqlRefused unless `sql` is a single SELECT that binds in the sandbox of `connection`. */
+export async function checkSelect(connection: DuckDBConnection, sql: string): Promise<void> {
   const count = await statementCount(connection, sql);
   if (count === 0) throw new LocalSqlRefused({ message: 'There is no SQL statement to run.' });
   if (count > 1) throw new LocalSqlRefused({ message: `The text holds ${count} statements; local SQL runs one SELECT at a time.` });
-  const serialize = await connection.prepare('SELECT json_serialize_sql($1::VARCHAR)');
-  serialize.bindVarchar(1, sql);
-  const tree = JSON.parse(String((await serialize.runAndReadAll()).getRows()[0]![0])) as { error?: boolean; error_message?: string };
-  if (tree.error && /only select/i.test(tree.error_message ?? '')) throw refusal(sql);
+  const parsed = await serialized(connection, 'json_serialize_sql', sql);
+  if (parsed.error && /only select/i.test(parsed.error_message ?? '')) throw refusal(sql);
   const { StatementType } = await import('@duckdb/node-api');
   const statement = await located(sql, () => connection.prepare(sql));
   if (statement.statementType !== StatementType.SELECT) throw refusal(sql);
-  return statement;
+  for (const [kind, tree] of [
+    ['parsed', parsed],
+    ['bound', await serialized(connection, 'json_serialize_plan', sql)],
+  ] as const) {
+    const refused = refusedCall(tree, kind) ?? catalogCall(tree, kind);
+    if (refused !== null) throw new LocalSqlRefused({ message: `Local SQL reads cached results and attached files only: ${refused}.` });
+  }
+}
+
+// The statement runs in the cache's DuckDB (see local-results.ts), whose catalog holds every
+// account's results and the cache's own tables: a statement reads the tables it names, not that.
+function catalogCall(tree: unknown, kind: 'parsed' | 'bound'): string | null {
+  const call = calls(tree, kind).find((c) => c.table && /^(duckdb_|pragma_)/.test(c.name));
+  return call ? `${call.name}() is not available: it describes the cache, not a result` : null;
+}
+
+async function serialized(connection: DuckDBConnection, fn: string, sql: string): Promise<{ error?: boolean; error_message?: string }> {
+  const serialize = await connection.prepare(`SELECT ${fn}($1::VARCHAR)`);
+  serialize.bindVarchar(1, sql);
+  return JSON.parse(String((await serialize.runAndReadAll()).getRows()[0]![0])) as { error?: boolean; error_message?: string };
 }
 
 /** Runs `work`; a DuckDB error it throws becomes LocalSqlRefused, located in `sql` (which starts `skipLines` lines into the text DuckDB ran). */
@@ -67,9 +85,12 @@ async function statementCount(connection: DuckDBConnection, sql: string): Promis
 /** The refusal of a statement that is not a SELECT, at its first word. */
 function refusal(sql: string): LocalSqlRefused {
   const lines = sql.split('\n');
-  const line = lines.findIndex((text) => /\S/.test(text.replace(/--.*$/, '')));
+  const line = Math.max(
+    0,
+    lines.findIndex((text) => /\S/.test(text.replace(/--.*$/, ''))),
+  );
   const text = lines[line] ?? '';
-  const column = text.search(/\S/) + 1;
+  const column = Math.max(1, text.search(/\S/) + 1);
   const word = /^[A-Za-z]+/.exec(text.slice(column - 1))?.[0].toUpperCase() ?? 'This';
   return new LocalSqlRefused({
     message: `line ${line + 1}:${column}: local SQL only reads: ${word} is refused, as cached results never change. Write one SELECT (or WITH … SELECT).`,
