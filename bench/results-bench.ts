@@ -14,6 +14,7 @@ import { cacheSource } from '../main/core/export/export-sources.ts';
 import { createExportRuns } from '../main/core/export/exports.ts';
 import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { createServiceClient } from '../main/core/service-client/index.ts';
+import { benchLocalSql } from './local-sql-bench.ts';
 import { benchPivot } from './pivot-bench.ts';
 import { recordPrinted } from './results-file.ts';
 import { startServiceChild } from './service-child.ts';
@@ -164,6 +165,7 @@ try {
   }
 
   figures.set('pivot', await benchPivot(cache.db, entry));
+  figures.set('local-sql', await benchLocalSql(cache, entry, dir));
 
   // 4. export of the million rows to CSV, streamed from the cache
   const file = join(dir, 'export.csv');
@@ -253,7 +255,8 @@ try {
     `cache is ${(plainCsv.ms / download.ms).toFixed(2)}x its speed`,
   );
 
-  for (const section of ['download', 'page', 'profile', 'pivot', 'export']) console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
+  for (const section of ['download', 'page', 'profile', 'pivot', 'local-sql', 'export'])
+    console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
   recording.save();
 } finally {
   await service.stop();
