@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountId, executionId } from './models.ts';
+import { TABLE_NAME_PATTERN, UPLOAD_CHUNK_MAX_CHARS } from './table-rules.ts';
 
 // SQL over the result cache, run on this computer only (DuckDB's SQL, never sent to a service).
 // Each cached result of the account is a read-only table named after its query and run; a
@@ -48,13 +49,17 @@ export const localsqlChannels = {
     request: z.object({ accountId, sql: z.string().max(200_000), replaces: executionId.nullable().optional() }).strict(),
     response: LocalSqlResult,
   },
-  /** Keeps a CSV file's text as a table of local SQL, under `name` (a plain SQL name). */
+  /**
+   * Keeps a CSV file's text as a table of local SQL, under `name`, sent in parts of at most
+   * UPLOAD_CHUNK_MAX_CHARS: the first (`append` false) starts the file again, each next one adds to it.
+   */
   'localsql:attachCsv': {
     request: z
       .object({
         accountId,
-        name: tableName.regex(/^[a-z_][a-z0-9_]*$/, 'a table name is lower case letters, digits and _, not starting with a digit'),
-        text: z.string().max(64 * 1024 * 1024),
+        name: tableName.regex(TABLE_NAME_PATTERN, 'a table name starts with a lowercase letter and holds only a-z, 0-9 and _'),
+        text: z.string().max(UPLOAD_CHUNK_MAX_CHARS),
+        append: z.boolean(),
       })
       .strict(),
     response: z.object({ name: tableName, bytes: z.number() }),

@@ -23,9 +23,9 @@ export function localsqlHandlers(accounts: AccountRegistry, localSql: LocalSql):
       return line === undefined || column === undefined ? fail('bad_request', message) : fail('bad_request', message, { line, column });
     },
 
-    'localsql:attachCsv': async ({ accountId, name, text }) => {
+    'localsql:attachCsv': async ({ accountId, name, text, append }) => {
       if (accounts.get(accountId) === null) return noSuchAccount(accountId);
-      return ok(localSql.attachments.attach(accountId, name, text));
+      return ok(localSql.attachments.attach(accountId, name, text, append));
     },
 
     'localsql:detachCsv': async ({ accountId, name }) => {

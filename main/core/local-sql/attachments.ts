@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttachedCsv } from './sandbox.ts';
 
@@ -18,11 +18,14 @@ export class Attachments {
     return join(this.#dir, createHash('sha256').update(accountId).digest('hex').slice(0, 16));
   }
 
-  attach(accountId: string, name: string, text: string): { name: string; bytes: number } {
+  /** Writes a part of the file: the first part (not `append`) starts it again. */
+  attach(accountId: string, name: string, text: string, append: boolean): { name: string; bytes: number } {
     const folder = this.#folder(accountId);
+    const file = join(folder, `${name}.csv`);
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, `${name}.csv`), text, { mode: 0o600 });
-    return { name, bytes: Buffer.byteLength(text) };
+    if (append && existsSync(file)) appendFileSync(file, text);
+    else writeFileSync(file, text, { mode: 0o600 });
+    return { name, bytes: statSync(file).size };
   }
 
   detach(accountId: string, name: string): boolean {

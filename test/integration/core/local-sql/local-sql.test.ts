@@ -123,13 +123,10 @@ describe('the sandbox', () => {
 });
 
 describe('attached CSV files', () => {
-  it('joins an attached file with a cached result, and forgets it when detached', async () => {
-    const attached = await harness.call('localsql:attachCsv', {
-      accountId: 'local',
-      name: 'tags',
-      text: 'wallet_id,tag\n3,whale\n4,bot\n',
-    });
-    expect(attached).toMatchObject({ ok: true, data: { name: 'tags' } });
+  it('joins an attached file (sent in parts) with a cached result, and forgets it when detached', async () => {
+    await harness.call('localsql:attachCsv', { accountId: 'local', name: 'tags', text: 'wallet_id,tag\n3,wh', append: false });
+    const attached = await harness.call('localsql:attachCsv', { accountId: 'local', name: 'tags', text: 'ale\n4,bot\n', append: true });
+    expect(attached).toMatchObject({ ok: true, data: { name: 'tags', bytes: 28 } });
     const answer = await run(`SELECT w.label, tags.tag FROM ${wallets.name} w JOIN tags USING (wallet_id) ORDER BY 1`);
     if (!answer.ok) throw new Error(answer.error.message);
     expect((await rows(answer.data.executionId)).rows).toEqual([
