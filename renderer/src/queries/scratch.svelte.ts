@@ -9,13 +9,26 @@ export function isScratch(tabId: number): boolean {
   return tabId < 0;
 }
 
+// A local SQL tab (New local SQL) is a scratch tab whose SQL runs over the result cache, on this
+// computer: its ids are the scratch ids from this one down.
+const LOCAL_SQL_FIRST = -1_000_000;
+
+export function isLocalSql(tabId: number): boolean {
+  return tabId <= LOCAL_SQL_FIRST;
+}
+
 export function scratchName(tabId: number): string {
-  return `SQL ${-tabId}`;
+  return isLocalSql(tabId) ? `Local SQL ${LOCAL_SQL_FIRST - tabId + 1}` : `SQL ${-tabId}`;
 }
 
 /** The id for a new scratch tab: below every one open. */
 export function nextScratchId(tabIds: number[]): number {
-  return Math.min(0, ...tabIds) - 1;
+  return Math.min(0, ...tabIds.filter((id) => !isLocalSql(id))) - 1;
+}
+
+/** The id for a new local SQL tab: below every one open. */
+export function nextLocalSqlId(tabIds: number[]): number {
+  return Math.min(LOCAL_SQL_FIRST + 1, ...tabIds.filter(isLocalSql)) - 1;
 }
 
 export interface ScratchState {
