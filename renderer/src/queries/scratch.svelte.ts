@@ -83,8 +83,9 @@ export class Scratches {
     this.#update(accountId, tabId, { sql });
   }
 
+  /** Kept at once, with the text that ran: a run is seldom, and its tab must find it after any stop. */
   ran(accountId: string, tabId: number, executionId: string): void {
-    this.#update(accountId, tabId, { executionId });
+    this.#update(accountId, tabId, { executionId }, 0);
   }
 
   /** Forgets the tab, on disk too (it was closed, or saved as a query). */
@@ -96,7 +97,7 @@ export class Scratches {
     void this.#api.invoke('ui:set', { accountId, key: uiKey(tabId), value: null });
   }
 
-  #update(accountId: string, tabId: number, change: Partial<ScratchState>): void {
+  #update(accountId: string, tabId: number, change: Partial<ScratchState>, delayMs = SAVE_DELAY_MS): void {
     const state = { ...(this.stateOf(accountId, tabId) ?? { sql: SCRATCH_TEMPLATE, executionId: null }), ...change };
     this.#put(accountId, tabId, state);
     const key = keyOf(accountId, tabId);
@@ -107,7 +108,7 @@ export class Scratches {
         this.#timers.delete(key);
         const value = { ...(this.stateOf(accountId, tabId) ?? state) };
         void this.#api.invoke('ui:set', { accountId, key: uiKey(tabId), value });
-      }, SAVE_DELAY_MS),
+      }, delayMs),
     );
   }
 
