@@ -85,3 +85,27 @@ ORDER BY v.day`,
     await rm(dataDir, { recursive: true, force: true });
   }
 });
+
+test('a local SQL tab comes back after a restart with its SQL and its answer', async ({ page, ownHost }) => {
+  test.setTimeout(120_000);
+  await page.goto(ownHost.url());
+  await runCached(page, 'Demo trades');
+  await page.keyboard.press('ControlOrMeta+K');
+  await page.getByRole('dialog', { name: 'Commands' }).getByRole('combobox').fill('New local SQL');
+  await page.keyboard.press('Enter');
+  const sql = 'SELECT chain, count(*) AS trades FROM demo_trades GROUP BY chain ORDER BY chain';
+  await replaceSql(page, page.getByRole('textbox', { name: 'Local SQL of Local SQL 1' }), sql);
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 30_000 });
+  await expect(summary(page)).toContainText('5 rows');
+  // the page again first: what it shows now comes from main
+  await page.reload();
+  await expect(summary(page)).toContainText('5 rows');
+
+  await ownHost.restart();
+  await page.goto(ownHost.url());
+  await expect(page.getByRole('heading', { level: 1, name: 'Local SQL 1' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Local SQL of Local SQL 1' })).toContainText('GROUP BY chain');
+  await expect(summary(page)).toContainText('5 rows');
+  await expect(await cellOf(page.getByRole('grid'), 'trades', 0)).toHaveText('1000');
+});

@@ -80,7 +80,13 @@ describe('local SQL over cached results, offline', () => {
   });
 });
 
+let before: ResultPage;
+
 describe('the sandbox', () => {
+  beforeAll(async () => {
+    before = await rows(wallets.executionId);
+  });
+
   const refusals: [string, RegExp][] = [
     [`INSERT INTO {w} VALUES (99, 'x')`, /INSERT is refused/],
     [`DELETE FROM {w}`, /DELETE is refused/],
@@ -113,6 +119,7 @@ describe('the sandbox', () => {
   it('leaves every cached result as it was, whatever ran', async () => {
     const page = await rows(wallets.executionId);
     expect(page.totalRowCount).toBe(20);
+    expect(page.rows).toEqual(before.rows);
     expect(page.rows[5]).toEqual([5, 'w5']);
     const still = await harness.call('localsql:tables', { accountId: 'local' });
     expect(still.ok && still.data.tables.find((t) => t.executionId === wallets.executionId)).toMatchObject({
