@@ -37,17 +37,19 @@ export async function runIntoCache(
   const tableName = stagingTableName();
   const { columns, rowCount } = await db.withConnection(async (connection) => {
     const views = await nameSources(connection, sources);
+    let rowCount: number;
     try {
       // on a line of its own, so that DuckDB's positions are the statement's, a line further down
       const create = await connection.prepare(`CREATE TABLE main.${q(tableName)} AS\n${sql.replace(/;\s*$/, '')}`);
-      await located(sql, () => create.run(), 1);
+      // a CREATE TABLE … AS answers the rows it wrote
+      rowCount = Number((await located(sql, () => create.runAndReadAll(), 1)).getRows()[0]?.[0] ?? 0);
     } catch (error) {
       await connection.run(`DROP TABLE IF EXISTS main.${q(tableName)}`);
       throw error;
     } finally {
       for (const view of views) await connection.run(`DROP VIEW IF EXISTS temp.main.${q(view)}`);
     }
-    return shapeOf(connection, tableName);
+    return { columns: await columnsOf(connection, tableName), rowCount };
   });
   const at = now.toISOString();
   const entry: CacheEntry = {
@@ -84,15 +86,10 @@ async function nameSources(connection: DuckDBConnection, { tables, csvFiles }: {
   return views;
 }
 
-/** The answer's columns and rows. */
-async function shapeOf(connection: DuckDBConnection, tableName: string) {
+async function columnsOf(connection: DuckDBConnection, tableName: string): Promise<{ name: string; type: string }[]> {
   const columns = await connection.runAndReadAll(
     `SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ? ORDER BY column_index`,
     [tableName],
   );
-  const count = await connection.runAndReadAll(`SELECT count(*) FROM main.${q(tableName)}`);
-  return {
-    columns: columns.getRows().map(([name, type]) => ({ name: String(name), type: String(type) })),
-    rowCount: Number(count.getRows()[0]![0]),
-  };
+  return columns.getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
 }

@@ -7,7 +7,7 @@ import type { ExecutionRecords } from '../executions/history.ts';
 import { Attachments } from './attachments.ts';
 import { localExecutionId, runIntoCache } from './local-results.ts';
 import { LOCAL_RESULT_PREFIX, nameTables, type LocalTable } from './local-tables.ts';
-import { Sandboxes } from './sandbox.ts';
+import { Sandboxes, type Sandbox } from './sandbox.ts';
 import { checkSelect, located, LocalSqlRefused, type LocalSqlError } from './statement-check.ts';
 
 // SQL over the result cache, on this computer only: nothing here reaches a service. A statement
@@ -43,6 +43,7 @@ export class LocalSql {
   readonly #options: LocalSqlOptions;
   readonly attachments: Attachments;
   readonly #sandboxes = new Sandboxes();
+  #closed = false;
 
   constructor(options: LocalSqlOptions) {
     this.#options = options;
@@ -63,18 +64,15 @@ export class LocalSql {
     const { accountId, sql } = request;
     const tables = (await this.tables(accountId)).filter((t) => namesAny(sql, [t.name, ...t.aliases]));
     const csvFiles = this.attachments.list(accountId).filter((csv) => namesAny(sql, [csv.name]));
+    let sandbox: Sandbox | null = null;
     try {
-      const sandbox = await located(sql, () =>
+      sandbox = await located(sql, () =>
         this.#sandboxes.open(
           tables.map((t) => ({ names: [t.name, ...t.aliases], columns: t.columns })),
           csvFiles,
         ),
       );
-      try {
-        await checkSelect(sandbox.connection, sql);
-      } finally {
-        sandbox.close();
-      }
+      await checkSelect(sandbox.connection, sql);
       const ids = { accountId, executionId: localExecutionId() };
       const sources = { tables: tables.map((t) => ({ names: [t.name, ...t.aliases], tableName: t.tableName })), csvFiles };
       const entry = await runIntoCache(await this.#db(), ids, sources, sql, this.#options.now?.() ?? new Date());
@@ -88,11 +86,25 @@ export class LocalSql {
     } catch (error) {
       if (error instanceof LocalSqlRefused) return fail(error.error);
       throw error;
+    } finally {
+      const done = sandbox;
+      // closed, and the next one started, once the answer is given: neither is in its way
+      setImmediate(() => {
+        done?.close();
+        if (!this.#closed) this.#sandboxes.startSpare();
+      });
     }
+  }
+
+  /** Once the work a run leaves after its answer (the next sandbox's start) is done. */
+  async settled(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.#sandboxes.ready();
   }
 
   /** Closes the sandbox started ahead. */
   close(): Promise<void> {
+    this.#closed = true;
     return this.#sandboxes.close();
   }
 

@@ -29,16 +29,27 @@ const MEMORY = duckdbBytes(64 * 1024 ** 2);
 
 /**
  * Starts sandboxes. Starting a DuckDB takes about as long as judging a statement, so the next one
- * is started ahead, bare, once one is taken.
+ * is started ahead, bare, once a statement is done with the last (see `startSpare`).
  */
 export class Sandboxes {
   #spare: Promise<DuckDBInstance> | null = null;
 
   async open(tables: SandboxTable[], csvFiles: AttachedCsv[]): Promise<Sandbox> {
     const taken = this.#spare ?? start();
+    this.#spare = null;
+    return furnish(await taken, tables, csvFiles);
+  }
+
+  /** Starts the next sandbox's DuckDB, unless one waits already: after a statement, not beside it. */
+  startSpare(): void {
+    if (this.#spare !== null) return;
     this.#spare = start();
     this.#spare.catch(() => undefined); // a failure shows when it is taken
-    return furnish(await taken, tables, csvFiles);
+  }
+
+  /** Once the spare (if one is being started) is ready. */
+  async ready(): Promise<void> {
+    await this.#spare?.catch(() => undefined);
   }
 
   async close(): Promise<void> {
