@@ -64,6 +64,8 @@ export async function benchLocalSql(cache: ResultCache, first: CacheEntry, dir: 
     const answer = await local.run({ accountId: first.accountId, sql: joinSql(a!, b!), replaces });
     if (!answer.ok || answer.data.rowCount !== first.rowCount) throw new Error(`local SQL answered ${JSON.stringify(answer)}`);
     replaces = answer.data.executionId;
+    // what a run leaves to do after its answer is not the next one's to wait for
+    await local.settled();
   };
   const direct = () =>
     cache.db.withConnection(async (connection) => {
