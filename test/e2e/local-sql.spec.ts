@@ -108,4 +108,18 @@ test('a local SQL tab comes back after a restart with its SQL and its answer', a
   await expect(page.getByRole('textbox', { name: 'Local SQL of Local SQL 1' })).toContainText('GROUP BY chain');
   await expect(summary(page)).toContainText('5 rows');
   await expect(await cellOf(page.getByRole('grid'), 'trades', 0)).toHaveText('1000');
+
+  // a CSV file attached as a table, joined with a cached result
+  await page
+    .getByLabel('Attach a CSV file…')
+    .setInputFiles({ name: 'Chain Labels.csv', mimeType: 'text/csv', buffer: Buffer.from('chain,label\nbase,L2\nethereum,L1\n') });
+  await expect(page.getByRole('complementary', { name: 'Cached results' }).getByText('chain_labels')).toBeVisible();
+  await replaceSql(
+    page,
+    page.getByRole('textbox', { name: 'Local SQL of Local SQL 1' }),
+    'SELECT c.label, count(*) AS trades FROM demo_trades AS t JOIN chain_labels AS c USING (chain) GROUP BY c.label ORDER BY c.label',
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(summary(page)).toContainText('2 rows');
+  await expect(await cellOf(page.getByRole('grid'), 'label', 1)).toHaveText('L2');
 });
