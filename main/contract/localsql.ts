@@ -7,6 +7,7 @@ import { TABLE_NAME_PATTERN, UPLOAD_CHUNK_MAX_CHARS } from './table-rules.ts';
 // statement's answer is cached as a result of its own, read with the results' channels.
 
 const tableName = z.string().min(1).max(200);
+const runId = z.string().min(1).max(100);
 
 export const LocalSqlTable = z.object({
   /** `q_<query id>_run_<yyyymmdd_hhmm>`, or `run_<execution id>` for a run of no known query. */
@@ -46,8 +47,21 @@ export const localsqlChannels = {
    * from the cache once this one is in. A statement that is not a SELECT is refused.
    */
   'localsql:run': {
-    request: z.object({ accountId, sql: z.string().max(200_000), replaces: executionId.nullable().optional() }).strict(),
+    request: z
+      .object({
+        accountId,
+        sql: z.string().max(200_000),
+        replaces: executionId.nullable().optional(),
+        /** The caller's name for the run, to cancel it by (`localsql:cancel`). */
+        runId: runId.optional(),
+      })
+      .strict(),
     response: LocalSqlResult,
+  },
+  /** Stops a run under way, which then answers `cancelled`; `cancelled` here says whether one was. */
+  'localsql:cancel': {
+    request: z.object({ accountId, runId }).strict(),
+    response: z.object({ cancelled: z.boolean() }),
   },
   /**
    * Keeps a CSV file's text as a table of local SQL, under `name`, sent in parts of at most

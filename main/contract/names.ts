@@ -74,6 +74,7 @@ export const CHANNEL_NAMES = [
   'localsql:run',
   'localsql:attachCsv',
   'localsql:detachCsv',
+  'localsql:cancel',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -26,19 +26,25 @@ export function localExecutionId(): string {
   return `${LOCAL_RESULT_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 }
 
-/** Runs the checked SELECT `sql` over `tables` and `csvFiles`, and caches its answer as the result `ids`. */
+/**
+ * Runs the checked SELECT `sql` over `tables` and `csvFiles`, and caches its answer as the result
+ * `ids`; `signal` interrupts it (it then throws what DuckDB says, and nothing is cached).
+ */
 export async function runIntoCache(
   db: CacheDb,
   ids: { accountId: string; executionId: string },
   sources: { tables: NamedTable[]; csvFiles: AttachedCsv[] },
   sql: string,
-  now: Date,
+  { now, signal }: { now: Date; signal: AbortSignal },
 ): Promise<CacheEntry> {
   const tableName = stagingTableName();
   const { columns, rowCount } = await db.withConnection(async (connection) => {
     const views = await nameSources(connection, sources);
+    const interrupt = () => connection.interrupt();
+    signal.addEventListener('abort', interrupt, { once: true });
     let rowCount: number;
     try {
+      signal.throwIfAborted();
       // on a line of its own, so that DuckDB's positions are the statement's, a line further down
       const create = await connection.prepare(`CREATE TABLE main.${q(tableName)} AS\n${sql.replace(/;\s*$/, '')}`);
       // a CREATE TABLE … AS answers the rows it wrote
@@ -47,6 +53,7 @@ export async function runIntoCache(
       await connection.run(`DROP TABLE IF EXISTS main.${q(tableName)}`);
       throw error;
     } finally {
+      signal.removeEventListener('abort', interrupt);
       for (const view of views) await connection.run(`DROP VIEW IF EXISTS temp.main.${q(view)}`);
     }
     return { columns: await columnsOf(connection, tableName), rowCount };

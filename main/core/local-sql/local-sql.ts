@@ -20,6 +20,8 @@ export interface LocalSqlRequest {
   sql: string;
   /** The local result this run replaces (the tab's previous one), dropped once the new one is in. */
   replaces?: string | null;
+  /** The caller's name for this run, to cancel it by. */
+  runId?: string;
 }
 
 export interface LocalSqlAnswer {
@@ -44,6 +46,8 @@ export class LocalSql {
   readonly attachments: Attachments;
   readonly #sandboxes = new Sandboxes();
   #closed = false;
+  /** Runs under way that a caller named, by account and name. */
+  readonly #running = new Map<string, AbortController>();
 
   constructor(options: LocalSqlOptions) {
     this.#options = options;
@@ -60,7 +64,26 @@ export class LocalSql {
     );
   }
 
+  /** Stops the run `runId` of the account; false when none such is under way. */
+  cancel(accountId: string, runId: string): boolean {
+    const running = this.#running.get(`${accountId}\u0000${runId}`);
+    running?.abort();
+    return running !== undefined;
+  }
+
   async run(request: LocalSqlRequest): Promise<Result<LocalSqlAnswer, LocalSqlError>> {
+    const key = request.runId === undefined ? null : `${request.accountId}\u0000${request.runId}`;
+    const controller = new AbortController();
+    if (key !== null) this.#running.set(key, controller);
+    try {
+      const answer = await this.#run(request, controller.signal);
+      return controller.signal.aborted && !answer.ok ? fail({ message: 'The statement was cancelled.', cancelled: true }) : answer;
+    } finally {
+      if (key !== null && this.#running.get(key) === controller) this.#running.delete(key);
+    }
+  }
+
+  async #run(request: LocalSqlRequest, signal: AbortSignal): Promise<Result<LocalSqlAnswer, LocalSqlError>> {
     const { accountId, sql } = request;
     const tables = (await this.tables(accountId)).filter((t) => namesAny(sql, [t.name, ...t.aliases]));
     const csvFiles = this.attachments.list(accountId).filter((csv) => namesAny(sql, [csv.name]));
@@ -75,7 +98,7 @@ export class LocalSql {
       await checkSelect(sandbox.connection, sql);
       const ids = { accountId, executionId: localExecutionId() };
       const sources = { tables: tables.map((t) => ({ names: [t.name, ...t.aliases], tableName: t.tableName })), csvFiles };
-      const entry = await runIntoCache(await this.#db(), ids, sources, sql, this.#options.now?.() ?? new Date());
+      const entry = await runIntoCache(await this.#db(), ids, sources, sql, { now: this.#options.now?.() ?? new Date(), signal });
       await this.#dropReplaced(request);
       return ok({
         executionId: ids.executionId,
@@ -85,6 +108,8 @@ export class LocalSql {
       });
     } catch (error) {
       if (error instanceof LocalSqlRefused) return fail(error.error);
+      // cancelled before the statement started
+      if (signal.aborted) return fail({ message: 'The statement was cancelled.', cancelled: true });
       throw error;
     } finally {
       const done = sandbox;

@@ -9,6 +9,8 @@ import { DUCKDB_ERROR_LOCATION, locateDuckdbError } from '../../common/duckdb-er
 /** Why a statement did not run, and where in its text when DuckDB said so (1-based). */
 export interface LocalSqlError {
   message: string;
+  /** The user cancelled it. */
+  cancelled?: boolean;
   line?: number;
   column?: number;
 }

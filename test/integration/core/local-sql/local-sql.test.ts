@@ -145,6 +145,21 @@ describe('attached CSV files', () => {
   });
 });
 
+describe('a long statement', () => {
+  it('stops when cancelled, and caches nothing', async () => {
+    const before = await harness.call('localsql:tables', { accountId: 'local' });
+    const running = harness.call('localsql:run', {
+      accountId: 'local',
+      sql: `SELECT sum(hash(i)) AS h FROM range(100000000000) AS t(i) JOIN ${wallets.name} ON true`,
+      runId: 'long',
+    });
+    expect(await harness.call('localsql:cancel', { accountId: 'local', runId: 'long' })).toEqual({ ok: true, data: { cancelled: true } });
+    expect(await running).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(await harness.call('localsql:cancel', { accountId: 'local', runId: 'long' })).toEqual({ ok: true, data: { cancelled: false } });
+    expect(await harness.call('localsql:tables', { accountId: 'local' })).toEqual(before);
+  });
+});
+
 describe('a local result', () => {
   it('replaces the one it says, and stays across a restart', async () => {
     const first = await run(`SELECT 1 AS one`);
