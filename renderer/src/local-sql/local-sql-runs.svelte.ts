@@ -15,23 +15,20 @@ export interface LocalSqlSources {
 
 const keyOf = (accountId: string, tabId: number) => `${accountId}\u0000${tabId}`;
 
-/** The finished run a local answer (or its error) is shown as. */
-function finished(
-  accountId: string,
-  tabId: number,
-  elapsedMs: number,
-  outcome: Pick<ExecutionUpdate, 'executionId' | 'state' | 'error' | 'result'>,
-): Run {
+type Outcome = Pick<ExecutionUpdate, 'executionId' | 'state' | 'error' | 'result'>;
+
+/** The run a local statement is shown as: under way, or finished with its answer (or its error). */
+function finished(accountId: string, tabId: number, elapsedMs: number, outcome: Outcome, isFinished = true): Run {
   const run = new Run(accountId, tabId, null);
   const at = new Date().toISOString();
   run.accept({
     accountId,
     queryId: null,
-    isFinished: true,
+    isFinished,
     queuePosition: null,
     submittedAt: at,
     startedAt: at,
-    endedAt: at,
+    endedAt: isFinished ? at : null,
     expiresAt: null,
     elapsedMs: Math.round(elapsedMs),
     ...outcome,
@@ -55,6 +52,8 @@ function answered(accountId: string, tabId: number, answer: LocalSqlResult, elap
 }
 
 function failed(accountId: string, tabId: number, error: ContractError, elapsedMs: number): Run {
+  if (error.code === 'cancelled')
+    return finished(accountId, tabId, elapsedMs, { executionId: '', state: 'QUERY_STATE_CANCELLED', error: null, result: null });
   const place = (error.details ?? {}) as { line?: number; column?: number };
   return finished(accountId, tabId, elapsedMs, {
     executionId: '',
@@ -67,7 +66,9 @@ function failed(accountId: string, tabId: number, error: ContractError, elapsedM
 export class LocalSqlRuns {
   readonly #api: Api;
   readonly #runs = new SvelteMap<string, Run>();
-  readonly #running = new SvelteMap<string, boolean>();
+  /** The name main knows each tab's run under way by, to cancel it. */
+  readonly #runIds = new Map<string, string>();
+  #runCount = 0;
   /** The answer still cached while a failed run is shown. */
   readonly #kept = new Map<string, string>();
   readonly #sources = new SvelteMap<string, LocalSqlSources>();
@@ -78,10 +79,6 @@ export class LocalSqlRuns {
 
   latest(accountId: string, tabId: number): Run | null {
     return this.#runs.get(keyOf(accountId, tabId)) ?? null;
-  }
-
-  isRunning(accountId: string, tabId: number): boolean {
-    return this.#running.get(keyOf(accountId, tabId)) ?? false;
   }
 
   sources(accountId: string): LocalSqlSources | null {
@@ -97,13 +94,16 @@ export class LocalSqlRuns {
   /** Runs `sql`; answers the new result's execution id, or null when it failed (the run says why). */
   async run(accountId: string, tabId: number, sql: string): Promise<string | null> {
     const key = keyOf(accountId, tabId);
-    if (this.#running.get(key)) return null;
-    this.#running.set(key, true);
+    if (this.#runIds.has(key)) return null;
+    const runId = `${tabId}:${++this.#runCount}`;
+    this.#runIds.set(key, runId);
     const started = performance.now();
+    // the answer shown before, dropped from the cache once the new one is in (a failure keeps it)
+    const replaces = this.#runs.get(key)?.update?.executionId || (this.#kept.get(key) ?? null);
+    const underWay: Outcome = { executionId: '', state: 'QUERY_STATE_EXECUTING', error: null, result: null };
+    this.#runs.set(key, finished(accountId, tabId, 0, underWay, false));
     try {
-      // the answer shown before, dropped from the cache once the new one is in (a failure keeps it)
-      const replaces = this.#runs.get(key)?.update?.executionId || (this.#kept.get(key) ?? null);
-      const answer = await this.#api.invoke('localsql:run', { accountId, sql, replaces });
+      const answer = await this.#api.invoke('localsql:run', { accountId, sql, replaces, runId });
       const elapsed = performance.now() - started;
       if (!answer.ok) {
         if (replaces) this.#kept.set(key, replaces);
@@ -114,8 +114,16 @@ export class LocalSqlRuns {
       this.#runs.set(key, answered(accountId, tabId, answer.data, elapsed));
       return answer.data.executionId;
     } finally {
-      this.#running.delete(key);
+      this.#runIds.delete(key);
     }
+  }
+
+  /** Stops the tab's run under way. */
+  async cancel(run: Run): Promise<void> {
+    const runId = this.#runIds.get(keyOf(run.accountId, run.queryId));
+    if (runId === undefined) return;
+    run.cancelling = true;
+    await this.#api.invoke('localsql:cancel', { accountId: run.accountId, runId });
   }
 
   /** Shows a tab's last answer again (after a restart), read from the cache. */

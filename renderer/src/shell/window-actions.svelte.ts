@@ -118,11 +118,21 @@ export class WindowActions {
   /** Cancels the active tab's run (Escape); one running for more than 10 s is asked about first. Answers whether one was running. */
   cancelActiveRun(): boolean {
     const { workspace, runs } = this.#parts;
-    const active = runs.latest(workspace.account?.id, workspace.selectedId);
+    const active = this.#activeRun();
     if (!active?.isActive) return false;
-    if (active.elapsedAt(performance.now()) > CONFIRM_CANCEL_AFTER_MS) this.stopping = active;
+    if (isLocalSql(active.queryId)) void workspace.localSql.cancel(active);
+    else if (active.elapsedAt(performance.now()) > CONFIRM_CANCEL_AFTER_MS) this.stopping = active;
     else void runs.cancel(active);
     return true;
+  }
+
+  /** The run shown in the tab in front: a local SQL tab's own, or the service's. */
+  #activeRun(): Run | null {
+    const { workspace, runs } = this.#parts;
+    const tab = workspace.selectedId;
+    const accountId = workspace.account?.id;
+    if (tab !== null && accountId && isLocalSql(tab)) return workspace.localSql.latest(accountId, tab);
+    return runs.latest(accountId, tab);
   }
 
   switchTab(step: number): void {
@@ -133,11 +143,11 @@ export class WindowActions {
 
   /** Offers the window's own actions, for the tab in front (in an `$effect`); answers how to take them back. */
   offer(): () => void {
-    const { workspace, runs, editing } = this.#parts;
+    const { workspace, editing } = this.#parts;
     const tab = workspace.selectedId;
     const scratch = tab !== null && isScratch(tab);
     const localSql = tab !== null && isLocalSql(tab);
-    const active = runs.latest(workspace.account?.id, tab)?.isActive ?? false;
+    const active = this.#activeRun()?.isActive ?? false;
     const manyTabs = workspace.tabs.items.length > 1;
     return actionHandlers.offer({
       newQuery: () => (this.dialog = 'new'),
