@@ -79,6 +79,13 @@ ORDER BY v.day`,
     await replaceSql(page, editor, 'SELECT count(*) AS trades FROM demo_trades');
     await page.getByRole('button', { name: /^Run/ }).click();
     await expect(await cellOf(grid, 'trades', 0)).toHaveText('5000');
+
+    // a statement too long to wait for: stopped by Escape
+    await replaceSql(page, editor, 'SELECT sum(hash(i)) AS h FROM range(100000000000) AS t(i) JOIN demo_trades ON true');
+    await page.getByRole('button', { name: /^Run/ }).click();
+    await expect(executionState(page)).toHaveText('Running');
+    await page.keyboard.press('Escape');
+    await expect(executionState(page)).toHaveText('Cancelled');
     expect(problems).toEqual([]);
   } finally {
     started.child.kill('SIGTERM');
