@@ -105,6 +105,8 @@ describe('the sandbox', () => {
     [`SELECT * FROM 'https://example.com/data.csv'`, /file system operations are disabled/],
     [`SELECT * FROM glob('/*')`, /file system operations are disabled/],
     [`SELECT table_name FROM duckdb_tables()`, /duckdb_tables\(\) is not available/],
+    [`SELECT table_name FROM information_schema.tables`, /is not available/],
+    [`SELECT * FROM results.main.cache_entries`, /results/],
     [`SELECT * FROM pragma_storage_info('cache_entries')`, /cache_entries does not exist/],
     [`SELECT * FROM query_table('cache_entries')`, /cache_entries/],
     [`SELECT * FROM checkpoint()`, /checkpoint\(\) is not available/],
