@@ -14,6 +14,7 @@ import { cacheSource } from '../main/core/export/export-sources.ts';
 import { createExportRuns } from '../main/core/export/exports.ts';
 import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { createServiceClient } from '../main/core/service-client/index.ts';
+import { benchLocalSql } from './local-sql-bench.ts';
 import { benchPivot } from './pivot-bench.ts';
 import { recordPrinted } from './results-file.ts';
 import { startServiceChild } from './service-child.ts';
@@ -209,6 +210,8 @@ try {
     `${(copyMegabytes / (copy.ms / 1000)).toFixed(1)} MB/s`,
     `export is ${(copy.ms / exportRun.ms).toFixed(2)}x its speed`,
   );
+  // after the export, so that the tables it adds to the cache weigh on no figure before
+  figures.set('local-sql', await benchLocalSql(cache, entry, dir));
   await runs.dispose();
   await cache.close();
 
@@ -253,7 +256,8 @@ try {
     `cache is ${(plainCsv.ms / download.ms).toFixed(2)}x its speed`,
   );
 
-  for (const section of ['download', 'page', 'profile', 'pivot', 'export']) console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
+  for (const section of ['download', 'page', 'profile', 'pivot', 'local-sql', 'export'])
+    console.log(`${(figures.get(section) ?? []).join('\n')}\n`);
   recording.save();
 } finally {
   await service.stop();

@@ -60,3 +60,26 @@ const CHECKPOINT_BLOCKED = /Cannot CHECKPOINT: there are other write transaction
 export function isCheckpointBlocked(message: string): boolean {
   return CHECKPOINT_BLOCKED.test(message);
 }
+
+// DuckDB ends a located error with the offending line and a caret under the position:
+//   LINE 2:   x from foo
+//                  ^
+// A long line is cut and marked with "..." at either end, so the snippet is found again in the
+// SQL to turn the caret into a column of the whole line.
+export const DUCKDB_ERROR_LOCATION = /\n\s*(LINE (\d+): )(.*)\n( *)\^\s*$/;
+
+/** Where a DuckDB error says it is in `sql` (1-based line and column), or null when it names no place. */
+export function locateDuckdbError(message: string, sql: string): { line: number; column: number } | null {
+  const match = DUCKDB_ERROR_LOCATION.exec(message);
+  if (!match) return null;
+  const [, prefix = '', lineText = '', snippet = '', pad = ''] = match;
+  const line = Number(lineText);
+  const caret = pad.length - prefix.length;
+  const cutAtStart = snippet.startsWith('...');
+  const shown = snippet.slice(cutAtStart ? 3 : 0).replace(/\.\.\.$/, '');
+  const source = sql.split('\n')[line - 1];
+  if (source === undefined || caret < 0) return null;
+  const start = cutAtStart ? source.indexOf(shown) : 0;
+  if (start < 0) return null;
+  return { line, column: start + caret - (cutAtStart ? 3 : 0) + 1 };
+}

@@ -66,6 +66,9 @@ export const SERVICE_CACHES = {
 /** The app's result cache (main/core/cache): its DuckDB's limit; its disk budget is a setting. */
 export const CACHE_DUCKDB_BYTES = 1024 * MB;
 
+/** Local SQL's DuckDB (main/core/local-sql), open while a statement runs; past it, it spills to disk. */
+export const LOCAL_SQL_DUCKDB_BYTES = 1024 * MB;
+
 /** How long nothing may be read before the service and the cache give memory back (see idle give-backs). */
 export const IDLE_GIVE_BACK_MILLIS = 30_000;
 

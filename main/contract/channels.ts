@@ -3,6 +3,7 @@ import { accountsChannels } from './accounts.ts';
 import { appChannels } from './app.ts';
 import { executionsChannels, executionsEvents } from './executions.ts';
 import { freshnessChannels } from './freshness.ts';
+import { localsqlChannels } from './localsql.ts';
 import type { ChannelName, EventName } from './names.ts';
 import { paramsetsChannels } from './paramsets.ts';
 import { queriesChannels, queriesEvents } from './queries.ts';
@@ -35,6 +36,7 @@ export const CHANNELS_BY_PREFIX = {
   versions: versionsChannels,
   paramsets: paramsetsChannels,
   usage: usageChannels,
+  localsql: localsqlChannels,
 } as const;
 
 export const channels = {
@@ -52,6 +54,7 @@ export const channels = {
   ...versionsChannels,
   ...paramsetsChannels,
   ...usageChannels,
+  ...localsqlChannels,
 } as const satisfies Record<ChannelName, { request: z.ZodType; response: z.ZodType }>;
 
 export const events = {

@@ -23,3 +23,4 @@ export * from './freshness.ts';
 export * from './versions.ts';
 export * from './paramsets.ts';
 export * from './usage.ts';
+export * from './localsql.ts';

@@ -71,6 +71,11 @@ export const CHANNEL_NAMES = [
   'paramsets:delete',
   'usage:settings',
   'usage:report',
+  'localsql:tables',
+  'localsql:run',
+  'localsql:attachCsv',
+  'localsql:detachCsv',
+  'localsql:cancel',
 ] as const;
 
 export const EVENT_NAMES = [

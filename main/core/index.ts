@@ -14,6 +14,7 @@ import { accountHandlers } from './handlers/accounts.ts';
 import { appHandlers } from './handlers/app.ts';
 import { executionHandlers, type Viewing } from './handlers/executions.ts';
 import { freshnessHandlers } from './handlers/freshness.ts';
+import { localsqlHandlers } from './handlers/localsql.ts';
 import { queryHandlers } from './handlers/queries.ts';
 import { resultExportHandlers } from './handlers/result-exports.ts';
 import { resultHandlers } from './handlers/results.ts';
@@ -23,6 +24,7 @@ import { uiHandlers } from './handlers/ui.ts';
 import { usageHandlers } from './handlers/usage.ts';
 import { workspaceHandlers } from './handlers/workspace.ts';
 import type { Handlers } from './ipc/dispatcher.ts';
+import { LocalSql } from './local-sql/local-sql.ts';
 import { ActivityLog } from './logging/activity-log.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { coreSchedules } from './schedules/core-schedules.ts';
@@ -143,7 +145,8 @@ export async function createCore(given: CoreOptions): Promise<Core> {
   const knownRows = new KnownRows(join(options.dataDir, 'table-rows.json'));
   const workspaces = openWorkspaces(options.emit, { dir: workspacesDir, accounts, activity, cache, knownRows });
   reach.observe = (accountId, failure) => workspaces.observe(accountId, failure);
-  const parts = { accounts, vault, history, viewing, watcher, cache, cacheSettings, exports, uploads, knownRows, workspaces, ui };
+  const localSql = new LocalSql({ cache, history, dir: join(options.dataDir, 'cache', 'local-sql') });
+  const parts = { accounts, vault, history, viewing, watcher, cache, cacheSettings, exports, uploads, knownRows, workspaces, ui, localSql };
   const handlers = coreHandlers(options, { ...parts, activity, appSettings, logger, paths, usage });
 
   return {
@@ -156,6 +159,7 @@ export async function createCore(given: CoreOptions): Promise<Core> {
       workspaces.dispose();
       watcher.dispose();
       await exports.dispose();
+      await localSql.close();
       await cache.close();
       await uploads.clear();
     },
@@ -237,6 +241,7 @@ interface CoreParts {
   knownRows: KnownRows;
   workspaces: Workspaces;
   ui: UiState;
+  localSql: LocalSql;
   activity: ActivityLog;
   appSettings: AppSettingsState;
   logger: Logger;
@@ -282,5 +287,6 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `s
     }),
     ...freshnessHandlers({ accounts, cache, history, ui }),
     ...usageHandlers({ usage: parts.usage.log, settings: parts.usage.settings, history }),
+    ...localsqlHandlers(accounts, parts.localSql),
   };
 }

@@ -132,6 +132,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await check(page, 'usage', found);
     await page.keyboard.press('Escape');
 
+    await command(page, 'New local SQL');
+    await page.getByRole('complementary', { name: 'Cached results' }).locator('summary').first().click();
+    await run(page);
+    await check(page, 'local SQL', found);
+
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Tables' }).click();
     const tables = page.getByRole('main', { name: 'Tables' });
     await expect(tables.getByRole('heading', { name: 'Tables', level: 1 })).toBeVisible();

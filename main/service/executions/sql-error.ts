@@ -1,30 +1,9 @@
+import { DUCKDB_ERROR_LOCATION, locateDuckdbError } from '../../common/duckdb-errors.ts';
 import type { Rewritten } from '../dunesql/rewrite.ts';
 import { unknownTableMessage } from '../samples/unknown-table.ts';
 import type { ExecutionError } from './execution-store.ts';
 
 export const EXECUTION_FAILED = 'FAILED_TYPE_EXECUTION_FAILED';
-
-// DuckDB ends a located error with the offending line and a caret under the position:
-//   LINE 2:   x from foo
-//                  ^
-// A long line is cut and marked with "..." at either end, so the snippet is found again in the
-// SQL to turn the caret into a column of the whole line.
-const LOCATION = /\n\s*(LINE (\d+): )(.*)\n( *)\^\s*$/;
-
-function locate(message: string, sql: string): { line: number; column: number } | null {
-  const match = LOCATION.exec(message);
-  if (!match) return null;
-  const [, prefix = '', lineText = '', snippet = '', pad = ''] = match;
-  const line = Number(lineText);
-  const caret = pad.length - prefix.length;
-  const cutAtStart = snippet.startsWith('...');
-  const shown = snippet.slice(cutAtStart ? 3 : 0).replace(/\.\.\.$/, '');
-  const source = sql.split('\n')[line - 1];
-  if (source === undefined || caret < 0) return null;
-  const start = cutAtStart ? source.indexOf(shown) : 0;
-  if (start < 0) return null;
-  return { line, column: start + caret - (cutAtStart ? 3 : 0) + 1 };
-}
 
 /**
  * An execution error from DuckDB's message: its first part as the message, its location as line
@@ -32,8 +11,8 @@ function locate(message: string, sql: string): { line: number; column: number } 
  * location given is the user's. An unknown table is said as the hosted service says it.
  */
 export function sqlError(message: string, sql: string, ran?: Rewritten): ExecutionError {
-  const location = locate(message, ran?.sql ?? sql);
-  const text = message.replace(LOCATION, '').trim();
+  const location = locateDuckdbError(message, ran?.sql ?? sql);
+  const text = message.replace(DUCKDB_ERROR_LOCATION, '').trim();
   if (!location) return { type: EXECUTION_FAILED, message: text };
   const at = ran ? lineAndColumn(sql, ran.originalOffset(offsetOf(ran.sql, location))) : location;
   return errorAt(unknownTableMessage(text, sql, at.line, at.column) ?? text, at);

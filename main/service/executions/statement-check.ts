@@ -1,6 +1,6 @@
 import { StatementType, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import { refusedCall, type Tree } from '../../common/called-functions.ts';
 import { quoteIdentifier as q } from '../../common/sql-quote.ts';
-import { refusedCall, type Tree } from './called-functions.ts';
 import { splitExplain } from './explain-prefix.ts';
 import { StatementRefused } from './statement-refused.ts';
 

@@ -10,6 +10,8 @@ import { SAMPLE_TABLES } from '../../../main/common/dune-tables/index.ts';
 
 export interface CompletionData {
   tables: TableSummary[];
+  /** In a local SQL tab: the cached results' tables by their names, in place of the service's tables. */
+  localTables?: { name: string; columns: { name: string; type: string }[] }[];
   /** The columns of the result shown below the editor. */
   resultColumns: { name: string; type: string }[];
 }
@@ -32,6 +34,11 @@ export function tableSchema(tables: TableSummary[]): SQLNamespace {
     ((uploads[catalog] ??= {})[namespace] ??= {})[name] = columnsOf(table.columns);
   }
   return { ...dune, ...uploads };
+}
+
+/** Local SQL's tables (the cached results), each name with its columns. */
+export function localSchema(tables: { name: string; columns: { name: string; type: string }[] }[]): SQLNamespace {
+  return Object.fromEntries(tables.map((table) => [table.name, columnsOf(table.columns)]));
 }
 
 /** The result's column names, offered as words while typing outside any dotted name. */

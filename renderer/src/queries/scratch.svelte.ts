@@ -9,13 +9,26 @@ export function isScratch(tabId: number): boolean {
   return tabId < 0;
 }
 
+// A local SQL tab (New local SQL) is a scratch tab whose SQL runs over the result cache, on this
+// computer: its ids are the scratch ids from this one down.
+const LOCAL_SQL_FIRST = -1_000_000;
+
+export function isLocalSql(tabId: number): boolean {
+  return tabId <= LOCAL_SQL_FIRST;
+}
+
 export function scratchName(tabId: number): string {
-  return `SQL ${-tabId}`;
+  return isLocalSql(tabId) ? `Local SQL ${LOCAL_SQL_FIRST - tabId + 1}` : `SQL ${-tabId}`;
 }
 
 /** The id for a new scratch tab: below every one open. */
 export function nextScratchId(tabIds: number[]): number {
-  return Math.min(0, ...tabIds) - 1;
+  return Math.min(0, ...tabIds.filter((id) => !isLocalSql(id))) - 1;
+}
+
+/** The id for a new local SQL tab: below every one open. */
+export function nextLocalSqlId(tabIds: number[]): number {
+  return Math.min(LOCAL_SQL_FIRST + 1, ...tabIds.filter(isLocalSql)) - 1;
 }
 
 export interface ScratchState {
@@ -70,8 +83,9 @@ export class Scratches {
     this.#update(accountId, tabId, { sql });
   }
 
+  /** Kept at once, with the text that ran: a run is seldom, and its tab must find it after any stop. */
   ran(accountId: string, tabId: number, executionId: string): void {
-    this.#update(accountId, tabId, { executionId });
+    this.#update(accountId, tabId, { executionId }, 0);
   }
 
   /** Forgets the tab, on disk too (it was closed, or saved as a query). */
@@ -83,7 +97,7 @@ export class Scratches {
     void this.#api.invoke('ui:set', { accountId, key: uiKey(tabId), value: null });
   }
 
-  #update(accountId: string, tabId: number, change: Partial<ScratchState>): void {
+  #update(accountId: string, tabId: number, change: Partial<ScratchState>, delayMs = SAVE_DELAY_MS): void {
     const state = { ...(this.stateOf(accountId, tabId) ?? { sql: SCRATCH_TEMPLATE, executionId: null }), ...change };
     this.#put(accountId, tabId, state);
     const key = keyOf(accountId, tabId);
@@ -94,7 +108,7 @@ export class Scratches {
         this.#timers.delete(key);
         const value = { ...(this.stateOf(accountId, tabId) ?? state) };
         void this.#api.invoke('ui:set', { accountId, key: uiKey(tabId), value });
-      }, SAVE_DELAY_MS),
+      }, delayMs),
     );
   }
 

@@ -2,9 +2,10 @@ import type { ChannelRequest, ContractError, QueryDetail, QueryEdit, Result, Sav
 import type { Accounts } from '../accounts/accounts.svelte.ts';
 import type { Drafts } from '../editor/drafts.svelte.ts';
 import type { Api } from '../lib/bridge.ts';
+import { LocalSqlRuns } from '../local-sql/local-sql-runs.svelte.ts';
 import { localOf, QueryDetails, type DetailLoad } from './query-details.svelte.ts';
 import { SavedTabs } from './saved-tabs.ts';
-import { isScratch, nextScratchId, scratchName, Scratches } from './scratch.svelte.ts';
+import { isScratch, nextLocalSqlId, nextScratchId, scratchName, Scratches } from './scratch.svelte.ts';
 import { Tabs } from './tabs.svelte.ts';
 import { WorkspaceLists } from './workspace-lists.svelte.ts';
 
@@ -19,6 +20,8 @@ export class Workspace extends WorkspaceLists {
   selectedId = $state<number | null>(null);
   readonly tabs = new Tabs();
   readonly scratches: Scratches;
+  /** Local SQL tabs' runs and the tables they may name. */
+  readonly localSql: LocalSqlRuns;
   readonly #details = new QueryDetails();
   detail = $derived(this.selectedId === null ? null : this.#details.get(this.selectedId));
   readonly #savedTabs: SavedTabs;
@@ -26,6 +29,7 @@ export class Workspace extends WorkspaceLists {
   constructor(api: Api, accounts: Accounts, drafts: Drafts) {
     super(api, accounts, drafts);
     this.scratches = new Scratches(api);
+    this.localSql = new LocalSqlRuns(api);
     this.#savedTabs = new SavedTabs(api);
   }
 
@@ -92,6 +96,11 @@ export class Workspace extends WorkspaceLists {
   /** A new scratch tab (New SQL): SQL to run without making it a query. */
   async newScratch(): Promise<void> {
     await this.select(nextScratchId(this.tabs.items.map((t) => t.queryId)), true);
+  }
+
+  /** A new local SQL tab: DuckDB's SQL over the cached results, on this computer. */
+  async newLocalSql(): Promise<void> {
+    await this.select(nextLocalSqlId(this.tabs.items.map((t) => t.queryId)), true);
   }
 
   /** A new scratch tab holding SQL that ran, with that run shown (a run of no query, from the history). */

@@ -64,6 +64,7 @@ export const ACTIONS = {
   unpinResult: { title: 'Unpin the result', words: 'cache', scope: 'tab' },
   versions: { title: 'Versions of the query…', words: 'history diff compare restore earlier', scope: 'tab' },
   usage: { title: 'Usage and costs…', words: 'credits datapoints billing spent month', scope: 'app' },
+  newLocalSql: { title: 'New local SQL (over cached results, offline)', words: 'duckdb join cache offline scratch', scope: 'app' },
 } as const satisfies Record<string, Action>;
 
 export type ActionId = keyof typeof ACTIONS;

@@ -1,7 +1,7 @@
 import { substitute, type EditorSelection } from '../editor/substitution.ts';
 import { useLatest } from '../freshness/use-latest.ts';
 import { isModified } from '../lib/shortcuts.ts';
-import { isScratch, SCRATCH_TEMPLATE } from '../queries/scratch.svelte.ts';
+import { isLocalSql, isScratch, SCRATCH_TEMPLATE } from '../queries/scratch.svelte.ts';
 import type { Run } from '../runs/run.svelte.ts';
 import { actionHandlers } from './action-handlers.svelte.ts';
 import type { WindowState } from './window-state.ts';
@@ -43,6 +43,22 @@ export class WindowActions {
     void this.#parts.workspace.newScratch();
   };
 
+  newLocalSql = (): void => {
+    this.page = 'queries';
+    void this.#parts.workspace.newLocalSql();
+  };
+
+  /** A local SQL tab's SQL, run over the cache on this computer; its answer kept with the tab. */
+  runLocalSql = async (tabId: number): Promise<void> => {
+    const { workspace } = this.#parts;
+    const accountId = workspace.account?.id;
+    const sql = accountId ? workspace.scratches.stateOf(accountId, tabId)?.sql : undefined;
+    if (!accountId || !sql?.trim()) return;
+    const executionId = await workspace.localSql.run(accountId, tabId, sql);
+    if (executionId) workspace.scratches.ran(accountId, tabId, executionId);
+    await workspace.localSql.loadSources(accountId);
+  };
+
   /**
    * Runs what the editor shows: the query as saved when its text is unchanged, else the edited
    * text (or only `selection`) through /sql/execute, without saving it. The query as saved, with a
@@ -57,6 +73,7 @@ export class WindowActions {
     const { workspace, runs, editing, parameterForms, runHistory } = this.#parts;
     const accountId = workspace.account?.id;
     if (!accountId || queryId === null) return;
+    if (isLocalSql(queryId)) return this.runLocalSql(queryId);
     if (isScratch(queryId)) return this.#runScratch(accountId, queryId, selection);
     // Before the detail arrives (Ctrl+Enter right after selecting) the saved query runs with the service's defaults.
     const query = workspace.detailOf(queryId);
@@ -86,6 +103,7 @@ export class WindowActions {
   closeTab = (queryId: number): void => {
     const { workspace, editing } = this.#parts;
     const account = workspace.account;
+    if (isLocalSql(queryId)) return workspace.close(queryId);
     if (isScratch(queryId)) {
       const sql = account ? workspace.scratches.stateOf(account.id, queryId)?.sql : undefined;
       if (sql?.trim() && sql !== SCRATCH_TEMPLATE) this.closing = queryId;
@@ -100,11 +118,21 @@ export class WindowActions {
   /** Cancels the active tab's run (Escape); one running for more than 10 s is asked about first. Answers whether one was running. */
   cancelActiveRun(): boolean {
     const { workspace, runs } = this.#parts;
-    const active = runs.latest(workspace.account?.id, workspace.selectedId);
+    const active = this.#activeRun();
     if (!active?.isActive) return false;
-    if (active.elapsedAt(performance.now()) > CONFIRM_CANCEL_AFTER_MS) this.stopping = active;
+    if (isLocalSql(active.queryId)) void workspace.localSql.cancel(active);
+    else if (active.elapsedAt(performance.now()) > CONFIRM_CANCEL_AFTER_MS) this.stopping = active;
     else void runs.cancel(active);
     return true;
+  }
+
+  /** The run shown in the tab in front: a local SQL tab's own, or the service's. */
+  #activeRun(): Run | null {
+    const { workspace, runs } = this.#parts;
+    const tab = workspace.selectedId;
+    const accountId = workspace.account?.id;
+    if (tab !== null && accountId && isLocalSql(tab)) return workspace.localSql.latest(accountId, tab);
+    return runs.latest(accountId, tab);
   }
 
   switchTab(step: number): void {
@@ -115,21 +143,23 @@ export class WindowActions {
 
   /** Offers the window's own actions, for the tab in front (in an `$effect`); answers how to take them back. */
   offer(): () => void {
-    const { workspace, runs, editing } = this.#parts;
+    const { workspace, editing } = this.#parts;
     const tab = workspace.selectedId;
     const scratch = tab !== null && isScratch(tab);
-    const active = runs.latest(workspace.account?.id, tab)?.isActive ?? false;
+    const localSql = tab !== null && isLocalSql(tab);
+    const active = this.#activeRun()?.isActive ?? false;
     const manyTabs = workspace.tabs.items.length > 1;
     return actionHandlers.offer({
       newQuery: () => (this.dialog = 'new'),
       newSql: this.newSql,
+      newLocalSql: this.newLocalSql,
       openById: () => (this.dialog = 'open'),
       history: () => (this.dialog = 'history'),
       run: tab !== null ? () => void this.run() : null,
       runAgain: tab !== null && !scratch ? () => void this.run(tab, null, true) : null,
       cancelRun: active ? () => void this.cancelActiveRun() : null,
       save: tab !== null && !scratch ? () => void editing.save() : null,
-      saveAsQuery: scratch ? () => (this.savingScratch = tab) : null,
+      saveAsQuery: scratch && !localSql ? () => (this.savingScratch = tab) : null,
       closeTab: tab !== null ? () => this.closeTab(tab) : null,
       nextTab: manyTabs ? () => this.switchTab(1) : null,
       previousTab: manyTabs ? () => this.switchTab(-1) : null,

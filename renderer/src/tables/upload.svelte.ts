@@ -19,7 +19,7 @@ export type UploadPhase = 'empty' | 'reading' | 'unreadable' | 'ready' | 'sendin
 const PREVIEW_ROWS = 20;
 
 /** A table name from a file name, for the form to start with: "Daily Prices.csv" → daily_prices. */
-function nameFromFile(fileName: string): string {
+export function nameFromFile(fileName: string): string {
   return fileName
     .replace(/\.[^.]*$/, '')
     .toLowerCase()

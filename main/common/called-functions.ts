@@ -77,7 +77,7 @@ const REFUSED_FUNCTIONS = new Set(['json_serialize_plan', 'write_log']);
 
 export type Tree = 'parsed' | 'bound';
 
-interface Call {
+export interface Call {
   name: string;
   table: boolean;
 }
@@ -95,7 +95,7 @@ export function refusedCall(tree: unknown, kind: Tree): string | null {
 }
 
 /** Every function a tree calls, in lower case, table functions marked. */
-function calls(node: unknown, kind: Tree, into: Call[] = []): Call[] {
+export function calls(node: unknown, kind: Tree, into: Call[] = []): Call[] {
   if (Array.isArray(node)) {
     for (const item of node) calls(item, kind, into);
   } else if (node !== null && typeof node === 'object') {
