@@ -13,7 +13,6 @@ import { pivotSql, splitValuesSql, type PivotSource } from './pivot-sql.ts';
 // A pivot of a cached result, computed by DuckDB in the cache (pivot-sql.ts) and put in tree order
 // here: each group after its parent, siblings in the order DuckDB ranked them.
 
-
 type Group = PivotTable['groups'][number];
 
 export async function pivotFromCache(
