@@ -16,7 +16,6 @@ import { executionHandlers, type Viewing } from './handlers/executions.ts';
 import { freshnessHandlers } from './handlers/freshness.ts';
 import { localsqlHandlers } from './handlers/localsql.ts';
 import { queryHandlers } from './handlers/queries.ts';
-import { resultExportHandlers } from './handlers/result-exports.ts';
 import { resultHandlers } from './handlers/results.ts';
 import { settingsHandlers } from './handlers/settings.ts';
 import { tableHandlers } from './handlers/tables.ts';
@@ -252,14 +251,6 @@ interface CoreParts {
 /** Every channel's handler, each prefix's from its own file (the schedules' are opened over these). */
 function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `schedules:${string}`> {
   const { accounts, history, cache, workspaces, ui, activity, watcher, viewing } = parts;
-  const resultOptions = {
-    accounts,
-    cache,
-    cacheSettings: parts.cacheSettings,
-    exports: parts.exports,
-    destinations: options.exportDestinations,
-    activity,
-  };
   return {
     ...appHandlers({ openUrl: options.openUrl }),
     ...accountHandlers(accounts, parts.vault, (accountId) => {
@@ -272,8 +263,14 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `s
     }),
     ...queryHandlers(accounts, workspaces, activity),
     ...executionHandlers({ accounts, watcher, history, cache, workspaces, setViewing: (next) => (viewing.current = next) }),
-    ...resultHandlers(resultOptions),
-    ...resultExportHandlers(resultOptions),
+    ...resultHandlers({
+      accounts,
+      cache,
+      cacheSettings: parts.cacheSettings,
+      exports: parts.exports,
+      destinations: options.exportDestinations,
+      activity,
+    }),
     ...tableHandlers(accounts, parts.uploads, parts.knownRows, workspaces),
     ...uiHandlers(accounts, ui),
     ...workspaceHandlers(accounts, workspaces),

@@ -1,21 +1,19 @@
 import { missingTable } from '../../common/duckdb-errors.ts';
-import { fail, ok, type Failure, type Result, type ResultPage } from '../../contract/index.ts';
+import { fail, ok, type Result, type ResultPage } from '../../contract/index.ts';
 import { findAccount, withAccount } from '../accounts/find-account.ts';
-import type { AccountRegistry } from '../accounts/registry.ts';
 import type { CacheSettings } from '../cache/cache-settings.ts';
 import { readCachedPage, readCachedSample } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
 import type { ResultCache } from '../cache/result-cache.ts';
 import { chartFromCache } from '../charts/chart-query.ts';
 import { compareCached } from '../compare/compare-runs.ts';
-import type { ExportDestinations } from '../export/destination.ts';
-import type { ExportRuns } from '../export/exports.ts';
+import { startExport, startPivotExport, type ExportStartOptions } from '../export/export-start.ts';
 import { isFailure, serviceFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
-import type { ActivityLog } from '../logging/activity-log.ts';
 import { pivotFromCache } from '../pivot/pivot-table.ts';
 import { profileFromCache } from '../profile/column-profile.ts';
 import { profileFromSample } from '../profile/sampled-profile.ts';
+import { cachedEntry, type ReadRequest } from '../results/cached-entry.ts';
 import { partialFailure, readRowRange } from '../results/read-range.ts';
 import { readSample, WHOLE_RESULT_ONLY } from '../results/read-sample.ts';
 import { checkSyntax, viewOf } from '../results/view.ts';
@@ -35,24 +33,19 @@ type ResultChannels =
   | 'results:chart'
   | 'results:profile'
   | 'results:compare'
-  | 'results:pivot';
+  | 'results:pivot'
+  | 'results:export'
+  | 'results:exportPivot'
+  | 'results:exportCancel';
 
-export interface ResultHandlerOptions {
-  accounts: AccountRegistry;
-  cache: ResultCache;
+export interface ResultHandlerOptions extends ExportStartOptions {
   cacheSettings: SettingsStore<CacheSettings>;
-  exports: ExportRuns;
-  /** Absent where nothing can receive a file (exports then answer `internal`). */
-  destinations?: ExportDestinations;
-  /** Where an export's start is logged (its end comes with its progress); absent, it is not. */
-  activity?: ActivityLog;
 }
 
-export type Reads = Pick<ResultHandlerOptions, 'accounts' | 'cache'>;
-export type ReadRequest = { accountId: string; executionId: string; allowPartial: boolean };
+type Reads = Pick<ResultHandlerOptions, 'accounts' | 'cache'>;
 
 export function resultHandlers(options: ResultHandlerOptions): Pick<Handlers, ResultChannels> {
-  return { ...readHandlers(options), ...cacheHandlers(options), ...cachedOnlyHandlers(options.cache) };
+  return { ...readHandlers(options), ...cacheHandlers(options), ...cachedOnlyHandlers(options.cache), ...exportHandlers(options) };
 }
 
 /** Rows, samples and profiles: from the cache when it holds the result, else from the service. */
@@ -173,7 +166,7 @@ async function answer<T>(
   fromCache: (entry: CacheEntry) => Promise<Result<T>>,
   fromService: (client: ServiceClient) => Promise<Result<T>>,
 ): Promise<Result<T>> {
-  const entry = await cached(cache, request);
+  const entry = await cachedEntry(cache, request);
   if (entry !== null && isFailure(entry)) return entry;
   if (entry !== null) {
     try {
@@ -184,16 +177,6 @@ async function answer<T>(
   }
   const account = findAccount(accounts, request.accountId);
   return isFailure(account) ? account : fromService(account.client);
-}
-
-/** The cached entry when it may be read: a partial one only when the request allows it. */
-export async function cached(
-  cache: ResultCache,
-  { accountId, executionId, allowPartial }: ReadRequest,
-): Promise<CacheEntry | Failure | null> {
-  const entry = await cache.use(accountId, executionId);
-  if (entry?.isPartial && !allowPartial) return partialFailure(null);
-  return entry;
 }
 
 /**
@@ -218,4 +201,18 @@ async function keptPage(
     if (error instanceof Error && missingTable(error.message) !== null) return null;
     throw error;
   }
+}
+
+function exportHandlers(options: ResultHandlerOptions): Pick<Handlers, 'results:export' | 'results:exportPivot' | 'results:exportCancel'> {
+  return {
+    'results:export': async (request) => {
+      const started = await startExport(options, request);
+      if (!started.ok) options.activity?.exportRefused(request, started.error);
+      return started;
+    },
+
+    'results:exportPivot': async (request) => startPivotExport(options, request),
+
+    'results:exportCancel': async ({ exportId }) => ok({ cancelled: options.exports.cancel(exportId) }),
+  };
 }

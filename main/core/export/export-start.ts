@@ -1,40 +1,40 @@
 import { EXPORT_FORMATS, fail, ok, type ExportFormat, type Result } from '../../contract/index.ts';
 import { FilterLanguageError } from '../../filter-language/index.ts';
 import { findAccount } from '../accounts/find-account.ts';
+import type { AccountRegistry } from '../accounts/registry.ts';
 import { compileView } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
-import { cacheFirstSource } from '../export/cache-first.ts';
-import { cacheSource, EXPORT_SOURCE, serviceSource, type ExportSource } from '../export/export-sources.ts';
+import type { ResultCache } from '../cache/result-cache.ts';
 import { isFailure } from '../failures.ts';
 import type { Handlers } from '../ipc/dispatcher.ts';
+import type { ActivityLog } from '../logging/activity-log.ts';
 import { pivotFileSource } from '../pivot/pivot-file.ts';
+import { cachedEntry } from '../results/cached-entry.ts';
 import { checkSyntax, languageFailure, viewOf } from '../results/view.ts';
-import { cached, type Reads, type ResultHandlerOptions } from './results.ts';
+import { cacheFirstSource } from './cache-first.ts';
+import type { ExportDestinations } from './destination.ts';
+import { cacheSource, EXPORT_SOURCE, serviceSource, type ExportSource } from './export-sources.ts';
+import type { ExportRuns } from './exports.ts';
 
-// Exports of a result, of its view, or of its pivot's table: where the bytes come from, then the
-// host's choice of where they go, then the run that writes them (followed by its progress).
+// The start of an export of a result, of its view, or of its pivot's table: where the bytes come
+// from, then the host's choice of where they go, then the run that writes them (its progress
+// followed as events).
 
 type ExportRequest = Parameters<Handlers['results:export']>[0];
 type PivotExportRequest = Parameters<Handlers['results:exportPivot']>[0];
 
-export function resultExportHandlers(
-  options: ResultHandlerOptions,
-): Pick<Handlers, 'results:export' | 'results:exportPivot' | 'results:exportCancel'> {
-  return {
-    'results:export': async (request) => {
-      const started = await startExport(options, request);
-      if (!started.ok) options.activity?.exportRefused(request, started.error);
-      return started;
-    },
-
-    'results:exportPivot': async (request) => startPivotExport(options, request),
-
-    'results:exportCancel': async ({ exportId }) => ok({ cancelled: options.exports.cancel(exportId) }),
-  };
+export interface ExportStartOptions {
+  accounts: AccountRegistry;
+  cache: ResultCache;
+  exports: ExportRuns;
+  /** Absent where nothing can receive a file (exports then answer `internal`). */
+  destinations?: ExportDestinations;
+  /** Where an export's start is logged (its end comes with its progress); absent, it is not. */
+  activity?: ActivityLog;
 }
 
 /** CSV comes from the service when the cache does not hold the result; the other formats only from the cache. */
-async function exportSource({ accounts, cache }: Reads, request: ExportRequest): Promise<Result<ExportSource>> {
+async function exportSource({ accounts, cache }: ExportStartOptions, request: ExportRequest): Promise<Result<ExportSource>> {
   const { accountId, executionId, allowPartial = false, format = 'csv', text = 'spreadsheet' } = request;
   const view = request.scope === 'view' ? viewOf(request) : {};
   const bad = checkSyntax(view);
@@ -44,7 +44,7 @@ async function exportSource({ accounts, cache }: Reads, request: ExportRequest):
     if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
     return ok(await cacheSource(cache.db, entry, compiled, { format, text }));
   };
-  const entry = await cached(cache, { accountId, executionId, allowPartial });
+  const entry = await cachedEntry(cache, { accountId, executionId, allowPartial });
   if (entry !== null && isFailure(entry)) return entry;
   if (entry !== null) return fromEntry(entry);
   const account = findAccount(accounts, accountId);
@@ -53,7 +53,7 @@ async function exportSource({ accounts, cache }: Reads, request: ExportRequest):
   return serviceSource(account.client, { executionId, view, allowPartial, text });
 }
 
-async function startExport(options: ResultHandlerOptions, request: ExportRequest): ReturnType<Handlers['results:export']> {
+export async function startExport(options: ExportStartOptions, request: ExportRequest): ReturnType<Handlers['results:export']> {
   if (!options.destinations) return fail('internal', 'This host cannot save files.');
   const source = await exportSource(options, request);
   if (!source.ok) return source;
@@ -63,7 +63,10 @@ async function startExport(options: ResultHandlerOptions, request: ExportRequest
 }
 
 /** A pivot's table as shown, to a file: from the cache only, where the pivot is computed. */
-async function startPivotExport(options: ResultHandlerOptions, request: PivotExportRequest): ReturnType<Handlers['results:exportPivot']> {
+export async function startPivotExport(
+  options: ExportStartOptions,
+  request: PivotExportRequest,
+): ReturnType<Handlers['results:exportPivot']> {
   if (!options.destinations) return fail('internal', 'This host cannot save files.');
   const { accountId, executionId, format, filters, shown, headings, fileName, ...settings } = request;
   const entry = await options.cache.use(accountId, executionId);
@@ -87,7 +90,7 @@ async function startPivotExport(options: ResultHandlerOptions, request: PivotExp
 
 /** Asks the host where the file goes, then runs the export. */
 async function beginExport(
-  { exports, destinations, activity }: ResultHandlerOptions,
+  { exports, destinations, activity }: ExportStartOptions,
   source: ExportSource,
   request: { accountId: string; executionId: string; format: ExportFormat; fileName: string },
 ): ReturnType<Handlers['results:export']> {
