@@ -69,6 +69,13 @@ export const CACHE_DUCKDB_BYTES = 1024 * MB;
 /** How long nothing may be read before the service and the cache give memory back (see idle give-backs). */
 export const IDLE_GIVE_BACK_MILLIS = 30_000;
 
+/**
+ * When a thread's V8 heap is shrunk (main/service/thread/shrink-heap.ts): checked every
+ * `tickMillis`, once its event loop was busy less than `quietUtilization` of the time for
+ * `quietTicks` checks in a row, if the heap grew by `growthBytes` since it was last shrunk.
+ */
+export const HEAP_SHRINK = { tickMillis: 1_000, quietTicks: 2, quietUtilization: 0.02, growthBytes: 4 * MB };
+
 /** A byte count as DuckDB's `memory_limit` takes it. */
 export function duckdbBytes(bytes: number): string {
   return `${Math.floor(bytes)}B`;
