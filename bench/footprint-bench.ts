@@ -135,7 +135,7 @@ function row(label: string, fresh: string, existing: string, goal: string): void
 }
 
 function print(fresh: Figures, existing: Figures): void {
-  console.log('Browser host (node main/web/cli.ts) on this machine, resident memory of its one process');
+  console.log('Browser host (as `npm run web` starts it) on this machine, resident memory of its one process');
   row('', 'fresh data folder', 'existing data folder', 'goal');
   row(
     `start to a usable URL (median of ${STARTS})`,
