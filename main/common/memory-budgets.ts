@@ -63,6 +63,13 @@ export const SERVICE_CACHES = {
   youngGenerationMb: 48,
 };
 
+/**
+ * glibc's malloc arenas of the browser host's process (`MALLOC_ARENA_MAX`, set by its launcher,
+ * build/web-host.ts): otherwise one for each thread that allocates at once (libuv's pool, V8's),
+ * each keeping memory freed in it. DuckDB allocates with its own allocator.
+ */
+export const HOST_MALLOC_ARENAS = 2;
+
 /** The app's result cache (main/core/cache): its DuckDB's limit; its disk budget is a setting. */
 export const CACHE_DUCKDB_BYTES = 1024 * MB;
 
