@@ -4,10 +4,11 @@ import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildApp, webHostBuildIsStale } from '../main/web/renderer-build.ts';
-import { WEB_HOST_ENTRY, webHostCommand } from './web-host.ts';
+import { hostProcessEnv, WEB_HOST_ENTRY, webHostCommand } from './web-host.ts';
 
 // `npm start`: the desktop app where Electron's binary is installed, the browser host elsewhere;
-// `npm run web` (`--browser-host` first): the browser host, built first when its build is stale.
+// `npm run web` (`--browser-host` first): the browser host, built first when its build is stale;
+// `npm run service` (`--service` first): the embedded service alone, in a process started as the host's.
 // The `electron` package is never required from Node here: doing so starts its binary download.
 
 const PROJECT_DIR = join(import.meta.dirname, '..');
@@ -72,6 +73,10 @@ function startWebHost(args: string[]): void {
 function main(args: string[]): void {
   if (args[0] === '--browser-host') {
     startWebHost(args.slice(1));
+    return;
+  }
+  if (args[0] === '--service') {
+    run(process.execPath, [join(PROJECT_DIR, 'main/service/cli.ts'), ...args.slice(1)], hostProcessEnv());
     return;
   }
   const packageDir = electronPackageDir();

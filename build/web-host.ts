@@ -11,8 +11,15 @@ const PROJECT_DIR = join(import.meta.dirname, '..');
 
 export const WEB_HOST_ENTRY = join(PROJECT_DIR, 'out/main/web-host.js');
 
+/**
+ * The environment of a host's process (the browser host's, the service's alone): this one's, with
+ * malloc's arenas bounded (see HOST_MALLOC_ARENAS) unless the user set them.
+ */
+export function hostProcessEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { MALLOC_ARENA_MAX: String(HOST_MALLOC_ARENAS), ...env };
+}
+
 /** Node's arguments and environment that run the built browser host with its own arguments (`--port`, `--data-dir`…). */
 export function webHostCommand(hostArgs: string[], env: NodeJS.ProcessEnv = process.env): { args: string[]; env: NodeJS.ProcessEnv } {
-  // a value set by the user is kept
-  return { args: [WEB_HOST_ENTRY, ...hostArgs], env: { MALLOC_ARENA_MAX: String(HOST_MALLOC_ARENAS), ...env } };
+  return { args: [WEB_HOST_ENTRY, ...hostArgs], env: hostProcessEnv(env) };
 }

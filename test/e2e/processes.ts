@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { webHostCommand } from '../../build/web-host.ts';
+import { hostProcessEnv, webHostCommand } from '../../build/web-host.ts';
 
 // The app's processes as a person starts them (`npm run web`, `npm run service`), for the global
 // setup and for tests that stop and start them (offline, restarts).
@@ -60,5 +60,5 @@ export function webHost(dataDir: string, keychain: boolean, what: string): Promi
 /** The embedded service alone; its base URL is `match[1]`, its demo key `match[2]`. */
 export function service(dataDir: string, what: string, extraArgs: string[] = [], port = 0): Promise<Started> {
   const args = ['main/service/cli.ts', '--port', String(port), '--data-dir', dataDir, ...extraArgs];
-  return start(args, /listening on (http\S+) .*demo API key: (\S+)\)/, what, false);
+  return start(args, /listening on (http\S+) .*demo API key: (\S+)\)/, what, false, hostProcessEnv());
 }

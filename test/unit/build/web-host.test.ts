@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WEB_HOST_ENTRY, webHostCommand } from '../../../build/web-host.ts';
+import { hostProcessEnv, WEB_HOST_ENTRY, webHostCommand } from '../../../build/web-host.ts';
 import { HOST_MALLOC_ARENAS } from '../../../main/common/memory-budgets.ts';
 
 describe('the browser host’s command', () => {
@@ -12,5 +12,10 @@ describe('the browser host’s command', () => {
 
   it('keeps an arena count the user set', () => {
     expect(webHostCommand([], { MALLOC_ARENA_MAX: '8' }).env.MALLOC_ARENA_MAX).toBe('8');
+    expect(hostProcessEnv({ MALLOC_ARENA_MAX: '8' }).MALLOC_ARENA_MAX).toBe('8');
+  });
+
+  it('bounds them for the service alone too', () => {
+    expect(hostProcessEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', MALLOC_ARENA_MAX: String(HOST_MALLOC_ARENAS) });
   });
 });
