@@ -8,7 +8,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // the embedded service's thread is a file of its own, beside index.js (see start-thread.ts);
+      // the embedded service's thread is a file of its own, beside index.js (see start-thread.ts),
+      // and so is the browser host's entry, which shares its chunks (see build/web-host.ts);
       // so is the setting of libuv's pool, which index.js then imports first, before any other
       // code is run (inlined, it would run after the chunks and packages index.js imports)
       lib: {
@@ -16,6 +17,7 @@ export default defineConfig({
           index: resolve('main/electron/main.ts'),
           'service-thread': resolve('main/service/thread/service-thread.ts'),
           'size-thread-pool': resolve('main/service/thread/size-thread-pool.ts'),
+          'web-host': resolve('main/web/cli.ts'),
         },
         formats: ['es'],
       },

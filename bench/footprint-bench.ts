@@ -5,6 +5,9 @@
 // service is a thread of it), so its resident memory is the app's. Needs a build
 // (`npm run build`), Chromium and Linux's /proc; about 4 minutes. Then the service's floor over the
 // project's fuzz run (bench/fuzz-floor.ts), 200,000 requests unless `--fuzz-requests N` says.
+// `--only starts|browsing|fuzz` measures one part, to compare a change (its figures are then not
+// recorded): the starts and idle memory, or one start and the million rows on an existing folder,
+// or the fuzz floor.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +21,12 @@ import { recordPrinted } from './results-file.ts';
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
 const recording = recordPrinted('bench:footprint');
 
-const { values: args } = parseArgs({ options: { 'fuzz-requests': { type: 'string', default: '200000' } } });
+const { values: args } = parseArgs({
+  options: { 'fuzz-requests': { type: 'string', default: '200000' }, only: { type: 'string', default: '' } },
+});
 const FUZZ_REQUESTS = Number(args['fuzz-requests']);
+const ONLY = args.only;
+if (!['', 'starts', 'browsing', 'fuzz'].includes(ONLY)) throw new Error(`--only takes starts, browsing or fuzz, not ${ONLY}`);
 const STARTS = 3;
 const IDLE_AFTER_MS = 5_000;
 const AFTER_BROWSING_MS = 60_000;
@@ -35,8 +42,9 @@ interface Figures {
   idle: number[];
   /** Of the last idle figure: memory of its own, and pages of files it maps. */
   idleKinds: { anonymous: number; files: number };
-  peak: number;
-  after: number;
+  /** Null when the million rows were not browsed (`--only starts`). */
+  peak: number | null;
+  after: number | null;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,6 +52,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const spread = (values: number[], unit: (value: number) => string) => `(${unit(Math.min(...values))}-${unit(Math.max(...values))})`;
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 const mb = (bytes: number) => `${Math.round(bytes / MB).toLocaleString('en')} MB`;
+const mbIfAny = (bytes: number | null) => (bytes === null ? '-' : mb(bytes));
 
 /** Starts the host on `dataDir`, keeps its start time and its memory once idle, and stops it unless asked to keep it. */
 async function measuredStart(dataDir: string, figures: Figures, keep: boolean): Promise<RunningHost | null> {
@@ -91,13 +100,22 @@ async function browseMillionRows(browser: Browser, host: RunningHost, figures: F
   await page.close();
 }
 
-/** One data folder's figures: STARTS starts (each on a fresh folder, or all on the same used one), then the million rows. */
-async function measure(browser: Browser, kind: 'fresh' | 'existing', dirs: () => string): Promise<Figures> {
-  const figures: Figures = { starts: [], bareStarts: [], idle: [], idleKinds: { anonymous: 0, files: 0 }, peak: 0, after: 0 };
+/**
+ * One data folder's figures: `starts` starts (each on a fresh folder, or all on the same used
+ * one), then, if asked, the million rows.
+ */
+async function measure(
+  browser: Browser,
+  kind: 'fresh' | 'existing',
+  dirs: () => string,
+  starts: number,
+  browse: boolean,
+): Promise<Figures> {
+  const figures: Figures = { starts: [], bareStarts: [], idle: [], idleKinds: { anonymous: 0, files: 0 }, peak: null, after: null };
   let host: RunningHost | null = null;
-  for (let i = 0; i < STARTS; i++) host = await measuredStart(dirs(), figures, i === STARTS - 1);
+  for (let i = 0; i < starts; i++) host = await measuredStart(dirs(), figures, i === starts - 1);
   try {
-    await browseMillionRows(browser, host!, figures);
+    if (browse) await browseMillionRows(browser, host!, figures);
   } finally {
     await host!.stop();
   }
@@ -117,7 +135,7 @@ function row(label: string, fresh: string, existing: string, goal: string): void
 }
 
 function print(fresh: Figures, existing: Figures): void {
-  console.log('Browser host (node main/web/cli.ts) on this machine, resident memory of its one process');
+  console.log('Browser host (as `npm run web` starts it) on this machine, resident memory of its one process');
   row('', 'fresh data folder', 'existing data folder', 'goal');
   row(
     `start to a usable URL (median of ${STARTS})`,
@@ -136,8 +154,13 @@ function print(fresh: Figures, existing: Figures): void {
   );
   const kinds = ({ idleKinds }: Figures) => `${mb(idleKinds.anonymous)} + ${mb(idleKinds.files)}`;
   row('  of it, its own + files mapped (Node, libduckdb)', kinds(fresh), kinds(existing), '');
-  row('peak while the million-row result runs, caches, shows', mb(fresh.peak), mb(existing.peak), `<= ${GOALS.peakMb} MB`);
-  row(`${AFTER_BROWSING_MS / 1000} s after browsing it, nothing else open`, mb(fresh.after), mb(existing.after), `<= ${GOALS.afterMb} MB`);
+  row('peak while the million-row result runs, caches, shows', mbIfAny(fresh.peak), mbIfAny(existing.peak), `<= ${GOALS.peakMb} MB`);
+  row(
+    `${AFTER_BROWSING_MS / 1000} s after browsing it, nothing else open`,
+    mbIfAny(fresh.after),
+    mbIfAny(existing.after),
+    `<= ${GOALS.afterMb} MB`,
+  );
 }
 
 const root = mkdtempSync(join(tmpdir(), 'querydesk-footprint-bench-'));
@@ -147,16 +170,21 @@ const browser = await chromium.launch(
     : {},
 );
 try {
-  let made = 0;
-  const fresh = await measure(browser, 'fresh', () => join(root, `fresh-${made++}`));
-  // the last fresh folder has been used once: its next starts are those of an existing one
-  const used = join(root, `fresh-${made - 1}`);
-  const existing = await measure(browser, 'existing', () => used);
-  print(fresh, existing);
-  console.log('');
-  const floor = await measureFuzzFloor({ requests: FUZZ_REQUESTS, seed: 1 });
-  if (floor.failed) throw new Error('the fuzz run met a 5xx or a crash: its memory is not the service floor');
-  recording.save();
+  if (ONLY !== 'fuzz') {
+    const starts = ONLY === 'browsing' ? 1 : STARTS;
+    let made = 0;
+    const fresh = await measure(browser, 'fresh', () => join(root, `fresh-${made++}`), starts, ONLY === '');
+    // the last fresh folder has been used once: its next starts are those of an existing one
+    const used = join(root, `fresh-${made - 1}`);
+    const existing = await measure(browser, 'existing', () => used, starts, ONLY !== 'starts');
+    print(fresh, existing);
+    console.log('');
+  }
+  if (ONLY === '' || ONLY === 'fuzz') {
+    const floor = await measureFuzzFloor({ requests: FUZZ_REQUESTS, seed: 1 });
+    if (floor.failed) throw new Error('the fuzz run met a 5xx or a crash: its memory is not the service floor');
+  }
+  if (ONLY === '') recording.save();
 } finally {
   await browser.close();
   rmSync(root, { recursive: true, force: true });

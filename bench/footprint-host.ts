@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { WebSocket } from 'ws';
+import { webHostCommand } from '../build/web-host.ts';
 import { WS_PATH } from '../main/contract/index.ts';
 
 // The browser host as bench:footprint meets it: started as a person starts it, ready once its URL
@@ -55,9 +56,8 @@ export function sampleRss(pid: number, everyMs: number): { stop(): number } {
 
 export async function startHost(dataDir: string): Promise<RunningHost> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['main/web/cli.ts', '--port', '0', '--data-dir', dataDir, '--no-build'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const command = webHostCommand(['--port', '0', '--data-dir', dataDir, '--no-build']);
+  const child = spawn(process.execPath, command.args, { stdio: ['ignore', 'pipe', 'inherit'], env: command.env });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the browser host exited (code ${code}) before it printed its URL`)));

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Locator, type Page } from '@playwright/test';
+import { webHostCommand } from '../build/web-host.ts';
 import { recordPrinted } from './results-file.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
@@ -19,9 +20,8 @@ const TARGET_ROW = 900_000;
 const TOTAL_ROWS = 1_000_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'querydesk-browser-bench-'));
-const host = spawn(process.execPath, ['main/web/cli.ts', '--port', '0', '--data-dir', dir, '--no-build'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const command = webHostCommand(['--port', '0', '--data-dir', dir, '--no-build']);
+const host = spawn(process.execPath, command.args, { stdio: ['ignore', 'pipe', 'inherit'], env: command.env });
 
 function hostUrl(): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Page } from '@playwright/test';
+import { webHostCommand } from '../build/web-host.ts';
 import { median, PAGE_GOAL_MS, writeUsageMonth } from './usage-page.ts';
 
 const OPENINGS = 4;
@@ -49,9 +50,8 @@ export async function benchUsagePageInChromium(): Promise<void> {
   mkdirSync(join(dir, 'core'), { recursive: true });
   const now = new Date();
   writeUsageMonth(join(dir, 'core'), (now.getFullYear() - 2026) * 12 + now.getMonth());
-  const host = spawn(process.execPath, ['main/web/cli.ts', '--port', '0', '--data-dir', dir, '--no-build'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const command = webHostCommand(['--port', '0', '--data-dir', dir, '--no-build']);
+  const host = spawn(process.execPath, command.args, { stdio: ['ignore', 'pipe', 'inherit'], env: command.env });
   try {
     const url = await hostUrl(host);
     const browser = await chromium.launch(

@@ -3,8 +3,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
+import { buildApp, webHostBuildIsStale } from '../main/web/renderer-build.ts';
+import { hostProcessEnv, WEB_HOST_ENTRY, webHostCommand } from './web-host.ts';
 
-// `npm start`: the desktop app where Electron's binary is installed, the browser host elsewhere.
+// `npm start`: the desktop app where Electron's binary is installed, the browser host elsewhere;
+// `npm run web` (`--browser-host` first): the browser host, built first when its build is stale;
+// `npm run service` (`--service` first): the embedded service alone, in a process started as the host's.
 // The `electron` package is never required from Node here: doing so starts its binary download.
 
 const PROJECT_DIR = join(import.meta.dirname, '..');
@@ -55,12 +59,31 @@ function forwardSignals(child: ChildProcess): void {
   }
 }
 
+/** The built browser host (build/web-host.ts), built first unless it is fresh, or `--no-build` says so and it is there. */
+function startWebHost(args: string[]): void {
+  const noBuild = args.includes('--no-build') && existsSync(WEB_HOST_ENTRY);
+  if (!noBuild && webHostBuildIsStale(PROJECT_DIR)) {
+    console.error('Querydesk: building the app first (out/ is missing or older than its sources)…');
+    if (!buildApp(PROJECT_DIR)) process.exit(1);
+  }
+  const command = webHostCommand(args);
+  run(process.execPath, command.args, command.env);
+}
+
 function main(args: string[]): void {
+  if (args[0] === '--browser-host') {
+    startWebHost(args.slice(1));
+    return;
+  }
+  if (args[0] === '--service') {
+    run(process.execPath, [join(PROJECT_DIR, 'main/service/cli.ts'), ...args.slice(1)], hostProcessEnv());
+    return;
+  }
   const packageDir = electronPackageDir();
   const binary = packageDir === null ? null : findElectronBinary(packageDir, process.env.ELECTRON_OVERRIDE_DIST_PATH);
   if (binary === null) {
     console.log('The Electron binary is not available on this machine; starting the browser host instead.');
-    run(process.execPath, [join(PROJECT_DIR, 'main/web/cli.ts'), ...args]);
+    startWebHost(args);
     return;
   }
   const build = spawnSync('npm', ['run', 'build'], { cwd: PROJECT_DIR, stdio: 'inherit', shell: process.platform === 'win32' });

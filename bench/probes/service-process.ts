@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hostProcessEnv } from '../../build/web-host.ts';
 
 // The embedded service as a process of its own, for probes that measure its memory alone, or
 // kill it: `npm run service` on a data folder, with the accounts given.
@@ -43,7 +44,8 @@ export async function startServiceProcess(options: {
     accountsFile,
     ...(options.extraArgs ?? []),
   ];
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // started as `npm run service` starts it
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: hostProcessEnv() });
   const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));

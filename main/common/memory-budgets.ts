@@ -63,6 +63,13 @@ export const SERVICE_CACHES = {
   youngGenerationMb: 48,
 };
 
+/**
+ * glibc's malloc arenas of the browser host's process and of the service's alone
+ * (`MALLOC_ARENA_MAX`, set by their launcher, build/web-host.ts): otherwise one for each thread that allocates at once (libuv's pool, V8's),
+ * each keeping memory freed in it. DuckDB allocates with its own allocator.
+ */
+export const HOST_MALLOC_ARENAS = 2;
+
 /** The app's result cache (main/core/cache): its DuckDB's limit; its disk budget is a setting. */
 export const CACHE_DUCKDB_BYTES = 1024 * MB;
 
@@ -71,6 +78,13 @@ export const LOCAL_SQL_DUCKDB_BYTES = 1024 * MB;
 
 /** How long nothing may be read before the service and the cache give memory back (see idle give-backs). */
 export const IDLE_GIVE_BACK_MILLIS = 30_000;
+
+/**
+ * When a thread's V8 heap is shrunk (main/service/thread/shrink-heap.ts): checked every
+ * `tickMillis`, once its event loop was busy less than `quietUtilization` of the time for
+ * `quietTicks` checks in a row, if the heap grew by `growthBytes` since it was last shrunk.
+ */
+export const HEAP_SHRINK = { tickMillis: 1_000, quietTicks: 2, quietUtilization: 0.02, growthBytes: 4 * MB };
 
 /** A byte count as DuckDB's `memory_limit` takes it. */
 export function duckdbBytes(bytes: number): string {

@@ -8,6 +8,7 @@ import { KeyVault } from '../core/secrets/key-vault.ts';
 import { keepLocalKey, keptLocalKey } from '../core/secrets/local-key.ts';
 import { KEYCHAIN_SERVICE, osKeychain } from '../core/secrets/os-keychain.ts';
 import { newApiKey } from '../service/ids.ts';
+import { shrinkHeapAtRest } from '../service/thread/shrink-heap.ts';
 import { startServiceThread } from '../service/thread/start-thread.ts';
 import { defaultDataDir, logsDirOf } from './data-paths.ts';
 import { buildApp, rendererBuildIsStale } from './renderer-build.ts';
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
     fatal(`could not start the browser host: ${(error as Error).message}`);
   }
   console.log(`Querydesk is running at ${host.url}`);
+  shrinkHeapAtRest();
   stopOnSignals(async () => {
     try {
       await host.close();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 // older than any file it is built from. The built-app smoke test asks the same of all three parts.
 
 const RENDERER = { output: 'out/renderer/index.html', sources: ['renderer', 'main/contract'] };
+const WEB_HOST = [RENDERER, { output: 'out/main/web-host.js', sources: ['main'] }];
 const WHOLE_APP = [
   RENDERER,
   { output: 'out/main/index.js', sources: ['main'] },
@@ -15,6 +16,11 @@ const SKIPPED = new Set(['node_modules', '.svelte-kit']);
 
 export function rendererBuildIsStale(projectRoot: string): boolean {
   return isStale(projectRoot, RENDERER);
+}
+
+/** The browser host's bundle (see build/web-host.ts) or the renderer it serves is missing or older than its sources. */
+export function webHostBuildIsStale(projectRoot: string): boolean {
+  return WEB_HOST.some((part) => isStale(projectRoot, part));
 }
 
 /** Main, preload or renderer is missing or older than its sources. */

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { hostProcessEnv, webHostCommand } from '../../build/web-host.ts';
 
 // The app's processes as a person starts them (`npm run web`, `npm run service`), for the global
 // setup and for tests that stop and start them (offline, restarts).
@@ -15,8 +16,8 @@ export interface Started {
   log: () => string;
 }
 
-export function start(args: string[], pattern: RegExp, what: string, keychain: boolean): Promise<Started> {
-  const env = keychain ? process.env : { ...process.env, DBUS_SESSION_BUS_ADDRESS: NO_SESSION_BUS };
+export function start(args: string[], pattern: RegExp, what: string, keychain: boolean, baseEnv = process.env): Promise<Started> {
+  const env = keychain ? baseEnv : { ...baseEnv, DBUS_SESSION_BUS_ADDRESS: NO_SESSION_BUS };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -50,13 +51,14 @@ export async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The browser host on a data directory; its URL (with the token) is `match[1]`. */
+/** The browser host, as built, on a data directory; its URL (with the token) is `match[1]`. */
 export function webHost(dataDir: string, keychain: boolean, what: string): Promise<Started> {
-  return start(['main/web/cli.ts', '--port', '0', '--data-dir', dataDir, '--no-build'], /running at (http\S+)/, what, keychain);
+  const command = webHostCommand(['--port', '0', '--data-dir', dataDir, '--no-build']);
+  return start(command.args, /running at (http\S+)/, what, keychain, command.env);
 }
 
 /** The embedded service alone; its base URL is `match[1]`, its demo key `match[2]`. */
 export function service(dataDir: string, what: string, extraArgs: string[] = [], port = 0): Promise<Started> {
   const args = ['main/service/cli.ts', '--port', String(port), '--data-dir', dataDir, ...extraArgs];
-  return start(args, /listening on (http\S+) .*demo API key: (\S+)\)/, what, false);
+  return start(args, /listening on (http\S+) .*demo API key: (\S+)\)/, what, false, hostProcessEnv());
 }

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { startService, type RunningService, type ServiceOptions } from '../index.ts';
+import { shrinkHeapAtRest } from './shrink-heap.ts';
 import type { FromServiceThread } from './thread-messages.ts';
 
 // The service in a worker thread of its own (see start-thread.ts): started with the options it is
@@ -18,8 +19,10 @@ try {
   process.exit(0);
 }
 say({ kind: 'started', baseUrl: service.baseUrl, demoApiKey: service.demoApiKey });
+const stopShrinking = shrinkHeapAtRest();
 // the only thing it is told (ToServiceThread): close
 port.once('message', async () => {
+  stopShrinking();
   await service.close();
   port.close();
 });

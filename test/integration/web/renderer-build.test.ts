@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appBuildIsStale, rendererBuildIsStale } from '../../../main/web/renderer-build.ts';
+import { appBuildIsStale, rendererBuildIsStale, webHostBuildIsStale } from '../../../main/web/renderer-build.ts';
 
 let root: string | null = null;
 afterEach(() => {
@@ -54,5 +54,20 @@ describe('whether the renderer needs a build', () => {
     touch(join(root, 'main/electron/main.ts'), -60);
     expect(rendererBuildIsStale(root)).toBe(false);
     expect(appBuildIsStale(root)).toBe(true);
+  });
+
+  it('counts the browser host stale without its bundle, or while a main or renderer file is newer than it', () => {
+    const root = project();
+    mkdirSync(join(root, 'out/main'), { recursive: true });
+    for (const file of ['renderer/src/App.svelte', 'main/contract/wire.ts']) touch(join(root, file), 60);
+    writeFileSync(join(root, 'out/renderer/index.html'), '');
+    expect(webHostBuildIsStale(root)).toBe(true);
+    writeFileSync(join(root, 'out/main/web-host.js'), '');
+    expect(webHostBuildIsStale(root)).toBe(false);
+    touch(join(root, 'main/contract/wire.ts'), -60);
+    expect(webHostBuildIsStale(root)).toBe(true);
+    touch(join(root, 'main/contract/wire.ts'), 60);
+    touch(join(root, 'renderer/src/App.svelte'), -60);
+    expect(webHostBuildIsStale(root)).toBe(true);
   });
 });
