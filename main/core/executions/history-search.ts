@@ -9,26 +9,42 @@ export function searchWords(text: string): string[] {
 }
 
 // What a run shows is searched in two parts: texts many runs share (a query's name and SQL, an
-// account's name), each lower-cased once and tested once per search; and the run's own words (its
-// values, state, id, day and error), made once per record, a record that changes being a new object.
-const lowered = new Map<string, string>();
-const ownWords = new WeakMap<ExecutionRecord, string>();
+// account), kept once lower-cased under a number and tested once per search; and the run's own
+// words (its values, state, id, day and error). Both are made once per record, a record that
+// changes being a new object; a search then reads one entry per run.
+interface Searched {
+  /** The number of the run's shared texts (`sharedTexts`). */
+  shared: number;
+  own: string;
+}
 
-function lower(text: string): string {
-  let low = lowered.get(text);
-  if (low === undefined) lowered.set(text, (low = text.toLowerCase()));
-  return low;
+/** By account and query name, then by SQL: a key made of the SQL too was most of making a run's entry. */
+const sharedNumbers = new Map<string, Map<string, number>>();
+const sharedTexts: { name: string; sql: string; accountId: string }[] = [];
+const searched = new WeakMap<ExecutionRecord, Searched>();
+
+function searchedOf(record: ExecutionRecord): Searched {
+  let found = searched.get(record);
+  if (found === undefined) {
+    const name = record.queryName ?? '';
+    const sql = record.sql ?? record.querySql ?? '';
+    const head = `${record.accountId}\u0000${name}`;
+    let bySql = sharedNumbers.get(head);
+    if (bySql === undefined) sharedNumbers.set(head, (bySql = new Map()));
+    let shared = bySql.get(sql);
+    if (shared === undefined) {
+      shared = sharedTexts.push({ name: name.toLowerCase(), sql: sql.toLowerCase(), accountId: record.accountId }) - 1;
+      bySql.set(sql, shared);
+    }
+    searched.set(record, (found = { shared, own: ownText(record) }));
+  }
+  return found;
 }
 
 function ownText(record: ExecutionRecord): string {
-  let text = ownWords.get(record);
-  if (text === undefined) {
-    const values = Object.entries(record.parameters).map(([name, value]) => `${name}=${String(value)}`);
-    const parts = [...values, stateWord(record.state), record.executionId, record.submittedAt.slice(0, 10), record.error?.message ?? ''];
-    text = parts.join('\n').toLowerCase();
-    ownWords.set(record, text);
-  }
-  return text;
+  const values = Object.entries(record.parameters).map(([name, value]) => `${name}=${String(value)}`);
+  const parts = [...values, stateWord(record.state), record.executionId, record.submittedAt.slice(0, 10), record.error?.message ?? ''];
+  return parts.join('\n').toLowerCase();
 }
 
 /** Runs whose own words are made per turn of the event loop, answering other requests between. */
@@ -40,7 +56,7 @@ const PREPARED_PER_TURN = 5_000;
  */
 export async function prepareHistorySearch(records: readonly ExecutionRecord[]): Promise<void> {
   for (let start = 0; start < records.length; start += PREPARED_PER_TURN) {
-    for (let i = start; i < Math.min(records.length, start + PREPARED_PER_TURN); i++) ownText(records[i]!);
+    for (let i = start; i < Math.min(records.length, start + PREPARED_PER_TURN); i++) searchedOf(records[i]!);
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
@@ -48,19 +64,6 @@ export async function prepareHistorySearch(records: readonly ExecutionRecord[]):
 /** QUERY_STATE_COMPLETED_PARTIAL: "completed partial". */
 function stateWord(state: string): string {
   return state.replace(/^QUERY_STATE_/, '').replaceAll('_', ' ');
-}
-
-/** Which of the words each shared text holds, for one search. */
-function sharedHits(words: string[]): (text: string) => boolean[] {
-  const hits = new Map<string, boolean[]>();
-  return (text) => {
-    let found = hits.get(text);
-    if (found === undefined) {
-      const low = lower(text);
-      hits.set(text, (found = words.map((word) => low.includes(word))));
-    }
-    return found;
-  };
 }
 
 export interface HistorySearch {
@@ -80,23 +83,23 @@ export function searchHistory(records: readonly ExecutionRecord[], search: Histo
     return names.get(accountId)!;
   };
   const { words } = search;
-  const hitsOf = sharedHits(words);
+  // which of the words each run's shared texts hold, found once for each of them this search
+  const sharedHits: (boolean[] | undefined)[] = [];
+  const hitsOf = (shared: number) => {
+    const texts = sharedTexts[shared]!;
+    const account = nameOf(texts.accountId).toLowerCase();
+    return (sharedHits[shared] = words.map((word) => texts.name.includes(word) || texts.sql.includes(word) || account.includes(word)));
+  };
   const holdsAll = (record: ExecutionRecord) => {
-    const name = hitsOf(record.queryName ?? '');
-    const sql = hitsOf(record.sql ?? record.querySql ?? '');
-    const account = hitsOf(nameOf(record.accountId));
-    let own: string | undefined;
-    for (let i = 0; i < words.length; i++) {
-      if (name[i] || sql[i] || account[i]) continue;
-      own ??= ownText(record);
-      if (!own.includes(words[i]!)) return false;
-    }
+    const { shared, own } = searchedOf(record);
+    const hits = sharedHits[shared] ?? hitsOf(shared);
+    for (let i = 0; i < words.length; i++) if (!hits[i] && !own.includes(words[i]!)) return false;
     return true;
   };
   let total = 0;
   for (const record of records) {
     if (search.accountId !== undefined && record.accountId !== search.accountId) continue;
-    if (!holdsAll(record)) continue;
+    if (words.length > 0 && !holdsAll(record)) continue;
     total++;
     if (entries.length < search.limit) entries.push(historyEntry(record, nameOf(record.accountId)));
   }
