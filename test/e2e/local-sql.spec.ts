@@ -24,7 +24,7 @@ test('joins two cached results offline, with the service stopped', async ({ page
   const dataDir = await mkdtemp(join(tmpdir(), 'querydesk-local-sql-'));
   const started = await service(dataDir, 'The service of this test');
   try {
-    await useSessionAccount(page, 'Soon offline', started.match[1]!, started.match[2]!);
+    await useSessionAccount(page, 'Local SQL source', started.match[1]!, started.match[2]!);
     await runCached(page, 'Demo trades');
     await runCached(page, 'Daily volume by chain');
     started.child.kill('SIGTERM');
