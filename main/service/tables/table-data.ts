@@ -57,13 +57,13 @@ export class TableData {
         ? `read_csv(${source}, header = true${allText ? ', all_varchar = true' : ''})`
         : `read_json(${source}, format = 'newline_delimited')`;
     try {
-      const rows = await this.#withFiles([{ file, readOnly: false }], async (c, [alias]) => {
+      const { rows, columns } = await this.#withFiles([{ file, readOnly: false }], async (c, [alias]) => {
         await c.run(`CREATE TABLE ${alias}.${DATA} AS SELECT * FROM ${read}`);
         const counted = await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${alias}.${DATA}`);
-        return counted.getRowObjectsJS()[0]!.n as number;
+        return { rows: counted.getRowObjectsJS()[0]!.n as number, columns: await columnsAttached(c, alias!) };
       });
-      const columns = (await this.columns(file)).map((c) => c.name);
-      return { file, columns, rows };
+      this.#columns.set(file, columns);
+      return { file, columns: columns.map((c) => c.name), rows };
     } catch (error) {
       await this.discard(file);
       throw error;
@@ -168,15 +168,7 @@ export class TableData {
   }
 
   async #readColumns(file: string): Promise<TableColumn[]> {
-    return this.#withFiles([{ file, readOnly: true }], async (c, [alias]) => {
-      const reader = await c.runAndReadAll(
-        `SELECT column_name, data_type, is_nullable FROM duckdb_columns()
-         WHERE database_name = ? AND table_name = '${DATA}' ORDER BY column_index`,
-        [alias!.slice(1, -1)],
-      );
-      const rows = reader.getRowObjectsJS() as { column_name: string; data_type: string; is_nullable: boolean }[];
-      return rows.map((r) => ({ name: r.column_name, type: r.data_type, nullable: r.is_nullable }));
-    });
+    return this.#withFiles([{ file, readOnly: true }], (c, [alias]) => columnsAttached(c, alias!));
   }
 
   async #current(table: TableRecord): Promise<TableRecord> {
@@ -215,6 +207,17 @@ export class TableData {
       this.#files.release(connection);
     }
   }
+}
+
+/**
+ * The columns of the data table of the file attached as `alias`. Read from that table alone: a
+ * scan of the catalog (duckdb_columns) holds every attached file while it runs, and a file
+ * detached meanwhile on another connection stays held, so attaching it again then failed.
+ */
+async function columnsAttached(c: DuckDBConnection, alias: string): Promise<TableColumn[]> {
+  const reader = await c.runAndReadAll(`SELECT name, type, "notnull" FROM pragma_table_info(?)`, [`${alias}.${DATA}`]);
+  const rows = reader.getRowObjectsJS() as { name: string; type: string; notnull: boolean }[];
+  return rows.map((r) => ({ name: r.name, type: r.type, nullable: !r.notnull }));
 }
 
 /** Deletes a temporary file, whatever happened to it. */
