@@ -142,7 +142,11 @@ describe('upload slots', () => {
     expect(other.status).toBe(200);
     expect(answered).toBe(false);
     for (const upload of slow) upload.finish();
-    expect((await Promise.all(slow.map((upload) => upload.answer))).map((a) => a.status)).toEqual([200, 200, 200]);
+    const answers = await Promise.all(slow.map((upload) => upload.answer));
+    expect(
+      answers.map((a) => a.status),
+      answers.map((a) => a.body).join('\n'),
+    ).toEqual([200, 200, 200]);
   });
 
   it('are given back by a body that stalls, with its 408, to the upload waiting for one', async () => {
