@@ -112,6 +112,7 @@ test('pivots a result by two columns, folds a group, saves it as Parquet, drills
   await dialog.getByRole('button', { name: 'Close' }).click();
   const wait = page.getByRole('status', { name: 'Cache for this view' });
   await expect(wait).toContainText('this result is not in the cache');
+  await expect(page.getByLabel('Result summary')).not.toContainText('from cache');
   await wait.getByRole('button', { name: 'Download it into the cache' }).click();
   await expect(page.getByLabel('Result summary')).toContainText('from cache, fetched', { timeout: 30_000 });
   await settings(page).getByRole('button', { name: 'Pivot', exact: true }).click();
