@@ -56,11 +56,13 @@ function fromRows({ rows, measures }: PivotPlan, buckets: number[]): string[] {
  */
 function fromLeaves({ rows, measures }: PivotPlan, buckets: number[]): string[] {
   const groups = rows.map((_, i) => group(i));
-  const partial = (m: number, p: number) => `"__querydesk_p${m}_${p}"`;
-  const partials = measures.flatMap((m, i) => m.decomposed!.partials.map((sql, p) => `${sql} AS ${partial(i, p)}`));
+  // each partial aggregate once, however many measures take it: a count is the rows' own
+  const partials = [...new Set(measures.flatMap((m) => m.decomposed!.partials).filter((sql) => sql !== 'count(*)'))];
+  const partialName = (sql: string) => (sql === 'count(*)' ? ROWS : `"__querydesk_p${partials.indexOf(sql)}"`);
   const leafKeys = [...groups, ...(buckets.length > 0 ? [SPLIT] : [])].join(', ');
   const combined = measures.flatMap((m, i) => {
-    const over = (rows: string | null) => (fn: string, p: number) => `${fn}(${partial(i, p)})${rows ? ` FILTER (WHERE ${rows})` : ''}`;
+    const over = (rows: string | null) => (fn: string, p: number) =>
+      `${fn}(${partialName(m.decomposed!.partials[p]!)})${rows ? ` FILTER (WHERE ${rows})` : ''}`;
     return [
       `${m.decomposed!.combine(over(null))} AS ${value(i, 'all')}`,
       ...buckets.map((b) => `${m.decomposed!.combine(over(`${SPLIT} = ${b}`))} AS ${value(i, b)}`),
@@ -68,19 +70,18 @@ function fromLeaves({ rows, measures }: PivotPlan, buckets: number[]): string[] 
   });
   const rollup = groups.join(', ');
   return [
-    `leaves AS (SELECT ${leafKeys}, count(*) AS ${ROWS}, ${partials.join(', ')} FROM keyed GROUP BY ${leafKeys})`,
+    `leaves AS (SELECT ${leafKeys}, ${['count(*)', ...partials].map((sql) => `${sql} AS ${partialName(sql)}`).join(', ')} FROM keyed GROUP BY ${leafKeys})`,
     `grouped AS (SELECT ${rollup}, ${depthOf(groups)} AS ${DEPTH}, CAST(sum(${ROWS}) AS BIGINT) AS ${ROWS}, ${combined.join(', ')} FROM leaves GROUP BY ROLLUP (${rollup}))`,
   ];
 }
 
-/**
- * The pivot's groups, shallow first and each level's best siblings first, at most `limit` of them:
- * [depth, ...row keys, rows, ...for each measure: its total then one per split value then Other,
- * sibling rank, groups in all].
- */
-export function pivotSql(source: PivotSource, plan: PivotPlan, splitCount: number, sort: PivotSettings['sort'], limit: number): string {
+/** The split's buckets: each of its most frequent values by rank, then 0 for "Other"; none without a split. */
+const bucketsOf = ({ split }: PivotPlan, splitCount: number) => (split ? [...Array.from({ length: splitCount }, (_, i) => i + 1), 0] : []);
+
+/** The statement's common table expressions, down to `grouped`: every group with its measures. */
+function groupedCtes(source: PivotSource, plan: PivotPlan, splitCount: number): string {
   const { rows, split, measures } = plan;
-  const buckets = split ? [...Array.from({ length: splitCount }, (_, i) => i + 1), 0] : [];
+  const buckets = bucketsOf(plan, splitCount);
   const ctes = [base(source)];
   let keyed = `SELECT *, ${rows.map((r, i) => `${r.expression} AS ${group(i)}`).join(', ')} FROM base`;
   if (split) {
@@ -93,8 +94,20 @@ export function pivotSql(source: PivotSource, plan: PivotPlan, splitCount: numbe
       `FROM base LEFT JOIN top_split t ON t."__querydesk_v" IS NOT DISTINCT FROM (${split.expression})`;
   }
   ctes.push(`keyed AS (${keyed})`);
-  const groups = rows.map((_, i) => group(i));
   ctes.push(...(measures.every((m) => m.decomposed) ? fromLeaves(plan, buckets) : fromRows(plan, buckets)));
+  return `WITH ${ctes.join(',\n')}`;
+}
+
+/**
+ * The pivot's groups, shallow first and each level's best siblings first, `limit` of them and one
+ * more when there are more (which tells the pivot it is cut, without counting them all):
+ * [depth, ...row keys, rows, ...for each measure: its total then one per split value then Other,
+ * sibling rank].
+ */
+export function pivotSql(source: PivotSource, plan: PivotPlan, splitCount: number, sort: PivotSettings['sort'], limit: number): string {
+  const { rows, measures } = plan;
+  const buckets = bucketsOf(plan, splitCount);
+  const groups = rows.map((_, i) => group(i));
   // a group's parent is the group of its first depth - 1 keys
   const parent = groups.slice(0, -1).map((g, i) => `CASE WHEN ${DEPTH} > ${i + 1} THEN ${g} END`);
   const byOwnKey = groups.map((g, i) => `CASE WHEN ${DEPTH} = ${i + 1} THEN ${g} END ASC NULLS LAST`);
@@ -107,7 +120,13 @@ export function pivotSql(source: PivotSource, plan: PivotPlan, splitCount: numbe
     ),
   ];
   const sibling = `row_number() OVER (PARTITION BY ${[DEPTH, ...parent].join(', ')} ORDER BY ${order.join(', ')})`;
-  return `WITH ${ctes.join(',\n')}
-    SELECT ${DEPTH}, ${cells.join(', ')}, ${sibling} AS "__querydesk_sibling", count(*) OVER () AS "__querydesk_total"
-    FROM grouped ORDER BY ${DEPTH}, "__querydesk_sibling" LIMIT ${limit}`;
+  return `${groupedCtes(source, plan, splitCount)}
+    SELECT ${DEPTH}, ${cells.join(', ')}, ${sibling} AS "__querydesk_sibling"
+    FROM grouped ORDER BY ${DEPTH}, "__querydesk_sibling" LIMIT ${limit + 1}`;
+}
+
+/** How many groups the pivot has in all: asked only of a pivot cut at its limit. */
+export function pivotGroupCountSql(source: PivotSource, plan: PivotPlan, splitCount: number): string {
+  return `${groupedCtes(source, plan, splitCount)}
+    SELECT count(*) FROM grouped`;
 }
