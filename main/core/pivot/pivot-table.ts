@@ -36,7 +36,9 @@ export async function pivotFromCache(
   const params = where?.params ?? [];
   return db.withConnection((connection) =>
     valueErrors(async () => {
-      const read = async (sql: string) => (await connection.runAndReadAll(sql, params)).getRows();
+      // values make DuckDB prepare the statement first, a round trip more: asked only for a filter's
+      const read = async (sql: string) =>
+        (await (params.length > 0 ? connection.runAndReadAll(sql, params) : connection.runAndReadAll(sql))).getRows();
       const splitRows = plan.split ? await read(splitValuesSql(source, plan.split)) : [];
       const values = splitRows.map((row) => toCacheCell(row[0]));
       const distinct = Number(splitRows[0]?.[1] ?? 0);
