@@ -5,6 +5,7 @@ import type { Core } from '../core/index.ts';
 import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { openAppSettings, StoredAppSettings } from '../core/settings/app-settings.ts';
 import type { SettingsStore } from '../core/settings/settings-store.ts';
+import { shrinkHeapAtRest } from '../service/thread/shrink-heap.ts';
 import { startBackend } from './backend.ts';
 import { DEEP_LINK_SCHEME, deepLinkIn, LinkRouter, parseDeepLink } from './deep-link.ts';
 import { applyDesktopSettings } from './desktop-settings.ts';
@@ -119,6 +120,8 @@ async function start(): Promise<void> {
   });
   openMainWindow();
   startUpdates({ logger: log, getWindow: () => mainWindow });
+  // core's heap grows with a large result or a burst of work, as the browser host's does
+  shrinkHeapAtRest();
 }
 
 function openMainWindow(): void {

@@ -81,6 +81,7 @@ vi.mock('../../../main/core/logging/logger.ts', () => ({
   }),
 }));
 vi.mock('../../../main/electron/updates.ts', () => ({ startUpdates: () => fake.state.log.push('startUpdates') }));
+vi.mock('../../../main/service/thread/shrink-heap.ts', () => ({ shrinkHeapAtRest: () => fake.state.log.push('shrinkHeapAtRest') }));
 vi.mock('../../../main/electron/settings-store.ts', () => ({
   openSettingsFile: (dir: string) => {
     fake.state.log.push(`openSettingsFile ${dir}`);
@@ -151,6 +152,7 @@ describe('the Electron host lifecycle', () => {
       'registerInvokeHandler',
       'createMainWindow true',
       'startUpdates',
+      'shrinkHeapAtRest',
     ]);
     fake.emit('web-contents-created', {}, {});
     expect(fake.state.log.at(-1)).toBe('guardWebContents');
