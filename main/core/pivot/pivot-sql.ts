@@ -98,35 +98,48 @@ function groupedCtes(source: PivotSource, plan: PivotPlan, splitCount: number): 
   return `WITH ${ctes.join(',\n')}`;
 }
 
-/**
- * The pivot's groups, shallow first and each level's best siblings first, `limit` of them and one
- * more when there are more (which tells the pivot it is cut, without counting them all):
- * [depth, ...row keys, rows, ...for each measure: its total then one per split value then Other,
- * sibling rank].
- */
-export function pivotSql(source: PivotSource, plan: PivotPlan, splitCount: number, sort: PivotSettings['sort'], limit: number): string {
-  const { rows, measures } = plan;
+/** What both forms of the pivot's statement share: the cells read out, and the order of siblings. */
+function readOut(plan: PivotPlan, splitCount: number, sort: PivotSettings['sort']) {
   const buckets = bucketsOf(plan, splitCount);
-  const groups = rows.map((_, i) => group(i));
-  // a group's parent is the group of its first depth - 1 keys
-  const parent = groups.slice(0, -1).map((g, i) => `CASE WHEN ${DEPTH} > ${i + 1} THEN ${g} END`);
+  const groups = plan.rows.map((_, i) => group(i));
   const byOwnKey = groups.map((g, i) => `CASE WHEN ${DEPTH} = ${i + 1} THEN ${g} END ASC NULLS LAST`);
-  const order = [...(sort ? [`${value(sort.measure, 'all')} ${sort.direction.toUpperCase()} NULLS LAST`] : []), ...byOwnKey];
   const cells = [
-    ...rows.map((r, i) => cellExpression({ name: `__querydesk_g${i}`, type: r.type })),
+    ...plan.rows.map((r, i) => cellExpression({ name: `__querydesk_g${i}`, type: r.type })),
     ROWS,
-    ...measures.flatMap((m, i) =>
+    ...plan.measures.flatMap((m, i) =>
       ['all' as const, ...buckets].map((b) => cellExpression({ name: `__querydesk_m${i}_${b}`, type: m.type })),
     ),
   ];
-  const sibling = `row_number() OVER (PARTITION BY ${[DEPTH, ...parent].join(', ')} ORDER BY ${order.join(', ')})`;
-  return `${groupedCtes(source, plan, splitCount)}
-    SELECT ${DEPTH}, ${cells.join(', ')}, ${sibling} AS "__querydesk_sibling"
-    FROM grouped ORDER BY ${DEPTH}, "__querydesk_sibling" LIMIT ${limit + 1}`;
+  return {
+    select: `SELECT ${DEPTH}, ${cells.join(', ')}`,
+    // a group's parent is the group of its first depth - 1 keys
+    parent: groups.slice(0, -1).map((g, i) => `CASE WHEN ${DEPTH} > ${i + 1} THEN ${g} END`),
+    siblingOrder: [...(sort ? [`${value(sort.measure, 'all')} ${sort.direction.toUpperCase()} NULLS LAST`] : []), ...byOwnKey],
+  };
 }
 
-/** How many groups the pivot has in all: asked only of a pivot cut at its limit. */
-export function pivotGroupCountSql(source: PivotSource, plan: PivotPlan, splitCount: number): string {
+/**
+ * The pivot's groups, shallow first, each parent's children together in their order, `limit` of
+ * them and one more when there are more (which tells that the pivot is cut, see pivotCutSql):
+ * [depth, ...row keys, rows, ...for each measure: its total then one per split value then Other].
+ */
+export function pivotSql(source: PivotSource, plan: PivotPlan, splitCount: number, sort: PivotSettings['sort'], limit: number): string {
+  const { select, parent, siblingOrder } = readOut(plan, splitCount, sort);
+  const order = [DEPTH, ...parent.map((p) => `${p} ASC NULLS LAST`), ...siblingOrder];
   return `${groupedCtes(source, plan, splitCount)}
-    SELECT count(*) FROM grouped`;
+    ${select} FROM grouped ORDER BY ${order.join(', ')} LIMIT ${limit + 1}`;
+}
+
+/**
+ * A pivot with more groups than `limit`, cut so that each level keeps every parent's best children
+ * first: the siblings' ranks need a window, which costs about as much again as the plain order, and
+ * so only a pivot that is cut pays for it. Its rows are pivotSql's, then each group's rank among
+ * its siblings and how many groups there are in all.
+ */
+export function pivotCutSql(source: PivotSource, plan: PivotPlan, splitCount: number, sort: PivotSettings['sort'], limit: number): string {
+  const { select, parent, siblingOrder } = readOut(plan, splitCount, sort);
+  const sibling = `row_number() OVER (PARTITION BY ${[DEPTH, ...parent].join(', ')} ORDER BY ${siblingOrder.join(', ')})`;
+  return `${groupedCtes(source, plan, splitCount)}
+    ${select}, ${sibling} AS "__querydesk_sibling", count(*) OVER () AS "__querydesk_total"
+    FROM grouped ORDER BY ${DEPTH}, "__querydesk_sibling" LIMIT ${limit}`;
 }

@@ -8,7 +8,7 @@ import type { CacheEntry } from '../cache/manifest.ts';
 import { toCacheCell } from '../cache/storage-types.ts';
 import { languageFailure } from '../results/view.ts';
 import { PivotRefused, planPivot, type PivotPlan } from './pivot-plan.ts';
-import { pivotGroupCountSql, pivotSql, splitValuesSql, type PivotSource } from './pivot-sql.ts';
+import { pivotCutSql, pivotSql, splitValuesSql, type PivotSource } from './pivot-sql.ts';
 
 // A pivot of a cached result, computed by DuckDB in the cache (pivot-sql.ts) and put in tree order
 // here: each group after its parent, siblings in the order DuckDB ranked them.
@@ -42,10 +42,10 @@ export async function pivotFromCache(
       const splitRows = plan.split ? await read(splitValuesSql(source, plan.split)) : [];
       const values = splitRows.map((row) => toCacheCell(row[0]));
       const distinct = Number(splitRows[0]?.[1] ?? 0);
-      const rows = await read(pivotSql(source, plan, values.length, settings.sort, limit));
-      // counting every group costs as much again as the sibling ranks: only a pivot cut is counted
-      const total = rows.length > limit ? Number((await read(pivotGroupCountSql(source, plan, values.length)))[0]![0]) : rows.length;
-      rows.splice(limit);
+      let rows = await read(pivotSql(source, plan, values.length, settings.sort, limit));
+      const cut = rows.length > limit;
+      if (cut) rows = await read(pivotCutSql(source, plan, values.length, settings.sort, limit));
+      const total = cut ? Number(rows[0]!.at(-1)) : rows.length;
       const groups = treeOrder(rows.map((row) => groupOf(row, plan, values.length)));
       return ok({
         rows: plan.rows.map((r) => ({ name: r.column.name, type: r.wireType, grain: r.grain })),

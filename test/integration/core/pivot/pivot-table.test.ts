@@ -156,6 +156,20 @@ describe('what a pivot says of itself', () => {
     expect(table.groups.slice(1, 4).map((g) => g.key[0])).toEqual([0, 1, 2]);
   });
 
+  it('cut at the deepest level, keeps the best children of every parent, not all of the first ones', async () => {
+    const table = await pivot({
+      rows: [{ column: 'chain' }, { column: 'i' }],
+      measures: [{ fn: 'count' }],
+      sort: { measure: 0, direction: 'asc' },
+    });
+    expect(table.truncated).toEqual({ shown: 20_000, total: ROWS + 5 });
+    const shown = table.groups.filter((g) => g.key.length === 2);
+    const perChain = ['a', 'b', 'c', null].map((chain) => shown.filter((g) => g.key[0] === chain).map((g) => g.key[1] as number));
+    // 19,995 children over four parents; each parent's smallest values first, its own rank order
+    expect(perChain.map((children) => children.length).sort()).toEqual([4998, 4999, 4999, 4999]);
+    perChain.forEach((children, c) => expect(children.slice(0, 3)).toEqual([c, c + 4, c + 8]));
+  });
+
   it.each([
     [
       { rows: [{ column: 'pair' }], measures: [{ fn: 'count' }] },
