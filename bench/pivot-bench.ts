@@ -9,7 +9,7 @@ import type { CacheEntry } from '../main/core/cache/manifest.ts';
 import { pivotFromCache } from '../main/core/pivot/pivot-table.ts';
 import { equalsCondition } from '../main/filter-language/index.ts';
 
-const RUNS = 7;
+const RUNS = 21;
 const PIVOT_GOAL_RATIO = 1.3;
 const PIVOT_GOAL_MS = 300;
 const DRILL_GOAL_MS = 200;
@@ -22,45 +22,43 @@ const SETTINGS: PivotSettings = {
 const GROUP_BY = (table: string, grouping: string) =>
   `SELECT chain, bucket, count(*), sum(amount_usd), avg(fee) FROM ${table} GROUP BY ${grouping} ORDER BY 4 DESC`;
 
-async function median(work: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
+/** Each of `works` run in turn, `RUNS` times after one run to warm up: the median time of each. */
+async function medians(works: (() => Promise<unknown>)[]): Promise<number[]> {
+  const times: number[][] = works.map(() => []);
   for (let run = -1; run < RUNS; run++) {
-    const start = performance.now();
-    await work();
-    if (run >= 0) times.push(performance.now() - start);
+    for (const [i, work] of works.entries()) {
+      const start = performance.now();
+      await work();
+      if (run >= 0) times[i]!.push(performance.now() - start);
+    }
   }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+  return times.map((each) => each.sort((a, b) => a - b)[Math.floor(each.length / 2)]!);
 }
 
 /** The pivot lines of the benchmark's output. */
 export async function benchPivot(db: CacheDb, entry: CacheEntry): Promise<string[]> {
   const table = quoteIdentifier(entry.tableName);
   const direct = (grouping: string) => () => db.withConnection((connection) => connection.runAndReadAll(GROUP_BY(table, grouping)));
-  // in turns, so that each meets the same state of the machine
-  const pivot: number[] = [];
-  const plain: number[] = [];
-  const rollup: number[] = [];
-  for (let round = 0; round < 3; round++) {
-    pivot.push(
-      await median(async () => {
-        const table = await pivotFromCache(db, entry, SETTINGS, undefined);
-        if (!table.ok || table.data.groups[0]?.rows !== entry.rowCount) throw new Error('the pivot was not made');
-      }),
-    );
-    plain.push(await median(direct('chain, bucket')));
-    rollup.push(await median(direct('ROLLUP (chain, bucket)')));
-  }
-  const middle = (times: number[]) => times.sort((a, b) => a - b)[1]!;
-  const [p, g, r] = [middle(pivot), middle(plain), middle(rollup)];
+  // one of each in turn, so that each meets the same state of the machine, which drifts
+  const [p = 0, g = 0, r = 0] = await medians([
+    async () => {
+      const table = await pivotFromCache(db, entry, SETTINGS, undefined);
+      if (!table.ok || table.data.groups[0]?.rows !== entry.rowCount) throw new Error('the pivot was not made');
+    },
+    direct('chain, bucket'),
+    direct('ROLLUP (chain, bucket)'),
+  ]);
   const drill = `${equalsCondition('chain', 'varchar', 'base')} and ${equalsCondition('is_inbound', 'boolean', true)}`;
-  const drillMs = await median(async () => {
-    const page = await readCachedPage(db, entry, { filters: drill }, 0, 100);
-    if (!page.ok || page.data.totalRowCount !== 100_000)
-      throw new Error(`the drill-down read ${page.ok ? page.data.totalRowCount : page.error.message}`);
-  });
+  const [drillMs = 0] = await medians([
+    async () => {
+      const page = await readCachedPage(db, entry, { filters: drill }, 0, 100);
+      if (!page.ok || page.data.totalRowCount !== 100_000)
+        throw new Error(`the drill-down read ${page.ok ? page.data.totalRowCount : page.error.message}`);
+    },
+  ]);
   const ms = (value: number) => `${value.toFixed(1)} ms`;
   return [
-    `Pivot by chain and bucket, 3 measures, subtotals (median of ${RUNS}, 3 rounds)`.padEnd(62) +
+    `Pivot by chain and bucket, 3 measures, subtotals (median of ${RUNS}, in turn)`.padEnd(62) +
       ms(p).padStart(17) +
       `   GROUP BY directly ${ms(g)}: ${(p / g).toFixed(2)}x (goal ${PIVOT_GOAL_RATIO}x, and ${PIVOT_GOAL_MS} ms)`,
     '  the same GROUP BY ROLLUP directly'.padEnd(62) + ms(r).padStart(17) + `   pivot is ${(p / r).toFixed(2)}x it`,
