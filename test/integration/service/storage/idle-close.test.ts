@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { quoteLiteral } from '../../../../main/common/sql-quote.ts';
+import { Database } from '../../../../main/service/storage/duckdb.ts';
+
+// The service's DuckDBs used now and then (the results' writer, the table files') are opened on
+// use and closed when idle. A database closed so answers as before on its next use, with its
+// setup and session again; it is never closed while something of it is in use. A table made in
+// its memory is how these tests see that it was closed: the next instance does not have it.
+
+const dir = mkdtempSync(join(tmpdir(), 'querydesk-idle-close-'));
+let db: Database;
+
+beforeEach(() => {
+  db = Database.openOnUse(':memory:', [`SET temp_directory = ${quoteLiteral(join(dir, 'spill'))}`], [`SET TimeZone = 'UTC'`]);
+});
+afterEach(async () => {
+  await db.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const hasMark = async () =>
+  (await db.rows<{ n: bigint }>(`SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'mark'`))[0]!.n === 1n;
+
+describe('a database opened on use', () => {
+  it('is closed when idle, and opened again with its setup and session on its next use', async () => {
+    await db.run('CREATE TABLE mark AS SELECT 1 AS n');
+    await db.closeIdle(0);
+    expect(await hasMark()).toBe(false);
+    expect(await db.rows(`SELECT current_setting('temp_directory') AS spill`)).toEqual([{ spill: join(dir, 'spill') }]);
+    const connection = await db.connect();
+    expect((await connection.runAndReadAll(`SELECT current_setting('TimeZone')`)).getRows()[0]![0]).toBe('UTC');
+    db.release(connection);
+    expect(await db.read('SELECT ? + 1 AS n', [41])).toEqual([{ n: 42 }]);
+  });
+
+  it('is not closed before it has been idle that long', async () => {
+    await db.run('CREATE TABLE mark AS SELECT 1 AS n');
+    await db.closeIdle(60_000);
+    expect(await hasMark()).toBe(true);
+  });
+
+  it('is not closed while a connection of it is out, nor while a file is attached', async () => {
+    await db.run('CREATE TABLE mark AS SELECT 1 AS n');
+    const connection = await db.connect();
+    await db.closeIdle(0);
+    expect(await hasMark()).toBe(true);
+    await connection.run(`ATTACH ${quoteLiteral(join(dir, 'attached.duckdb'))} AS attached`);
+    db.release(connection);
+    await db.closeIdle(0);
+    expect(await hasMark()).toBe(true);
+    await db.run('DETACH attached');
+    await db.closeIdle(0);
+    expect(await hasMark()).toBe(false);
+  });
+
+  it('closes without ever having been opened', async () => {
+    await db.closeIdle(0);
+    await expect(db.close()).resolves.toBeUndefined();
+  });
+});
