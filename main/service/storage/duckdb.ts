@@ -133,13 +133,13 @@ export class Database {
 
   /**
    * Closes a database of `openOnUse` that no one has used for `idleMillis`, when it holds nothing:
-   * no connection handed out, no other database attached. Its next use opens it again.
+   * no connection handed out, no other database attached, no table. Its next use opens it again.
    */
   closeIdle(idleMillis: number): Promise<void> {
     return this.#turns.run(async () => {
       if (this.#closed || this.#others.size > 0 || performance.now() - this.#usedAt < idleMillis) return;
-      const attached = await this.#connection.runAndReadAll(ATTACHED_COUNT);
-      if (attached.getRows()[0]![0] === 0n) this.#shut();
+      const held = await this.#connection.runAndReadAll(HELD_COUNT);
+      if (held.getRows()[0]![0] === 0n) this.#shut();
     });
   }
 
@@ -249,7 +249,7 @@ interface Opening {
   beforeWrite: () => void;
 }
 
-const ATTACHED_COUNT = 'SELECT count(*) FROM duckdb_databases() WHERE NOT internal AND database_name <> current_database()';
+const HELD_COUNT = `SELECT (SELECT count(*) FROM duckdb_databases() WHERE NOT internal AND database_name <> current_database()) + (SELECT count(*) FROM duckdb_tables())`;
 // Statements that only read (what `read` runs, and `rows` often does).
 const READS = /^\s*(SELECT|WITH|PRAGMA|SHOW|DESCRIBE)\b/i;
 

@@ -23,7 +23,7 @@ export interface Storage {
   /** In memory, with file access: reads uploaded files and writes table files, never runs user SQL. */
   files: Database;
   tableFiles: TableFiles;
-  /** Closes the DuckDBs opened on use (`files`, the results' writer) that nothing has used for `idleMillis`. */
+  /** Closes the DuckDBs opened on use (`files`, the results' reader and writer) that nothing has used for `idleMillis`. */
   closeIdle(idleMillis: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -57,7 +57,7 @@ export async function openStorage(dataDir: string): Promise<Storage> {
     files,
     tableFiles: new TableFiles(join(dataDir, 'tables')),
     async closeIdle(idleMillis) {
-      await Promise.all([files.closeIdle(idleMillis), results.writer.closeIdle(idleMillis)]);
+      await Promise.all([files.closeIdle(idleMillis), results.db.closeIdle(idleMillis), results.writer.closeIdle(idleMillis)]);
     },
     async close() {
       await Promise.all([files.close(), results.db.close(), results.writer.close(), meta.close()]);

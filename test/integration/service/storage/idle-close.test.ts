@@ -7,8 +7,9 @@ import { Database } from '../../../../main/service/storage/duckdb.ts';
 
 // The service's DuckDBs used now and then (the results' writer, the table files') are opened on
 // use and closed when idle. A database closed so answers as before on its next use, with its
-// setup and session again; it is never closed while something of it is in use. A table made in
-// its memory is how these tests see that it was closed: the next instance does not have it.
+// setup and session again; it is never closed while something of it is in use or held (a table
+// of its own). A setting changed for the whole instance is how these tests see that it was
+// closed: the next instance has it as configured.
 
 const dir = mkdtempSync(join(tmpdir(), 'querydesk-idle-close-'));
 let db: Database;
@@ -21,12 +22,12 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const hasMark = async () =>
-  (await db.rows<{ n: bigint }>(`SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'mark'`))[0]!.n === 1n;
+const mark = () => db.run(`SET GLOBAL default_order = 'DESC'`);
+const hasMark = async () => (await db.rows<{ order: string }>(`SELECT current_setting('default_order') AS order`))[0]!.order.toLowerCase() === 'desc';
 
 describe('a database opened on use', () => {
   it('is closed when idle, and opened again with its setup and session on its next use', async () => {
-    await db.run('CREATE TABLE mark AS SELECT 1 AS n');
+    await mark();
     await db.closeIdle(0);
     expect(await hasMark()).toBe(false);
     expect(await db.rows(`SELECT current_setting('temp_directory') AS spill`)).toEqual([{ spill: join(dir, 'spill') }]);
@@ -37,13 +38,13 @@ describe('a database opened on use', () => {
   });
 
   it('is not closed before it has been idle that long', async () => {
-    await db.run('CREATE TABLE mark AS SELECT 1 AS n');
+    await mark();
     await db.closeIdle(60_000);
     expect(await hasMark()).toBe(true);
   });
 
   it('is not closed while a connection of it is out, nor while a file is attached', async () => {
-    await db.run('CREATE TABLE mark AS SELECT 1 AS n');
+    await mark();
     const connection = await db.connect();
     await db.closeIdle(0);
     expect(await hasMark()).toBe(true);
@@ -54,6 +55,18 @@ describe('a database opened on use', () => {
     await db.run('DETACH attached');
     await db.closeIdle(0);
     expect(await hasMark()).toBe(false);
+  });
+
+  it('is not closed while it holds a table, a temporary one too', async () => {
+    for (const kind of ['TABLE', 'TEMP TABLE']) {
+      await mark();
+      await db.run(`CREATE ${kind} kept AS SELECT 1 AS n`);
+      await db.closeIdle(0);
+      expect(await hasMark()).toBe(true);
+      await db.run('DROP TABLE kept');
+      await db.closeIdle(0);
+      expect(await hasMark()).toBe(false);
+    }
   });
 
   it('closes without ever having been opened', async () => {
