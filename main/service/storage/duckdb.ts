@@ -32,6 +32,8 @@ export class Database {
   #invalid = false;
   /** Not opened yet, or closed while idle (see openOnUse): opened before its next use. */
   #closed = true;
+  /** `closeIdle` is counting what the database holds. */
+  #closing = false;
   #usedAt = performance.now();
   /** Connections of an instance given up on, closed as their users release them. */
   #stale = new Set<DuckDBConnection>();
@@ -138,8 +140,15 @@ export class Database {
   closeIdle(idleMillis: number): Promise<void> {
     return this.#turns.run(async () => {
       if (this.#closed || this.#others.size > 0 || performance.now() - this.#usedAt < idleMillis) return;
-      const held = await this.#connection.runAndReadAll(HELD_COUNT);
-      if (held.getRows()[0]![0] === 0n) this.#shut();
+      // no connection is handed out until the count is read: one taken meanwhile could attach a
+      // file the count missed, or find the database closed under it
+      this.#closing = true;
+      try {
+        const held = await this.#connection.runAndReadAll(HELD_COUNT);
+        if (held.getRows()[0]![0] === 0n) this.#shut();
+      } finally {
+        this.#closing = false;
+      }
     });
   }
 
@@ -204,7 +213,8 @@ export class Database {
 
   /** A connection of its own until `release`; connections are reused, so one must not change its session. */
   async connect(): Promise<DuckDBConnection> {
-    if (this.#invalid || this.#closed) await this.exclusive(async () => undefined);
+    // (a turn of its own waits for a closing to end, and opens the database again if it closed)
+    if (this.#invalid || this.#closed || this.#closing) await this.exclusive(async () => undefined);
     this.#usedAt = performance.now();
     const kept = this.#idle.pop();
     if (kept) {

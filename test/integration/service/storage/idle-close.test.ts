@@ -23,7 +23,8 @@ afterEach(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const mark = () => db.run(`SET GLOBAL default_order = 'DESC'`);
-const hasMark = async () => (await db.rows<{ order: string }>(`SELECT current_setting('default_order') AS order`))[0]!.order.toLowerCase() === 'desc';
+const hasMark = async () =>
+  (await db.rows<{ order: string }>(`SELECT current_setting('default_order') AS order`))[0]!.order.toLowerCase() === 'desc';
 
 describe('a database opened on use', () => {
   it('is closed when idle, and opened again with its setup and session on its next use', async () => {
@@ -67,6 +68,19 @@ describe('a database opened on use', () => {
       await db.closeIdle(0);
       expect(await hasMark()).toBe(false);
     }
+  });
+
+  it('hands out a connection asked for while it counts what it holds only once that is done, and one that works', async () => {
+    await mark();
+    const closing = db.closeIdle(0);
+    // its turn has begun, and its count is with DuckDB
+    await new Promise((resolve) => setImmediate(resolve));
+    const connection = await db.connect();
+    await closing;
+    // the connection is of the database as it is now, not of an instance closed under it
+    const [[order]] = (await connection.runAndReadAll(`SELECT current_setting('default_order')`)).getRows() as [[string]];
+    expect(order.toLowerCase() === 'desc').toBe(await hasMark());
+    db.release(connection);
   });
 
   it('closes without ever having been opened', async () => {
