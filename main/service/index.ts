@@ -184,7 +184,7 @@ async function listen(server: Server, host: string, port: number): Promise<numbe
   return (server.address() as AddressInfo).port;
 }
 
-/** Sweeps expired executions, detaches idle results and closes idle contexts' DuckDBs while the service runs; the function answered stops them. */
+/** Sweeps expired executions, detaches idle results and closes idle DuckDBs (contexts', storage's) while the service runs; the function answered stops them. */
 function startUpkeep(deps: ServiceDeps, storage: Storage, sandboxes: Sandboxes): () => Promise<void> {
   let sweeping = Promise.resolve();
   const sweeper = setInterval(() => {
@@ -197,6 +197,7 @@ function startUpkeep(deps: ServiceDeps, storage: Storage, sandboxes: Sandboxes):
     detaching = deps.results
       .giveBackIdle(IDLE_MILLIS)
       .then(() => storage.results.detachIdle(IDLE_MILLIS))
+      .then(() => storage.closeIdle(IDLE_MILLIS))
       .catch((error: unknown) => console.error('[service] detaching idle results failed:', error));
   }, IDLE_MILLIS / 2);
   detacher.unref();

@@ -25,11 +25,16 @@ const KEPT_STATEMENTS = SERVICE_CACHES.preparedStatements;
  * takes its own connection.
  */
 export class Database {
-  #instance: DuckDBInstance;
-  #connection: DuckDBConnection;
+  #instance!: DuckDBInstance;
+  #connection!: DuckDBConnection;
   readonly #opening: Opening;
   /** DuckDB gave up on the database (see INVALIDATED): it is opened again before its next use. */
   #invalid = false;
+  /** Not opened yet, or closed while idle (see openOnUse): opened before its next use. */
+  #closed = true;
+  /** `closeIdle` is counting what the database holds. */
+  #closing = false;
+  #usedAt = performance.now();
   /** Connections of an instance given up on, closed as their users release them. */
   #stale = new Set<DuckDBConnection>();
   readonly #turns = new SerialQueue();
@@ -44,11 +49,16 @@ export class Database {
    */
   #prepared = new WeakMap<DuckDBConnection, BoundedCache<string, DuckDBPreparedStatement>>();
 
-  private constructor(opened: { instance: DuckDBInstance; connection: DuckDBConnection }, opening: Opening) {
-    this.#instance = opened.instance;
-    this.#connection = opened.connection;
+  private constructor(opened: { instance: DuckDBInstance; connection: DuckDBConnection } | null, opening: Opening) {
+    if (opened) this.#take(opened);
     this.#opening = opening;
     this.#session = opening.session;
+  }
+
+  #take(opened: { instance: DuckDBInstance; connection: DuckDBConnection }): void {
+    this.#instance = opened.instance;
+    this.#connection = opened.connection;
+    this.#closed = false;
   }
 
   /**
@@ -68,14 +78,20 @@ export class Database {
     return new Database(await openInstance(opening), opening);
   }
 
-  get instance(): DuckDBInstance {
-    return this.#instance;
+  /**
+   * A database opened at its first use rather than now, and closed again by `closeIdle`: each
+   * DuckDB holds a few MB however idle, so one used now and then (an in-memory one that keeps
+   * nothing of its own between uses) holds them only while used. Arguments as for `open`.
+   */
+  static openOnUse(path: string, setup: string[] = [], session: string[] = [], config: Record<string, string> = {}): Database {
+    return new Database(null, { path, setup, session, config, beforeWrite: () => undefined });
   }
 
   /** Runs `work` with the shared connection, after every earlier call has finished. */
   exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.#turns.run(async () => {
-      if (this.#invalid) await this.#reopen();
+      if (this.#invalid || this.#closed) await this.#reopen();
+      this.#usedAt = performance.now();
       const instance = this.#instance;
       try {
         return await work(this.#connection);
@@ -99,17 +115,41 @@ export class Database {
   }
 
   async #reopen(): Promise<void> {
+    const invalid = this.#invalid;
+    if (!this.#closed) this.#shut();
+    // when this fails (the disk still full), the next use tries again
+    this.#take(await openInstance(this.#opening));
+    this.#invalid = false;
+    if (invalid) console.warn(`[service] ${this.#opening.path}: opened again after DuckDB gave up on it`);
+  }
+
+  /** Closes the instance and its connections; those handed out are closed as they come back. */
+  #shut(): void {
     for (const connection of [...this.#idle, this.#connection]) closeQuietly(connection);
     for (const connection of this.#others) this.#stale.add(connection);
     this.#idle = [];
     this.#others.clear();
     closeQuietly(this.#instance);
-    // when this fails (the disk still full), the next use tries again
-    const opened = await openInstance(this.#opening);
-    this.#instance = opened.instance;
-    this.#connection = opened.connection;
-    this.#invalid = false;
-    console.warn(`[service] ${this.#opening.path}: opened again after DuckDB gave up on it`);
+    this.#closed = true;
+  }
+
+  /**
+   * Closes a database of `openOnUse` that no one has used for `idleMillis`, when it holds nothing:
+   * no connection handed out, no other database attached, no table. Its next use opens it again.
+   */
+  closeIdle(idleMillis: number): Promise<void> {
+    return this.#turns.run(async () => {
+      if (this.#closed || this.#others.size > 0 || performance.now() - this.#usedAt < idleMillis) return;
+      // no connection is handed out until the count is read: one taken meanwhile could attach a
+      // file the count missed, or find the database closed under it
+      this.#closing = true;
+      try {
+        const held = await this.#connection.runAndReadAll(HELD_COUNT);
+        if (held.getRows()[0]![0] === 0n) this.#shut();
+      } finally {
+        this.#closing = false;
+      }
+    });
   }
 
   async rows<T extends Row = Row>(sql: string, params: SqlParams = []): Promise<T[]> {
@@ -173,7 +213,9 @@ export class Database {
 
   /** A connection of its own until `release`; connections are reused, so one must not change its session. */
   async connect(): Promise<DuckDBConnection> {
-    if (this.#invalid) await this.exclusive(async () => undefined);
+    // (a turn of its own waits for a closing to end, and opens the database again if it closed)
+    if (this.#invalid || this.#closed || this.#closing) await this.exclusive(async () => undefined);
+    this.#usedAt = performance.now();
     const kept = this.#idle.pop();
     if (kept) {
       this.#others.add(kept);
@@ -188,12 +230,14 @@ export class Database {
   release(connection: DuckDBConnection): void {
     if (this.#stale.delete(connection)) return closeQuietly(connection);
     if (!this.#others.delete(connection)) return;
+    this.#usedAt = performance.now();
     if (this.#idle.length < IDLE_CONNECTIONS) this.#idle.push(connection);
     else connection.closeSync();
   }
 
   async close(): Promise<void> {
     await this.#turns.settled();
+    if (this.#closed) return;
     for (const connection of this.#others) connection.interrupt();
     for (const connection of [...this.#others, ...this.#idle]) connection.closeSync();
     this.#others.clear();
@@ -215,18 +259,14 @@ interface Opening {
   beforeWrite: () => void;
 }
 
+const HELD_COUNT = `SELECT (SELECT count(*) FROM duckdb_databases() WHERE NOT internal AND database_name <> current_database()) + (SELECT count(*) FROM duckdb_tables())`;
 // Statements that only read (what `read` runs, and `rows` often does).
 const READS = /^\s*(SELECT|WITH|PRAGMA|SHOW|DESCRIBE)\b/i;
 
-async function openInstance({
-  path,
-  setup,
-  session,
-  config,
-}: Opening): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
-  const instance = await DuckDBInstance.create(path, config);
+async function openInstance(opening: Opening): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+  const instance = await DuckDBInstance.create(opening.path, opening.config);
   const connection = await instance.connect();
-  for (const sql of [...session, ...setup]) await connection.run(sql);
+  for (const sql of [...opening.session, ...opening.setup]) await connection.run(sql);
   return { instance, connection };
 }
 

@@ -23,6 +23,8 @@ export interface Storage {
   /** In memory, with file access: reads uploaded files and writes table files, never runs user SQL. */
   files: Database;
   tableFiles: TableFiles;
+  /** Closes the DuckDBs opened on use (`files`, the results' reader and writer) that nothing has used for `idleMillis`. */
+  closeIdle(idleMillis: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,12 +49,16 @@ export async function openStorage(dataDir: string): Promise<Storage> {
   const results = await openResults(dataDir, MEMORY.results);
   // in memory, it would spill large uploads into the process's working folder
   const spill = join(dataDir, 'tmp', 'files');
-  const files = await Database.open(':memory:', [`SET temp_directory = ${quoteLiteral(spill)}`], [], { memory_limit: MEMORY.files });
+  // used by uploads and table changes alone: opened for them, and closed when idle
+  const files = Database.openOnUse(':memory:', [`SET temp_directory = ${quoteLiteral(spill)}`], [], { memory_limit: MEMORY.files });
   return {
     meta,
     results,
     files,
     tableFiles: new TableFiles(join(dataDir, 'tables')),
+    async closeIdle(idleMillis) {
+      await Promise.all([files.closeIdle(idleMillis), results.db.closeIdle(idleMillis), results.writer.closeIdle(idleMillis)]);
+    },
     async close() {
       await Promise.all([files.close(), results.db.close(), results.writer.close(), meta.close()]);
     },

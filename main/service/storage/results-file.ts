@@ -21,8 +21,9 @@ const READ_THREADS = '1';
 /** The stored results of a data folder: `results/`, a file each, read through one DuckDB in memory and written through another. */
 export async function openResults(dataDir: string, memoryLimit: string): Promise<ResultFiles> {
   const spill = (name: string) => `SET temp_directory = ${quoteLiteral(join(dataDir, 'tmp', name))}`;
-  const db = await Database.open(':memory:', [spill('results')], SESSION, { memory_limit: memoryLimit, threads: READ_THREADS });
-  const writer = await Database.open(':memory:', [spill('results-written')], SESSION, { memory_limit: WRITER_MEMORY });
+  // both opened as a result is read or written, and closed once none has been for a while
+  const db = Database.openOnUse(':memory:', [spill('results')], SESSION, { memory_limit: memoryLimit, threads: READ_THREADS });
+  const writer = Database.openOnUse(':memory:', [spill('results-written')], SESSION, { memory_limit: WRITER_MEMORY });
   const files = new ResultFiles(db, writer, join(dataDir, 'results'));
   await moveFromOneFile(join(dataDir, 'results.duckdb'), files);
   return files;
