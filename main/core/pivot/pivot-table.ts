@@ -1,4 +1,5 @@
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { valuesOf } from '../../common/statement-values.ts';
 import { fail, ok, type CellValue, type Result } from '../../contract/index.ts';
 import { PIVOT_MAX_GROUPS, type PivotSettings, type PivotTable } from '../../contract/pivot-models.ts';
 import { compileResultRequest, FilterLanguageError } from '../../filter-language/index.ts';
@@ -36,9 +37,7 @@ export async function pivotFromCache(
   const params = where?.params ?? [];
   return db.withConnection((connection) =>
     valueErrors(async () => {
-      // values make DuckDB prepare the statement first, a round trip more: asked only for a filter's
-      const read = async (sql: string) =>
-        (await (params.length > 0 ? connection.runAndReadAll(sql, params) : connection.runAndReadAll(sql))).getRows();
+      const read = async (sql: string) => (await connection.runAndReadAll(sql, valuesOf(params))).getRows();
       const splitRows = plan.split ? await read(splitValuesSql(source, plan.split)) : [];
       const values = splitRows.map((row) => toCacheCell(row[0]));
       const distinct = Number(splitRows[0]?.[1] ?? 0);

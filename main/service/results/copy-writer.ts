@@ -3,7 +3,7 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteLiteral } from '../../common/sql-quote.ts';
-import { valuesOf } from '../storage/duckdb.ts';
+import { valuesOf } from '../../common/statement-values.ts';
 import { jsonNumbersFitSql } from './cell-sql.ts';
 import { jsonLineSql, whichFactsHold } from './json-lines.ts';
 import type { PageRows } from './page-rows.ts';

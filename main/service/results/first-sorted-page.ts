@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { valuesOf } from '../storage/duckdb.ts';
+import { valuesOf } from '../../common/statement-values.ts';
 import { assertWindow, rowPositionName, unusedName, type PageQuery } from './page-sql.ts';
 import type { Page, PageEncoding } from './page.ts';
 import type { ResultReader } from './result-reader.ts';

@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import type { DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
-import { valuesOf, type Database } from '../storage/duckdb.ts';
+import { valuesOf } from '../../common/statement-values.ts';
+import type { Database } from '../storage/duckdb.ts';
 import { csvColumnSql, jsonNumbersFitSql, parquetColumnSql } from './cell-sql.ts';
 import { COPY_JSON_LINES, CopyWriter } from './copy-writer.ts';
 import { csvRowStarts } from './csv-rows.ts';

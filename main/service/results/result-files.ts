@@ -4,8 +4,9 @@ import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { quoteIdentifier as q, quoteLiteral as literal } from '../../common/sql-quote.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import { InFlight } from '../in-flight.ts';
+import { checkpoint } from '../storage/checkpoint.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
-import { checkpoint, type Database } from '../storage/duckdb.ts';
+import type { Database } from '../storage/duckdb.ts';
 
 // Results kept attached with no one reading them: the ones paged through lately stay ready. DuckDB
 // keeps in memory what it wrote or read of an attached file, so those kept are bounded by their files'

@@ -1,7 +1,7 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
+import { valuesOf } from '../../common/statement-values.ts';
 import type { BoundSql } from '../../filter-language/index.ts';
-import { valuesOf } from '../storage/duckdb.ts';
 import type { ResultFiles } from './result-files.ts';
 import { rowBytesSql, totalBytesSql, type ResultColumn } from './row-bytes.ts';
 

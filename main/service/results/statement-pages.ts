@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { valuesOf } from '../storage/duckdb.ts';
+import { valuesOf } from '../../common/statement-values.ts';
 import { jsonLineSql } from './json-lines.ts';
 import type { PageRows } from './page-rows.ts';
 import type { Page, PageEncoding } from './page.ts';

@@ -1,4 +1,4 @@
-import { valuesOf } from '../storage/duckdb.ts';
+import { valuesOf } from '../../common/statement-values.ts';
 import { rowPositionName, type PageQuery } from './page-sql.ts';
 import type { Page, PageEncoding } from './page.ts';
 import type { ResultReader } from './result-reader.ts';

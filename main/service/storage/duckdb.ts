@@ -5,7 +5,7 @@ import {
   type DuckDBResultReader,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import { isCheckpointBlocked, isInvalidatedDatabase } from '../../common/duckdb-errors.ts';
+import { isInvalidatedDatabase } from '../../common/duckdb-errors.ts';
 import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { SerialQueue } from '../../common/serial-queue.ts';
 import { BoundedCache } from '../bounded-cache.ts';
@@ -276,35 +276,5 @@ function closeQuietly(closable: { closeSync(): void }): void {
     closable.closeSync();
   } catch {
     // nothing of it is used again
-  }
-}
-
-/**
- * The values to run a statement with, or none: DuckDB's client prepares a statement (and destroys
- * it after) whenever it is given values, even an empty list, which took the main thread longer
- * than the rest of a short read.
- */
-export function valuesOf(params: SqlParams): SqlParams | undefined {
-  return params.length > 0 ? params : undefined;
-}
-
-const CHECKPOINT_TRIES = 20;
-
-/**
- * Writes an attached database's committed changes into its file. DuckDB refuses while another
- * connection's write transaction is open, even one that writes elsewhere: it is tried again a
- * little later, and if that never comes the changes stay in the write-ahead log, as durable,
- * which DETACH or the next ATTACH writes in.
- */
-export async function checkpoint(connection: Pick<DuckDBConnection, 'run'>, alias: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await connection.run(`CHECKPOINT ${alias}`);
-      return;
-    } catch (error) {
-      if (!(error instanceof Error && isCheckpointBlocked(error.message))) throw error;
-      if (attempt === CHECKPOINT_TRIES) return;
-      await new Promise((resolve) => setTimeout(resolve, 5 * attempt));
-    }
   }
 }

@@ -6,8 +6,9 @@ import { KeyedSerialQueue } from '../../common/serial-queue.ts';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import { notFound } from '../http/http-error.ts';
+import { checkpoint } from '../storage/checkpoint.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
-import { checkpoint, type Database } from '../storage/duckdb.ts';
+import type { Database } from '../storage/duckdb.ts';
 import { DATA, type TableFiles } from './table-files.ts';
 import type { NewTableRecord, TableRecord, TableStore } from './table-store.ts';
 
