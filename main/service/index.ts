@@ -51,6 +51,8 @@ export interface ServiceOptions extends LimitOptions {
   maxPageRows?: number;
   /** Executions each context may run at once. */
   executionSlots?: number;
+  /** Executions each context may have waiting to start; past it, a new one is refused with a 429. */
+  waitingExecutions?: number;
   /** Executions the whole service runs at once; kept below libuv's thread pool (see running-limit.ts). */
   runningExecutions?: number;
   retentionMillis?: number;
@@ -96,6 +98,7 @@ function configOf(options: ServiceOptions): ServiceConfig {
     serviceName,
     maxPageRows: options.maxPageRows ?? 30_000,
     executionSlots: options.executionSlots ?? 3,
+    waitingExecutions: options.waitingExecutions ?? 50,
     runningExecutions: runningLimit(options.runningExecutions, threadPoolSize()),
     retentionMillis: options.retentionMillis ?? 90 * DAY_MILLIS,
     ...resolveLimits(options),

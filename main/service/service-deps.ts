@@ -12,6 +12,7 @@ export interface ServiceConfig {
   serviceName: string;
   maxPageRows: number;
   executionSlots: number;
+  waitingExecutions: number;
   runningExecutions: number;
   retentionMillis: number;
   plans: Record<Plan, PlanLimits>;

@@ -6,7 +6,7 @@ import { uniqueColumnNames } from '../results/column-names.ts';
 import { columnTypeName } from '../results/column-type-name.ts';
 import type { ResultStore } from '../results/result-store.ts';
 import type { ResultColumn } from '../results/row-bytes.ts';
-import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
+import { diskFullMessage, isDiskFull, writeWhileDiskFull } from '../storage/disk-full.ts';
 import { addMillis, millisBetween, nowIso } from '../time.ts';
 import { overBudgetMessage, timeLimitMessage } from './budget-messages.ts';
 import { countChunkMemory } from './chunk-memory.ts';
@@ -59,8 +59,6 @@ export interface ExecutorOptions {
   limits: Record<Plan, PlanLimits>;
 }
 
-// How often an execution's end is written again while the disk is full.
-const RECORD_RETRY_MILLIS = 1000;
 // How often a running result's size is checked against the cap: every this many chunks of 2,048 rows.
 const CAP_CHECK_CHUNKS = 64;
 
@@ -96,6 +94,11 @@ export class Executor {
 
   busySlots(accountId: number): number {
     return [...this.#running.values()].filter((r) => r.job.accountId === accountId).length;
+  }
+
+  /** How many of the account's executions wait to start. */
+  waitingOf(accountId: number): number {
+    return this.#waiting.filter((j) => j.accountId === accountId).length;
   }
 
   /** True when the execution was still waiting or running and is now cancelled. */
@@ -171,11 +174,13 @@ export class Executor {
     }
     if (running.timedOut) {
       const endedAt = nowIso();
-      await this.#record(() =>
-        executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), {
-          type: EXECUTION_FAILED,
-          message: timeLimitMessage(plan, limit),
-        }),
+      await writeWhileDiskFull(
+        () => this.#closed,
+        () =>
+          executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), {
+            type: EXECUTION_FAILED,
+            message: timeLimitMessage(plan, limit),
+          }),
       );
     }
   }
@@ -215,28 +220,14 @@ export class Executor {
           : error instanceof DialectError
             ? sqlErrorAt(error.message, sql, error.offset)
             : sqlError(explainOfflineRange(message), sql, running.ran ?? undefined);
-      await this.#record(() => executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), detail));
+      await writeWhileDiskFull(
+        () => this.#closed,
+        () => executions.fail(executionId, endedAt, addMillis(endedAt, retentionMillis), detail),
+      );
     } finally {
       // no interrupt may reach a closed connection
       running.connection = null;
       sandbox?.close();
-    }
-  }
-
-  /**
-   * Writes an execution's end, tried again while the disk is full (the record is a few bytes, and
-   * the failed result's file is gone by then); until the service stops, when the next start reads
-   * the execution as failed.
-   */
-  async #record(write: () => Promise<unknown>): Promise<void> {
-    for (;;) {
-      try {
-        await write();
-        return;
-      } catch (error) {
-        if (!isDiskFull(error) || this.#closed) throw error;
-        await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MILLIS));
-      }
     }
   }
 

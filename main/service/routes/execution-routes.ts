@@ -2,6 +2,7 @@ import type { ServiceAccount } from '../accounts/account-store.ts';
 import { readableExecution } from '../executions/execution-access.ts';
 import { STATE } from '../executions/execution-store.ts';
 import { statusBody } from '../executions/present-execution.ts';
+import { WaitingBound } from '../executions/waiting-bound.ts';
 import { badRequest, HttpError } from '../http/http-error.ts';
 import { parseJsonObject, readBody } from '../http/request-body.ts';
 import type { Router } from '../http/router.ts';
@@ -39,6 +40,7 @@ function sqlRequest(body: Record<string, unknown>) {
 
 export function addExecutionRoutes(router: Router<ServiceAccount>, deps: ServiceDeps): void {
   const { queries, executions, executor, config } = deps;
+  const waiting = new WaitingBound(executor, config.waitingExecutions);
 
   router.add('POST', '/api/v1/query/:id/execute', async ({ request, params, caller }) => {
     const query = await readableQuery(queries, caller, params.id!);
@@ -54,19 +56,21 @@ export function addExecutionRoutes(router: Router<ServiceAccount>, deps: Service
       throw error;
     }
     const id = newExecutionId();
-    await executions.insert({
-      id,
-      queryId: query.id,
-      queryVersion: query.version,
-      accountId: caller.id,
-      parameters: values,
-      performance,
-      submittedAt: nowIso(),
+    await waiting.admit(caller.id, async () => {
+      await executions.insert({
+        id,
+        queryId: query.id,
+        queryVersion: query.version,
+        accountId: caller.id,
+        parameters: values,
+        performance,
+        submittedAt: nowIso(),
+      });
+      // Another context's query runs on public tables only: its results are readable by whoever may
+      // read the query, so the starter's private tables must not reach them.
+      const privateTablesOf = query.ownerId === caller.id ? caller.id : null;
+      executor.submit({ executionId: id, accountId: caller.id, plan: caller.plan, privateTablesOf, sql: substitute(query.sql, values) });
     });
-    // Another context's query runs on public tables only: its results are readable by whoever may
-    // read the query, so the starter's private tables must not reach them.
-    const privateTablesOf = query.ownerId === caller.id ? caller.id : null;
-    executor.submit({ executionId: id, accountId: caller.id, plan: caller.plan, privateTablesOf, sql: substitute(query.sql, values) });
     return { json: { execution_id: id, state: STATE.pending } };
   });
 
@@ -74,8 +78,10 @@ export function addExecutionRoutes(router: Router<ServiceAccount>, deps: Service
   router.add('POST', '/api/v1/sql/execute', async ({ request, caller }) => {
     const { sql, performance } = sqlRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY, config.bodyIdleMillis)));
     const id = newExecutionId();
-    await executions.insert({ id, queryId: null, accountId: caller.id, parameters: {}, performance, submittedAt: nowIso() });
-    executor.submit({ executionId: id, accountId: caller.id, plan: caller.plan, privateTablesOf: caller.id, sql });
+    await waiting.admit(caller.id, async () => {
+      await executions.insert({ id, queryId: null, accountId: caller.id, parameters: {}, performance, submittedAt: nowIso() });
+      executor.submit({ executionId: id, accountId: caller.id, plan: caller.plan, privateTablesOf: caller.id, sql });
+    });
     return { json: { execution_id: id, state: STATE.pending } };
   });
 

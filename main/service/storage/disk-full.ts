@@ -48,3 +48,23 @@ export function assertRoom(dir: string, floorBytes: number, needBytes = 0): void
     throw new NoRoom(`${Math.floor(free / MB)} MB left on the disk, ${Math.ceil((floorBytes + needBytes) / MB)} MB needed`);
   }
 }
+
+// How often a record is written again while the disk is full.
+const RECORD_RETRY_MILLIS = 1000;
+
+/**
+ * Writes a record (an execution's end), tried again while the disk is full: the record is a few
+ * bytes, and the failed result's file is gone by then. Until `stopped`, when the next start reads
+ * the execution as failed.
+ */
+export async function writeWhileDiskFull(stopped: () => boolean, write: () => Promise<unknown>): Promise<void> {
+  for (;;) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (!isDiskFull(error) || stopped()) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MILLIS));
+    }
+  }
+}

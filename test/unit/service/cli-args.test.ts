@@ -15,8 +15,17 @@ describe('service flags', () => {
         '--max-page-rows=500',
         '--execution-slots',
         '2',
+        '--waiting-executions=20',
       ]),
-    ).toEqual({ port: 0, dataDir: '/tmp/x', host: '127.0.0.1', serviceName: 'ACME', maxPageRows: 500, executionSlots: 2 });
+    ).toEqual({
+      port: 0,
+      dataDir: '/tmp/x',
+      host: '127.0.0.1',
+      serviceName: 'ACME',
+      maxPageRows: 500,
+      executionSlots: 2,
+      waitingExecutions: 20,
+    });
   });
 
   it('names the flag in every refusal', () => {
