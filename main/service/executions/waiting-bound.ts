@@ -1,12 +1,9 @@
-import { HttpError } from '../http/http-error.ts';
+import { tooManyWaiting } from '../http/http-error.ts';
 
 /** What the bound reads of the executor: how many of an account's executions wait to start. */
 export interface WaitingCount {
   waitingOf(accountId: number): number;
 }
-
-// A client told to come back later (Dune's clients retry a 429, see real-service-notes.md).
-const RETRY_AFTER_SECONDS = '5';
 
 /**
  * A bound on the executions each context has waiting to start. Past it, a new execution is refused
@@ -30,10 +27,8 @@ export class WaitingBound {
     const entering = this.#entering.get(accountId) ?? 0;
     const waiting = this.#executor.waitingOf(accountId) + entering;
     if (waiting >= this.#max) {
-      throw new HttpError(
-        429,
+      throw tooManyWaiting(
         `${waiting} executions of this context are already waiting to start (at most ${this.#max}); try again when one has finished`,
-        { 'retry-after': RETRY_AFTER_SECONDS },
       );
     }
     this.#entering.set(accountId, entering + 1);

@@ -1,4 +1,4 @@
-import { HttpError } from './http-error.ts';
+import { tooManyWaiting } from './http-error.ts';
 
 /**
  * A bound on work of one kind under way at once; the rest waits, not begun, in arrival order, and
@@ -20,9 +20,7 @@ export class Slots {
     if (this.#free > 0) this.#free--;
     else {
       if (this.#waiting.length >= this.#maxWaiting) {
-        throw new HttpError(429, `${this.#waiting.length} ${this.#what} are already waiting; try again shortly`, {
-          'retry-after': '5',
-        });
+        throw tooManyWaiting(`${this.#waiting.length} ${this.#what} are already waiting; try again shortly`);
       }
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
