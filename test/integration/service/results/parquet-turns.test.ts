@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Slots } from '../../../../main/service/http/slots.ts';
 import { PageWriter } from '../../../../main/service/results/page-writer.ts';
 import { ACCOUNTS, KEYS } from '../accounts-fixture.ts';
 import { withApiKey } from '../run-sql.ts';
@@ -38,6 +39,8 @@ describe('Parquet pages of one context', () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const write = PageWriter.prototype.parquet;
+    // a request has joined its context's turns once it reaches them
+    const joined = vi.spyOn(Slots.prototype, 'run');
     const spy = vi.spyOn(PageWriter.prototype, 'parquet').mockImplementation(async function (this: PageWriter, ...args) {
       started.push(Number(/rowid >= (\d+)/.exec(args[2].sql)?.[1]));
       await gate;
@@ -50,12 +53,11 @@ describe('Parquet pages of one context', () => {
         });
       const asked = Array.from({ length: 3 * CORES }, (_, i) => i * 100);
       const alicePages = [];
-      for (const offset of asked) {
+      for (const [i, offset] of asked.entries()) {
         alicePages.push(page('alice', alice, offset));
-        // each request on its way before the next, so that they come in this order
-        await settle(20);
+        // each request writing, or once the cores are taken in line, before the next is sent
+        await until(() => (i < CORES ? started.length : joined.mock.calls.length) > i);
       }
-      await until(() => started.length >= CORES);
       await settle(200);
       expect(started).toEqual(asked.slice(0, CORES));
       const carolPage = page('carol', carol, 500);
@@ -70,6 +72,7 @@ describe('Parquet pages of one context', () => {
     } finally {
       open();
       spy.mockRestore();
+      joined.mockRestore();
     }
   });
 });
