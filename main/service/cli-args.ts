@@ -11,7 +11,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run service -- [--host 127.0.0.1] [--port N] [--data-dir DIR] [--accounts FILE]
   [--service-name DUNE] [--max-page-rows 30000] [--retention 90d] [--execution-slots 3]
-  [--waiting-executions 50] [--running-executions N] [--rate-limit off|on] [--compression auto|always|never] [--body-idle-timeout 10s]
+  [--waiting-executions 10] [--running-executions N] [--rate-limit off|on] [--compression auto|always|never] [--body-idle-timeout 10s]
   per plan, one value or e.g. free=256MB,premium=1GB:
   [--result-cap-bytes SIZE] [--execution-time-limit DURATION] [--execution-memory SIZE] [--execution-spill SIZE]
   for all executions together: [--service-execution-memory SIZE] [--service-execution-spill SIZE]

@@ -98,7 +98,7 @@ function configOf(options: ServiceOptions): ServiceConfig {
     serviceName,
     maxPageRows: options.maxPageRows ?? 30_000,
     executionSlots: options.executionSlots ?? 3,
-    waitingExecutions: options.waitingExecutions ?? 50,
+    waitingExecutions: options.waitingExecutions ?? 10,
     runningExecutions: runningLimit(options.runningExecutions, threadPoolSize()),
     retentionMillis: options.retentionMillis ?? 90 * DAY_MILLIS,
     ...resolveLimits(options),
