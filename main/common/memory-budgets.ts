@@ -66,7 +66,8 @@ export const SERVICE_CACHES = {
 /**
  * glibc's malloc arenas of the browser host's process and of the service's alone
  * (`MALLOC_ARENA_MAX`, set by their launcher, build/web-host.ts): otherwise one for each thread that allocates at once (libuv's pool, V8's),
- * each keeping memory freed in it. DuckDB allocates with its own allocator.
+ * each keeping memory freed in it. DuckDB's build for Node has no allocator of its own
+ * (`duckdb_extensions()` lists no jemalloc): its blocks come from these arenas too.
  */
 export const HOST_MALLOC_ARENAS = 2;
 
