@@ -25,7 +25,7 @@ test('the command palette finds an action by name and runs it; the shortcuts she
   await expect(page.getByRole('dialog', { name: 'New query' })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog', { name: 'New query' })).toBeHidden();
-  // closed, the browser hides it at once; the app lets it go at the close event that follows
+  // closed, it is gone from the page too
   await expect(page.locator('dialog')).toHaveCount(0);
 
   await page.keyboard.press('F1');
@@ -35,6 +35,22 @@ test('the command palette finds an action by name and runs it; the shortcuts she
   await expect(sheet.getByRole('table', { name: 'In a result grid' }).getByRole('row', { name: /Every cell of the view/ })).toContainText(
     /Ctrl\+A|⌘A/,
   );
+});
+
+test('a shortcut pressed just as Escape closes a dialog is not lost', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await expect(page.getByRole('listbox', { name: 'Queries' }).getByRole('option').first()).toBeVisible();
+  await page.keyboard.press('F1');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(sheet).toBeVisible();
+  // Ctrl+K comes as Escape closes the dialog, before the close event the browser fires a task later
+  await page.evaluate(
+    `document.querySelector('dialog[open]').addEventListener('cancel', () =>
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true, bubbles: true, cancelable: true })))`,
+  );
+  await page.keyboard.press('Escape');
+  await expect(sheet).toBeHidden();
+  await expect(page.getByRole('dialog', { name: 'Commands' }).getByRole('combobox', { name: 'Find a command' })).toBeFocused();
 });
 
 test('F1 shows the shortcuts from the editor too, where Ctrl+/ comments the line out', async ({ page, ownHost }) => {
