@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, expect, type Browser } from '@playwright/test';
 import { rssKindsOf, rssOf, sampleRss, startHost, type RunningHost } from './footprint-host.ts';
 import { measureFuzzFloor } from './fuzz-floor.ts';
 import { recordPrinted } from './results-file.ts';
@@ -78,12 +78,16 @@ async function browseMillionRows(browser: Browser, host: RunningHost, figures: F
       .getByRole('listbox', { name: 'Queries' })
       .getByRole('option', { name: /^One million rows/ })
       .click();
+    // a data folder used before opens on the tab of its last run, Completed and cached: what is
+    // waited for is this run's, known by its execution id and by the result it shows
+    const executionId = page.getByTitle('Execution id');
+    const lastRun = (await executionId.count()) > 0 ? await executionId.textContent() : null;
     await page.getByRole('button', { name: /^Run/ }).click();
-    await page.getByRole('status', { name: 'Execution state' }).getByText('Completed').waitFor({ timeout: 120_000 });
-    await page
-      .getByLabel('Result summary')
-      .getByText(/from cache|page by page|caching failed/)
-      .waitFor({ timeout: 300_000 });
+    await expect(executionId).not.toHaveText(lastRun ?? '', { timeout: 30_000 });
+    await expect(page.getByRole('status', { name: 'Execution state' })).toHaveText('Completed', { timeout: 120_000 });
+    const summary = page.getByLabel('Result summary');
+    await expect(summary.getByTestId('result-freshness')).toHaveText(/^ran under a minute ago/, { timeout: 30_000 });
+    await summary.getByText(/from cache|page by page|caching failed/).waitFor({ timeout: 300_000 });
     const scrollbar = page.locator('.ag-body-vertical-scroll-viewport');
     for (const fraction of [0.25, 0.5, 0.9, 0.999, 0]) {
       await scrollbar.evaluate((element, to) => {
