@@ -253,13 +253,14 @@ function coreHandlers(options: CoreOptions, parts: CoreParts): Omit<Handlers, `s
   const { accounts, history, cache, workspaces, ui, activity, watcher, viewing } = parts;
   return {
     ...appHandlers({ openUrl: options.openUrl }),
-    ...accountHandlers(accounts, parts.vault, (accountId) => {
+    ...accountHandlers(accounts, parts.vault, async (accountId) => {
       history.forgetAccount(accountId);
       parts.usage.forget(accountId);
       // an entry that cannot be dropped now is still evicted later, by age and budget
       cache.forgetAccount(accountId).catch(() => undefined);
       ui.forget(accountId);
-      workspaces.forget(accountId).catch(() => undefined);
+      // the answer waits for the workspace's folder: what the window is told is gone is gone from disk
+      await workspaces.forget(accountId).catch(() => undefined);
     }),
     ...queryHandlers(accounts, workspaces, activity),
     ...executionHandlers({ accounts, watcher, history, cache, workspaces, setViewing: (next) => (viewing.current = next) }),

@@ -11,7 +11,8 @@ type AccountChannels = 'accounts:list' | 'accounts:add' | 'accounts:update' | 'a
 export function accountHandlers(
   accounts: AccountRegistry,
   vault: KeyVault,
-  onRemoved: (accountId: string) => void,
+  /** Forgets what core holds of the account; answers once its own files are gone. */
+  onRemoved: (accountId: string) => Promise<void>,
 ): Pick<Handlers, AccountChannels> {
   return {
     'accounts:list': async () =>
@@ -41,7 +42,7 @@ export function accountHandlers(
 
     'accounts:remove': async ({ accountId }) => {
       const removed = await accounts.remove(accountId);
-      if (removed.ok) onRemoved(accountId);
+      if (removed.ok) await onRemoved(accountId);
       return removed;
     },
 

@@ -5,6 +5,7 @@ import type { Account, ChannelName, ChannelRequest, ChannelResponse, Result } fr
 import type { Core } from '../../../main/core/index.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import { osKeychain } from '../../../main/core/secrets/os-keychain.ts';
+import { accountDir } from '../../../main/core/workspace/account-dirs.ts';
 import { caller, filesUnder, startHarness, type Harness } from './core-harness.ts';
 
 // Accounts end to end: the embedded service checks the keys, the real Secret Service keeps them
@@ -192,8 +193,11 @@ describe.runIf(hasSecretService || requireKeychain)('accounts with keys in the O
   });
 
   it('removes an account with its keychain entry, and falls back to Local', async () => {
+    const workspace = accountDir(join(harness.coreDir, 'workspaces'), alice.id);
+    expect(existsSync(workspace)).toBe(true);
     const removed = await call('accounts:remove', { accountId: alice.id });
     expect(removed).toEqual({ ok: true, data: { activeAccountId: 'local' } });
+    expect(existsSync(workspace)).toBe(false);
     expect(await keychain().get(alice.id)).toBeNull();
     expect(settingsFile().accounts.map((a) => a.id)).not.toContain(alice.id);
     expect(settingsFile().activeAccountId).toBeNull();

@@ -47,11 +47,11 @@ describe('what the app says of an account it cannot use', () => {
       message: 'The API key of the account “Sam” is not in the system keychain. Enter it again in the account’s settings.',
     });
     if (isFailure(found)) expectWellSaid(found.error);
-    const tested = await accountHandlers(accounts, new KeyVault(memoryKeychain()), () => undefined)['accounts:test']({
+    const tested = await accountHandlers(accounts, new KeyVault(memoryKeychain()), async () => undefined)['accounts:test']({
       accountId: profile.id,
     });
     expect(tested).toEqual(found);
-    const moved = await accountHandlers(accounts, new KeyVault(memoryKeychain()), () => undefined)['accounts:update']({
+    const moved = await accountHandlers(accounts, new KeyVault(memoryKeychain()), async () => undefined)['accounts:update']({
       accountId: profile.id,
       baseUrl: 'https://other.example',
     });
