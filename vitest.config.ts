@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
@@ -15,6 +16,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: a single one on the 2-core build
+    // machines, where most tests wait on servers, DuckDB and the disk, and two overlap well
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Processed by vitest rather than loaded as is, so a test's vi.mock('electron') reaches its import.
     server: { deps: { inline: ['electron-store'] } },
   },
