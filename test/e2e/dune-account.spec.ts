@@ -125,8 +125,12 @@ test('a Dune result: sorted, filtered, profiled, charted, copied, exported and l
 
   // copied whole, and linked to the row's chain's explorer
   const holder = await cellOf(grid, 'holder', 0);
+  // the rows shown again, and the cell taken, before the copy (a copy with no cell picked does nothing)
+  await expect(holder).toHaveText(/^0x[0-9a-f]{40}$/);
   await holder.click();
+  await expect(holder).toBeFocused();
   await page.keyboard.press('ControlOrMeta+C');
+  await expect(page.getByRole('status').filter({ hasText: /^Copied$/ })).toBeVisible();
   // the column's name, then the whole value, never the cut one the narrow column shows
   await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toMatch(/^holder\n0x[0-9a-f]{40}$/);
   const address = String(await page.evaluate('navigator.clipboard.readText()')).split('\n')[1]!;

@@ -1,5 +1,6 @@
 import type { Column, GridApi } from 'ag-grid-community';
 import type { CellValue } from '$contract/index.ts';
+import { writeClipboard } from '../../lib/clipboard.ts';
 import type { ColumnContext } from './columns.ts';
 import { toTsv } from './tsv.ts';
 
@@ -31,12 +32,14 @@ export function selectionTsv<T>(api: GridApi<T>): string | null {
   return toTsv([header], [[copyText(focused.column, api.getCellValue<CellValue>({ rowNode: node, colKey: focused.column }))]]);
 }
 
-/** Ctrl/Cmd+C over a grid: copies its selection; answers whether it did. */
-export async function copyOnShortcut<T>(event: KeyboardEvent, api: GridApi<T> | null): Promise<boolean> {
-  if (!api || !(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 'c' || event.shiftKey || event.altKey) return false;
+/**
+ * Ctrl/Cmd+C over a grid: copies its selection. Answers null when the key was no copy or nothing
+ * was picked, else why the clipboard refused the text (null when it took it).
+ */
+export async function copyOnShortcut<T>(event: KeyboardEvent, api: GridApi<T> | null): Promise<{ problem: string | null } | null> {
+  if (!api || !(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 'c' || event.shiftKey || event.altKey) return null;
   const text = selectionTsv(api);
-  if (text === null) return false;
+  if (text === null) return null;
   event.preventDefault();
-  await navigator.clipboard.writeText(text);
-  return true;
+  return { problem: await writeClipboard(text) };
 }
