@@ -88,6 +88,10 @@ const EXPIRY_SWEEP_MILLIS = 10 * 60 * 1000;
 // that ran an execution likely runs another; one idle longer gives its memory back (see
 // ResultFiles.detachIdle and Sandboxes.closeIdle).
 const IDLE_MILLIS = IDLE_GIVE_BACK_MILLIS;
+// How often the idle is looked for: what went idle is given back at most this long after its
+// idle time, so a service busy with queued executions after its last request still shrinks soon
+// after they end.
+const UPKEEP_TICK_MILLIS = 5_000;
 
 function configOf(options: ServiceOptions): ServiceConfig {
   const serviceName = options.serviceName ?? 'DUNE';
@@ -194,15 +198,18 @@ function startUpkeep(deps: ServiceDeps, storage: Storage, sandboxes: Sandboxes):
     sweeping = expireDue(deps.executions, deps.results).catch((error: unknown) => console.error('[service] expiry sweep failed:', error));
   }, EXPIRY_SWEEP_MILLIS);
   sweeper.unref();
-  let detaching = Promise.resolve();
+  let detaching: Promise<void> | null = null;
   const detacher = setInterval(() => {
+    // a tick while the last one still closes something waits for the next
+    if (detaching) return;
     sandboxes.closeIdle(IDLE_MILLIS);
     detaching = deps.results
       .giveBackIdle(IDLE_MILLIS)
       .then(() => storage.results.detachIdle(IDLE_MILLIS))
       .then(() => storage.closeIdle(IDLE_MILLIS))
-      .catch((error: unknown) => console.error('[service] detaching idle results failed:', error));
-  }, IDLE_MILLIS / 2);
+      .catch((error: unknown) => console.error('[service] detaching idle results failed:', error))
+      .finally(() => (detaching = null));
+  }, UPKEEP_TICK_MILLIS);
   detacher.unref();
   return async () => {
     clearInterval(sweeper);
