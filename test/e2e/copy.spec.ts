@@ -68,3 +68,52 @@ test('copies a block of cells as TSV, Markdown and SQL, and every cell of the vi
   expect((await clipboard(page)).split('\n').at(-1)).toBe('299\t74.75\trow 299\tfalse');
   expect(problems).toEqual([]);
 });
+
+test('a copy the system clipboard refuses is said where it was asked, and the next one goes through', async ({
+  page,
+  context,
+  ownHost,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  // the browser refuses a write while its page lacks the focus: here, while the page says so
+  await context.addInitScript({
+    content: `{
+      const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+      navigator.clipboard.writeText = (text) =>
+        document.documentElement.dataset.refuseClipboard === 'yes'
+          ? Promise.reject(new DOMException('Document is not focused.', 'NotAllowedError'))
+          : write(text);
+    }`,
+  });
+  const problems = watchProblems(page);
+  await runScratch(page, ownHost.url(), 'SELECT range AS n, range * 2 AS twice FROM range(40)');
+  const refuse = (yes: boolean) => page.evaluate(`document.documentElement.dataset.refuseClipboard = '${yes ? 'yes' : 'no'}'`);
+  const grid = page.getByRole('grid');
+  const refusal = 'Nothing was copied: the system clipboard refused the text: Document is not focused. Click the window and copy again.';
+
+  // the rows' grid: under the grid, until a copy goes through
+  await refuse(true);
+  await (await cellOf(grid, 'twice', 3)).click();
+  await page.keyboard.press('ControlOrMeta+C');
+  await expect(page.getByRole('alert')).toHaveText(refusal);
+  await refuse(false);
+  await page.keyboard.press('ControlOrMeta+C');
+  await expect(page.getByRole('status').filter({ hasText: /^Copied$/ })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(await clipboard(page)).toBe('twice\n6');
+
+  // the sample's grid: in the result's toolbar, where "Copied" shows
+  await page.getByRole('button', { name: 'Sample', exact: true }).click();
+  await page.getByRole('button', { name: 'Draw sample' }).click();
+  const sampleGrid = page.getByRole('grid').locator('visible=true');
+  await expect(sampleGrid).toHaveAttribute('aria-rowcount', '41');
+  await refuse(true);
+  await (await cellOf(sampleGrid, 'n', 0)).click();
+  await page.keyboard.press('ControlOrMeta+C');
+  await expect(page.getByRole('status').filter({ hasText: refusal })).toBeVisible();
+  await refuse(false);
+  await page.keyboard.press('ControlOrMeta+C');
+  await expect(page.getByRole('status').filter({ hasText: /^Copied$/ })).toBeVisible();
+  expect(await clipboard(page)).toMatch(/^n\ttwice\n\d+\t\d+$/);
+  expect(problems).toEqual([]);
+});
