@@ -14,7 +14,7 @@ import type { Database } from '../storage/duckdb.ts';
 const KEPT_ATTACHED = SERVICE_CACHES.idleAttached;
 const KEPT_BYTES = SERVICE_CACHES.idleAttachedBytes;
 // Results hold VARIANT columns, which need the storage format of DuckDB 1.5.
-const STORAGE_VERSION = 'v1.5.0';
+export const RESULT_STORAGE_VERSION = 'v1.5.0';
 const SUFFIX = '.duckdb';
 
 /** A result's table as SQL names it, and the name of the database it is in. */
@@ -107,7 +107,7 @@ export class ResultFiles {
   async create(executionId: string): Promise<ResultTable> {
     await this.#forget(executionId);
     const alias = aliasOf(executionId);
-    await this.writer.run(`ATTACH ${literal(this.path(executionId))} AS ${q(alias)} (STORAGE_VERSION '${STORAGE_VERSION}')`);
+    await this.writer.run(`ATTACH ${literal(this.path(executionId))} AS ${q(alias)} (STORAGE_VERSION '${RESULT_STORAGE_VERSION}')`);
     return tableOf(alias);
   }
 

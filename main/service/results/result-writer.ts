@@ -12,7 +12,11 @@ export interface StoredSize {
 
 export interface ResultWriter {
   append(chunk: DuckDBDataChunk): void;
-  /** Bytes written so far, by the same measure as the totals. */
+  /**
+   * Bytes of the rows the table holds so far, by the same measure as the totals: those the
+   * appender has written to it by itself, a batch of rows at a time, so the last rows appended may
+   * not be counted yet.
+   */
   bytesSoFar(): Promise<number>;
   /** Closes the table; rows past `capBytes` are removed, and the result then says it was truncated. */
   finish(capBytes: number): Promise<StoredSize & { truncated: boolean }>;
@@ -37,22 +41,25 @@ export async function createResultWriter(files: ResultFiles, executionId: string
   }
   const open = appender;
   const writing = connection;
-  let measured = { rows: 0, bytes: 0 };
+  // Rows are counted as the appender writes them to the table by itself, never made to write
+  // them sooner: a batch written at another count left parts of row groups to go through the
+  // write-ahead log, which made the file larger and its checkpoint long and hungry for memory.
+  let measured: StoredSize = { rowCount: 0, bytes: 0 };
+  const measureAdded = async () => {
+    const added = await measureRows(writing, table, columns, { sql: 'rowid >= CAST(? AS BIGINT)', params: [String(measured.rowCount)] });
+    measured = { rowCount: measured.rowCount + added.rowCount, bytes: measured.bytes + added.bytes };
+    return measured;
+  };
   return {
     append: (chunk) => {
       files.assertRoom();
       open.appendDataChunk(chunk);
     },
-    bytesSoFar: async () => {
-      open.flushSync();
-      const added = await measureRows(writing, table, columns, { sql: 'rowid >= CAST(? AS BIGINT)', params: [String(measured.rows)] });
-      measured = { rows: measured.rows + added.rowCount, bytes: measured.bytes + added.bytes };
-      return measured.bytes;
-    },
+    bytesSoFar: async () => (await measureAdded()).bytes,
     finish: async (capBytes) => {
       try {
         open.closeSync();
-        let size = { ...(await measureRows(writing, table, columns)), truncated: false };
+        let size = { ...(await measureAdded()), truncated: false };
         if (size.bytes > capBytes) {
           await truncate(writing, table, columns, capBytes);
           size = { ...(await measureRows(writing, table, columns)), truncated: true };
