@@ -59,6 +59,8 @@ export const SERVICE_CACHES = {
   /** Per DuckDB: connections kept idle, and statements kept prepared on each. */
   idleConnections: 8,
   preparedStatements: 64,
+  /** Chunks of an execution's result read before those done with are freed (main/service/executions/chunk-memory.ts). */
+  readChunkBytes: 4 * MB,
   /** The service thread's V8 young generation (`maxYoungGenerationSizeMb`). */
   youngGenerationMb: 48,
 };

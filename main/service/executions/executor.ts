@@ -9,7 +9,7 @@ import type { ResultColumn } from '../results/row-bytes.ts';
 import { diskFullMessage, isDiskFull, writeWhileDiskFull } from '../storage/disk-full.ts';
 import { addMillis, millisBetween, nowIso } from '../time.ts';
 import { overBudgetMessage, timeLimitMessage } from './budget-messages.ts';
-import { countChunkMemory } from './chunk-memory.ts';
+import { ChunkMemory } from './chunk-memory.ts';
 import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
 import type { PlanLimits } from './plan-limits.ts';
 import { EXECUTION_FAILED, sqlError, sqlErrorAt } from './sql-error.ts';
@@ -259,10 +259,11 @@ export class Executor {
     const cap = this.#options.limits[running.job.plan].resultBytes;
     try {
       let chunks = 0;
+      const chunkMemory = new ChunkMemory();
       for await (const chunk of result) {
         if (running.cancelled) break;
         writer.append(chunk);
-        countChunkMemory(chunk);
+        chunkMemory.done(chunk);
         // past the cap, the rest would be cut anyway: stop reading
         if (++chunks % CAP_CHECK_CHUNKS === 0 && (await writer.bytesSoFar()) > cap) break;
       }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import { HEAP_SHRINK } from '../../common/memory-budgets.ts';
+import { collectGarbage } from './v8-collector.ts';
 
 // V8 grows a thread's heap as it works (its young generation most: a start, a large result, a
 // burst of requests) and keeps the room once the work is done; it gives it back in a collection
@@ -9,22 +9,9 @@ import { HEAP_SHRINK } from '../../common/memory-budgets.ts';
 // heap grown runs one, as a desktop app at rest should hold little. It takes a few tens of
 // milliseconds of the thread's time, and is run only after it has been quiet for a while.
 
-type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
-
-let collect: Collect | null = null;
-
-/** V8's collector, which Node exposes under a flag: set now, it is there in contexts made after. */
-function collector(): Collect {
-  if (collect === null) {
-    setFlagsFromString('--expose-gc');
-    collect = runInNewContext('gc') as Collect;
-  }
-  return collect;
-}
-
 /** Collects this thread's heap as V8 does when memory runs short: what it can free, and the room its young generation grew to. */
 export function shrinkHeap(): void {
-  collector()({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  collectGarbage({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
 
 /**
