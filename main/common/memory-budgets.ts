@@ -43,6 +43,9 @@ export const SERVICE_CACHES = {
   /** Filtered and sorted views, in the result reader's DuckDB: cells (rows times columns), and views. */
   viewCells: 8_000_000,
   views: 64,
+  /** Whole results in a sort, each row with its bytes, for new filters under that sort (sort-views.ts): cells, and views. */
+  sortViewCells: 10_000_000,
+  sortViews: 4,
   /** Results attached to the reader that no one reads: their files' bytes (DuckDB keeps what it read of them), and results. */
   idleAttachedBytes: 64 * MB,
   idleAttached: 16,

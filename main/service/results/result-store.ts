@@ -9,6 +9,7 @@ import type { ResultFiles } from './result-files.ts';
 import { ResultReader } from './result-reader.ts';
 import { createResultWriter, measureRows, type ResultWriter, type StoredSize } from './result-writer.ts';
 import type { ResultColumn } from './row-bytes.ts';
+import { SortViews } from './sort-views.ts';
 import { ViewPages } from './view-pages.ts';
 
 export type { Page, PageEncoding } from './page.ts';
@@ -29,6 +30,7 @@ export class ResultStore {
   readonly #reader: ResultReader;
   readonly #views: ViewPages;
   readonly #blocks: BlockPages;
+  readonly #sortViews: SortViews;
   readonly #totals = new RememberedTotals();
   readonly #pagesInFlight = new InFlight<Page>();
   readonly #firstPagesInFlight = new InFlight<[StoredSize, Page]>();
@@ -39,6 +41,7 @@ export class ResultStore {
     this.#reader = new ResultReader(files, pagesDir);
     this.#views = new ViewPages(this.#reader);
     this.#blocks = new BlockPages(this.#reader);
+    this.#sortViews = new SortViews(this.#reader);
   }
 
   createWriter(executionId: string, columns: ResultColumn[]): Promise<ResultWriter> {
@@ -55,8 +58,9 @@ export class ResultStore {
 
   /**
    * A filtered page and the rows and bytes its filter lets through. The first sorted page of a
-   * filter nobody asked before is read with its count (first-sorted-page.ts), unless a view of it is
-   * kept; clients asking for it at once share that read.
+   * filter nobody asked before is read with its count: from the view of its sort when one is kept
+   * (sort-views.ts), else in one pass (first-sorted-page.ts); unless a view of the filter is kept.
+   * Clients asking for it at once share that read.
    */
   async filteredPage(executionId: string, query: PageQuery & { where: BoundSql }, encoding: PageEncoding): Promise<[StoredSize, Page]> {
     const known = this.#totals.known(executionId, query.where);
@@ -65,7 +69,9 @@ export class ResultStore {
     return this.#firstPagesInFlight.run(pageKey(executionId, query, encoding), async () => {
       const viewed = this.#views.page(executionId, query, encoding);
       if (viewed) return Promise.all([this.count(executionId, query.tableColumns, query.where), viewed]);
-      const [total, page] = await firstSortedPage(this.#reader, executionId, query, encoding);
+      const sorted = { ...query, orderBy: query.orderBy! };
+      const [total, page] = await (this.#sortViews.page(executionId, sorted, encoding) ??
+        firstSortedPage(this.#reader, executionId, query, encoding));
       this.#totals.remember(executionId, query.where, total);
       return [total, page];
     });
@@ -92,6 +98,7 @@ export class ResultStore {
   async drop(executionId: string): Promise<void> {
     this.#forget(executionId);
     await this.#views.dropAll(executionId);
+    await this.#sortViews.dropAll(executionId);
     await this.#files.drop(executionId);
     // a page read as it was dropped may have made a block, or read its columns, since
     this.#forget(executionId);
@@ -104,6 +111,7 @@ export class ResultStore {
   async giveBackIdle(idleMillis: number): Promise<void> {
     this.#blocks.dropIdleTexts(idleMillis);
     await this.#views.dropIdle(idleMillis);
+    await this.#sortViews.dropIdle(idleMillis);
   }
 
   /** Forgets what is remembered of a result: its totals, its text's columns and blocks. */
@@ -112,9 +120,10 @@ export class ResultStore {
     this.#blocks.forget(executionId);
   }
 
-  /** Removes the text kept in files, as the service stops. */
-  close(): Promise<void> {
-    return this.#blocks.close();
+  /** Removes the text kept in files, as the service stops, once a view being made is. */
+  async close(): Promise<void> {
+    await this.#sortViews.made();
+    await this.#blocks.close();
   }
 }
 

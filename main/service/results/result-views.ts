@@ -4,10 +4,11 @@ import type { Database } from '../storage/duckdb.ts';
 
 // Cells (rows times columns) of all views kept (what that is in memory: bench/RESULTS.md).
 // The view in use is kept even when it alone is larger.
-const KEPT_CELLS = SERVICE_CACHES.viewCells;
-const KEPT_VIEWS = SERVICE_CACHES.views;
+const KEPT = { cells: SERVICE_CACHES.viewCells, views: SERVICE_CACHES.views };
 // Views asked for once and not made, remembered so that the second ask makes one.
 const REMEMBERED_ASKS = SERVICE_CACHES.rememberedAsks;
+// Views of every instance share the DuckDB's `memory` catalog: their names are counted here.
+let made = 0;
 
 interface View {
   name: string;
@@ -35,14 +36,14 @@ export class ResultViews {
   readonly #db: Database;
   readonly #dropped: (table: string) => void;
   /** Sized by their cells: nothing while they are made. */
-  readonly #views = new BoundedCache<string, View>({ entries: KEPT_VIEWS, size: KEPT_CELLS, removed: (view) => this.#removed(view) });
-  #made = 0;
+  readonly #views: BoundedCache<string, View>;
   readonly #asked = new BoundedCache<string, true>({ entries: REMEMBERED_ASKS });
 
-  /** `dropped` hears of each view's table as it is dropped. */
-  constructor(db: Database, dropped: (table: string) => void = () => undefined) {
+  /** `dropped` hears of each view's table as it is dropped; `kept` bounds the views kept. */
+  constructor(db: Database, dropped: (table: string) => void = () => undefined, kept = KEPT) {
     this.#db = db;
     this.#dropped = dropped;
+    this.#views = new BoundedCache<string, View>({ entries: kept.views, size: kept.cells, removed: (view) => this.#removed(view) });
   }
 
   /**
@@ -54,6 +55,11 @@ export class ResultViews {
     if (this.#views.has(key) || this.#asked.delete(key)) return true;
     this.#asked.set(key, true);
     return false;
+  }
+
+  /** Whether the view named by `key` is kept and made. */
+  isMade(key: string): boolean {
+    return this.#views.peek(key)?.cells != null;
   }
 
   /** Runs `work` with the view named by `key` (its table and cells), made by `fill` first if it is not kept. */
@@ -86,7 +92,7 @@ export class ResultViews {
 
   #make(executionId: string, key: string, fill: FillView): View {
     const view: View = {
-      name: `view_${++this.#made}`,
+      name: `view_${++made}`,
       executionId,
       cells: null,
       users: 0,

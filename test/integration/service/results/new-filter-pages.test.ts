@@ -42,9 +42,9 @@ function countStatements(marker: RegExp, heldUntil: Promise<void> = Promise.reso
   return seen;
 }
 
-const firstPage = (filters: string, offset = 0) =>
+const firstPage = (filters: string, offset = 0, sortBy = 'amount_usd desc') =>
   h.get(
-    `/api/v1/execution/${executionId}/results?${new URLSearchParams({ filters, sort_by: 'amount_usd desc', limit: '10', offset: String(offset) })}`,
+    `/api/v1/execution/${executionId}/results?${new URLSearchParams({ filters, sort_by: sortBy, limit: '10', offset: String(offset) })}`,
   );
 
 const amounts = (body: Json) => body.result.rows.map((row: Json) => row.amount_usd);
@@ -93,20 +93,54 @@ describe('the first page of a new filter, asked by many clients at once', () => 
   });
 });
 
+/** The statements run on the service's DuckDB connections that match `marker`, from now on. */
+function runStatements(marker: RegExp): string[] {
+  const statements: string[] = [];
+  const run = DuckDBConnection.prototype.run;
+  vi.spyOn(DuckDBConnection.prototype, 'run').mockImplementation(async function (this: DuckDBConnection, sql: string, ...rest) {
+    if (marker.test(sql)) statements.push(sql);
+    return run.call(this, sql, ...rest);
+  });
+  return statements;
+}
+
 describe('the first page of a new filter, asked by one client', () => {
   it('is read with its count in one pass over the rows, and the next page counts nothing', async () => {
-    const statements: string[] = [];
-    const run = DuckDBConnection.prototype.run;
-    vi.spyOn(DuckDBConnection.prototype, 'run').mockImplementation(async function (this: DuckDBConnection, sql: string, ...rest) {
-      if (/WHERE[\s\S]*amount_usd/.test(sql)) statements.push(sql);
-      return run.call(this, sql, ...rest);
-    });
-    const first = await firstPage('amount_usd > 4321.5');
+    const statements = runStatements(/WHERE[\s\S]*amount_usd/);
+    const first = await firstPage('amount_usd > 4321.5', 0, 'block_time desc');
     expect(first.status).toBe(200);
     expect(statements).toHaveLength(1);
-    const next = await firstPage('amount_usd > 4321.5', 10);
+    const next = await firstPage('amount_usd > 4321.5', 10, 'block_time desc');
     expect(next.status).toBe(200);
     expect(next.body.result.metadata.total_row_count).toBe(first.body.result.metadata.total_row_count);
     expect(statements.filter((sql) => /count\(\*\)/.test(sql) && !/MATERIALIZED/.test(sql))).toEqual([]);
+  });
+
+  it("under a sort filtered before, is read from that sort's view, the same as a view of the filter gives it", async () => {
+    const statements = runStatements(/memory\.main\.view_/);
+    const sortBy = 'token desc, route';
+    for (const threshold of [10, 20]) expect((await firstPage(`amount_usd > ${threshold}`, 0, sortBy)).status).toBe(200);
+    // the view is made in the background; until then new filters are read as before
+    let threshold = 30;
+    const first = await vi.waitFor(
+      async () => {
+        const before = statements.length;
+        const answer = await firstPage(`amount_usd > ${++threshold}`, 0, sortBy);
+        expect(statements.slice(before).some((sql) => /count\(\*\)[\s\S]* WHERE /.test(sql))).toBe(true);
+        return answer;
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    // asked again, its page is read from a view of the filter, made for it; written otherwise (its
+    // count is remembered as written) under a sort not asked before, its count in one pass over the rows
+    await firstPage(`amount_usd > ${threshold}`, 0, sortBy);
+    const again = await firstPage(`amount_usd > ${threshold}`, 0, sortBy);
+    const counted = await firstPage(`amount_usd > ${threshold}.0`, 0, 'trade_id');
+    expect(first.status).toBe(200);
+    expect(first.body.result.rows).toHaveLength(10);
+    expect(first.body.result.rows).toEqual(again.body.result.rows);
+    expect(first.body.result.metadata.result_set_bytes).toBe(again.body.result.metadata.result_set_bytes);
+    for (const field of ['total_row_count', 'total_result_set_bytes'])
+      expect(first.body.result.metadata[field]).toBe(counted.body.result.metadata[field]);
   });
 });

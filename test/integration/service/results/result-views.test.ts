@@ -74,6 +74,32 @@ describe('views of a stored result', () => {
     expect(views.worthMaking('other')).toBe(false);
   });
 
+  it('say whether a view is made, not while it is made', async () => {
+    let filled = () => undefined as void;
+    const filling = new Promise<void>((resolve) => (filled = resolve));
+    const fill = async (target: string) => {
+      await filling;
+      return counted(4)(target);
+    };
+    const read = views.use('e1', 'k', fill, firstRows);
+    expect(views.isMade('k')).toBe(false);
+    filled();
+    await read;
+    expect(views.isMade('k')).toBe(true);
+    expect(views.isMade('other')).toBe(false);
+  });
+
+  it('of two sets on one DuckDB have tables of their own, each within its own budget', async () => {
+    const others = new ResultViews(db, undefined, { cells: 4, views: 1 });
+    await views.use('e1', 'k', counted(3), firstRows);
+    await others.use('e1', 'k', counted(4), firstRows);
+    await others.use('e1', 'k2', counted(2), firstRows);
+    expect(await tables()).toHaveLength(2);
+    expect(views.isMade('k')).toBe(true);
+    expect(others.isMade('k')).toBe(false);
+    expect((await views.use('e1', 'k', counted(3), firstRows)).map((row) => row.n)).toEqual([2n, 1n, 0n]);
+  });
+
   it('keeps nothing after a refused fill, so the next reader gets the same error again', async () => {
     const refused = async (target: string) => {
       await db.run(`CREATE TABLE ${target} AS SELECT 'abc'::INTEGER AS n`);
