@@ -59,8 +59,9 @@ export class ResultStore {
   /**
    * A filtered page and the rows and bytes its filter lets through. The first sorted page of a
    * filter nobody asked before is read with its count: from the view of its sort when one is kept
-   * (sort-views.ts), else in one pass (first-sorted-page.ts); unless a view of the filter is kept.
-   * Clients asking for it at once share that read.
+   * (sort-views.ts); else counted from a view of another sort beside the plain path's page; else
+   * in one pass (first-sorted-page.ts); unless a view of the filter is kept. Clients asking for it
+   * at once share that read.
    */
   async filteredPage(executionId: string, query: PageQuery & { where: BoundSql }, encoding: PageEncoding): Promise<[StoredSize, Page]> {
     const known = this.#totals.known(executionId, query.where);
@@ -69,12 +70,22 @@ export class ResultStore {
     return this.#firstPagesInFlight.run(pageKey(executionId, query, encoding), async () => {
       const viewed = this.#views.page(executionId, query, encoding);
       if (viewed) return Promise.all([this.count(executionId, query.tableColumns, query.where), viewed]);
-      const sorted = { ...query, orderBy: query.orderBy! };
-      const [total, page] = await (this.#sortViews.page(executionId, sorted, encoding) ??
+      const [total, page] = await (this.#sortViews.page(executionId, { ...query, orderBy: query.orderBy! }, encoding) ??
+        this.#countedApart(executionId, query, encoding) ??
         firstSortedPage(this.#reader, executionId, query, encoding));
       this.#totals.remember(executionId, query.where, total);
       return [total, page];
     });
+  }
+
+  /** The page as the plain path reads it, beside its count from a view of another sort; null without one. */
+  #countedApart(executionId: string, query: PageQuery & { where: BoundSql }, encoding: PageEncoding): Promise<[StoredSize, Page]> | null {
+    const counted = this.#sortViews.count(executionId, query.tableColumns, query.where);
+    if (counted === null) return null;
+    return Promise.all([
+      counted,
+      this.#reader.withTable(executionId, (connection, table) => plainPage(connection, this.#reader.pages, table, query, encoding)),
+    ]);
   }
 
   async #read(executionId: string, query: PageQuery, encoding: PageEncoding): Promise<Page> {
@@ -83,10 +94,14 @@ export class ResultStore {
       this.#reader.withTable(executionId, (connection, table) => plainPage(connection, this.#reader.pages, table, query, encoding)));
   }
 
-  /** Rows and bytes of the stored rows that pass `where`. */
+  /** Rows and bytes of the stored rows that pass `where`: from a view of a sort when one is kept. */
   count(executionId: string, columns: ResultColumn[], where: BoundSql): Promise<StoredSize> {
-    return this.#totals.total(executionId, where, () =>
-      this.#reader.withTable(executionId, (connection, table) => measureRows(connection, table, columns, where)),
+    return this.#totals.total(
+      executionId,
+      where,
+      () =>
+        this.#sortViews.count(executionId, columns, where) ??
+        this.#reader.withTable(executionId, (connection, table) => measureRows(connection, table, columns, where)),
     );
   }
 

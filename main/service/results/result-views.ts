@@ -62,6 +62,12 @@ export class ResultViews {
     return this.#views.peek(key)?.cells != null;
   }
 
+  /** The key of a view of the result that is kept and made, if there is one. */
+  madeKeyOf(executionId: string): string | undefined {
+    for (const [key, view] of this.#views.entries()) if (view.executionId === executionId && view.cells !== null) return key;
+    return undefined;
+  }
+
   /** Runs `work` with the view named by `key` (its table and cells), made by `fill` first if it is not kept. */
   async use<T>(executionId: string, key: string, fill: FillView, work: (table: string, cells: number) => Promise<T>): Promise<T> {
     const view = this.#views.get(key) ?? this.#make(executionId, key, fill);

@@ -56,6 +56,18 @@ export class SortViews {
     return this.#views.use(executionId, key, fill, (view) => this.#read(view, query, encoding));
   }
 
+  /**
+   * The rows and bytes that pass `where`, from a view of the result in any sort (a count does not
+   * depend on the order); null when none is made.
+   */
+  count(executionId: string, columns: ResultColumn[], where: BoundSql): Promise<StoredSize> | null {
+    const key = this.#views.madeKeyOf(executionId);
+    if (key === undefined) return null;
+    // a view kept is read as it is: it is never made here
+    const kept = () => Promise.reject(new Error(`the view ${key} was to be kept`));
+    return this.#views.use(executionId, key, kept, (view) => this.#count(view, columns, where));
+  }
+
   /** Waits for the view being made, if one is. */
   async made(): Promise<void> {
     await this.#making;
@@ -83,14 +95,19 @@ export class SortViews {
     });
   }
 
-  async #read(view: string, query: SortedFilterQuery, encoding: PageEncoding): Promise<[StoredSize, Page]> {
-    const { where, tableColumns } = query;
-    const counting = this.#reader.withConnection(async (connection) => {
-      const sql = `SELECT count(*)::BIGINT, coalesce(sum(${bytesName(tableColumns)}), 0)::BIGINT FROM ${view} WHERE ${where.sql}`;
+  #read(view: string, query: SortedFilterQuery, encoding: PageEncoding): Promise<[StoredSize, Page]> {
+    return Promise.all([
+      this.#count(view, query.tableColumns, query.where),
+      this.#reader.withConnection((connection) => this.#firstRows(connection, view, query, encoding)),
+    ]);
+  }
+
+  #count(view: string, columns: ResultColumn[], where: BoundSql): Promise<StoredSize> {
+    return this.#reader.withConnection(async (connection) => {
+      const sql = `SELECT count(*)::BIGINT, coalesce(sum(${bytesName(columns)}), 0)::BIGINT FROM ${view} WHERE ${where.sql}`;
       const [[rows, bytes]] = (await connection.runAndReadAll(sql, valuesOf(where.params))).getRows() as [[bigint, bigint]];
       return { rowCount: Number(rows), bytes: Number(bytes) };
     });
-    return Promise.all([counting, this.#reader.withConnection((connection) => this.#firstRows(connection, view, query, encoding))]);
   }
 
   /** The page, from the view's first rows that pass, read in its order: DuckDB stops once it has them. */

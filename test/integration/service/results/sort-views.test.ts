@@ -144,6 +144,18 @@ describe('the view of a sort', () => {
     expect(await viewTables()).toBe(before);
   });
 
+  it('counts a filter under any sort once made, as the count over the stored rows does', async () => {
+    const views = new SortViews(reader);
+    const where = filter(`"grp" = CAST(? AS VARCHAR) OR "amount" IS NULL`, 'c');
+    expect(views.count('big', COLUMNS, where)).toBeNull();
+    await madeFor(views, '"__row" DESC');
+    const expected = await reader.withTable('big', (connection, table) => measureRows(connection, table, COLUMNS, where));
+    expect(await views.count('big', COLUMNS, where)).toEqual(expected);
+    expect(views.count('other', COLUMNS, where)).toBeNull();
+    await views.dropAll('big');
+    expect(views.count('big', COLUMNS, where)).toBeNull();
+  });
+
   it('is given back when idle, and made again when the sort is asked again', async () => {
     const views = new SortViews(reader);
     const before = await viewTables();
