@@ -240,7 +240,7 @@ try {
   console.log(
     `  memory of the service while ${CLIENTS} clients page and read: peak ${((rssPeak - rssBefore) / 1e6).toFixed(0)} MB above its level before (${(rssBefore / 1e6).toFixed(0)} MB)`,
   );
-  await benchNewFilters({ resultsUrl: api(`/execution/${id}/results`), key, direct: connections });
+  await benchNewFilters({ resultsUrl: api(`/execution/${id}/results`), key, direct: connections, serviceCpuMillis: service.cpuMillis });
   for (const connection of [setup, ...connections]) connection.closeSync();
   direct.closeSync();
 } finally {
