@@ -1,69 +1,32 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoundSql } from '../../../../main/filter-language/index.ts';
-import { plainPage } from '../../../../main/service/results/page-sql.ts';
-import type { PageEncoding } from '../../../../main/service/results/page.ts';
-import type { ResultFiles } from '../../../../main/service/results/result-files.ts';
-import { ResultReader } from '../../../../main/service/results/result-reader.ts';
 import { measureRows } from '../../../../main/service/results/result-writer.ts';
-import type { ResultColumn } from '../../../../main/service/results/row-bytes.ts';
 import { SortViews, type SortedFilterQuery } from '../../../../main/service/results/sort-views.ts';
-import { openResults } from '../../../../main/service/storage/results-file.ts';
+import { storeResult, type StoredResult } from './stored-result.ts';
 
 // New filters under a sort asked before are read from a view of the whole result in that sort,
 // made in the background: each page is byte for byte the plain path's, and each total the count's.
 
 const ROWS = 60_000;
-const folder = mkdtempSync(join(tmpdir(), 'sort-views-'));
-let files: ResultFiles;
-let reader: ResultReader;
+let stored: StoredResult;
 
 // ties and nulls in the sort; `__bytes` and `__row` are names the view must not take for its own
-const COLUMNS: ResultColumn[] = [
-  { name: 'id', type: 'BIGINT' },
-  { name: 'grp', type: 'VARCHAR' },
-  { name: 'amount', type: 'DECIMAL(18,6)' },
-  { name: '__bytes', type: 'DOUBLE' },
-  { name: '__row', type: 'VARCHAR' },
-];
-
 beforeAll(async () => {
-  files = await openResults(folder, '512MB');
-  const table = await files.create('big');
-  await files.writer.run(
-    `CREATE TABLE ${table.sql} AS SELECT range AS id, ['a', 'b', NULL, 'c'][1 + range % 4] AS grp, ` +
-      `CASE WHEN range % 11 = 0 THEN NULL ELSE ((hash(range) % 1000000) / 100)::DECIMAL(18,6) END AS amount, (range % 7)::DOUBLE AS __bytes, ` +
-      `CASE WHEN range % 5 = 0 THEN NULL ELSE md5(range::VARCHAR) END AS __row FROM range(${ROWS})`,
-  );
-  await files.written('big');
-  mkdirSync(join(folder, 'pages'));
-  reader = new ResultReader(files, join(folder, 'pages'));
+  stored = await storeResult(ROWS, '__bytes');
 });
-afterAll(async () => {
-  await Promise.all([files.db.close(), files.writer.close()]);
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => stored.close());
 
 const filter = (sql: string, ...params: string[]): BoundSql => ({ sql, params });
 
 function query(where: BoundSql, orderBy: string, offset = 0, limit = 100): SortedFilterQuery {
-  return { tableColumns: COLUMNS, columns: COLUMNS.slice(0, 4), where, orderBy, offset, limit, storedRows: ROWS };
+  return { tableColumns: stored.columns, columns: stored.columns.slice(0, 4), where, orderBy, offset, limit, storedRows: ROWS };
 }
 
 const text = (body: Buffer[]) => Buffer.concat(body).toString('latin1');
 
-async function plain(q: SortedFilterQuery, encoding: PageEncoding) {
-  return reader.withTable('big', async (connection, table) => ({
-    total: await measureRows(connection, table, COLUMNS, q.where),
-    page: await plainPage(connection, reader.pages, table, q, encoding),
-  }));
-}
-
 const viewTables = async () =>
-  (await files.db.rows<{ name: string }>(`SELECT table_name AS name FROM duckdb_tables() WHERE starts_with(table_name, 'view_')`)).length;
+  (await stored.files.db.rows<{ name: string }>(`SELECT table_name AS name FROM duckdb_tables() WHERE starts_with(table_name, 'view_')`))
+    .length;
 
 /** Asks `orderBy` with two filters, which has the view made, and waits for it. */
 async function madeFor(views: SortViews, orderBy: string): Promise<void> {
@@ -76,7 +39,7 @@ describe('new filters under a sort asked before', () => {
   const sort = '"grp" DESC NULLS LAST';
   let views: SortViews;
   beforeAll(async () => {
-    views = new SortViews(reader);
+    views = new SortViews(stored.reader);
     await madeFor(views, sort);
   });
 
@@ -91,7 +54,7 @@ describe('new filters under a sort asked before', () => {
   for (const encoding of ['json', 'csv'] as const) {
     it.each(cases)(`${encoding}: %s`, async (_, where, offset, limit) => {
       const q = query(where, sort, offset, limit);
-      const expected = await plain(q, encoding);
+      const expected = await stored.plain(q, encoding);
       const [total, page] = (await views.page('big', q, encoding))!;
       expect(total).toEqual(expected.total);
       expect(page.rowCount).toBe(expected.page.rowCount);
@@ -103,13 +66,8 @@ describe('new filters under a sort asked before', () => {
   it('gives the same Parquet rows as the plain path', async () => {
     const q = query(filter(`"grp" = CAST(? AS VARCHAR)`, 'a'), sort, 10, 200);
     const [, page] = (await views.page('big', q, 'parquet'))!;
-    const expected = await plain(q, 'parquet');
-    const rowsOf = async (body: Buffer[]) => {
-      const path = join(folder, `check-${Math.random()}.parquet`);
-      await writeFile(path, Buffer.concat(body));
-      return files.db.rows(`SELECT * FROM read_parquet('${path}')`);
-    };
-    expect(await rowsOf(page.body)).toEqual(await rowsOf(expected.page.body));
+    const expected = await stored.plain(q, 'parquet');
+    expect(await stored.parquetRows(page.body)).toEqual(await stored.parquetRows(expected.page.body));
   });
 
   it('answers the error of a filter DuckDB refused', async () => {
@@ -120,7 +78,7 @@ describe('new filters under a sort asked before', () => {
 
 describe('the view of a sort', () => {
   it('is not made for a sort asked once, nor read until it is made', async () => {
-    const views = new SortViews(reader);
+    const views = new SortViews(stored.reader);
     const before = await viewTables();
     expect(views.page('big', query(filter(`"id" > CAST(? AS BIGINT)`, '1'), '"id" DESC'), 'json')).toBeNull();
     await views.made();
@@ -136,7 +94,7 @@ describe('the view of a sort', () => {
   });
 
   it('is not made for a result larger than its budget', async () => {
-    const views = new SortViews(reader);
+    const views = new SortViews(stored.reader);
     const before = await viewTables();
     const large = (threshold: string) => ({ ...query(filter(`"id" > CAST(? AS BIGINT)`, threshold), '"id" ASC'), storedRows: 10_000_000 });
     for (const threshold of ['1', '2', '3']) expect(views.page('big', large(threshold), 'json')).toBeNull();
@@ -145,19 +103,19 @@ describe('the view of a sort', () => {
   });
 
   it('counts a filter under any sort once made, as the count over the stored rows does', async () => {
-    const views = new SortViews(reader);
+    const views = new SortViews(stored.reader);
     const where = filter(`"grp" = CAST(? AS VARCHAR) OR "amount" IS NULL`, 'c');
-    expect(views.count('big', COLUMNS, where)).toBeNull();
+    expect(views.count('big', stored.columns, where)).toBeNull();
     await madeFor(views, '"__row" DESC');
-    const expected = await reader.withTable('big', (connection, table) => measureRows(connection, table, COLUMNS, where));
-    expect(await views.count('big', COLUMNS, where)).toEqual(expected);
-    expect(views.count('other', COLUMNS, where)).toBeNull();
+    const expected = await stored.reader.withTable('big', (connection, table) => measureRows(connection, table, stored.columns, where));
+    expect(await views.count('big', stored.columns, where)).toEqual(expected);
+    expect(views.count('other', stored.columns, where)).toBeNull();
     await views.dropAll('big');
-    expect(views.count('big', COLUMNS, where)).toBeNull();
+    expect(views.count('big', stored.columns, where)).toBeNull();
   });
 
   it('is given back when idle, and made again when the sort is asked again', async () => {
-    const views = new SortViews(reader);
+    const views = new SortViews(stored.reader);
     const before = await viewTables();
     await madeFor(views, '"amount" ASC');
     expect(await viewTables()).toBe(before + 1);
