@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoundSql } from '../../../../main/filter-language/index.ts';
+import { plainPage } from '../../../../main/service/results/page-sql.ts';
 import { measureRows } from '../../../../main/service/results/result-writer.ts';
+import type { ResultColumn } from '../../../../main/service/results/row-bytes.ts';
 import { SortViews, type SortedFilterQuery } from '../../../../main/service/results/sort-views.ts';
 import { storeResult, type StoredResult } from './stored-result.ts';
 
@@ -73,6 +75,64 @@ describe('new filters under a sort asked before', () => {
   it('answers the error of a filter DuckDB refused', async () => {
     const refused = query(filter(`"amount" > CAST(? AS DECIMAL(18,6))`, 'many'), sort);
     await expect(views.page('big', refused, 'json')!).rejects.toThrow(/Conversion Error|Could not convert/);
+  });
+});
+
+describe("new filters under a sort, on a result of Dune's types", () => {
+  // varbinary, uint256 past 2^64, timestamp(3) with time zone, arrays and rows, as the service stores them
+  const columns: ResultColumn[] = [
+    { name: 'holder', type: 'BLOB' },
+    { name: 'amount', type: 'UHUGEINT' },
+    { name: 'at', type: 'TIMESTAMP WITH TIME ZONE' },
+    { name: 'tags', type: 'VARCHAR[]' },
+    { name: 'pair', type: 'STRUCT(a VARCHAR, b BLOB)' },
+  ];
+  const dune = (where: BoundSql, orderBy: string, offset = 0, limit = 100): SortedFilterQuery => ({
+    tableColumns: columns,
+    columns,
+    where,
+    orderBy,
+    offset,
+    limit,
+    storedRows: 20_000,
+  });
+  beforeAll(async () => {
+    const table = await stored.files.create('dune');
+    await stored.files.writer.run(
+      `CREATE TABLE ${table.sql} AS SELECT CASE WHEN i % 9 = 0 THEN NULL ELSE unhex(md5(i::VARCHAR)) END AS holder, ` +
+        `(18446744073709551616::UHUGEINT * (i % 50)::UHUGEINT + (hash(i) % 1000)::UHUGEINT) AS amount, ` +
+        `TIMESTAMPTZ '2024-03-01 12:00:00.123+00' + to_seconds(i * 37) AS at, ` +
+        `CASE WHEN i % 4 = 0 THEN NULL ELSE ['t' || (i % 3), NULL] END AS tags, {'a': 'x' || i, 'b': unhex('0a' || lpad(hex(i % 256), 2, '0'))} AS pair ` +
+        `FROM range(20000) t(i)`,
+    );
+    await stored.files.written('dune');
+  });
+
+  it("gives the plain path's pages and the count's totals", async () => {
+    const views = new SortViews(stored.reader);
+    const sort = '"amount" DESC, "at"';
+    const ask = (n: number) => views.page('dune', dune(filter(`"amount" > CAST(? AS UHUGEINT)`, String(n)), sort), 'json');
+    expect(ask(1)).toBeNull();
+    expect(ask(2)).toBeNull();
+    await views.made();
+    const cases: BoundSql[] = [
+      filter(`"amount" > CAST(? AS UHUGEINT)`, '700000000000000000000'),
+      filter(`"holder" IS NOT NULL AND "at" < CAST(? AS TIMESTAMP WITH TIME ZONE)`, '2024-03-02 00:00:00+00'),
+    ];
+    for (const where of cases)
+      for (const encoding of ['json', 'csv'] as const) {
+        const q = dune(where, sort, 30, 200);
+        const expected = await stored.reader.withTable('dune', async (connection, table) => ({
+          total: await measureRows(connection, table, columns, where),
+          page: await plainPage(connection, stored.reader.pages, table, q, encoding),
+        }));
+        const [total, page] = (await views.page('dune', q, encoding))!;
+        expect(total).toEqual(expected.total);
+        expect(page.rowCount).toBe(200);
+        expect(page.bytes).toBe(expected.page.bytes);
+        expect(text(page.body)).toBe(text(expected.page.body));
+      }
+    await views.dropAll('dune');
   });
 });
 
