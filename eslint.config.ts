@@ -66,6 +66,7 @@ function forbidPackages(pattern: string, message: string): Linter.RulesRecord {
 }
 
 const ELECTRON = '^electron(/|$)';
+const HTTP_BY_REQUIRE = "take node:http's values with createRequire: an ESM import of it loads Node's fetch in the thread";
 const ANY_PACKAGE = '^[^.]';
 
 export default defineConfig(
@@ -130,4 +131,17 @@ export default defineConfig(
   },
   // The renderer and preload run sandboxed: no Node built-ins.
   { files: filesOf('renderer', 'preload'), rules: { 'import-x/no-nodejs-modules': 'error' } },
+  // An ESM import of node:http reads every one of its exports, and reading WebSocket loads Node's
+  // fetch (undici, web streams): several MB each thread keeps while it runs. The app's code takes
+  // its values with require (createRequire), which reads only what it uses; types may be imported.
+  {
+    files: ['main/**'],
+    rules: {
+      // typescript-eslint's rule, not ESLint's, which the layer rules above set for these files
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: ['node:http', 'http'].map((name) => ({ name, allowTypeImports: true, message: HTTP_BY_REQUIRE })) },
+      ],
+    },
+  },
 );

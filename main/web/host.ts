@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { LocalService } from '../core/accounts/registry.ts';
@@ -16,6 +17,9 @@ import { SECURITY_HEADERS } from './security-headers.ts';
 import { createStaticHandler } from './static-files.ts';
 
 // The browser host: the built renderer and the contract, on loopback only, for one token holder.
+
+// required, not imported (eslint.config.ts says why)
+const { createServer } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export interface WebHostOptions {
   /** 0 picks a free port. */

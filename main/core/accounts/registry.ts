@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fail, ok, type Account, type Failure, type Result } from '../../contract/index.ts';
 import { isFailure, noSuchAccount } from '../failures.ts';
+import { loopbackFetch } from '../network/loopback-fetch.ts';
 import type { KeyVault } from '../secrets/key-vault.ts';
 import { createServiceClient, type Fetch, type ServiceClient, type ServiceConnection, type ServiceError } from '../service-client/index.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
@@ -60,7 +61,7 @@ interface AddedAccount {
 export interface LocalService {
   baseUrl: string;
   apiKey: string | null;
-  /** How its requests reach it; directly by default (a service still starting: see hosting/starting-service.ts). */
+  /** How its requests reach it: loopbackFetch unless given (a service still starting: see hosting/starting-service.ts). */
   fetch?: Fetch;
 }
 
@@ -212,7 +213,7 @@ class Registry implements AccountRegistry {
       baseUrl: fields.baseUrl,
       serviceName: fields.serviceName,
       apiKey: key,
-      fetch: isLocal ? this.#options.localService.fetch : this.#options.fetch,
+      fetch: isLocal ? (this.#options.localService.fetch ?? loopbackFetch) : this.#options.fetch,
     };
   }
 
@@ -272,7 +273,12 @@ function localEntry(localService: LocalService, clientOf: (connection: Omit<Serv
       keyStorage: 'host',
       isLocal: true,
     },
-    client: clientOf({ baseUrl: localService.baseUrl, serviceName, apiKey: localService.apiKey ?? '', fetch: localService.fetch }),
+    client: clientOf({
+      baseUrl: localService.baseUrl,
+      serviceName,
+      apiKey: localService.apiKey ?? '',
+      fetch: localService.fetch ?? loopbackFetch,
+    }),
     keyProblem: null,
   };
 }

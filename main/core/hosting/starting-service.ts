@@ -1,3 +1,4 @@
+import { loopbackFetch } from '../network/loopback-fetch.ts';
 import type { Fetch } from '../service-client/index.ts';
 
 // The hosts answer the window before their embedded service has started (its modules, its
@@ -13,7 +14,7 @@ export const STARTING_SERVICE_URL = 'http://127.0.0.1';
  * fails the request with its error, which the client answers as a service it cannot reach; a
  * request cancelled while it waits ends then.
  */
-export function fetchOnceStarted(baseUrl: Promise<string>, send: Fetch = fetch): Fetch {
+export function fetchOnceStarted(baseUrl: Promise<string>, send: Fetch = loopbackFetch): Fetch {
   return async (url, init) => {
     const started = new URL(await untilAborted(baseUrl, init.signal ?? undefined));
     const target = new URL(url);

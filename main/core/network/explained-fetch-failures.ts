@@ -1,4 +1,4 @@
-import type { Fetch } from '../service-client/index.ts';
+import type { Fetch, FetchedResponse } from '../service-client/index.ts';
 
 // The network stacks (Node's undici, Chromium's under Electron's net.fetch) name a failure with a
 // code an analyst cannot act on. This wraps a host's fetch so a certificate or proxy problem is
@@ -44,7 +44,7 @@ interface Cause {
  */
 export function withExplainedFailures(send: Fetch, proxyFor: (url: URL) => URL | null): Fetch {
   return async (url, init) => {
-    let response: Response;
+    let response: FetchedResponse;
     try {
       response = await send(url, init);
     } catch (error) {
@@ -53,7 +53,8 @@ export function withExplainedFailures(send: Fetch, proxyFor: (url: URL) => URL |
     }
     const proxy = proxyFor(url);
     if (response.status === 407 && proxy !== null) {
-      await response.body?.cancel();
+      // a proxy's refusal is short: read, so that the connection is free again
+      await response.text();
       throw new TypeError('fetch failed', {
         cause: {
           message: `the proxy at ${proxy.host} asks for a user name and password (HTTP 407); put them in the proxy address, as http://user:password@host:port`,

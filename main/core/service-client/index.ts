@@ -23,7 +23,7 @@ export function createServiceClient(connection: ServiceConnection): ServiceClien
   };
 }
 
-export type { Fetch, ServiceConnection } from './request.ts';
+export type { Fetch, FetchedResponse, ServiceConnection } from './request.ts';
 export type { ClientResult, ServiceError, ServiceErrorKind } from './errors.ts';
 export { isNetworkFailure } from './errors.ts';
 export type { ExecutionFailure, ResultMetadata } from './execution-shape.ts';

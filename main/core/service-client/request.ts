@@ -29,7 +29,20 @@ export interface ServiceConnection {
   onReach?: (failure: ServiceError | null) => void;
 }
 
-export type Fetch = (url: URL, init: RequestInit) => Promise<Response>;
+export type Fetch = (url: URL, init: RequestInit) => Promise<FetchedResponse>;
+
+/** What the transport reads of a response: the web's Response has it, and so has loopbackFetch's. */
+export interface FetchedResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: AsyncIterable<Uint8Array> | null;
+  text(): Promise<string>;
+}
+
+/** A response's headers, each looked up by name in any case; several values of one name joined with commas. */
+export interface ResponseHeaders {
+  get(name: string): string | null;
+}
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -55,7 +68,7 @@ export interface RequestOptions {
 
 export interface RawResponse {
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   text: string;
 }
 
@@ -64,10 +77,10 @@ export interface RawResponse {
  * body broke off), and must then start over. What it throws, other than a failed read of the body,
  * is thrown on to the caller: a full disk is not the service's doing.
  */
-export type BodyConsumer<T> = (body: AsyncIterable<Uint8Array>, headers: Headers) => Promise<T>;
+export type BodyConsumer<T> = (body: AsyncIterable<Uint8Array>, headers: ResponseHeaders) => Promise<T>;
 
 export interface StreamedResponse<T> {
-  headers: Headers;
+  headers: ResponseHeaders;
   value: T;
 }
 

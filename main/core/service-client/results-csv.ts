@@ -2,7 +2,7 @@ import { scanRecord } from '../../common/csv-text.ts';
 import { ok } from '../../contract/index.ts';
 import type { ClientResult } from './errors.ts';
 import { nextPageRequest } from './next-page.ts';
-import type { BodyConsumer, RequestOptions, Transport } from './request.ts';
+import type { BodyConsumer, RequestOptions, ResponseHeaders, Transport } from './request.ts';
 import { viewQuery, type ResultView } from './result-view.ts';
 
 // An execution's result in CSV: GET /execution/{id}/results/csv, page after page. Pagination
@@ -64,12 +64,12 @@ function pageRequest(args: CsvPageStreamArgs): RequestOptions {
   };
 }
 
-function formatOf(headers: Headers): PageFormat {
+function formatOf(headers: ResponseHeaders): PageFormat {
   const mediaType = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   return mediaType === PARQUET_TYPE ? 'parquet' : 'csv';
 }
 
-function nextOffsetOf(transport: Transport, headers: Headers): number | null {
+function nextOffsetOf(transport: Transport, headers: ResponseHeaders): number | null {
   const value = Number.parseInt(headers.get(`x-${transport.serviceName}-next-offset`) ?? '', 10);
   return Number.isSafeInteger(value) ? value : null;
 }

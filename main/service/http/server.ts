@@ -1,9 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { finished, type Duplex } from 'node:stream';
 import { diskFullMessage, isDiskFull } from '../storage/disk-full.ts';
 import { chooseEncoding, compress, compressesFor, MIN_COMPRESSED_BYTES, type CompressionMode } from './compression.ts';
 import { badRequest, ClientGone, HttpError } from './http-error.ts';
 import type { Reply, Router } from './router.ts';
+
+// required, not imported (eslint.config.ts says why)
+const { createServer } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export interface ServerSetup<Caller> {
   router: Router<Caller>;

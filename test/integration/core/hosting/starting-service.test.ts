@@ -33,7 +33,7 @@ describe('fetchOnceStarted', () => {
     expect(answered).toBe(false);
     started.resolve(fake.baseUrl);
     const response = await answer;
-    expect([response.status, await response.json()]).toEqual([200, { queries: [] }]);
+    expect([response.status, JSON.parse(await response.text())]).toEqual([200, { queries: [] }]);
     expect(fake.requests.map((r) => [r.path, r.query.get('limit'), r.headers['x-key']])).toEqual([['/api/v1/queries', '5', 'k']]);
   });
 
