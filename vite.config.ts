@@ -8,6 +8,10 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // zod goes into the bundle: loaded from its package, it is a hundred modules in each thread
+      // that uses it (the host's and the service's), every one resolved, read and kept as its own
+      // source; bundled, only what the app uses, in one file both threads share
+      externalizeDeps: { exclude: ['zod'] },
       // the embedded service's thread is a file of its own, beside index.js (see start-thread.ts),
       // and so is the browser host's entry, which shares its chunks (see build/web-host.ts);
       // so is the setting of libuv's pool, which index.js then imports first, before any other
