@@ -67,6 +67,9 @@ function forbidPackages(pattern: string, message: string): Linter.RulesRecord {
 
 const ELECTRON = '^electron(/|$)';
 const HTTP_BY_REQUIRE = "take node:http's values with createRequire: an ESM import of it loads Node's fetch in the thread";
+/** The CommonJS packages the app's threads load at start (see below). */
+const COMMONJS_PACKAGES = ['@duckdb/node-api', 'ws', '@napi-rs/keyring'];
+const COMMONJS_BY_REQUIRE = 'a CommonJS package: take its values with createRequire, so that Node does not lex it for its exports';
 const ANY_PACKAGE = '^[^.]';
 
 export default defineConfig(
@@ -131,16 +134,24 @@ export default defineConfig(
   },
   // The renderer and preload run sandboxed: no Node built-ins.
   { files: filesOf('renderer', 'preload'), rules: { 'import-x/no-nodejs-modules': 'error' } },
-  // An ESM import of node:http reads every one of its exports, and reading WebSocket loads Node's
-  // fetch (undici, web streams): several MB each thread keeps while it runs. The app's code takes
-  // its values with require (createRequire), which reads only what it uses; types may be imported.
+  // Modules the app takes with require (createRequire), never with an ESM import, whose cost each
+  // thread keeps as long as it runs; their types may be imported. An ESM import of node:http reads
+  // every one of its exports, and reading WebSocket loads Node's fetch (undici, web streams). One
+  // of a CommonJS package makes Node lex its source, and each file it requires, for the names it
+  // exports, at every start and in each thread: for DuckDB's API, enough lexing that V8 compiles
+  // the lexer with its optimizing compiler, whose code then stays resident.
   {
     files: ['main/**'],
     rules: {
       // typescript-eslint's rule, not ESLint's, which the layer rules above set for these files
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: ['node:http', 'http'].map((name) => ({ name, allowTypeImports: true, message: HTTP_BY_REQUIRE })) },
+        {
+          paths: [
+            ...['node:http', 'http'].map((name) => ({ name, allowTypeImports: true, message: HTTP_BY_REQUIRE })),
+            ...COMMONJS_PACKAGES.map((name) => ({ name, allowTypeImports: true, message: COMMONJS_BY_REQUIRE })),
+          ],
+        },
       ],
     },
   },

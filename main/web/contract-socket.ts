@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { fail, WS_PATH, type ClientMessage, type ServerMessage } from '../contract/index.ts';
 import { createDispatcher, type Handlers } from '../core/ipc/dispatcher.ts';
 import { tokenMatches } from './access-token.ts';
@@ -11,6 +12,9 @@ import { requestUrl } from './request-url.ts';
 // every invoke then takes the same dispatch path as Electron IPC.
 
 const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+// required, not imported (eslint.config.ts says why)
+const ws = createRequire(import.meta.url)('ws') as typeof import('ws');
 
 export interface ContractSocket {
   broadcast(event: string, payload: unknown): void;
@@ -27,7 +31,7 @@ export function attachContractSocket(options: {
   onInvalidRequest?: Parameters<typeof createDispatcher>[0]['onInvalidRequest'];
 }): ContractSocket {
   const { server, origin, token, handlers } = options;
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const sockets = new ws.WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const connections = new Set<WebSocket>();
   const dispatch = createDispatcher<WebSocket>({
     handlers,
@@ -69,7 +73,7 @@ export function attachContractSocket(options: {
   return {
     broadcast(event, payload) {
       const text = JSON.stringify({ type: 'event', event, payload } satisfies ServerMessage);
-      for (const connection of connections) if (connection.readyState === WebSocket.OPEN) connection.send(text);
+      for (const connection of connections) if (connection.readyState === ws.WebSocket.OPEN) connection.send(text);
     },
     close() {
       for (const connection of connections) connection.terminate();
@@ -96,7 +100,7 @@ function parseMessage(data: RawData): ClientMessage | { id: number; invalid: str
 }
 
 function send(connection: WebSocket, message: ServerMessage): void {
-  if (connection.readyState === WebSocket.OPEN) connection.send(JSON.stringify(message));
+  if (connection.readyState === ws.WebSocket.OPEN) connection.send(JSON.stringify(message));
 }
 
 function refuse(socket: Duplex, status: number, reason: string): void {

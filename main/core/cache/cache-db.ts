@@ -5,6 +5,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { giveBackMemory } from '../../common/give-back-memory.ts';
 import { CACHE_DUCKDB_BYTES, duckdbBytes, IDLE_GIVE_BACK_MILLIS } from '../../common/memory-budgets.ts';
 import { SerialQueue } from '../../common/serial-queue.ts';
+import { duckdbModule } from '../duckdb-module.ts';
 import { compactIfWasteful, dropUnfinishedCompaction } from './cache-compaction.ts';
 
 // The cache's DuckDB file. Short statements on the manifest go through one connection, one at a
@@ -87,9 +88,7 @@ interface OpenFile {
 }
 
 async function openFile(file: string): Promise<OpenFile> {
-  // loaded here, not with core: the hosts answer their first screen before the cache opens
-  const duckdb = await import('@duckdb/node-api');
-  const instance = await duckdb.DuckDBInstance.create(file, { storage_compatibility_version: STORAGE_VERSION });
+  const instance = await duckdbModule().DuckDBInstance.create(file, { storage_compatibility_version: STORAGE_VERSION });
   const shared = await instance.connect();
   for (const sql of [...SESSION, ...SCHEMA]) await shared.run(sql);
   return { instance, shared, writer: await open(file, 'r+').catch(() => null) };

@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { duckdbBytes } from '../../common/memory-budgets.ts';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import { duckdbModule } from '../duckdb-module.ts';
 
 // Where a local statement is judged before it runs: an in-memory DuckDB of its own, holding an
 // empty table of each cached result's columns under its names, and of each CSV file the user
@@ -60,9 +61,7 @@ export class Sandboxes {
 }
 
 async function start(): Promise<DuckDBInstance> {
-  // loaded here, as the cache's: the hosts answer their first screen before DuckDB is needed
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  return DuckDBInstance.create(':memory:', {
+  return duckdbModule().DuckDBInstance.create(':memory:', {
     memory_limit: MEMORY,
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',

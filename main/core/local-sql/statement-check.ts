@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { calls, refusedCall } from '../../common/called-functions.ts';
 import { DUCKDB_ERROR_LOCATION, locateDuckdbError } from '../../common/duckdb-errors.ts';
+import { duckdbModule } from '../duckdb-module.ts';
 
 // Local SQL only reads: one SELECT, judged by DuckDB's parser before anything of it is bound (a
 // bound statement may already have acted), then bound in the sandbox (see sandbox.ts), where its
@@ -30,9 +31,8 @@ export async function checkSelect(connection: DuckDBConnection, sql: string): Pr
   if (count > 1) throw new LocalSqlRefused({ message: `The text holds ${count} statements; local SQL runs one SELECT at a time.` });
   const parsed = await serialized(connection, 'json_serialize_sql', sql);
   if (parsed.error && /only select/i.test(parsed.error_message ?? '')) throw refusal(sql);
-  const { StatementType } = await import('@duckdb/node-api');
   const statement = await located(sql, () => connection.prepare(sql));
-  if (statement.statementType !== StatementType.SELECT) throw refusal(sql);
+  if (statement.statementType !== duckdbModule().StatementType.SELECT) throw refusal(sql);
   for (const [kind, tree] of [
     ['parsed', parsed],
     ['bound', await serialized(connection, 'json_serialize_plan', sql)],

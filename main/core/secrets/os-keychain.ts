@@ -1,4 +1,7 @@
-import { AsyncEntry } from '@napi-rs/keyring';
+import { createRequire } from 'node:module';
+
+// required, not imported (eslint.config.ts says why)
+const { AsyncEntry } = createRequire(import.meta.url)('@napi-rs/keyring') as typeof import('@napi-rs/keyring');
 
 /** The app's entries in the OS keychain are under this service name. */
 export const KEYCHAIN_SERVICE = 'Querydesk';

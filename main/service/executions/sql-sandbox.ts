@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { duckdbBytes, SERVICE_CACHES, SERVICE_DUCKDB_BYTES } from '../../common/memory-budgets.ts';
 import { namesSampleTables } from '../samples/sample-names.ts';
 import type { SampleTables } from '../samples/sample-tables.ts';
+import { duckdb } from '../storage/duckdb-module.ts';
 import type { TableFiles } from '../tables/table-files.ts';
 import type { TableStore } from '../tables/table-store.ts';
 import type { ExecutionBudget } from './execution-budget.ts';
@@ -294,6 +295,6 @@ export class Sandboxes {
   // a folder of its own, as DuckDB names its spill files alike in every instance.
   #create(): Promise<DuckDBInstance> {
     const temp_directory = join(this.#options.tempDir, `sql-${++this.#spilled}`);
-    return DuckDBInstance.create(':memory:', { memory_limit: SPARE_MEMORY_LIMIT, temp_directory });
+    return duckdb.DuckDBInstance.create(':memory:', { memory_limit: SPARE_MEMORY_LIMIT, temp_directory });
   }
 }

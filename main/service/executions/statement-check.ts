@@ -1,6 +1,7 @@
-import { StatementType, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { refusedCall, type Tree } from '../../common/called-functions.ts';
 import { quoteIdentifier as q } from '../../common/sql-quote.ts';
+import { duckdb } from '../storage/duckdb-module.ts';
 import { splitExplain } from './explain-prefix.ts';
 import { StatementRefused } from './statement-refused.ts';
 
@@ -24,7 +25,7 @@ export async function prepareReadOnly(
   const query = explain?.explained ?? sql;
   await checkCalls(connection, 'parsed', query);
   const statement = await connection.prepare(query);
-  if (statement.statementType !== StatementType.SELECT) throw new StatementRefused(NOT_READING);
+  if (statement.statementType !== duckdb.StatementType.SELECT) throw new StatementRefused(NOT_READING);
   await checkCalls(connection, 'bound', query);
   return explain ? planOf(connection, explain.run, hidePaths) : statement;
 }

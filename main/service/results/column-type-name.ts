@@ -1,5 +1,6 @@
-import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import type { DuckDBType } from '@duckdb/node-api';
 import { quoteIdentifier as quoted } from '../../common/sql-quote.ts';
+import { duckdb } from '../storage/duckdb-module.ts';
 
 // DuckDB's name of a result column's type, which the result's stored table is made of. The client
 // library names a JSON column, or a list of them, as VARCHAR (JSON is VARCHAR with an alias): the
@@ -8,15 +9,15 @@ import { quoteIdentifier as quoted } from '../../common/sql-quote.ts';
 export function columnTypeName(type: DuckDBType): string {
   if (type.alias === 'JSON') return 'JSON';
   switch (type.typeId) {
-    case DuckDBTypeId.LIST:
+    case duckdb.DuckDBTypeId.LIST:
       return `${columnTypeName(type.valueType)}[]`;
-    case DuckDBTypeId.ARRAY:
+    case duckdb.DuckDBTypeId.ARRAY:
       return `${columnTypeName(type.valueType)}[${type.length}]`;
-    case DuckDBTypeId.MAP:
+    case duckdb.DuckDBTypeId.MAP:
       return `MAP(${columnTypeName(type.keyType)}, ${columnTypeName(type.valueType)})`;
-    case DuckDBTypeId.STRUCT:
+    case duckdb.DuckDBTypeId.STRUCT:
       return `STRUCT(${type.entryNames.map((name, i) => `${quoted(name)} ${columnTypeName(type.entryTypes[i]!)}`).join(', ')})`;
-    case DuckDBTypeId.UNION:
+    case duckdb.DuckDBTypeId.UNION:
       return `UNION(${type.memberTags.map((tag, i) => `${quoted(tag)} ${columnTypeName(type.memberTypes[i]!)}`).join(', ')})`;
     default:
       return type.toString();

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { duckdbBytes, SERVICE_DUCKDB_BYTES } from '../../common/memory-budgets.ts';
+import { duckdb } from '../storage/duckdb-module.ts';
 import { sampleStatements } from './sample-sql.ts';
 
 // Made again when the sample's content changes, under a new name; older files are removed at start.
@@ -54,7 +54,7 @@ export class SampleTables {
   async #write(): Promise<string> {
     const making = join(this.#dir, `making-${randomBytes(6).toString('hex')}.duckdb`);
     try {
-      const instance = await DuckDBInstance.create(making, { ...MAKING, temp_directory: `${making}.tmp` });
+      const instance = await duckdb.DuckDBInstance.create(making, { ...MAKING, temp_directory: `${making}.tmp` });
       try {
         const connection = await instance.connect();
         try {

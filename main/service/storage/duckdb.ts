@@ -1,15 +1,10 @@
-import {
-  DuckDBInstance,
-  type DuckDBConnection,
-  type DuckDBPreparedStatement,
-  type DuckDBResultReader,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 import { isInvalidatedDatabase } from '../../common/duckdb-errors.ts';
 import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import { SerialQueue } from '../../common/serial-queue.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import { isDiskFull } from './disk-full.ts';
+import { duckdb } from './duckdb-module.ts';
 
 export type SqlParams = DuckDBValue[];
 export type Row = Record<string, unknown>;
@@ -264,7 +259,7 @@ const HELD_COUNT = `SELECT (SELECT count(*) FROM duckdb_databases() WHERE NOT in
 const READS = /^\s*(SELECT|WITH|PRAGMA|SHOW|DESCRIBE)\b/i;
 
 async function openInstance(opening: Opening): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
-  const instance = await DuckDBInstance.create(opening.path, opening.config);
+  const instance = await duckdb.DuckDBInstance.create(opening.path, opening.config);
   const connection = await instance.connect();
   for (const sql of [...opening.session, ...opening.setup]) await connection.run(sql);
   return { instance, connection };

@@ -1,6 +1,6 @@
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
+import { duckdb } from './duckdb-module.ts';
 import { API_KEY_HASHES } from './meta-schema.ts';
 
 /**
@@ -15,7 +15,7 @@ export async function hashStoredKeys(path: string): Promise<void> {
   const rebuilt = `${path}.rebuilt`;
   if (!existsSync(path)) return;
   for (const file of [rebuilt, `${rebuilt}.wal`]) rmSync(file, { force: true });
-  const instance = await DuckDBInstance.create(path);
+  const instance = await duckdb.DuckDBInstance.create(path);
   const connection = await instance.connect();
   try {
     const name = String((await connection.runAndReadAll('SELECT current_database()')).getRows()[0]![0]);

@@ -75,7 +75,7 @@ describe('loopbackFetch', () => {
     const pieces = async function* () {
       for (let at = 0; at < bytes.length; at += 65_536) yield bytes.subarray(at, at + 65_536);
     };
-    await loopbackFetch(new URL(base), { method: 'POST', body: pieces() as unknown as BodyInit, duplex: 'half' } as RequestInit);
+    await loopbackFetch(new URL(base), { method: 'POST', body: pieces() as unknown as RequestInit['body'], duplex: 'half' } as RequestInit);
     expect(received).toEqual([sha(bytes), sha(bytes)]);
   });
 
