@@ -57,7 +57,18 @@ async function writeBody(outgoing: ClientRequest, body: RequestInit['body']): Pr
     throw new TypeError('A request body must be text, bytes or an async iterable of bytes.');
   for await (const chunk of body as AsyncIterable<Uint8Array>) {
     if (outgoing.destroyed) return;
-    if (!outgoing.write(chunk)) await new Promise((resolve) => outgoing.once('drain', resolve).once('close', resolve));
+    if (!outgoing.write(chunk)) await drainedOrClosed(outgoing);
   }
   outgoing.end();
+}
+
+/** Resolves once the socket has taken what was written, or the request is gone; leaves no listener behind. */
+function drainedOrClosed(outgoing: ClientRequest): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off('drain', done).off('close', done);
+      resolve();
+    };
+    outgoing.on('drain', done).on('close', done);
+  });
 }

@@ -79,6 +79,32 @@ describe('loopbackFetch', () => {
     expect(received).toEqual([sha(bytes), sha(bytes)]);
   });
 
+  it('waits for the socket through a long streamed upload without gathering listeners', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const received: number[] = [];
+    const base = await serve((_request, response, body) => {
+      received.push(body.length);
+      response.end();
+    });
+    const pieces = async function* () {
+      for (let i = 0; i < 2_000; i++) yield new Uint8Array(16_384).fill(i % 256);
+    };
+    try {
+      await loopbackFetch(new URL(base), {
+        method: 'POST',
+        body: pieces() as unknown as RequestInit['body'],
+        duplex: 'half',
+      } as RequestInit);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(received).toEqual([2_000 * 16_384]);
+    expect(warnings).toEqual([]);
+  });
+
   it('hands the body over as it arrives, not once it has ended', async () => {
     let finish!: () => void;
     const rest = new Promise<void>((resolve) => (finish = resolve));
