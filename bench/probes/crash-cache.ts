@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CacheStatus } from '../../main/contract/index.ts';
 import { openResultCache, type ResultCache } from '../../main/core/cache/result-cache.ts';
@@ -37,6 +37,13 @@ const CHILD = fileURLToPath(new URL('./crash-cache-child.ts', import.meta.url));
 
 const fileBytes = (file: string) => [file, `${file}.wal`].reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0);
 
+/** The file with its log, and the pages a download keeps beside it (see page-keeper.ts). */
+function writtenBytes(file: string): number {
+  const pages = join(dirname(file), 'pages');
+  const kept = existsSync(pages) ? readdirSync(pages, { recursive: true, encoding: 'utf8' }).map((name) => join(pages, name)) : [];
+  return fileBytes(file) + kept.reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0);
+}
+
 async function finishedSql(client: ServiceClient, sql: string): Promise<string> {
   const started = await client.executions.executeSql({ sql });
   if (!started.ok) throw new Error(started.error.message);
@@ -61,6 +68,8 @@ async function cacheWhole(cache: ResultCache, statuses: CacheStatus[], client: S
 
 /** The entry's rows in order, as one digest. */
 async function digest(cache: ResultCache, executionId: string): Promise<string | null> {
+  // a row of a view of pages read in place would also hold its place (see pages-view.ts)
+  await cache.folded();
   const entry = await cache.use('local', executionId);
   if (entry === null) return null;
   return cache.db.withConnection(async (connection) =>
@@ -74,7 +83,7 @@ async function digest(cache: ResultCache, executionId: string): Promise<string |
 
 /**
  * Runs a child that downloads the result into `dir`, and kills it once it has committed rows (it
- * says so) and the file (with its log) has grown by `further` bytes since: a point in the writes,
+ * says so) and the file (with its log) and the pages kept beside it have grown by `further` bytes since: a point in the writes,
  * since the rows arrive well ahead of their loads on a busy machine. (Watching the log's size for
  * the first commit was not enough: on a new file the schema's own commits could pass for it, and a
  * kill then rightly started again from row 0.) Answers the rows arrived.
@@ -96,8 +105,8 @@ async function killMidway(dir: string, service: RunningService, executionId: str
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let killAt = Infinity;
-  while (fileBytes(file) < killAt && !finished && child.exitCode === null) {
-    if (killAt === Infinity && committed) killAt = fileBytes(file) + further;
+  while (writtenBytes(file) < killAt && !finished && child.exitCode === null) {
+    if (killAt === Infinity && committed) killAt = writtenBytes(file) + further;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   child.kill('SIGKILL');

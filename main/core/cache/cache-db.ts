@@ -13,12 +13,16 @@ import { compactIfWasteful, dropUnfinishedCompaction } from './cache-compaction.
 // own, which run side by side.
 
 export interface CacheDb {
+  /** The cache's folder, which holds the file and the pages read in place (see pages-view.ts). */
+  readonly dir: string;
   /** Runs `work` on the shared connection once every earlier call has finished. */
   exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
   /** Runs `work` on a connection of its own, closed afterwards. */
   withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
   /** Runs `work` while DuckDB works on one thread, as long as any such work runs (see below). */
   oneThread<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs `work` once no connection taken through withConnection is in use (at once when none is). */
+  afterReads(work: () => void): void;
   /** Starts writing what the file holds so far to disk, unless that is under way already (see below). */
   writeBack(): void;
   /** Gives the file's space back when much of it holds no live data, unless a connection is in use (see cache-compaction.ts). */
@@ -102,6 +106,8 @@ export async function openCacheDb(dir: string): Promise<CacheDb> {
   await db.compact();
   // a plain object, which a caller may copy with some of its functions replaced (tests count write-backs so)
   return {
+    dir,
+    afterReads: (work) => db.afterReads(work),
     exclusive: (work) => db.exclusive(work),
     withConnection: (work) => db.withConnection(work),
     oneThread: (work) => db.oneThread(work),
@@ -125,6 +131,8 @@ class CacheFile {
   /** Connections taken or being taken; while a compaction runs (`swapping`), none is. */
   #users = 0;
   #swapping: Promise<void> | null = null;
+  /** Work waiting for the connections in use to be done (see afterReads). */
+  readonly #afterReads: (() => void)[] = [];
   /** Gives memory back once no connection has been used for a while (see giveBackMemoryWhenIdle). */
   #idleTimer: NodeJS.Timeout | undefined;
 
@@ -184,6 +192,7 @@ class CacheFile {
       return result;
     } finally {
       this.#users--;
+      if (this.#users === 0) for (const work of this.#afterReads.splice(0)) work();
       if (connection !== null) {
         this.#others.delete(connection);
         // after a failure the connection may hold an open transaction or a half-read stream
@@ -191,6 +200,11 @@ class CacheFile {
         else connection.closeSync();
       }
     }
+  }
+
+  afterReads(work: () => void): void {
+    if (this.#users === 0) work();
+    else this.#afterReads.push(work);
   }
 
   // A download loads its pages one or two at a time as they arrive. On this 2-core machine a

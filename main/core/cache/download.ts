@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { Failure } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
@@ -10,8 +11,11 @@ import { dropTable, swapIn, type CacheEntry } from './manifest.ts';
 import { misfitOf, MisfitColumn, widerStorage } from './page-casts.ts';
 import { DownloadFailure, fetchPage, type EarlyPages, type PageFormats, type PageSource } from './page-fetch.ts';
 import { FaultyPages } from './page-inserts.ts';
-import { createPageLoader, type PageLoader } from './page-loader.ts';
+import { createPageKeeper, type PageKeeper } from './page-keeper.ts';
+import { createPageLoader, type LoaderOptions, type PageLoader } from './page-loader.ts';
 import { PageRanges } from './page-ranges.ts';
+import { pagesFolder } from './pages-view.ts';
+import { entryOfShape, type ResultShape } from './result-shape.ts';
 import { recordResumePoint, type ResumePoint } from './resumable-downloads.ts';
 import { columnDefinition } from './storage-types.ts';
 
@@ -20,7 +24,9 @@ import { columnDefinition } from './storage-types.ts';
 // as CSV when that is what the service sends (see page-fetch.ts), its body streamed to a file as
 // it arrives (never held as text), and loaded by DuckDB in result order into a staging table as
 // soon as it follows on from the rows loaded (see page-loader.ts); the table becomes the entry in
-// one transaction at the end. Until then the previous entry (if any) stays as it was, whatever
+// one transaction at the end. A new download's Parquet pages are not loaded as they come: they are
+// kept where they lie, and read in place as the entry's rows until a fold puts them in the table
+// (see page-keeper.ts). Until then the previous entry (if any) stays as it was, whatever
 // happens to this download. A download the network, the service, the app closing or a kill broke
 // off keeps its staging table with the rows loaded, so that the next one goes on from there (see
 // resumable-downloads.ts): the loads are committed every so often with the record of where they end.
@@ -38,18 +44,7 @@ const LOAD_BATCH_ROWS = 150_000;
  */
 export const COMMIT_EVERY = { rows: 4 * 122_880, millis: 2_000 };
 
-export interface ResultShape {
-  accountId: string;
-  executionId: string;
-  columnNames: string[];
-  wireTypes: string[];
-  /** The DuckDB types the columns are kept as. */
-  storageTypes: string[];
-  totalRowCount: number;
-  totalBytes: number;
-  isPartial: boolean;
-  expiresAt: string | null;
-}
+export type { ResultShape } from './result-shape.ts';
 
 export interface DownloadOptions {
   db: CacheDb;
@@ -119,22 +114,11 @@ async function downloadOnce(
   const columns = columnsOf(shape, storageTypes);
   mkdirSync(workDir, { recursive: true });
   let kept: number | null = null;
+  let rowsName = table;
   try {
     const rowCount = await db.withConnection(async (connection) => {
       if (resume === null) await connection.run(`CREATE TABLE ${quoteIdentifier(table)} (${columns.map(columnDefinition).join(', ')})`);
-      const loader = createPageLoader({
-        connection,
-        tableName: table,
-        columns,
-        from: resume?.rows ?? 0,
-        batchRows: options.loadBatchRows ?? LOAD_BATCH_ROWS,
-        onLoaded: () => db.writeBack(),
-        durable: {
-          ...(options.commitEvery ?? COMMIT_EVERY),
-          record: (connection, rows) =>
-            recordResumePoint(connection, shape.accountId, shape.executionId, { tableName: table, rows }, options.now()),
-        },
-      });
+      const { loader, keeper } = pageLoaderFor(options, connection, table, columns, resume);
       try {
         // while pages come, DuckDB loads on one thread (see cache-db.ts); the pages still waiting when
         // the last has come are loaded on every core
@@ -147,9 +131,11 @@ async function downloadOnce(
         else await loader.abandon();
         throw error;
       }
-      return loader.finish().catch((error: unknown) => {
+      const rows = await loader.finish().catch((error: unknown) => {
         throw asFailure(error);
       });
+      rowsName = keeper?.rowsName() ?? table;
+      return rows;
     });
     if (rowCount !== shape.totalRowCount) {
       throw new DownloadFailure({
@@ -158,20 +144,7 @@ async function downloadOnce(
         message: `The service sent ${rowCount} rows of a result of ${shape.totalRowCount}.`,
       });
     }
-    const now = options.now();
-    const entry: CacheEntry = {
-      accountId: shape.accountId,
-      executionId: shape.executionId,
-      tableName: table,
-      columns,
-      wireTypes: shape.wireTypes,
-      rowCount,
-      bytes: shape.totalBytes,
-      isPartial: shape.isPartial,
-      expiresAt: shape.expiresAt,
-      fetchedAt: now,
-      lastUsed: now,
-    };
+    const entry = entryOfShape(shape, { tableName: rowsName, columns, rowCount, bytes: shape.totalBytes }, options.now());
     if (options.signal.aborted) throw cancelled();
     await swapIn(db, entry);
     return { ok: true, data: entry };
@@ -186,6 +159,35 @@ async function downloadOnce(
     await options.early?.discard();
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** The loader of a download's pages: a new one keeps its Parquet pages where they lie (see page-keeper.ts); one that goes on loads them into its table. */
+function pageLoaderFor(
+  options: DownloadOptions,
+  connection: DuckDBConnection,
+  table: string,
+  columns: Column[],
+  resume: ResumePoint | null,
+): { loader: PageLoader; keeper: PageKeeper | null } {
+  const { db, shape } = options;
+  const loading: LoaderOptions = {
+    connection,
+    tableName: table,
+    columns,
+    from: resume?.rows ?? 0,
+    batchRows: options.loadBatchRows ?? LOAD_BATCH_ROWS,
+    onLoaded: () => db.writeBack(),
+    durable: {
+      ...(options.commitEvery ?? COMMIT_EVERY),
+      record: (connection, rows) =>
+        recordResumePoint(connection, shape.accountId, shape.executionId, { tableName: table, rows }, options.now()),
+    },
+  };
+  const keeper =
+    resume === null && options.formats !== 'csv'
+      ? createPageKeeper({ ...loading, folder: pagesFolder(db, table), total: shape.totalRowCount })
+      : null;
+  return { loader: keeper ?? createPageLoader(loading), keeper };
 }
 
 /** Pages sent wrong are the service's fault, as values; a value that does not fit its column, a reason to widen it. */

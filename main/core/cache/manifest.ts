@@ -1,7 +1,10 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 import type { Column } from '../../filter-language/index.ts';
 import type { CacheDb } from './cache-db.ts';
+import { dropResult, removePages, removePagesAfterReads, tableOf, tableViewSql } from './pages-view.ts';
 
 // The manifest: one row per complete cached result. A row exists only once its table holds the
 // whole result (it is written in the same transaction that makes the table the entry's), so a
@@ -82,6 +85,7 @@ export async function touchEntry(db: CacheDb, entry: CacheEntry, now: string): P
  * replaced and the previous entry's table dropped together, or nothing changes.
  */
 export async function swapIn(db: CacheDb, entry: CacheEntry): Promise<void> {
+  const dropped: string[] = [];
   await db.exclusive(async (connection) => {
     await inTransaction(connection, async () => {
       const previous = await connection.runAndReadAll('SELECT table_name FROM cache_entries WHERE account_id = ? AND execution_id = ?', [
@@ -104,48 +108,96 @@ export async function swapIn(db: CacheDb, entry: CacheEntry): Promise<void> {
           entry.lastUsed,
         ],
       );
-      for (const [table] of previous.getRows()) {
-        if (table !== entry.tableName) await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(String(table))}`);
+      for (const table of previous.getRows().map(([name]) => String(name))) {
+        if (table === entry.tableName) continue;
+        await dropResult(connection, table);
+        dropped.push(table);
       }
       // the download recorded its rows as it went, for a crash to leave them to the next (see resumable-downloads.ts)
-      await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [entry.tableName]);
+      await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [tableOf(entry.tableName)]);
     });
   });
+  for (const table of dropped) removePagesAfterReads(db, table);
 }
 
+/** Removes an entry and its rows; an entry read from its pages may have been folded into its table since it was read. */
 export async function removeEntry(db: CacheDb, entry: CacheEntry): Promise<void> {
+  const names = [entry.tableName, tableOf(entry.tableName)];
+  let removed: string[] = [];
   await db.exclusive((connection) =>
     inTransaction(connection, async () => {
-      await connection.run('DELETE FROM cache_entries WHERE account_id = ? AND execution_id = ? AND table_name = ?', [
+      const found = await connection.runAndReadAll(
+        'SELECT table_name FROM cache_entries WHERE account_id = ? AND execution_id = ? AND table_name IN (?, ?)',
+        [entry.accountId, entry.executionId, ...names],
+      );
+      removed = found.getRows().map(([name]) => String(name));
+      await connection.run('DELETE FROM cache_entries WHERE account_id = ? AND execution_id = ? AND table_name IN (?, ?)', [
         entry.accountId,
         entry.executionId,
-        entry.tableName,
+        ...names,
       ]);
-      await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(entry.tableName)}`);
+      // a view's fold under way drops its own table once it finds the entry gone
+      for (const name of new Set([...removed, entry.tableName])) await dropResult(connection, name);
     }),
   );
+  removePagesAfterReads(db, entry.tableName);
 }
 
-/** Drops a table no entry names (a download's staging table), with the record of the rows it holds. */
+/**
+ * Makes `table`, which holds the rows of the entry's view, the entry's in the view's place (the view
+ * then reads the table, until the next open drops it); answers false, and drops the table, when the
+ * entry went or changed meanwhile.
+ */
+export async function foldedIn(db: CacheDb, entry: CacheEntry, table: string): Promise<boolean> {
+  let swapped = false;
+  await db.exclusive((connection) =>
+    inTransaction(connection, async () => {
+      const updated = await connection.run(
+        'UPDATE cache_entries SET table_name = ? WHERE account_id = ? AND execution_id = ? AND table_name = ?',
+        [table, entry.accountId, entry.executionId, entry.tableName],
+      );
+      swapped = updated.rowsChanged === 1;
+      // a reader given the entry before may still name the view: it now reads the table
+      if (swapped) await connection.run(tableViewSql(entry.tableName, table));
+      else await dropResult(connection, table);
+    }),
+  );
+  if (swapped) removePagesAfterReads(db, entry.tableName);
+  return swapped;
+}
+
+/** Drops a table no entry names (a download's staging table), with the record of the rows it holds and the pages kept for it. */
 export async function dropTable(db: CacheDb, tableName: string): Promise<void> {
   await db.exclusive((connection) =>
     inTransaction(connection, async () => {
       await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [tableName]);
-      await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(tableName)}`);
+      // with the view made once the last page came, if the download failed after
+      await dropResult(connection, tableName);
     }),
   );
+  removePages(db, tableName);
 }
 
-/** Drops every result table that neither the manifest nor a kept download names (a download's staging table). */
+/**
+ * Drops every result table and view that neither the manifest nor a kept download names (a
+ * download's staging table, a view a fold replaced), and the folders of pages that neither names.
+ */
 export async function dropOrphans(db: CacheDb): Promise<void> {
-  await db.exclusive(async (connection) => {
+  const named = await db.exclusive(async (connection) => {
     const orphans = await connection.runAndReadAll(
-      `SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'
+      `SELECT 'TABLE', table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'
         AND table_name NOT IN ('cache_entries', 'kept_downloads') AND table_name NOT IN (SELECT table_name FROM cache_entries)
-        AND table_name NOT IN (SELECT table_name FROM kept_downloads)`,
+        AND table_name NOT IN (SELECT table_name FROM kept_downloads)
+      UNION ALL SELECT 'VIEW', view_name FROM duckdb_views() WHERE database_name = current_database() AND schema_name = 'main'
+        AND NOT internal AND view_name NOT IN (SELECT table_name FROM cache_entries)`,
     );
-    for (const [table] of orphans.getRows()) await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(String(table))}`);
+    for (const [kind, name] of orphans.getRows()) await connection.run(`DROP ${String(kind)} IF EXISTS ${quoteIdentifier(String(name))}`);
+    const kept = await connection.runAndReadAll('SELECT table_name FROM cache_entries UNION ALL SELECT table_name FROM kept_downloads');
+    return new Set(kept.getRows().map(([name]) => tableOf(String(name))));
   });
+  const folders = join(db.dir, 'pages');
+  for (const folder of existsSync(folders) ? readdirSync(folders) : [])
+    if (!named.has(folder)) rmSync(join(folders, folder), { recursive: true, force: true });
 }
 
 async function inTransaction(connection: DuckDBConnection, work: () => Promise<void>): Promise<void> {

@@ -42,6 +42,7 @@ export function openedOnUse(open: () => Promise<ResultCache>): ResultCache {
       unpin: async (accountId, executionId) => (await cache()).pinned.unpin(accountId, executionId),
       get: async (accountId, executionId) => (await cache()).pinned.get(accountId, executionId),
     },
+    folded: async () => (opening === null ? undefined : (await opening.catch(() => null))?.folded()),
     // a cache never used was never opened: nothing to close
     close: async () => (opening === null ? undefined : (await opening.catch(() => null))?.close()),
   };

@@ -59,7 +59,7 @@ async function insertParquet(target: InsertTarget, pages: PageFile[]): Promise<v
  * DESCRIBE of each page made the load slower); throws FaultyPages unless each page holds the
  * columns c0 to c(n-1), none nested.
  */
-async function parquetColumnTypes(target: InsertTarget, pages: PageFile[]): Promise<string[][]> {
+export async function parquetColumnTypes(target: InsertTarget, pages: PageFile[]): Promise<string[][]> {
   // a failed read would end the download's transaction: a file that is plainly not Parquet is named first
   const notParquet = pages.find((page) => !framedAsParquet(page.file));
   if (notParquet)

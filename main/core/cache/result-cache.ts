@@ -1,16 +1,18 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CacheStatus, Result } from '../../contract/index.ts';
+import type { CacheStatus } from '../../contract/index.ts';
 import { isNetworkFailure, type ServiceClient } from '../service-client/index.ts';
 import { openCacheDb, type CacheDb } from './cache-db.ts';
 import { absentStatus, cachedStatus, downloadingStatus } from './cache-status.ts';
 import { DownloadOutcomes } from './download-outcomes.ts';
 import { AppClosing, columnsOf, stagingTableName, tableTypes } from './download.ts';
 import { dropOrphans, listEntries, readEntry, removeEntry, touchEntry, type CacheEntry } from './manifest.ts';
-import { startEarlyPages, type PageFormats } from './page-fetch.ts';
+import { startEarlyPages } from './page-fetch.ts';
+import { PageFolds } from './page-folds.ts';
 import { earlyRanges } from './page-ranges.ts';
 import { pinKey, pinnedResults, Pins, type PinnedResults } from './pins.ts';
-import { readResultShape, type ShapeRefusal } from './result-shape.ts';
+import type { ResultCache, ResultCacheOptions, StartOutcome } from './result-cache-api.ts';
+import { entryOfShape, readResultShape } from './result-shape.ts';
 import { ResumableDownloads } from './resumable-downloads.ts';
 import { RunningDownloads, type DownloadSettings } from './running-downloads.ts';
 import { valuesNotFitting } from './values-not-fitting.ts';
@@ -23,61 +25,7 @@ export const DEFAULT_CACHE_BUDGET_BYTES = 2 * 1024 ** 3;
 /** Pages of a download asked for at once, more over a link with a longer round trip (see fetch-window.ts). */
 export const PAGES_IN_FLIGHT = { min: 6, max: 10 };
 
-export interface ResultCacheOptions {
-  dir: string;
-  budgetBytes?: number;
-  /** Progress and outcome of downloads, and entries removed, for the renderer. */
-  onStatus: (status: CacheStatus) => void;
-  /** A download goes on from the rows an earlier one left on disk (for the log). */
-  onResumed?: (accountId: string, executionId: string, fromRow: number) => void;
-  pageRows?: number;
-  pagesInFlight?: { min: number; max: number };
-  /** What download pages are asked for as; Parquet where the service can send it unless told. */
-  pageFormats?: PageFormats;
-  /** A result's rows as the app last saw them (the run it watched end), or null when it does not know. */
-  knownRowCount?: (accountId: string, executionId: string) => number | null;
-  now?: () => Date;
-}
-
-export type StartOutcome = Result<CacheStatus, ShapeRefusal>;
-
-export interface ResultCache {
-  readonly db: CacheDb;
-  status(accountId: string, executionId: string): Promise<CacheStatus>;
-  /**
-   * Starts downloading the whole result in the background when it fits; answers at once.
-   * `knownRows`: the result's rows as the caller just read them, if it did (see earlyRanges).
-   */
-  start(
-    accountId: string,
-    client: ServiceClient,
-    executionId: string,
-    allowPartial: boolean,
-    knownRows?: number | null,
-  ): Promise<StartOutcome>;
-  cancel(accountId: string, executionId: string): Promise<CacheStatus>;
-  /** The complete, unexpired entry, marked as used now; null when the result is not cached. */
-  use(accountId: string, executionId: string): Promise<CacheEntry | null>;
-  /**
-   * The rows a download kept while it is interrupted (it waits for the service to answer), to be
-   * read as the first `rows` of the result: an entry of the whole result's shape over the kept table.
-   */
-  interruptedRows(accountId: string, executionId: string): Promise<{ entry: CacheEntry; rows: number } | null>;
-  /**
-   * The account's service answers again: its downloads the network broke off go on, each from
-   * the rows it kept. A download that broke off again without a row more is left after a few.
-   */
-  resumeInterrupted(accountId: string): Promise<void>;
-  /** Drops every entry of an account (it was removed), and stops its downloads. */
-  forgetAccount(accountId: string): Promise<void>;
-  /** Drops every entry and stops every download (the user asked to clear the cache). */
-  clear(): Promise<void>;
-  /** A new budget; entries past it are evicted at once, least recently used first. */
-  setBudget(bytes: number): Promise<void>;
-  usage(): Promise<{ budgetBytes: number; usedBytes: number; entryCount: number }>;
-  readonly pinned: PinnedResults;
-  close(): Promise<void>;
-}
+export type { ResultCache, ResultCacheOptions, StartOutcome } from './result-cache-api.ts';
 
 /** last_used is rewritten at most this often per entry: every grid page would be too many writes. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -94,8 +42,11 @@ export async function openResultCache(options: ResultCacheOptions): Promise<Resu
   rmSync(workRoot, { recursive: true, force: true });
   const resumable = await ResumableDownloads.open(db, settings.now());
   await dropOrphans(db);
-  const cache = new CacheOnDisk(db, resumable, settings, workRoot, options);
+  // an entry whose pages could not be folded went: the windows showing it read from the service
+  const folds = new PageFolds(db, (entry) => void cache.status(entry.accountId, entry.executionId).then(options.onStatus, () => undefined));
+  const cache: CacheOnDisk = new CacheOnDisk(db, { resumable, folds, settings, workRoot }, options);
   await cache.evict(0);
+  void folds.foldLeftovers().catch(() => undefined);
   return cache;
 }
 
@@ -113,23 +64,27 @@ class CacheOnDisk implements ResultCache {
   #budgetBytes: number;
   readonly #pins: Pins;
   readonly pinned: PinnedResults;
+  readonly #folds: PageFolds;
 
-  constructor(db: CacheDb, resumable: ResumableDownloads, settings: DownloadSettings, workRoot: string, options: ResultCacheOptions) {
+  constructor(
+    db: CacheDb,
+    parts: { resumable: ResumableDownloads; folds: PageFolds; settings: DownloadSettings; workRoot: string },
+    options: ResultCacheOptions,
+  ) {
     this.db = db;
     this.#pins = new Pins(options.dir);
     this.pinned = pinnedResults(this.#pins, () => this.evict(0));
-    this.#resumable = resumable;
-    this.#settings = settings;
-    this.#workRoot = workRoot;
+    ({ resumable: this.#resumable, folds: this.#folds, settings: this.#settings, workRoot: this.#workRoot } = parts);
     this.#options = options;
     this.#budgetBytes = options.budgetBytes ?? DEFAULT_CACHE_BUDGET_BYTES;
     this.#downloads = new RunningDownloads({
       db,
-      resumable,
+      resumable: this.#resumable,
       outcomes: this.#outcomes,
-      settings,
+      settings: this.#settings,
       report: (accountId, executionId) => void this.status(accountId, executionId).then(options.onStatus, () => undefined),
       onResumed: options.onResumed,
+      onCached: (entry) => this.#folds.fold(entry),
     });
   }
 
@@ -246,20 +201,8 @@ class CacheOnDisk implements ResultCache {
     if (interrupted === null || rows === null || this.#downloads.has(accountId, executionId)) return null;
     const { shape, keptAt } = interrupted;
     const columns = columnsOf(shape, await tableTypes(this.db, rows.tableName));
-    const entry: CacheEntry = {
-      accountId,
-      executionId,
-      tableName: rows.tableName,
-      columns,
-      wireTypes: shape.wireTypes,
-      // the whole result's rows, which a page says it is one of
-      rowCount: shape.totalRowCount,
-      bytes: 0,
-      isPartial: shape.isPartial,
-      expiresAt: shape.expiresAt,
-      fetchedAt: keptAt,
-      lastUsed: keptAt,
-    };
+    // the whole result's rows, which a page says it is one of
+    const entry = entryOfShape(shape, { tableName: rows.tableName, columns, rowCount: shape.totalRowCount, bytes: 0 }, keptAt);
     return { entry, rows: rows.rows };
   }
 
@@ -292,9 +235,16 @@ class CacheOnDisk implements ResultCache {
     return { budgetBytes: this.#budgetBytes, usedBytes: entries.reduce((sum, e) => sum + e.bytes, 0), entryCount: entries.length };
   }
 
+  folded(): Promise<void> {
+    return this.#folds.settled();
+  }
+
   async close(): Promise<void> {
+    // a fold under way is cut short, and done again at the next open
+    this.#folds.close();
     // downloads under way keep the rows they have, for the next start of the app to go on from
     await this.#downloads.stop(() => true, new AppClosing());
     await this.db.close();
+    await this.#folds.settled();
   }
 }

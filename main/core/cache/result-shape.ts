@@ -2,11 +2,24 @@ import { hasResult } from '../../common/dune-states.ts';
 import { ok, type Result } from '../../contract/index.ts';
 import { noResultText } from '../executions/states.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
-import type { ResultShape } from './download.ts';
+import type { CacheEntry } from './manifest.ts';
 import { storageType } from './storage-types.ts';
 
 // What a download needs to know of a result before it is cached: that it is complete (or partial
 // and allowed), its rows, columns, size and expiry, all from the execution's status.
+
+export interface ResultShape {
+  accountId: string;
+  executionId: string;
+  columnNames: string[];
+  wireTypes: string[];
+  /** The DuckDB types the columns are kept as. */
+  storageTypes: string[];
+  totalRowCount: number;
+  totalBytes: number;
+  isPartial: boolean;
+  expiresAt: string | null;
+}
 
 export type ShapeRefusal = ServiceError | { kind: 'partial_result'; message: string };
 
@@ -57,4 +70,22 @@ export async function readResultShape(
     expiresAt: execution.expiresAt,
   };
   return ok({ shape, roundTripMs });
+}
+
+/** An entry of the result's shape over the rows of `tableName`, fetched and used `at`. */
+export function entryOfShape(
+  shape: ResultShape,
+  rows: Pick<CacheEntry, 'tableName' | 'columns' | 'rowCount' | 'bytes'>,
+  at: string,
+): CacheEntry {
+  return {
+    accountId: shape.accountId,
+    executionId: shape.executionId,
+    ...rows,
+    wireTypes: shape.wireTypes,
+    isPartial: shape.isPartial,
+    expiresAt: shape.expiresAt,
+    fetchedAt: at,
+    lastUsed: at,
+  };
 }

@@ -1,6 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { CacheDb } from './cache-db.ts';
+import { loadKeptPages } from './page-keeper.ts';
+import { removePages } from './pages-view.ts';
 
 // The rows of downloads broken off (by the network, the service, the app closing or its being
 // killed), kept in the cache file (table kept_downloads) with where they end, so that the next
@@ -35,20 +37,29 @@ export class ResumableDownloads {
     const rows = await db.withConnection(async (connection) =>
       (
         await connection.runAndReadAll(
-          'SELECT account_id, execution_id, table_name, row_count, kept_at FROM kept_downloads ORDER BY kept_at',
+          "SELECT account_id, execution_id, table_name, row_count, kept_at, strftime(kept_at, '%Y-%m-%d %H:%M:%S.%f') AS kept_at_text FROM kept_downloads ORDER BY kept_at",
         )
       ).getRowObjectsJS(),
     );
     const kept = new ResumableDownloads(db, new Map());
     for (const row of rows) {
       const tableName = String(row.table_name);
-      if ((row.kept_at as Date).getTime() < now.getTime() - KEPT_MILLIS) await kept.#forget(tableName, true);
-      else
-        kept.#kept.set(keyOf(String(row.account_id), String(row.execution_id)), {
-          accountId: String(row.account_id),
-          tableName,
-          rows: Number(row.row_count),
-        });
+      if ((row.kept_at as Date).getTime() < now.getTime() - KEPT_MILLIS) {
+        await kept.#forget(tableName, true);
+        continue;
+      }
+      const accountId = String(row.account_id);
+      const executionId = String(row.execution_id);
+      // a new download killed while under way left its rows as the pages it kept
+      const rows = await loadKeptPages(db, tableName, Number(row.row_count));
+      if (rows === 0) await kept.#forget(tableName, true);
+      else {
+        if (rows !== Number(row.row_count))
+          await db.exclusive((connection) =>
+            recordResumePoint(connection, accountId, executionId, { tableName, rows }, String(row.kept_at_text)),
+          );
+        kept.#kept.set(keyOf(accountId, executionId), { accountId, tableName, rows });
+      }
     }
     // downloads killed while under way were never kept through `keep`, which bounds their number
     await kept.#dropOldest();
@@ -97,6 +108,7 @@ export class ResumableDownloads {
       await connection.run('DELETE FROM kept_downloads WHERE table_name = ?', [tableName]);
       if (dropTable) await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(tableName)}`);
     });
+    if (dropTable) removePages(this.#db, tableName);
   }
 }
 

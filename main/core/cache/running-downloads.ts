@@ -2,6 +2,7 @@ import type { ServiceClient } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
 import type { DownloadOutcomes } from './download-outcomes.ts';
 import { downloadResult, type ResultShape } from './download.ts';
+import type { CacheEntry } from './manifest.ts';
 import type { EarlyPages, PageFormats } from './page-fetch.ts';
 import type { ResumableDownloads } from './resumable-downloads.ts';
 
@@ -42,6 +43,8 @@ interface Parts {
   report: (accountId: string, executionId: string) => void;
   /** A download goes on from the rows an earlier one left on disk. */
   onResumed?: ((accountId: string, executionId: string, fromRow: number) => void) | undefined;
+  /** A download ended with the whole result: its entry. */
+  onCached: (entry: CacheEntry) => void;
 }
 
 const keyOf = (accountId: string, executionId: string) => `${accountId}\n${executionId}`;
@@ -107,7 +110,10 @@ export class RunningDownloads {
         // kept rows stay named until the download that goes on from them ends, so a crash meanwhile loses nothing
         if (!outcome.ok && outcome.kept !== null) await resumable.keep(accountId, executionId, outcome.kept, settings.now());
         else if (resume !== null) await resumable.settled(accountId, executionId, resume);
-        if (outcome.ok) return;
+        if (outcome.ok) {
+          this.#parts.onCached(outcome.data);
+          return;
+        }
         const ended = {
           rowsLoaded: outcome.kept?.rows ?? 0,
           resumedFrom: resume?.rows ?? 0,

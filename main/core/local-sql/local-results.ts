@@ -4,6 +4,7 @@ import { quoteIdentifier as q } from '../../common/sql-quote.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { stagingTableName } from '../cache/download.ts';
 import { swapIn, type CacheEntry } from '../cache/manifest.ts';
+import { selectAll } from '../cache/pages-view.ts';
 import { LOCAL_RESULT_PREFIX } from './local-tables.ts';
 import { csvSelect, type AttachedCsv } from './sandbox.ts';
 import { located } from './statement-check.ts';
@@ -82,7 +83,9 @@ async function nameSources(connection: DuckDBConnection, { tables, csvFiles }: {
   const views: string[] = [];
   for (const table of tables) {
     for (const name of table.names) {
-      await connection.run(`CREATE OR REPLACE TEMP VIEW ${q(name)} AS SELECT * FROM main.${q(table.tableName)}`);
+      await connection.run(
+        `CREATE OR REPLACE TEMP VIEW ${q(name)} AS SELECT ${selectAll(table.tableName)} FROM main.${q(table.tableName)}`,
+      );
       views.push(name);
     }
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
@@ -32,7 +32,7 @@ export interface CacheHarness {
   run(queryName: string): Promise<string>;
   /** Runs SQL text (of no query) and resolves with its execution id once it has finished. */
   runSql(sql: string): Promise<string>;
-  /** Asks for the result to be cached and waits until the download has ended. */
+  /** Asks for the result to be cached and waits until the download has ended and its pages are folded into a table. */
   cacheWhole(executionId: string): Promise<CacheStatus>;
   exportEnded(exportId: string): Promise<ExportProgress>;
   /** Closes the core, runs `between` (the cache file is free then), and opens a new core on the same folder. */
@@ -117,6 +117,9 @@ export async function startCacheHarness(
           .findLast((s) => s.state !== 'downloading');
         return last !== undefined;
       });
+      // and, read in place until then, its pages are folded into a table (their folder goes once they are)
+      const pages = join(dir, 'core', 'cache', 'pages');
+      await until(() => !existsSync(pages) || readdirSync(pages).length === 0);
       return last!;
     },
     async exportEnded(exportId) {

@@ -97,6 +97,7 @@ describe('a download broken off', () => {
   it('leaves the cache as it was, then goes on from the last row loaded', async () => {
     const other = await finishedRun(service, 'Demo trades');
     expect(await download(other)).toMatchObject({ state: 'cached', rowsLoaded: TOTAL });
+    await cache.folded();
     const before = await listEntries(cache.db);
 
     const executionId = await finishedRun(service, 'Demo trades');

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ResultShape } from '../../../../main/core/cache/download.ts';
+import type { PageFormats } from '../../../../main/core/cache/page-fetch.ts';
 import { until } from './cache-harness.ts';
 
 // A download into the cache at `cacheDir` in a child process (see download-child.ts), killed with
@@ -16,9 +17,10 @@ export async function downloadKilledMidway(
   apiKey: string,
   shape: ResultShape,
   pages = 3,
+  formats: PageFormats = 'csv',
 ): Promise<{ output: string; arrived: number }> {
   let output = '';
-  const child = spawn(process.execPath, [CHILD, cacheDir, baseUrl, apiKey, JSON.stringify(shape)]);
+  const child = spawn(process.execPath, [CHILD, cacheDir, baseUrl, apiKey, JSON.stringify(shape), formats]);
   child.stdout.on('data', (data: Buffer) => (output += data.toString()));
   child.stderr.on('data', (data: Buffer) => (output += data.toString()));
   const arrivals = () => (output.match(/^rows \d+$/gm) ?? []).map((line) => Number(line.slice(5)));

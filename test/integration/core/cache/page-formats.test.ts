@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheStatus } from '../../../../main/contract/index.ts';
+import type { CacheEntry } from '../../../../main/core/cache/manifest.ts';
+import { isPagesView, selectAll } from '../../../../main/core/cache/pages-view.ts';
 import { openResultCache, type ResultCacheOptions } from '../../../../main/core/cache/result-cache.ts';
 import { createServiceClient, type Fetch } from '../../../../main/core/service-client/index.ts';
 import { startService, type RunningService } from '../../../../main/service/index.ts';
@@ -13,8 +15,9 @@ import { finishedSql } from './finished-run.ts';
 // A download asks for its pages as Parquet and loads each as whatever the service sent: the
 // embedded service's Parquet pages, a service that answers CSV whatever it is asked (as Dune's own
 // does), pages of both in one download and a download told to ask for CSV only all give the same
-// rows, cell for cell. A Parquet page without the result's columns fails the download as the
-// service's error, naming the page, and leaves nothing cached.
+// rows, cell for cell: read in place (Parquet pages only, see page-keeper.ts) and once folded into
+// a table. A Parquet page without the result's columns fails the download as the service's error,
+// naming the page, and leaves nothing cached.
 
 const TOTAL = 1500;
 const PAGE_ROWS = 400;
@@ -94,13 +97,29 @@ async function download(name: string, fetch: Fetch, options: Partial<ResultCache
     const started = await cache.start('local', client, executionId, false);
     if (!started.ok) throw new Error(started.error.message);
     const status = await done;
+    const cellsOf = async (entry: CacheEntry | null) =>
+      entry
+        ? await cache.db.withConnection(async (c) =>
+            (
+              await c.runAndReadAll(
+                `SELECT CAST(COLUMNS(${selectAll(entry.tableName)}) AS VARCHAR) FROM "${entry.tableName}" ORDER BY rowid`,
+              )
+            ).getRows(),
+          )
+        : [];
+    // read as the download left it (Parquet pages in place), then once they are folded into a table
     const entry = await cache.use('local', executionId);
-    const cells = entry
-      ? await cache.db.withConnection(async (c) =>
-          (await c.runAndReadAll(`SELECT CAST(COLUMNS(*) AS VARCHAR) FROM "${entry.tableName}" ORDER BY rowid`)).getRows(),
-        )
-      : [];
-    return { status, cells, columns: entry?.columns, usage: await cache.usage() };
+    const cells = await cellsOf(entry);
+    await cache.folded();
+    const folded = await cache.use('local', executionId);
+    return {
+      status,
+      cells,
+      inPlace: entry !== null && isPagesView(entry.tableName),
+      foldedCells: folded !== null && !isPagesView(folded.tableName) ? await cellsOf(folded) : null,
+      columns: entry?.columns,
+      usage: await cache.usage(),
+    };
   } finally {
     await cache.close();
   }
@@ -125,6 +144,8 @@ describe("the formats of a download's pages", () => {
     expect(new Set(noted.pages)).toEqual(new Set(sent.map((format) => `${ASKED} -> ${format}`)));
     expect(got.columns).toEqual(csvOnly.columns);
     expect(got.cells).toEqual(csvOnly.cells);
+    expect(got.inPlace).toBe(!sent.includes('csv'));
+    expect(got.foldedCells).toEqual(csvOnly.cells);
   }
 
   it('are asked for as Parquet, and give the rows the CSV pages give', async () => {

@@ -1,0 +1,188 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
+import type { PageFormat } from '../service-client/index.ts';
+import type { CacheDb } from './cache-db.ts';
+import { FaultyPages, parquetColumnTypes, type PageFile } from './page-inserts.ts';
+import { createPageLoader, type LoaderOptions, type PageLoader } from './page-loader.ts';
+import type { RowRange } from './page-ranges.ts';
+import { checkCasts, pagesFolder, pagesViewOf, pagesViewSql, removePages, viewCanHold } from './pages-view.ts';
+
+// A new download's pages kept where they lie instead of loaded as they come (see pages-view.ts):
+// each Parquet page is moved into the download's pages folder, and once the last has come they
+// become the view of the result's rows. Whatever the view cannot take goes the way of a load
+// (page-loader.ts), with every page kept so far: a page the service sent as CSV, pages whose
+// columns differ in type, a column named rowid, and a download that ends without its last rows
+// (broken off, or the app closing), whose rows are kept in its table for the next to go on from.
+// Where the kept pages end is recorded as a load's commits record it, so that a kill leaves them
+// to the next start (see resumable-downloads.ts).
+
+export interface KeeperOptions extends LoaderOptions {
+  /** The folder the pages are kept in. */
+  folder: string;
+  /** The result's rows: the view is made only once all of them have come. */
+  total: number;
+}
+
+/** A PageLoader whose finish, once every row has come as Parquet, answers the rows and leaves them in the view. */
+export interface PageKeeper extends PageLoader {
+  /** The name the result's rows are read by once finish has answered: the view, or the table when they were loaded. */
+  readonly rowsName: () => string;
+}
+
+export function createPageKeeper(options: KeeperOptions): PageKeeper {
+  return new Keeper(options);
+}
+
+class Keeper implements PageKeeper {
+  readonly #options: KeeperOptions;
+  readonly #pages = new Map<number, PageFile>();
+  #loader: PageLoader | null = null;
+  #inView = false;
+  /** The position after the rows kept without a gap. */
+  #next: number;
+  #recorded: number;
+  #recordedAt = performance.now();
+  #recording: Promise<void> = Promise.resolve();
+  #failure: unknown = null;
+
+  constructor(options: KeeperOptions) {
+    this.#options = options;
+    this.#next = options.from;
+    this.#recorded = options.from;
+  }
+
+  rowsName = (): string => (this.#inView ? pagesViewOf(this.#options.tableName) : this.#options.tableName);
+
+  add(range: RowRange, file: string, format: PageFormat): void {
+    if (this.#loader === null && format !== 'parquet') this.#fallBack();
+    if (this.#loader !== null) {
+      this.#loader.add(range, file, format);
+      return;
+    }
+    // named by its first row, which a start after a kill reads back (loadKeptPages)
+    mkdirSync(this.#options.folder, { recursive: true });
+    const kept = join(this.#options.folder, `${range.offset}.page`);
+    renameSync(file, kept);
+    this.#pages.set(range.offset, { ...range, file: kept });
+    for (let page = this.#pages.get(this.#next); page !== undefined; page = this.#pages.get(this.#next)) this.#next = page.end;
+    this.#recordWhenDue();
+  }
+
+  async drained(count: number): Promise<void> {
+    if (this.#loader !== null) return this.#loader.drained(count);
+    if (this.#failure !== null) throw this.#failure;
+  }
+
+  async finish(): Promise<number> {
+    await this.#recording;
+    if (this.#loader === null && this.#failure === null && this.#next === this.#options.total && this.#pages.size > 0) {
+      const pages = [...this.#pages.values()].sort((a, b) => a.offset - b.offset);
+      if (await this.#makeView(pages)) return this.#next;
+    }
+    this.#fallBack();
+    try {
+      return await this.#loader!.finish();
+    } finally {
+      rmSync(this.#options.folder, { recursive: true, force: true });
+    }
+  }
+
+  async abandon(): Promise<void> {
+    await this.#recording;
+    await this.#loader?.abandon();
+    rmSync(this.#options.folder, { recursive: true, force: true });
+  }
+
+  /** Loads every page kept so far, and those to come, into the table. */
+  #fallBack(): void {
+    if (this.#loader !== null) return;
+    this.#loader = createPageLoader(this.#options);
+    for (const page of this.#pages.values()) this.#loader.add(page, page.file, 'parquet');
+    this.#pages.clear();
+  }
+
+  /** Makes the view when the pages allow it; throws FaultyPages, or a value not fitting its column, as a load would. */
+  async #makeView(pages: PageFile[]): Promise<boolean> {
+    const { connection, columns, tableName } = this.#options;
+    const types = await parquetColumnTypes(this.#options, pages);
+    if (!viewCanHold(columns) || types.some((page) => page.join('\n') !== types[0]!.join('\n'))) return false;
+    await checkRowCounts(this.#options, pages);
+    await checkCasts(connection, columns, pages, types[0]!);
+    await connection.run(pagesViewSql(pagesViewOf(tableName), columns, pages, types[0]!));
+    this.#inView = true;
+    return true;
+  }
+
+  #recordWhenDue(): void {
+    const durable = this.#options.durable;
+    if (durable === undefined || this.#next === this.#recorded) return;
+    if (this.#next - this.#recorded < durable.rows && performance.now() - this.#recordedAt < durable.millis) return;
+    const rows = this.#next;
+    this.#recorded = rows;
+    this.#recordedAt = performance.now();
+    const { connection } = this.#options;
+    this.#recording = this.#recording
+      .then(async () => {
+        await connection.run('BEGIN TRANSACTION');
+        await durable.record(connection, rows);
+        await connection.run('COMMIT');
+        this.#options.onLoaded?.();
+      })
+      .catch((error: unknown) => {
+        this.#failure ??= error;
+      });
+  }
+}
+
+/** Throws FaultyPages unless each page holds the rows its range says. */
+async function checkRowCounts({ connection }: LoaderOptions, pages: PageFile[]): Promise<void> {
+  const files = pages.map((p) => quoteLiteral(p.file)).join(', ');
+  const reader = await connection.runAndReadAll(`SELECT file_name, num_rows FROM parquet_file_metadata([${files}])`);
+  const rows = new Map(reader.getRows().map(([file, count]) => [String(file), Number(count)]));
+  for (const page of pages) {
+    const held = rows.get(page.file) ?? 0;
+    if (held !== page.end - page.offset) throw new FaultyPages(`The pages of rows ${page.offset} to ${page.end} held ${held} rows.`);
+  }
+}
+
+/**
+ * After a kill: loads into `table` the pages kept for it that follow on from its rows, up to `rows`
+ * (where the last record said they end), and removes them; answers the rows the table then holds.
+ * The pages are those a new download kept (its table is empty), named by their first row.
+ */
+export async function loadKeptPages(db: CacheDb, table: string, rows: number): Promise<number> {
+  const folder = pagesFolder(db, table);
+  if (!existsSync(folder)) return rows;
+  try {
+    return await db.withConnection(async (connection) => {
+      const described = await connection.runAndReadAll(
+        'SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index',
+        [table],
+      );
+      const columns = described.getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
+      const held = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier(table)}`)).getRows()[0]![0]);
+      const files = readdirSync(folder)
+        .filter((name) => /^\d+\.page$/.test(name))
+        .map((name) => join(folder, name));
+      if (columns.length === 0 || files.length === 0) return held;
+      const counted = await connection.runAndReadAll(
+        `SELECT file_name, num_rows FROM parquet_file_metadata([${files.map(quoteLiteral).join(', ')}])`,
+      );
+      const pages = new Map<number, PageFile>();
+      for (const [file, count] of counted.getRows()) {
+        const offset = Number(basename(String(file)).split('.')[0]);
+        pages.set(offset, { offset, end: offset + Number(count), file: String(file) });
+      }
+      const loader = createPageLoader({ connection, tableName: table, columns, from: held, batchRows: Number.MAX_SAFE_INTEGER });
+      for (let page = pages.get(held); page !== undefined && page.end <= rows; page = pages.get(page.end))
+        loader.add(page, page.file, 'parquet');
+      return await loader.finish();
+    });
+  } catch {
+    // pages that cannot be read are fetched again
+    return 0;
+  } finally {
+    removePages(db, table);
+  }
+}
