@@ -1,3 +1,4 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { CacheDb } from './cache-db.ts';
 import { dropTable, foldedIn, listEntries, removeEntry, type CacheEntry } from './manifest.ts';
@@ -17,6 +18,8 @@ export class PageFolds {
   readonly #onRemoved: (entry: CacheEntry) => void;
   #queue: Promise<void> = Promise.resolve();
   #closing = false;
+  /** The connection of the fold under way, to interrupt at a close. */
+  #folding: DuckDBConnection | null = null;
 
   constructor(db: CacheDb, onRemoved: (entry: CacheEntry) => void) {
     this.#db = db;
@@ -39,9 +42,11 @@ export class PageFolds {
     return this.#queue;
   }
 
-  /** No fold starts from now on; the one under way ends when the file closes. */
-  close(): void {
+  /** Stops folding: the fold under way is interrupted (the next open does it again); resolves once it has ended. */
+  close(): Promise<void> {
     this.#closing = true;
+    this.#folding?.interrupt();
+    return this.#queue;
   }
 
   async #fold(entry: CacheEntry): Promise<void> {
@@ -50,6 +55,7 @@ export class PageFolds {
     try {
       await this.#db.oneThread(() =>
         this.#db.withConnection(async (connection) => {
+          this.#folding = connection;
           await connection.run('BEGIN TRANSACTION');
           try {
             await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(table)}`);
@@ -58,10 +64,13 @@ export class PageFolds {
               `INSERT INTO ${quoteIdentifier(table)} SELECT * EXCLUDE (rowid) FROM ${quoteIdentifier(entry.tableName)}`,
             );
             if (copied.rowsChanged !== entry.rowCount) throw new Error(`The pages held ${copied.rowsChanged} rows of ${entry.rowCount}.`);
+            if (this.#closing) throw new Error('The cache is closing.');
             await connection.run('COMMIT');
           } catch (error) {
             await connection.run('ROLLBACK').catch(() => undefined);
             throw error;
+          } finally {
+            this.#folding = null;
           }
         }),
       );

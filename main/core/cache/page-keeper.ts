@@ -57,7 +57,9 @@ class Keeper implements PageKeeper {
   add(range: RowRange, file: string, format: PageFormat): void {
     if (this.#loader === null && format !== 'parquet') this.#fallBack();
     if (this.#loader !== null) {
-      this.#loader.add(range, file, format);
+      const loader = this.#loader;
+      // the connection takes one statement at a time: a record under way first
+      void this.#recording.then(() => loader.add(range, file, format));
       return;
     }
     // named by its first row, which a start after a kill reads back (loadKeptPages)
@@ -70,6 +72,7 @@ class Keeper implements PageKeeper {
   }
 
   async drained(count: number): Promise<void> {
+    await this.#recording;
     if (this.#loader !== null) return this.#loader.drained(count);
     if (this.#failure !== null) throw this.#failure;
   }
@@ -81,6 +84,7 @@ class Keeper implements PageKeeper {
       if (await this.#makeView(pages)) return this.#next;
     }
     this.#fallBack();
+    await this.#recording;
     try {
       return await this.#loader!.finish();
     } finally {
@@ -94,12 +98,16 @@ class Keeper implements PageKeeper {
     rmSync(this.#options.folder, { recursive: true, force: true });
   }
 
-  /** Loads every page kept so far, and those to come, into the table. */
+  /** Loads every page kept so far, and those to come, into the table, once a record under way is done. */
   #fallBack(): void {
     if (this.#loader !== null) return;
-    this.#loader = createPageLoader(this.#options);
-    for (const page of this.#pages.values()) this.#loader.add(page, page.file, 'parquet');
+    const loader = createPageLoader(this.#options);
+    this.#loader = loader;
+    const pages = [...this.#pages.values()];
     this.#pages.clear();
+    this.#recording = this.#recording.then(() => {
+      for (const page of pages) loader.add(page, page.file, 'parquet');
+    });
   }
 
   /** Makes the view when the pages allow it; throws FaultyPages, or a value not fitting its column, as a load would. */

@@ -240,11 +240,10 @@ class CacheOnDisk implements ResultCache {
   }
 
   async close(): Promise<void> {
-    // a fold under way is cut short, and done again at the next open
-    this.#folds.close();
     // downloads under way keep the rows they have, for the next start of the app to go on from
     await this.#downloads.stop(() => true, new AppClosing());
+    // a fold under way is cut short, and done again at the next open; DuckDB closes once it has stopped
+    await this.#folds.close();
     await this.db.close();
-    await this.#folds.settled();
   }
 }
