@@ -8,7 +8,9 @@ import { downloadResult, stagingTableName, type ResultShape } from '../../../../
 import { listEntries, removeEntry, type CacheEntry } from '../../../../main/core/cache/manifest.ts';
 import { PageFolds } from '../../../../main/core/cache/page-folds.ts';
 import { isPagesView, pagesFolder, tableOf } from '../../../../main/core/cache/pages-view.ts';
+import { openResultCache } from '../../../../main/core/cache/result-cache.ts';
 import { readResultShape } from '../../../../main/core/cache/result-shape.ts';
+import { LocalSql } from '../../../../main/core/local-sql/local-sql.ts';
 import { profileFromCache } from '../../../../main/core/profile/column-profile.ts';
 import { readRowRange } from '../../../../main/core/results/read-range.ts';
 import { viewOf } from '../../../../main/core/results/view.ts';
@@ -22,7 +24,7 @@ import { finishedSql } from './finished-run.ts';
 // totals, samples, profiles); folded, it answers the same, the table holds the rows in order, the
 // pages are gone, and a reader given the entry before the fold reads the table through the view.
 // An entry removed while read in place takes its pages with it, and a fold that finds its entry
-// gone drops its own table.
+// gone drops its own table. Local SQL offers such a result with its own columns only.
 
 const TOTAL = 1500;
 const PAGE_ROWS = 400;
@@ -169,5 +171,42 @@ describe("a download's Parquet pages read in place", () => {
     );
     expect(tables).toEqual([]);
     expect(removed).toEqual([entry]);
+  });
+});
+
+describe('local SQL over a result read in place', () => {
+  it("offers only the result's columns, not the place of each row", async () => {
+    const cacheDir = join(dir, 'local-sql-cache');
+    const cache = await openResultCache({ dir: cacheDir, onStatus: () => undefined });
+    try {
+      // downloaded as the cache downloads, without the fold a download through the cache starts
+      const table = stagingTableName();
+      const outcome = await downloadResult(
+        {
+          db: cache.db,
+          client,
+          shape,
+          workDir: join(cacheDir, 'downloads', table),
+          pageRows: PAGE_ROWS,
+          window: { min: 2, max: 4, roundTripMs: 0 },
+          signal: new AbortController().signal,
+          onRows: () => undefined,
+          now: () => new Date().toISOString(),
+        },
+        table,
+      );
+      if (!outcome.ok) throw new Error(outcome.error.message);
+      expect(isPagesView(outcome.data.tableName)).toBe(true);
+      // no run of the app's history names it: it is known by its execution
+      const localSql = new LocalSql({ cache, history: { all: () => [] }, dir: join(cacheDir, 'local-sql') });
+      const [named] = await localSql.tables('local');
+      expect(named!.columns.map((c) => c.name)).toEqual(['id', 'grp', 'label', 'price', 'big', 'at']);
+      const answer = await localSql.run({ accountId: 'local', sql: `SELECT * FROM ${named!.name} WHERE grp = 2` });
+      expect(answer).toMatchObject({ ok: true, data: { rowCount: 214 } });
+      expect(answer.ok && answer.data.columns.map((c) => c.name)).toEqual(['id', 'grp', 'label', 'price', 'big', 'at']);
+      await localSql.close();
+    } finally {
+      await cache.close();
+    }
   });
 });
