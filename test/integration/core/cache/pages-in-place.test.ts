@@ -71,15 +71,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Downloads the result into the cache as the cache does, without folding its pages. */
-async function download(): Promise<CacheEntry> {
+/** Downloads the result into the cache (`db` in `cacheDir`) as the cache does, without folding its pages. */
+async function download(into: CacheDb = db, cacheDir = join(dir, 'cache')): Promise<CacheEntry> {
   const table = stagingTableName();
   const outcome = await downloadResult(
     {
-      db,
+      db: into,
       client,
       shape,
-      workDir: join(dir, 'cache', 'downloads', table),
+      workDir: join(cacheDir, 'downloads', table),
       pageRows: PAGE_ROWS,
       window: { min: 2, max: 4, roundTripMs: 0 },
       signal: new AbortController().signal,
@@ -180,23 +180,8 @@ describe('local SQL over a result read in place', () => {
     const cache = await openResultCache({ dir: cacheDir, onStatus: () => undefined });
     try {
       // downloaded as the cache downloads, without the fold a download through the cache starts
-      const table = stagingTableName();
-      const outcome = await downloadResult(
-        {
-          db: cache.db,
-          client,
-          shape,
-          workDir: join(cacheDir, 'downloads', table),
-          pageRows: PAGE_ROWS,
-          window: { min: 2, max: 4, roundTripMs: 0 },
-          signal: new AbortController().signal,
-          onRows: () => undefined,
-          now: () => new Date().toISOString(),
-        },
-        table,
-      );
-      if (!outcome.ok) throw new Error(outcome.error.message);
-      expect(isPagesView(outcome.data.tableName)).toBe(true);
+      const entry = await download(cache.db, cacheDir);
+      expect(isPagesView(entry.tableName)).toBe(true);
       // no run of the app's history names it: it is known by its execution
       const localSql = new LocalSql({ cache, history: { all: () => [] }, dir: join(cacheDir, 'local-sql') });
       const [named] = await localSql.tables('local');
