@@ -91,9 +91,13 @@ test('a copy the system clipboard refuses is said where it was asked, and the ne
   const grid = page.getByRole('grid');
   const refusal = 'Nothing was copied: the system clipboard refused the text: Document is not focused. Click the window and copy again.';
 
-  // the rows' grid: under the grid, until a copy goes through
+  // the rows' grid: under the grid, until a copy goes through. As a person does, the cell is
+  // clicked once its value shows, and the copy asked once it holds the focus.
   await refuse(true);
-  await (await cellOf(grid, 'twice', 3)).click();
+  const cell = await cellOf(grid, 'twice', 3);
+  await expect(cell).toHaveText('6');
+  await cell.click();
+  await expect(cell).toBeFocused();
   await page.keyboard.press('ControlOrMeta+C');
   await expect(page.getByRole('alert')).toHaveText(refusal);
   await refuse(false);
@@ -108,7 +112,10 @@ test('a copy the system clipboard refuses is said where it was asked, and the ne
   const sampleGrid = page.getByRole('grid').locator('visible=true');
   await expect(sampleGrid).toHaveAttribute('aria-rowcount', '41');
   await refuse(true);
-  await (await cellOf(sampleGrid, 'n', 0)).click();
+  const sampled = await cellOf(sampleGrid, 'n', 0);
+  await expect(sampled).toHaveText(/^\d+$/);
+  await sampled.click();
+  await expect(sampled).toBeFocused();
   await page.keyboard.press('ControlOrMeta+C');
   await expect(page.getByRole('status').filter({ hasText: refusal })).toBeVisible();
   await refuse(false);
