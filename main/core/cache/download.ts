@@ -185,7 +185,12 @@ function pageLoaderFor(
   };
   const keeper =
     resume === null && options.formats !== 'csv'
-      ? createPageKeeper({ ...loading, folder: pagesFolder(db, table), total: shape.totalRowCount })
+      ? createPageKeeper({
+          ...loading,
+          folder: pagesFolder(db, table),
+          total: shape.totalRowCount,
+          checkWith: (work) => db.withConnection(work),
+        })
       : null;
   return { loader: keeper ?? createPageLoader(loading), keeper };
 }

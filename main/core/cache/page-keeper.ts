@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 import type { PageFormat } from '../service-client/index.ts';
 import type { CacheDb } from './cache-db.ts';
@@ -9,19 +10,21 @@ import type { RowRange } from './page-ranges.ts';
 import { checkCasts, pagesFolder, pagesViewOf, pagesViewSql, removePages, viewCanHold } from './pages-view.ts';
 
 // A new download's pages kept where they lie instead of loaded as they come (see pages-view.ts):
-// each Parquet page is moved into the download's pages folder, and once the last has come they
-// become the view of the result's rows. Whatever the view cannot take goes the way of a load
-// (page-loader.ts), with every page kept so far: a page the service sent as CSV, pages whose
-// columns differ in type, a column named rowid, and a download that ends without its last rows
-// (broken off, or the app closing), whose rows are kept in its table for the next to go on from.
-// Where the kept pages end is recorded as a load's commits record it, so that a kill leaves them
-// to the next start (see resumable-downloads.ts).
+// each Parquet page is moved into the download's pages folder and checked as it comes, and once
+// the last has come they become the view of the result's rows. Whatever the view cannot take goes
+// the way of a load (page-loader.ts), with every page kept so far: a page the service sent as CSV,
+// pages whose columns differ in type, a column named rowid, and a download that ends without its
+// last rows (broken off, or the app closing), whose rows are kept in its table for the next to go
+// on from. Where the kept pages end is recorded as a load's commits record it, so that a kill
+// leaves them to the next start (see resumable-downloads.ts).
 
 export interface KeeperOptions extends LoaderOptions {
   /** The folder the pages are kept in. */
   folder: string;
   /** The result's rows: the view is made only once all of them have come. */
   total: number;
+  /** Runs a page's checks on a connection of their own, so that the download never waits for them. */
+  checkWith: <T>(work: (connection: DuckDBConnection) => Promise<T>) => Promise<T>;
 }
 
 /** A PageLoader whose finish, once every row has come as Parquet, answers the rows and leaves them in the view. */
@@ -44,7 +47,14 @@ class Keeper implements PageKeeper {
   #recorded: number;
   #recordedAt = performance.now();
   #recording: Promise<void> = Promise.resolve();
+  #checking: Promise<void> = Promise.resolve();
   #failure: unknown = null;
+  /** The pages' column types, from the first page checked; null until then. */
+  #types: string[] | null = null;
+  /** False once a page showed that the view cannot hold the rows: they are loaded at the finish. */
+  #viewable = true;
+  /** Why a page checked cannot be read as the view reads it: thrown at the finish, as a load would throw it. */
+  #checkError: unknown = null;
 
   constructor(options: KeeperOptions) {
     this.#options = options;
@@ -66,8 +76,11 @@ class Keeper implements PageKeeper {
     mkdirSync(this.#options.folder, { recursive: true });
     const kept = join(this.#options.folder, `${range.offset}.page`);
     renameSync(file, kept);
-    this.#pages.set(range.offset, { ...range, file: kept });
-    for (let page = this.#pages.get(this.#next); page !== undefined; page = this.#pages.get(this.#next)) this.#next = page.end;
+    const page = { ...range, file: kept };
+    this.#pages.set(range.offset, page);
+    for (let next = this.#pages.get(this.#next); next !== undefined; next = this.#pages.get(this.#next)) this.#next = next.end;
+    // checked now, while the next pages are on the link, not all after the last has come
+    this.#checking = this.#checking.then(() => this.#check(page));
     this.#recordWhenDue();
   }
 
@@ -79,9 +92,14 @@ class Keeper implements PageKeeper {
 
   async finish(): Promise<number> {
     await this.#recording;
-    if (this.#loader === null && this.#failure === null && this.#next === this.#options.total && this.#pages.size > 0) {
+    await this.#checking;
+    if (this.#loader === null && this.#failure === null && this.#next === this.#options.total && this.#pages.size > 0 && this.#viewable) {
+      if (this.#checkError !== null) throw this.#checkError;
+      const { connection, columns, tableName } = this.#options;
       const pages = [...this.#pages.values()].sort((a, b) => a.offset - b.offset);
-      if (await this.#makeView(pages)) return this.#next;
+      await connection.run(pagesViewSql(pagesViewOf(tableName), columns, pages, this.#types!));
+      this.#inView = true;
+      return this.#next;
     }
     this.#fallBack();
     await this.#recording;
@@ -94,6 +112,7 @@ class Keeper implements PageKeeper {
 
   async abandon(): Promise<void> {
     await this.#recording;
+    await this.#checking;
     await this.#loader?.abandon();
     rmSync(this.#options.folder, { recursive: true, force: true });
   }
@@ -110,16 +129,28 @@ class Keeper implements PageKeeper {
     });
   }
 
-  /** Makes the view when the pages allow it; throws FaultyPages, or a value not fitting its column, as a load would. */
-  async #makeView(pages: PageFile[]): Promise<boolean> {
-    const { connection, columns, tableName } = this.#options;
-    const types = await parquetColumnTypes(this.#options, pages);
-    if (!viewCanHold(columns) || types.some((page) => page.join('\n') !== types[0]!.join('\n'))) return false;
-    await checkRowCounts(this.#options, pages);
-    await checkCasts(connection, columns, pages, types[0]!);
-    await connection.run(pagesViewSql(pagesViewOf(tableName), columns, pages, types[0]!));
-    this.#inView = true;
-    return true;
+  /**
+   * Runs on one page the checks a load runs, so that the view reads it as a load would have loaded
+   * it: Parquet with the columns c0 to cN of the first page's types, the rows its range says, and
+   * every value that a cast could refuse read once (see checkCasts).
+   */
+  async #check(page: PageFile): Promise<void> {
+    if (this.#loader !== null || !this.#viewable || this.#checkError !== null) return;
+    const { columns, tableName, checkWith } = this.#options;
+    try {
+      await checkWith(async (connection) => {
+        const [types] = await parquetColumnTypes({ connection, tableName, columns }, [page]);
+        this.#types ??= types!;
+        if (!viewCanHold(columns) || types!.join('\n') !== this.#types.join('\n')) {
+          this.#viewable = false;
+          return;
+        }
+        await checkRowCount(connection, page);
+        await checkCasts(connection, columns, [page], types!);
+      });
+    } catch (error) {
+      this.#checkError = error;
+    }
   }
 
   #recordWhenDue(): void {
@@ -143,15 +174,11 @@ class Keeper implements PageKeeper {
   }
 }
 
-/** Throws FaultyPages unless each page holds the rows its range says. */
-async function checkRowCounts({ connection }: LoaderOptions, pages: PageFile[]): Promise<void> {
-  const files = pages.map((p) => quoteLiteral(p.file)).join(', ');
-  const reader = await connection.runAndReadAll(`SELECT file_name, num_rows FROM parquet_file_metadata([${files}])`);
-  const rows = new Map(reader.getRows().map(([file, count]) => [String(file), Number(count)]));
-  for (const page of pages) {
-    const held = rows.get(page.file) ?? 0;
-    if (held !== page.end - page.offset) throw new FaultyPages(`The pages of rows ${page.offset} to ${page.end} held ${held} rows.`);
-  }
+/** Throws FaultyPages unless the page holds the rows its range says. */
+async function checkRowCount(connection: DuckDBConnection, page: PageFile): Promise<void> {
+  const reader = await connection.runAndReadAll(`SELECT num_rows FROM parquet_file_metadata(${quoteLiteral(page.file)})`);
+  const held = Number(reader.getRows()[0]?.[0] ?? 0);
+  if (held !== page.end - page.offset) throw new FaultyPages(`The page of rows ${page.offset} to ${page.end} held ${held} rows.`);
 }
 
 /**

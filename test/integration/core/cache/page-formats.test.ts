@@ -16,8 +16,8 @@ import { finishedSql } from './finished-run.ts';
 // embedded service's Parquet pages, a service that answers CSV whatever it is asked (as Dune's own
 // does), pages of both in one download and a download told to ask for CSV only all give the same
 // rows, cell for cell: read in place (Parquet pages only, see page-keeper.ts) and once folded into
-// a table. A Parquet page without the result's columns fails the download as the service's error,
-// naming the page, and leaves nothing cached.
+// a table. A Parquet page without the result's columns, or with fewer rows than asked for, fails
+// the download as the service's error, naming the page, and leaves nothing cached.
 
 const TOTAL = 1500;
 const PAGE_ROWS = 400;
@@ -183,5 +183,21 @@ describe("the formats of a download's pages", () => {
     });
     expect(failed.usage.entryCount).toBe(0);
     expectSentences(failed.status.error ?? '');
+  });
+
+  it('fail the download when a Parquet page holds fewer rows than it was asked for, naming the page, and cache nothing', async () => {
+    const noted = notingFetch(async (url, init) => {
+      if (url.searchParams.get('offset') !== String(2 * PAGE_ROWS)) return passOn(url, init);
+      // the service's own page, one row short, standing where the whole page belongs
+      url.searchParams.set('limit', String(PAGE_ROWS - 1));
+      const short = await passOn(url, init);
+      return new Response(await short.arrayBuffer(), { headers: { 'Content-Type': PARQUET, 'X-DUNE-Next-Offset': String(3 * PAGE_ROWS) } });
+    });
+    const failed = await download('short', noted.fetch);
+    expect(failed.status).toMatchObject({
+      state: 'failed',
+      error: `The page of rows ${2 * PAGE_ROWS} to ${3 * PAGE_ROWS} held ${PAGE_ROWS - 1} rows.`,
+    });
+    expect(failed.usage.entryCount).toBe(0);
   });
 });
