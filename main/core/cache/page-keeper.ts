@@ -18,6 +18,12 @@ import { checkCasts, pagesFolder, pagesViewOf, pagesViewSql, removePages, viewCa
 // on from. Where the kept pages end is recorded as a load's commits record it, so that a kill
 // leaves them to the next start (see resumable-downloads.ts).
 
+/**
+ * Pages checked together: a check's statements cost about as much for one page as for several,
+ * so pages checked one by one took several times the CPU, which the download's next pages wait for.
+ */
+const CHECKED_TOGETHER = 4;
+
 export interface KeeperOptions extends LoaderOptions {
   /** The folder the pages are kept in. */
   folder: string;
@@ -48,6 +54,8 @@ class Keeper implements PageKeeper {
   #recordedAt = performance.now();
   #recording: Promise<void> = Promise.resolve();
   #checking: Promise<void> = Promise.resolve();
+  /** Pages kept and not checked yet. */
+  #unchecked: PageFile[] = [];
   #failure: unknown = null;
   /** The pages' column types, from the first page checked; null until then. */
   #types: string[] | null = null;
@@ -79,8 +87,9 @@ class Keeper implements PageKeeper {
     const page = { ...range, file: kept };
     this.#pages.set(range.offset, page);
     for (let next = this.#pages.get(this.#next); next !== undefined; next = this.#pages.get(this.#next)) this.#next = next.end;
-    // checked now, while the next pages are on the link, not all after the last has come
-    this.#checking = this.#checking.then(() => this.#check(page));
+    // checked while the next pages are on the link, not all after the last has come
+    this.#unchecked.push(page);
+    if (this.#unchecked.length >= CHECKED_TOGETHER || this.#next === this.#options.total) this.#checkWaiting();
     this.#recordWhenDue();
   }
 
@@ -92,6 +101,7 @@ class Keeper implements PageKeeper {
 
   async finish(): Promise<number> {
     await this.#recording;
+    this.#checkWaiting();
     await this.#checking;
     if (this.#loader === null && this.#failure === null && this.#next === this.#options.total && this.#pages.size > 0 && this.#viewable) {
       if (this.#checkError !== null) throw this.#checkError;
@@ -129,27 +139,34 @@ class Keeper implements PageKeeper {
     });
   }
 
+  #checkWaiting(): void {
+    const pages = this.#unchecked.splice(0);
+    if (pages.length > 0) this.#checking = this.#checking.then(() => this.#check(pages));
+  }
+
   /**
-   * Runs on one page the checks a load runs, so that the view reads it as a load would have loaded
-   * it: Parquet with the columns c0 to cN of the first page's types, the rows its range says, and
-   * every value that a cast could refuse read once (see checkCasts).
+   * Runs on pages the checks a load runs, so that the view reads them as a load would have loaded
+   * them: Parquet with the columns c0 to cN of the first page's types, the rows each page's range
+   * says, and every value that a cast could refuse read once (see checkCasts). Pages read together
+   * that DuckDB cannot read are checked again one by one, for the error to name the page.
    */
-  async #check(page: PageFile): Promise<void> {
+  async #check(pages: PageFile[]): Promise<void> {
     if (this.#loader !== null || !this.#viewable || this.#checkError !== null) return;
     const { columns, tableName, checkWith } = this.#options;
     try {
       await checkWith(async (connection) => {
-        const [types] = await parquetColumnTypes({ connection, tableName, columns }, [page]);
-        this.#types ??= types!;
-        if (!viewCanHold(columns) || types!.join('\n') !== this.#types.join('\n')) {
+        const types = await parquetColumnTypes({ connection, tableName, columns }, pages);
+        const first = (this.#types ??= types[0]!).join('\n');
+        if (!viewCanHold(columns) || types.some((pageTypes) => pageTypes.join('\n') !== first)) {
           this.#viewable = false;
           return;
         }
-        await checkRowCount(connection, page);
-        await checkCasts(connection, columns, [page], types!);
+        await checkRowCounts(connection, pages);
+        await checkCasts(connection, columns, pages, this.#types);
       });
     } catch (error) {
-      this.#checkError = error;
+      if (error instanceof FaultyPages && pages.length > 1) for (const page of pages) await this.#check([page]);
+      else this.#checkError = error;
     }
   }
 
@@ -174,11 +191,15 @@ class Keeper implements PageKeeper {
   }
 }
 
-/** Throws FaultyPages unless the page holds the rows its range says. */
-async function checkRowCount(connection: DuckDBConnection, page: PageFile): Promise<void> {
-  const reader = await connection.runAndReadAll(`SELECT num_rows FROM parquet_file_metadata(${quoteLiteral(page.file)})`);
-  const held = Number(reader.getRows()[0]?.[0] ?? 0);
-  if (held !== page.end - page.offset) throw new FaultyPages(`The page of rows ${page.offset} to ${page.end} held ${held} rows.`);
+/** Throws FaultyPages unless each page holds the rows its range says. */
+async function checkRowCounts(connection: DuckDBConnection, pages: PageFile[]): Promise<void> {
+  const files = pages.map((page) => quoteLiteral(page.file)).join(', ');
+  const reader = await connection.runAndReadAll(`SELECT file_name, num_rows FROM parquet_file_metadata([${files}])`);
+  const held = new Map(reader.getRows().map(([file, rows]) => [String(file), Number(rows)]));
+  for (const page of pages) {
+    const rows = held.get(page.file) ?? 0;
+    if (rows !== page.end - page.offset) throw new FaultyPages(`The page of rows ${page.offset} to ${page.end} held ${rows} rows.`);
+  }
 }
 
 /**

@@ -16,8 +16,9 @@ import { finishedSql } from './finished-run.ts';
 // embedded service's Parquet pages, a service that answers CSV whatever it is asked (as Dune's own
 // does), pages of both in one download and a download told to ask for CSV only all give the same
 // rows, cell for cell: read in place (Parquet pages only, see page-keeper.ts) and once folded into
-// a table. A Parquet page without the result's columns, or with fewer rows than asked for, fails
-// the download as the service's error, naming the page, and leaves nothing cached.
+// a table. A Parquet page without the result's columns, one DuckDB cannot read, or with fewer rows
+// than asked for, fails the download as the service's error, naming the page, and leaves nothing
+// cached.
 
 const TOTAL = 1500;
 const PAGE_ROWS = 400;
@@ -183,6 +184,25 @@ describe("the formats of a download's pages", () => {
     });
     expect(failed.usage.entryCount).toBe(0);
     expectSentences(failed.status.error ?? '');
+  });
+
+  it('fail the download when a Parquet page cannot be read, naming it among the pages checked with it, and cache nothing', async () => {
+    const noted = notingFetch(async (url, init) => {
+      const page = await passOn(url, init);
+      if (url.searchParams.get('offset') !== String(PAGE_ROWS)) return page;
+      // the service's own page with its footer (the file's description of itself) overwritten: it
+      // still begins and ends with PAR1, so that only DuckDB's read of it can tell
+      const bytes = Buffer.from(await page.arrayBuffer());
+      const footer = bytes.readUInt32LE(bytes.length - 8);
+      bytes.fill(0xff, bytes.length - 8 - footer, bytes.length - 8);
+      return new Response(bytes, { headers: page.headers });
+    });
+    const failed = await download('unreadable', noted.fetch);
+    expect(failed.status.state).toBe('failed');
+    expect(failed.status.error).toMatch(
+      new RegExp(`^The page of rows ${PAGE_ROWS} to ${2 * PAGE_ROWS} is not a Parquet file the cache can read \\(.+\\)\\.$`),
+    );
+    expect(failed.usage.entryCount).toBe(0);
   });
 
   it('fail the download when a Parquet page holds fewer rows than it was asked for, naming the page, and cache nothing', async () => {
