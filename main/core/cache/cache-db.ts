@@ -210,14 +210,18 @@ class CacheFile {
   // A download loads its pages one or two at a time as they arrive. On this 2-core machine a
   // second DuckDB thread made those loads take more CPU for the same rows (bench/RESULTS.md),
   // which the service beside the app, the UI
-  // and the network stack were waiting for; reads meanwhile get one thread too.
+  // and the network stack were waiting for; reads meanwhile get one thread too. The threads come
+  // back in turn with the shared connection's work, not waited for: a download's finish does not
+  // wait behind the statements queued before it, and its last loads take the second thread as it comes.
   async oneThread<T>(work: () => Promise<T>): Promise<T> {
     if (this.#oneThreadWork++ === 0) await this.exclusive((connection) => connection.run('SET threads = 1'));
     try {
       return await work();
     } finally {
       if (--this.#oneThreadWork === 0 && !this.#closed)
-        await this.exclusive((connection) => connection.run('RESET threads')).catch(() => undefined);
+        void this.exclusive(async (connection) => {
+          if (this.#oneThreadWork === 0) await connection.run('RESET threads');
+        }).catch(() => undefined);
     }
   }
 
