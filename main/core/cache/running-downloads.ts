@@ -85,6 +85,11 @@ export class RunningDownloads {
     const { controller, tableName } = started;
     const download: Download = { controller, rowsLoaded: 0, shape, done: Promise.resolve() };
     this.#running.set(key, download);
+    const settle = () => {
+      if (this.#running.get(key) !== download) return;
+      this.#running.delete(key);
+      report(accountId, executionId);
+    };
     if (resume !== null) this.#parts.onResumed?.(accountId, executionId, resume.rows);
     download.done = downloadResult(
       {
@@ -111,6 +116,8 @@ export class RunningDownloads {
         if (!outcome.ok && outcome.kept !== null) await resumable.keep(accountId, executionId, outcome.kept, settings.now());
         else if (resume !== null) await resumable.settled(accountId, executionId, resume);
         if (outcome.ok) {
+          // told before the fold of its pages begins, whose statements would come first on the shared connection
+          settle();
           this.#parts.onCached(outcome.data);
           return;
         }
@@ -125,10 +132,7 @@ export class RunningDownloads {
         outcomes.brokenOff(shape, outcome.error, ended);
       })
       .catch((error: unknown) => outcomes.crashed(shape, error))
-      .finally(() => {
-        this.#running.delete(key);
-        report(accountId, executionId);
-      });
+      .finally(settle);
     return download;
   }
 
