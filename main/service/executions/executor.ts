@@ -204,6 +204,7 @@ export class Executor {
         executionMillis: millisBetween(startedAt, endedAt),
       });
       if (!finished) await this.#options.results.drop(executionId);
+      else void this.#options.results.ready(executionId);
     } catch (error) {
       if (running.cancelled) return;
       // a result stored before its record failed (a full disk) is no one's; gone first, its space frees the record's

@@ -105,6 +105,16 @@ export class ResultStore {
     );
   }
 
+  /**
+   * Readies a result just stored for its first reader, who comes as soon as the run is known to have
+   * ended (a client downloading it): its file attached for reading, and the readers' DuckDB opened
+   * for it if it was closed, which took longer than the page asked for. A result gone meanwhile is
+   * nothing to ready.
+   */
+  async ready(executionId: string): Promise<void> {
+    await this.#files.use(executionId, async () => undefined).catch(() => undefined);
+  }
+
   /** The executions whose result tables are stored, complete or not. */
   storedExecutionIds(): Promise<string[]> {
     return Promise.resolve(this.#files.ids());

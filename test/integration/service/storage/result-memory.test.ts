@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultFiles } from '../../../../main/service/results/result-files.ts';
+import { ResultStore } from '../../../../main/service/results/result-store.ts';
 import type { Database } from '../../../../main/service/storage/duckdb.ts';
 import { openResults } from '../../../../main/service/storage/results-file.ts';
 
 // DuckDB keeps what it wrote or read of an attached file in memory until its limit, and gives it back
 // only when the file is detached. Results are written through a DuckDB of their own, with a small
-// limit; results no one reads for a while are detached, those in use are not.
+// limit; results no one reads for a while are detached, those in use are not. A result just stored
+// is attached before its first reader comes, the readers' DuckDB opened for it if it was closed.
 
 const MB = 1024 * 1024;
 const folder = mkdtempSync(join(tmpdir(), 'result-memory-'));
@@ -71,6 +73,23 @@ describe('results read lately', () => {
     expect(await attached()).toEqual(['result_big', 'result_small']);
     await files.drop('long');
     await files.drop('small');
+  });
+});
+
+describe('a result just stored', () => {
+  it('is attached for its first reader, the readers’ DuckDB opened for it; one dropped meanwhile is not', async () => {
+    const store = new ResultStore(files, join(folder, 'tmp'));
+    await files.detachIdle(0);
+    await files.db.closeIdle(0);
+    await write('fresh', 'SELECT range AS n FROM range(10)');
+    await store.ready('fresh');
+    expect(await attached()).toEqual(['result_fresh']);
+    expect(await files.use('fresh', async (table) => (await files.db.rows(`SELECT sum(n)::INTEGER AS s FROM ${table.sql}`))[0])).toEqual({
+      s: 45,
+    });
+    await store.drop('fresh');
+    await store.ready('fresh');
+    expect(await attached()).toEqual([]);
   });
 });
 
