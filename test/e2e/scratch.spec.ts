@@ -82,3 +82,17 @@ test('New SQL runs without making a query, comes back after a restart, and is sa
   await page.goto(ownHost.url());
   await expect(tabs(page).getByRole('tab')).toHaveText(['The answer']);
 });
+
+test('SQL typed just before the window closes is there when it opens again', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await expect(queries(page).first()).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+N');
+  await expect(page.getByRole('textbox', { name: 'SQL of SQL 1' })).toBeFocused();
+  await page.keyboard.insertText('SELECT 1 AS typed_as_it_closed');
+  await page.close();
+
+  const again = await page.context().newPage();
+  await again.goto(ownHost.url());
+  await expect(tabs(again).getByRole('tab')).toHaveText(['SQL 1']);
+  await expect(again.getByRole('textbox', { name: 'SQL of SQL 1' })).toContainText('typed_as_it_closed');
+});

@@ -1,6 +1,7 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { Draft, ParameterValues } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
+import type { LaterWrites } from '../lib/later-writes.ts';
 
 /** Typing is sent to main at most this often; main has it on disk before it answers. */
 const SAVE_DELAY_MS = 300;
@@ -19,16 +20,17 @@ interface Held {
 
 /**
  * Unsaved editor text and parameter values, per query of each account. Kept here for the UI and
- * on disk by main (within a second of typing), so neither moving to another query nor a restart
- * or a crash loses an edit.
+ * on disk by main (within a second of typing, and at once as the window closes or its host
+ * stops), so neither moving to another query nor a restart or a crash loses an edit.
  */
 export class Drafts {
   readonly #api: Api;
+  readonly #later: LaterWrites;
   readonly #held = new SvelteMap<string, Held>();
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
 
-  constructor(api: Api) {
+  constructor(api: Api, later: LaterWrites) {
     this.#api = api;
+    this.#later = later;
   }
 
   /** The drafts main had on disk for an account (at start, or after switching to it). */
@@ -96,24 +98,19 @@ export class Drafts {
     const empty = held.sql === saved && held.values === null;
     if (empty) this.#held.delete(key);
     else this.#held.set(key, held);
-    clearTimeout(this.#timers.get(key));
-    this.#timers.set(
-      key,
-      setTimeout(() => {
-        this.#timers.delete(key);
-        void (empty
-          ? this.#api.invoke('workspace:discardDraft', { accountId, key: { queryId } })
-          : this.#api.invoke('workspace:saveDraft', {
-              accountId,
-              draft: {
-                key: { queryId },
-                sql: held.sql,
-                parameterValues: held.values ?? {},
-                baseVersion: held.baseVersion,
-                sqlEdited: held.sqlEdited,
-              },
-            }));
-      }, SAVE_DELAY_MS),
-    );
+    this.#later.schedule(`draft\u0000${key}`, SAVE_DELAY_MS, () => {
+      void (empty
+        ? this.#api.invoke('workspace:discardDraft', { accountId, key: { queryId } })
+        : this.#api.invoke('workspace:saveDraft', {
+            accountId,
+            draft: {
+              key: { queryId },
+              sql: held.sql,
+              parameterValues: held.values ?? {},
+              baseVersion: held.baseVersion,
+              sqlEdited: held.sqlEdited,
+            },
+          }));
+    });
   }
 }

@@ -1,4 +1,5 @@
 import type { Api } from '../lib/bridge.ts';
+import type { LaterWrites } from '../lib/later-writes.ts';
 import { readTabsState, type TabsState } from './tabs.svelte.ts';
 
 const TABS_SAVE_DELAY_MS = 300;
@@ -6,20 +7,20 @@ const TABS_SAVE_DELAY_MS = 300;
 /** The open tabs, kept by main for each account under `tabs`, so that they open again next time. */
 export class SavedTabs {
   readonly #api: Api;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #later: LaterWrites;
 
-  constructor(api: Api) {
+  constructor(api: Api, later: LaterWrites) {
     this.#api = api;
+    this.#later = later;
   }
 
   /** Saves the tabs a moment later, as they are then: a burst of changes is written once. */
   saveLater(accountId: string, state: () => TabsState): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
+    this.#later.schedule('tabs', TABS_SAVE_DELAY_MS, () => {
       const { tabs, active } = state();
       const value = { tabs: tabs.map(({ queryId, pinned }) => ({ queryId, pinned })), active };
       void this.#api.invoke('ui:set', { accountId, key: 'tabs', value });
-    }, TABS_SAVE_DELAY_MS);
+    });
   }
 
   /** The tabs saved for the account; null when main could not answer. */

@@ -1,5 +1,6 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { Api } from '../lib/bridge.ts';
+import type { LaterWrites } from '../lib/later-writes.ts';
 
 // A scratch tab (New SQL) holds SQL that runs without being a query. It shares the tabs, runs and
 // views of queries, which are keyed by a number: scratch tabs take negative ones, as the service
@@ -58,10 +59,11 @@ function readState(value: unknown): ScratchState | null {
 export class Scratches {
   readonly #api: Api;
   readonly #states = new SvelteMap<string, ScratchState>();
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #later: LaterWrites;
 
-  constructor(api: Api) {
+  constructor(api: Api, later: LaterWrites) {
     this.#api = api;
+    this.#later = later;
   }
 
   stateOf(accountId: string, tabId: number): ScratchState | null {
@@ -91,8 +93,7 @@ export class Scratches {
   /** Forgets the tab, on disk too (it was closed, or saved as a query). */
   remove(accountId: string, tabId: number): void {
     const key = keyOf(accountId, tabId);
-    clearTimeout(this.#timers.get(key));
-    this.#timers.delete(key);
+    this.#later.cancel(`scratch\u0000${key}`);
     this.#states.delete(key);
     void this.#api.invoke('ui:set', { accountId, key: uiKey(tabId), value: null });
   }
@@ -100,16 +101,10 @@ export class Scratches {
   #update(accountId: string, tabId: number, change: Partial<ScratchState>, delayMs = SAVE_DELAY_MS): void {
     const state = { ...(this.stateOf(accountId, tabId) ?? { sql: SCRATCH_TEMPLATE, executionId: null }), ...change };
     this.#put(accountId, tabId, state);
-    const key = keyOf(accountId, tabId);
-    clearTimeout(this.#timers.get(key));
-    this.#timers.set(
-      key,
-      setTimeout(() => {
-        this.#timers.delete(key);
-        const value = { ...(this.stateOf(accountId, tabId) ?? state) };
-        void this.#api.invoke('ui:set', { accountId, key: uiKey(tabId), value });
-      }, delayMs),
-    );
+    this.#later.schedule(`scratch\u0000${keyOf(accountId, tabId)}`, delayMs, () => {
+      const value = { ...(this.stateOf(accountId, tabId) ?? state) };
+      void this.#api.invoke('ui:set', { accountId, key: uiKey(tabId), value });
+    });
   }
 
   #put(accountId: string, tabId: number, state: ScratchState): void {

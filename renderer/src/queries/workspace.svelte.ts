@@ -2,6 +2,7 @@ import type { ChannelRequest, ContractError, QueryDetail, QueryEdit, Result, Sav
 import type { Accounts } from '../accounts/accounts.svelte.ts';
 import type { Drafts } from '../editor/drafts.svelte.ts';
 import type { Api } from '../lib/bridge.ts';
+import type { LaterWrites } from '../lib/later-writes.ts';
 import { LocalSqlRuns } from '../local-sql/local-sql-runs.svelte.ts';
 import { localOf, QueryDetails, type DetailLoad } from './query-details.svelte.ts';
 import { SavedTabs } from './saved-tabs.ts';
@@ -26,11 +27,11 @@ export class Workspace extends WorkspaceLists {
   detail = $derived(this.selectedId === null ? null : this.#details.get(this.selectedId));
   readonly #savedTabs: SavedTabs;
 
-  constructor(api: Api, accounts: Accounts, drafts: Drafts) {
+  constructor(api: Api, accounts: Accounts, drafts: Drafts, later: LaterWrites) {
     super(api, accounts, drafts);
-    this.scratches = new Scratches(api);
+    this.scratches = new Scratches(api, later);
     this.localSql = new LocalSqlRuns(api);
-    this.#savedTabs = new SavedTabs(api);
+    this.#savedTabs = new SavedTabs(api, later);
   }
 
   async load(): Promise<void> {

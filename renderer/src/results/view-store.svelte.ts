@@ -1,6 +1,7 @@
 import { SvelteMap } from 'svelte/reactivity';
 import { ChartSettings, PivotSettings } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
+import type { LaterWrites } from '../lib/later-writes.ts';
 
 /**
  * How a query's result was last looked at, kept by main per account (`ui:set`, key
@@ -87,10 +88,11 @@ export class ViewStore {
   readonly #api: Api;
   readonly #views = new SvelteMap<string, SavedView>();
   readonly #loading = new Map<string, Promise<SavedView>>();
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #later: LaterWrites;
 
-  constructor(api: Api) {
+  constructor(api: Api, later: LaterWrites) {
     this.#api = api;
+    this.#later = later;
   }
 
   /** The saved view, once loaded (undefined before). */
@@ -124,12 +126,10 @@ export class ViewStore {
     const key = `${accountId}\u0000${queryId}`;
     const view = { ...(this.#views.get(key) ?? EMPTY), ...patch };
     this.#views.set(key, view);
-    clearTimeout(this.#timers.get(key));
-    const save = () => {
-      this.#timers.delete(key);
-      void this.#api.invoke('ui:set', { accountId, key: `view:${queryId}`, value: JSON.parse(JSON.stringify(view)) });
-    };
-    if (patch.chart !== undefined || patch.pivot !== undefined) save();
-    else this.#timers.set(key, setTimeout(save, SAVE_DELAY_MS));
+    const save = () => void this.#api.invoke('ui:set', { accountId, key: `view:${queryId}`, value: JSON.parse(JSON.stringify(view)) });
+    if (patch.chart !== undefined || patch.pivot !== undefined) {
+      this.#later.cancel(`view\u0000${key}`);
+      save();
+    } else this.#later.schedule(`view\u0000${key}`, SAVE_DELAY_MS, save);
   }
 }

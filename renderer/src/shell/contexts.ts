@@ -3,6 +3,7 @@ import type { Editing } from '../editor/editing.svelte.ts';
 import type { Freshness } from '../freshness/freshness.svelte.ts';
 import type { Api } from '../lib/bridge.ts';
 import type { Connection } from '../lib/connection.svelte.ts';
+import type { LaterWrites } from '../lib/later-writes.ts';
 import type { ParameterForms } from '../queries/parameter-forms.svelte.ts';
 import type { Workspace } from '../queries/workspace.svelte.ts';
 import type { ViewStore } from '../results/view-store.svelte.ts';
@@ -16,6 +17,7 @@ import type { WindowState } from './window-state.ts';
 
 const [getApi, setApi] = createContext<Api>();
 const [getConnection, setConnection] = createContext<Connection>();
+const [getLaterWrites, setLaterWrites] = createContext<LaterWrites>();
 const [getWorkspace, setWorkspace] = createContext<Workspace>();
 const [getRuns, setRuns] = createContext<Runs>();
 const [getEditing, setEditing] = createContext<Editing>();
@@ -26,12 +28,13 @@ const [getSettings, setSettings] = createContext<Settings>();
 const [getFreshness, setFreshness] = createContext<Freshness>();
 
 export { getApi, getConnection, getEditing, getParameterForms, getRunHistory, getRuns, getSettings, getViews, getWorkspace };
-export { getFreshness };
+export { getFreshness, getLaterWrites };
 
 /** Called by the root component, while it is made: every part, for all the components under it. */
 export function provideWindowState(state: WindowState): void {
   setApi(state.api);
   setConnection(state.connection);
+  setLaterWrites(state.laterWrites);
   setWorkspace(state.workspace);
   setRuns(state.runs);
   setEditing(state.editing);

@@ -3,6 +3,7 @@ import type { Account } from '../../../../main/contract/index.ts';
 import { Accounts } from '../../../../renderer/src/accounts/accounts.svelte.ts';
 import { Drafts } from '../../../../renderer/src/editor/drafts.svelte.ts';
 import type { Api } from '../../../../renderer/src/lib/bridge.ts';
+import { LaterWrites } from '../../../../renderer/src/lib/later-writes.ts';
 import { Workspace } from '../../../../renderer/src/queries/workspace.svelte.ts';
 
 /**
@@ -39,7 +40,8 @@ async function workspaceWithAccount() {
   const { api, held } = heldApi();
   const accounts = new Accounts(api);
   await accounts.load();
-  return { workspace: new Workspace(api, accounts, new Drafts(api)), held };
+  const later = new LaterWrites();
+  return { workspace: new Workspace(api, accounts, new Drafts(api, later), later), held };
 }
 
 describe('new queries kept on this computer', () => {

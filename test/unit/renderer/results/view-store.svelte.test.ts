@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api } from '../../../../renderer/src/lib/bridge.ts';
+import { LaterWrites } from '../../../../renderer/src/lib/later-writes.ts';
 import { ViewStore } from '../../../../renderer/src/results/view-store.svelte.ts';
 
 // A query's saved view goes to main: a chart drawn at once, so that a window closed right after
@@ -25,7 +26,7 @@ afterEach(() => vi.useRealTimers());
 describe('saved views', () => {
   it('save a chart drawn at once, with the rest of the view', () => {
     const { api, saved } = recordingApi();
-    const views = new ViewStore(api);
+    const views = new ViewStore(api, new LaterWrites());
     views.update('a1', 4, { typedFilters: "chain = 'base'" });
     views.update('a1', 4, { chart: CHART as never });
     expect(saved).toEqual([expect.objectContaining({ typedFilters: "chain = 'base'", chart: CHART })]);
@@ -36,7 +37,7 @@ describe('saved views', () => {
 
   it('save other changes once they pause, the last one only', () => {
     const { api, saved } = recordingApi();
-    const views = new ViewStore(api);
+    const views = new ViewStore(api, new LaterWrites());
     views.update('a1', 4, { editorHeight: 100 });
     vi.advanceTimersByTime(300);
     views.update('a1', 4, { editorHeight: 200 });
@@ -50,13 +51,13 @@ describe('saved views', () => {
   it("read a query's decimals and chain back, leaving out what no longer fits", async () => {
     const stored = { decimals: { amount: 18, fee: 0, odd: 2.5, huge: 400, usdc: 6 }, defaultChain: 'base' };
     const api = { invoke: () => Promise.resolve({ ok: true, data: { value: stored } }), on: () => () => {} } as unknown as Api;
-    const view = await new ViewStore(api).load('a1', 4);
+    const view = await new ViewStore(api, new LaterWrites()).load('a1', 4);
     expect(view.decimals).toEqual({ amount: 18, usdc: 6 });
     expect(view.defaultChain).toBe('base');
     const odd = {
       invoke: () => Promise.resolve({ ok: true, data: { value: { decimals: 'x', defaultChain: 'Not A Chain' } } }),
       on: () => () => {},
     } as unknown as Api;
-    expect(await new ViewStore(odd).load('a1', 4)).toMatchObject({ decimals: {}, defaultChain: null });
+    expect(await new ViewStore(odd, new LaterWrites()).load('a1', 4)).toMatchObject({ decimals: {}, defaultChain: null });
   });
 });
