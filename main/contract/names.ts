@@ -97,6 +97,9 @@ export type EventName = (typeof EVENT_NAMES)[number];
 /** The single IPC channel names used on the wire by the Electron host and its preload. */
 export const IPC_INVOKE = 'querydesk:invoke';
 export const IPC_EVENT = 'querydesk:event';
+/** Main to the preload: the window is closing. The preload answers IPC_STOPPED once its listeners have run. */
+export const IPC_STOPPING = 'querydesk:stopping';
+export const IPC_STOPPED = 'querydesk:stopped';
 
 export function isChannelName(value: unknown): value is ChannelName {
   return typeof value === 'string' && (CHANNEL_NAMES as readonly string[]).includes(value);

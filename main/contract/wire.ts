@@ -6,4 +6,9 @@ export const WS_PATH = '/ws';
 
 export type ClientMessage = { type: 'invoke'; id: number; channel: string; payload: unknown };
 
-export type ServerMessage = { type: 'result'; id: number; result: unknown } | { type: 'event'; event: string; payload: unknown };
+/**
+ * `stopping`: the host is about to stop. The page sends what it still holds to be written, then
+ * closes the socket; the host waits for that (a moment at most) before it closes its databases.
+ */
+export type ServerMessage =
+  { type: 'result'; id: number; result: unknown } | { type: 'event'; event: string; payload: unknown } | { type: 'stopping' };

@@ -17,13 +17,19 @@ function isTrustedFrame(frame: WebFrameMain | null, window: BrowserWindow | null
   return frame.parent === null && frame.processId === top.processId && frame.routingId === top.routingId && isAppUrl(frame.url);
 }
 
-/** Routes every invoke from the preload through the shared dispatcher. Returns the unregister. */
+export interface InvokeHandler {
+  unregister(): void;
+  /** Resolves once every invoke under way now has its answer: core closes only after. */
+  settled(): Promise<void>;
+}
+
+/** Routes every invoke from the preload through the shared dispatcher. */
 export function registerInvokeHandler(options: {
   handlers: Handlers;
   getWindow: GetWindow;
   onInternalError?: (channel: string, error: unknown) => void;
   onInvalidRequest?: Parameters<typeof createDispatcher>[0]['onInvalidRequest'];
-}): () => void {
+}): InvokeHandler {
   const dispatch = createDispatcher<WebFrameMain | null>({
     handlers: options.handlers,
     isTrustedSender: (frame) => isTrustedFrame(frame, options.getWindow()),
@@ -31,7 +37,7 @@ export function registerInvokeHandler(options: {
     onInvalidRequest: options.onInvalidRequest,
   });
   ipcMain.handle(IPC_INVOKE, (event, channel: unknown, payload: unknown) => dispatch(channel, payload, event.senderFrame));
-  return () => ipcMain.removeHandler(IPC_INVOKE);
+  return { unregister: () => ipcMain.removeHandler(IPC_INVOKE), settled: dispatch.settled };
 }
 
 /** Sends core's events to the app window; while there is none, they have no one to reach. */

@@ -7,11 +7,12 @@ import { openAppSettings, StoredAppSettings } from '../core/settings/app-setting
 import type { SettingsStore } from '../core/settings/settings-store.ts';
 import { shrinkHeapAtRest } from '../service/thread/shrink-heap.ts';
 import { startBackend } from './backend.ts';
+import { holdCloseForPage } from './close-handshake.ts';
 import { DEEP_LINK_SCHEME, deepLinkIn, LinkRouter, parseDeepLink } from './deep-link.ts';
 import { applyDesktopSettings } from './desktop-settings.ts';
 import { saveDialogDestinations } from './export-dialog.ts';
 import { openExternalSafely } from './external.ts';
-import { createEventSender, registerInvokeHandler } from './ipc.ts';
+import { createEventSender, registerInvokeHandler, type InvokeHandler } from './ipc.ts';
 import { installApplicationMenu } from './menu.ts';
 import { noSuchAccountBox } from './message-boxes.ts';
 import { denyPermissions, guardWebContents } from './navigation.ts';
@@ -28,8 +29,10 @@ const RENDERER_DIR = join(import.meta.dirname, '../renderer');
 
 let mainWindow: BrowserWindow | null = null;
 let backend: Core | null = null;
-let unregisterInvoke: (() => void) | null = null;
+let invokes: InvokeHandler | null = null;
 let shutdown: 'running' | 'pending' | 'done' = 'running';
+/** A quit asked (the menu, Cmd+Q): the window's held close puts it off, and goes on with it after. */
+let quitting = false;
 let logger: Logger | null = null;
 let emitEvent: ReturnType<typeof createEventSender> | null = null;
 let placements: SettingsStore<WindowPlacements> | null = null;
@@ -57,6 +60,9 @@ if (!app.requestSingleInstanceLock()) {
   });
   app.on('activate', () => {
     if (backend !== null && BrowserWindow.getAllWindows().length === 0) openMainWindow();
+  });
+  app.on('before-quit', () => {
+    quitting = true;
   });
   app.on('will-quit', (event) => {
     if (shutdown === 'done') return;
@@ -112,7 +118,7 @@ async function start(): Promise<void> {
       () => appSettings.current().exportFolder,
     ),
   });
-  unregisterInvoke = registerInvokeHandler({
+  invokes = registerInvokeHandler({
     handlers: backend.handlers,
     getWindow: () => mainWindow,
     onInternalError: (channel, error) => log.error(`${channel} failed:`, error),
@@ -132,6 +138,9 @@ function openMainWindow(): void {
     if (placements === null) return;
     const bounds = window.getNormalBounds();
     placements.write(rememberPlacement(placements.read(), screen.getDisplayMatching(bounds), { bounds, maximized: window.isMaximized() }));
+  });
+  holdCloseForPage(window, () => {
+    if (quitting) app.quit();
   });
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
@@ -166,8 +175,10 @@ function focusMainWindow(): void {
 }
 
 async function stopBackend(): Promise<void> {
-  unregisterInvoke?.();
-  unregisterInvoke = null;
+  const answering = invokes;
+  invokes = null;
+  answering?.unregister();
+  await answering?.settled();
   const current = backend;
   backend = null;
   await current?.dispose().catch((error: unknown) => logger?.error('Shutdown failed:', error));

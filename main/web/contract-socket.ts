@@ -12,13 +12,16 @@ import { requestUrl } from './request-url.ts';
 // every invoke then takes the same dispatch path as Electron IPC.
 
 const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** How long a stop waits for its pages to send what they hold: a page that says nothing holds it no longer. */
+const STOP_GRACE_MS = 1_000;
 
 // required, not imported (eslint.config.ts says why)
 const ws = createRequire(import.meta.url)('ws') as typeof import('ws');
 
 export interface ContractSocket {
   broadcast(event: string, payload: unknown): void;
-  close(): void;
+  /** Asks each page to send what it still holds, waits for them and for every answer under way, then closes. */
+  close(): Promise<void>;
 }
 
 export function attachContractSocket(options: {
@@ -75,7 +78,11 @@ export function attachContractSocket(options: {
       const text = JSON.stringify({ type: 'event', event, payload } satisfies ServerMessage);
       for (const connection of connections) if (connection.readyState === ws.WebSocket.OPEN) connection.send(text);
     },
-    close() {
+    async close() {
+      const open = [...connections].filter((connection) => connection.readyState === ws.WebSocket.OPEN);
+      for (const connection of open) send(connection, { type: 'stopping' });
+      await untilClosedOrGrace(open);
+      await dispatch.settled();
       for (const connection of connections) connection.terminate();
       connections.clear();
       sockets.close();
@@ -97,6 +104,20 @@ function parseMessage(data: RawData): ClientMessage | { id: number; invalid: str
     return { id, invalid: 'A message must be {"type": "invoke", "id": <integer>, "channel": <string>, "payload": <object>}.' };
   }
   return { type, id, channel, payload };
+}
+
+async function untilClosedOrGrace(connections: WebSocket[]): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)));
+  const closed = connections.map(
+    (connection) =>
+      new Promise<void>((resolve) => {
+        if (connection.readyState === ws.WebSocket.CLOSED) resolve();
+        else connection.once('close', () => resolve());
+      }),
+  );
+  await Promise.race([Promise.all(closed), grace]);
+  clearTimeout(timer);
 }
 
 function send(connection: WebSocket, message: ServerMessage): void {

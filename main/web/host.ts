@@ -69,7 +69,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   try {
     port = await listen(server, options.port ?? 0);
   } catch (error) {
-    socket.close();
+    await socket.close();
     await core.dispose();
     await network.close();
     throw error;
@@ -81,7 +81,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     origin,
     token,
     async close() {
-      socket?.close();
+      await socket?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -88,7 +88,6 @@ test('a run goes on in a background tab, and the tabs come back in their order a
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(executionState(page)).toHaveText('Cancelled', { timeout: 30_000 });
 
-  await page.waitForTimeout(600);
   await ownHost.restart();
   await page.goto(ownHost.url());
   await expect(tabs(page).getByRole('tab')).toHaveText(['Daily volume by chain', 'Slow checksum', 'Demo trades']);

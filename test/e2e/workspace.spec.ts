@@ -78,7 +78,6 @@ test('after a restart without the network, queries, SQL, results and views are t
     await openQuery(page, 'Slow checksum');
     const slowEditor = page.getByRole('textbox', { name: 'SQL of Slow checksum' });
     await replaceSql(page, slowEditor, 'SELECT 1 AS typed_but_not_saved');
-    await page.waitForTimeout(1_000);
 
     // Today: the service cannot be reached, and the app starts again.
     await stop(remote.child);

@@ -15,7 +15,11 @@ export type Handlers = {
   [C in ChannelName]: (request: z.output<(typeof channels)[C]['request']>) => Promise<Result<ChannelResponse<C>>>;
 };
 
-export type Dispatch<S> = (channel: unknown, payload: unknown, sender: S) => Promise<Result<unknown>>;
+export interface Dispatch<S> {
+  (channel: unknown, payload: unknown, sender: S): Promise<Result<unknown>>;
+  /** Resolves once every request under way now has its answer: a host stopping waits for it before core closes. */
+  settled(): Promise<void>;
+}
 
 /**
  * The one path every request from a renderer takes, whichever host carried it:
@@ -29,7 +33,8 @@ export function createDispatcher<S>(options: {
   onInvalidRequest?: (channel: ChannelName, payload: unknown, error: ContractError) => void;
 }): Dispatch<S> {
   const { handlers, isTrustedSender, onInternalError, onInvalidRequest } = options;
-  return async (channel, payload, sender) => {
+  const underWay = new Set<Promise<Result<unknown>>>();
+  const answer = async (channel: unknown, payload: unknown, sender: S): Promise<Result<unknown>> => {
     if (!isTrustedSender(sender)) return fail('untrusted_sender', 'The request did not come from the app window.');
     if (!isChannelName(channel)) {
       return fail('unknown_channel', `Unknown channel ${JSON.stringify(String(channel)).slice(0, 120)}.`);
@@ -50,4 +55,11 @@ export function createDispatcher<S>(options: {
       return fail('internal', 'An error inside the app stopped this action.');
     }
   };
+  const dispatch = (channel: unknown, payload: unknown, sender: S) => {
+    const answering = answer(channel, payload, sender);
+    underWay.add(answering);
+    void answering.finally(() => underWay.delete(answering));
+    return answering;
+  };
+  return Object.assign(dispatch, { settled: async () => void (await Promise.allSettled([...underWay])) });
 }

@@ -19,6 +19,7 @@ function refusingApi(message: string): Api {
   return {
     invoke: () => Promise.resolve({ ok: false, error: { code: 'unreachable', message } }),
     on: () => () => {},
+    onStopping: () => () => {},
   };
 }
 

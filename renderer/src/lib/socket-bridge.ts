@@ -29,6 +29,7 @@ function unreachable(message: string): Result<never> {
 export class SocketBridge implements QuerydeskBridge {
   readonly #url: string;
   readonly #onStatus: (status: LinkStatus) => void;
+  readonly #stopping = new Set<() => void>();
   readonly #pending = new Map<number, Pending>();
   readonly #listeners = new Map<string, Set<(payload: unknown) => void>>();
   #socket: WebSocket | null = null;
@@ -66,6 +67,11 @@ export class SocketBridge implements QuerydeskBridge {
     return () => set.delete(untyped);
   }
 
+  onStopping(listener: () => void): () => void {
+    this.#stopping.add(listener);
+    return () => this.#stopping.delete(listener);
+  }
+
   #setStatus(status: LinkStatus): void {
     this.#status = status;
     this.#onStatus(status);
@@ -98,6 +104,10 @@ export class SocketBridge implements QuerydeskBridge {
       pending?.resolve(message.result as Result<unknown>);
     } else if (message.type === 'event') {
       for (const listener of this.#listeners.get(message.event) ?? []) listener(message.payload);
+    } else if (message.type === 'stopping') {
+      // What the listeners invoke goes out before the close frame: the host reads it before it sees the page go.
+      for (const listener of this.#stopping) listener();
+      this.#socket?.close();
     }
   }
 

@@ -31,8 +31,9 @@ export interface WindowState {
 export function createWindowState(): WindowState {
   const laterWrites = new LaterWrites();
   const { api, connection } = createBridge();
-  // What still waits to be written goes now, as the window closes or reloads.
+  // What still waits to be written goes now: as the window closes or reloads, and as main stops.
   window.addEventListener('pagehide', () => laterWrites.flush());
+  api.onStopping(() => laterWrites.flush());
   const workspace = new Workspace(api, new Accounts(api), new Drafts(api, laterWrites), laterWrites);
   return {
     api,

@@ -46,6 +46,7 @@ interface Report {
   unknownChannelReachedMain: boolean;
   invalidPayload: { ok: boolean; error?: { code: string; message: string } };
   unknownEventError: string | null;
+  writeAsItClosed: { ok: boolean } | null;
   ipcHandlersAfterQuit: string[];
   quitEmitted: boolean;
   exitCode: number | null;
@@ -128,7 +129,7 @@ describe('the built app, booted with a stand-in electron', () => {
     expect(report.preload).toEqual({
       required: ['electron'],
       exposedKeys: ['querydesk'],
-      bridgeKeys: ['invoke', 'on'],
+      bridgeKeys: ['invoke', 'on', 'onStopping'],
       bridgeFrozen: true,
     });
     expect(report.unknownChannel).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
@@ -206,5 +207,15 @@ describe('the built app, booted with a stand-in electron', () => {
     });
     // DuckDB folds its write-ahead log into the file when closed; a file left open keeps it.
     expect(walFiles(userData)).toEqual([]);
+  });
+
+  it('holds the window’s close for what the page still held to write, and has it on disk after the quit', () => {
+    expect(report.writeAsItClosed).toEqual({ ok: true, data: {} });
+    const uiFiles = readdirSync(join(userData, 'core', 'workspaces'), { recursive: true, encoding: 'utf8' }).filter((name) =>
+      name.endsWith('ui.json'),
+    );
+    expect(uiFiles).toHaveLength(1);
+    const ui = JSON.parse(readFileSync(join(userData, 'core', 'workspaces', uiFiles[0]!), 'utf8')) as { values: Record<string, unknown> };
+    expect(ui.values.layout).toEqual({ sidebarWidth: 321 });
   });
 });

@@ -126,10 +126,25 @@ describe('the IPC wrapper', () => {
 
   it('unregisters its handler', () => {
     fake.handlers.clear();
-    const unregister = registerInvokeHandler({ handlers, getWindow: () => null });
+    const { unregister } = registerInvokeHandler({ handlers, getWindow: () => null });
     expect(fake.handlers.has(IPC_INVOKE)).toBe(true);
     unregister();
     expect(fake.handlers.has(IPC_INVOKE)).toBe(false);
+  });
+
+  it('says once the invokes under way have all been answered, for core to close after', async () => {
+    fake.handlers.clear();
+    let answer!: () => void;
+    const slow = { ...handlers, 'ui:set': () => new Promise((resolve) => (answer = () => resolve(ok({})))) } as unknown as Handlers;
+    const registered = registerInvokeHandler({ handlers: slow, getWindow: () => window as never });
+    const reply = invoke({ ...topFrame }, 'ui:set', { accountId: 'local', key: 'tabs', value: null });
+    let settled = false;
+    const done = registered.settled().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(settled).toBe(false);
+    answer();
+    await done;
+    await expect(reply).resolves.toEqual({ ok: true, data: {} });
   });
 });
 

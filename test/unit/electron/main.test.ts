@@ -10,6 +10,8 @@ const fake = vi.hoisted(() => {
     ready: Promise.resolve(),
     windows: [] as Array<{ closed: Handler | undefined; shown: Handler | undefined }>,
     startError: null as Error | null,
+    /** What the window's held close calls once its page has answered. */
+    releaseClose: null as (() => void) | null,
   };
   const app = {
     enableSandbox: () => state.log.push('enableSandbox'),
@@ -52,8 +54,17 @@ vi.mock('../../../main/electron/ipc.ts', () => ({
   createEventSender: () => (event: string, payload: unknown) => fake.state.log.push(`event ${event} ${JSON.stringify(payload)}`),
   registerInvokeHandler: () => {
     fake.state.log.push('registerInvokeHandler');
-    return () => fake.state.log.push('unregisterInvokeHandler');
+    return {
+      unregister: () => fake.state.log.push('unregisterInvokeHandler'),
+      settled: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        fake.state.log.push('invokes settled');
+      },
+    };
   },
+}));
+vi.mock('../../../main/electron/close-handshake.ts', () => ({
+  holdCloseForPage: (_window: unknown, released: () => void) => (fake.state.releaseClose = released),
 }));
 vi.mock('../../../main/electron/window.ts', () => ({
   createMainWindow: (options: { preloadPath: string }) => {
@@ -172,10 +183,20 @@ describe('the Electron host lifecycle', () => {
     fake.emit('will-quit', { preventDefault: () => {} });
     expect(first.prevented).toBe(true);
     await vi.waitFor(() => expect(fake.state.log).toContain('quit'));
-    expect(fake.state.log).toEqual(['unregisterInvokeHandler', 'dispose', 'quit']);
+    expect(fake.state.log).toEqual(['unregisterInvokeHandler', 'invokes settled', 'dispose', 'quit']);
     const last = { prevented: false, preventDefault: () => (last.prevented = true) };
     fake.emit('will-quit', last);
     expect(last.prevented).toBe(false);
+  });
+
+  it('goes on with a quit once the window’s held close is released, and does not quit for a close alone', async () => {
+    await launch();
+    fake.state.log.length = 0;
+    fake.state.releaseClose!();
+    expect(fake.state.log).toEqual([]);
+    fake.emit('before-quit');
+    fake.state.releaseClose!();
+    expect(fake.state.log).toEqual(['quit']);
   });
 
   it('brings the window back on a second launch instead of opening another app', async () => {

@@ -45,10 +45,13 @@ const preload = loadPreload(String((window.options.webPreferences as Record<stri
   handler: (channel) => recorded.ipcHandlers.get(channel) as ((event: unknown, ...args: unknown[]) => unknown) | undefined,
   senderFrame: window.webContents.mainFrame,
   toRenderer: window.webContents.toRenderer,
+  // a moment later, as IPC delivers
+  fromRenderer: (channel, ...args) => setImmediate(() => electron.ipcMain.emit(channel, { sender: window.webContents }, ...args)),
 });
 const bridge = preload.exposed.get('querydesk') as {
   invoke(channel: unknown, payload: unknown): Promise<{ ok: boolean; data?: unknown; error?: { code: string; message: string } }>;
   on(event: unknown, listener: unknown): () => void;
+  onStopping(listener: () => void): () => void;
 };
 
 const settings = await bridge.invoke('settings:get', {});
@@ -78,8 +81,14 @@ const served = {
   otherHost: await answer('app://elsewhere/index.html'),
 };
 
+// as the renderer's LaterWrites: a change still waiting, sent as the window closes
+let writtenAsItClosed: Promise<unknown> | null = null;
+bridge.onStopping(() => {
+  writtenAsItClosed = bridge.invoke('ui:set', { accountId: local?.id, key: 'layout', value: { sidebarWidth: 321 } });
+});
 app.quit();
 await until(() => recorded.quitEmitted, 'the app to quit');
+const writeAsItClosed = await writtenAsItClosed;
 let serviceAfterQuit: string;
 try {
   await fetch(local?.baseUrl ?? 'http://127.0.0.1:9', { signal: AbortSignal.timeout(5000) });
@@ -121,6 +130,7 @@ console.log(
     invalidPayload,
     unknownEventError,
     localBaseUrl: local?.baseUrl ?? null,
+    writeAsItClosed,
     ipcHandlersAfterQuit: [...recorded.ipcHandlers.keys()],
     quitEmitted: recorded.quitEmitted,
     exitCode: recorded.exitCode,

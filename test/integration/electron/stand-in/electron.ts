@@ -77,7 +77,10 @@ class StandInApp extends EventEmitter {
     recorded.protocolClients.push(scheme);
     return true;
   }
-  /** As in Electron: windows close, then will-quit, which a listener may cancel; otherwise quit. */
+  /**
+   * As in Electron: before-quit, then each window is asked to close; one that prevents it cancels
+   * the quit. Then will-quit, which a listener may cancel too; otherwise quit.
+   */
   quit(): void {
     recorded.quitRequests += 1;
     if (this.quitting) return;
@@ -86,7 +89,8 @@ class StandInApp extends EventEmitter {
       const before = standInEvent();
       this.emit('before-quit', before);
       if (before.defaultPrevented) return void (this.quitting = false);
-      for (const window of [...recorded.windows]) window.destroy();
+      for (const window of BrowserWindow.getAllWindows()) window.close();
+      if (BrowserWindow.getAllWindows().length > 0) return void (this.quitting = false);
       const willQuit = standInEvent();
       this.emit('will-quit', willQuit);
       this.quitting = false;
@@ -97,6 +101,9 @@ class StandInApp extends EventEmitter {
   }
   exit(code = 0): void {
     recorded.exitCode = code;
+  }
+  isQuitting(): boolean {
+    return this.quitting;
   }
 }
 
@@ -122,9 +129,11 @@ class StandInWebContents extends EventEmitter {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = handler;
   }
+  /** Delivered a moment later, as IPC is. */
   send(channel: string, ...args: unknown[]): void {
     recorded.sent.push([channel, ...structuredClone(args)]);
-    this.toRenderer.emit(channel, ...structuredClone(args));
+    const delivered = structuredClone(args);
+    setImmediate(() => this.toRenderer.emit(channel, ...delivered));
   }
   isDestroyed(): boolean {
     return this.destroyed;
@@ -182,9 +191,18 @@ export class BrowserWindow extends EventEmitter {
   isDestroyed(): boolean {
     return this.destroyed;
   }
+  /** As in Electron: `close`, which a listener may prevent; then closed, and, were it the last one outside a quit, window-all-closed. */
+  close(): void {
+    if (this.destroyed) return;
+    const event = standInEvent();
+    this.emit('close', event);
+    if (event.defaultPrevented) return;
+    this.destroy();
+    if (BrowserWindow.getAllWindows().length === 0 && !app.isQuitting()) app.emit('window-all-closed');
+  }
+  /** As in Electron: closed at once, without `close`. */
   destroy(): void {
     if (this.destroyed) return;
-    this.emit('close', standInEvent());
     this.destroyed = true;
     this.webContents.destroy();
     this.emit('closed');

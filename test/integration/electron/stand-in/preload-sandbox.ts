@@ -15,6 +15,8 @@ export interface MainSide {
   senderFrame: unknown;
   /** Where the window's webContents.send delivers. */
   toRenderer: EventEmitter;
+  /** Where ipcRenderer.send delivers: ipcMain's listeners of `channel`. */
+  fromRenderer(channel: string, ...args: unknown[]): void;
 }
 
 export interface LoadedPreload {
@@ -39,6 +41,9 @@ export function loadPreload(path: string, main: MainSide): LoadedPreload {
       // Electron sends both ways with the structured clone algorithm.
       const answer = await handler({ senderFrame: main.senderFrame }, ...structuredClone(args));
       return structuredClone(answer);
+    },
+    send(channel: string, ...args: unknown[]) {
+      main.fromRenderer(channel, ...structuredClone(args));
     },
     on(channel: string, listener: (...args: unknown[]) => void) {
       const forward = (...args: unknown[]) => listener({ sender: ipcRenderer }, ...args);
