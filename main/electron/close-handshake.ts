@@ -12,7 +12,8 @@ const GRACE_MS = 1_000;
 export function holdCloseForPage(window: BrowserWindow, released: () => void): void {
   let phase: 'open' | 'asking' | 'closing' = 'open';
   window.on('close', (event) => {
-    if (phase === 'closing') return;
+    // a page already gone has nothing to send
+    if (phase === 'closing' || window.webContents.isDestroyed()) return;
     event.preventDefault();
     if (phase === 'asking') return;
     phase = 'asking';
@@ -28,7 +29,6 @@ export function holdCloseForPage(window: BrowserWindow, released: () => void): v
     };
     const timer = setTimeout(release, GRACE_MS);
     ipcMain.on(IPC_STOPPED, answered);
-    if (window.webContents.isDestroyed()) release();
-    else window.webContents.send(IPC_STOPPING);
+    window.webContents.send(IPC_STOPPING);
   });
 }

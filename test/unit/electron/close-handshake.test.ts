@@ -73,8 +73,10 @@ describe('a window’s held close', () => {
   it('does not wait for a page that is already gone', () => {
     const window = fakeWindow();
     window.webContents.isDestroyed = () => true;
-    holdCloseForPage(window as never, () => {});
-    window.close();
-    expect([window.sent, window.closes]).toEqual([[], 1]);
+    let released = 0;
+    holdCloseForPage(window as never, () => (released += 1));
+    expect(window.close()).toBe(true);
+    expect([window.sent, window.closes, released]).toEqual([[], 1, 0]);
+    expect(fake.ipcMain.listenerCount(IPC_STOPPED)).toBe(0);
   });
 });
