@@ -2,7 +2,8 @@
 // typing a new filter, alone and with 15 others asking at once (the same new filter, and each a
 // different one), beside DuckDB alone running the same page queries at once in this process. A
 // user trying filter after filter under one sort is measured once the service has made that
-// sort's view (sort-views.ts, in the background); the first filter under a sort, apart.
+// sort's view (sort-views.ts, in the background); the first filter under a sort, apart; and the
+// first page under a sort without a filter, which has no goal of its own.
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 const CLIENTS = 16;
@@ -13,6 +14,8 @@ const CONCURRENT_GOAL = 3;
 const SORT = 'amount_usd desc';
 /** A sort for each round of the first filter under a sort, none asked before: each is asked once. */
 const FIRST_SORTS = ['block_time desc', 'fee desc', 'bucket desc', 'wallet desc', 'id desc'];
+/** The same for the first page under a sort without a filter, a user's first click on a column's header. */
+const UNFILTERED_SORTS = ['block_time asc', 'fee asc', 'bucket asc', 'wallet asc', 'id asc'];
 /** The service is settled when it took less than this share of a core over the last interval. */
 const SETTLED = { cpuShare: 0.05, intervalMillis: 250, atMostMillis: 30_000 };
 
@@ -34,7 +37,8 @@ function newThreshold(): number {
 }
 
 const filterText = (threshold: number) => `chain = 'base' and amount_usd > ${threshold}`;
-const directPageSql = (sort: string) => `SELECT * FROM r WHERE chain = 'base' AND amount_usd > ? ORDER BY ${sort}, rowid LIMIT 100`;
+const directPageSql = (sort: string, filtered: boolean) =>
+  `SELECT * FROM r${filtered ? ` WHERE chain = 'base' AND amount_usd > ?` : ''} ORDER BY ${sort}, rowid LIMIT 100`;
 
 /** The time of each of `work`'s calls, all started at once. */
 async function together(count: number, work: (i: number) => Promise<void>): Promise<number[]> {
@@ -65,14 +69,16 @@ async function settled(cpuMillis: () => number): Promise<void> {
 
 /** Prints the slowest first page (median of the rounds) of each measure beside DuckDB alone's. */
 export async function benchNewFilters({ resultsUrl, key, direct, serviceCpuMillis }: NewFilterTarget): Promise<void> {
-  const servicePage = async (threshold: number, sort = SORT) => {
-    const query = new URLSearchParams({ filters: filterText(threshold), sort_by: sort, limit: '100' });
+  /** A threshold of null asks for the page without a filter. */
+  const servicePage = async (threshold: number | null, sort = SORT) => {
+    const query = new URLSearchParams({ sort_by: sort, limit: '100', ...(threshold === null ? {} : { filters: filterText(threshold) }) });
     const response = await fetch(`${resultsUrl}?${query}`, { headers: { 'x-dune-api-key': key } });
-    if (response.status !== 200) throw new Error(`a first filtered page: HTTP ${response.status}: ${await response.text()}`);
+    if (response.status !== 200) throw new Error(`a first page: HTTP ${response.status}: ${await response.text()}`);
     await response.arrayBuffer();
   };
-  const directPage = async (connection: DuckDBConnection, threshold: number, sort = SORT) => {
-    (await connection.runAndReadAll(directPageSql(sort), [threshold])).getRowObjectsJson();
+  const directPage = async (connection: DuckDBConnection, threshold: number | null, sort = SORT) => {
+    const sql = directPageSql(sort, threshold !== null);
+    (await (threshold === null ? connection.runAndReadAll(sql) : connection.runAndReadAll(sql, [threshold]))).getRowObjectsJson();
   };
   // every connection, the client's and DuckDB's, has run the statement's kind once; and the
   // filters under SORT have had the service make its view
@@ -80,21 +86,26 @@ export async function benchNewFilters({ resultsUrl, key, direct, serviceCpuMilli
   await together(CLIENTS, (i) => directPage(direct[i]!, 4000 + i));
   await settled(serviceCpuMillis);
 
-  const print = (label: string, service: number[], alone: number[], goal: number) => {
+  const print = (label: string, service: number[], alone: number[], goal: number | null) => {
     const [s, d] = [median(service), median(alone)];
     console.log(
       `    ${label.padEnd(50)} service ${`${s.toFixed(1)} ms`.padStart(9)}, DuckDB alone ${`${d.toFixed(1)} ms`.padStart(8)}: ` +
-        `${(s / d).toFixed(2)}x (goal ${goal}x; service ${spread(service)}, alone ${spread(alone)})`,
+        `${(s / d).toFixed(2)}x (${goal === null ? 'no goal' : `goal ${goal}x`}; service ${spread(service)}, alone ${spread(alone)})`,
     );
   };
+  /** One user's first page under each of `sorts`, none asked before, beside DuckDB alone's. */
+  const firstUnder = async (sorts: string[], filtered: boolean): Promise<[number[], number[]]> => {
+    const times: [number[], number[]] = [[], []];
+    for (const sort of sorts.slice(0, ROUNDS)) {
+      const threshold = filtered ? newThreshold() : null;
+      times[0].push(...(await together(1, () => servicePage(threshold, sort))));
+      times[1].push(...(await together(1, () => directPage(direct[0]!, threshold, sort))));
+    }
+    return times;
+  };
   console.log(`  the first page of a filter nobody asked before (100 rows, sorted; the slowest, median of ${ROUNDS} rounds):`);
-  const firstUnderSort: [number[], number[]] = [[], []];
-  for (const sort of FIRST_SORTS.slice(0, ROUNDS)) {
-    const threshold = newThreshold();
-    firstUnderSort[0].push(...(await together(1, () => servicePage(threshold, sort))));
-    firstUnderSort[1].push(...(await together(1, () => directPage(direct[0]!, threshold, sort))));
-  }
-  print('one user, the first filter under a sort', ...firstUnderSort, SINGLE_GOAL);
+  print('one user, the first filter under a sort', ...(await firstUnder(FIRST_SORTS, true)), SINGLE_GOAL);
+  print('one user, the first page under a sort, no filter', ...(await firstUnder(UNFILTERED_SORTS, false)), null);
 
   const measures: { label: string; count: number; same: boolean }[] = [
     { label: 'one user, under a sort filtered before', count: 1, same: true },
