@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { giveBackMemory } from '../../common/give-back-memory.ts';
 import { CACHE_DUCKDB_BYTES, duckdbBytes, IDLE_GIVE_BACK_MILLIS } from '../../common/memory-budgets.ts';
+import { PAGE_READ_SETTINGS } from '../../common/page-reads.ts';
 import { SerialQueue } from '../../common/serial-queue.ts';
 import { duckdbModule } from '../duckdb-module.ts';
 import { compactIfWasteful, dropUnfinishedCompaction } from './cache-compaction.ts';
@@ -92,7 +93,10 @@ interface OpenFile {
 }
 
 async function openFile(file: string): Promise<OpenFile> {
-  const instance = await duckdbModule().DuckDBInstance.create(file, { storage_compatibility_version: STORAGE_VERSION });
+  const instance = await duckdbModule().DuckDBInstance.create(file, {
+    storage_compatibility_version: STORAGE_VERSION,
+    ...PAGE_READ_SETTINGS,
+  });
   const shared = await instance.connect();
   for (const sql of [...SESSION, ...SCHEMA]) await shared.run(sql);
   return { instance, shared, writer: await open(file, 'r+').catch(() => null) };

@@ -34,6 +34,27 @@ export function columnsOut(entry: CacheEntry, columns: Column[]): ResultPage['co
   return columns.map((c) => ({ name: c.name, type: entry.wireTypes[entry.columns.indexOf(c)] ?? c.type }));
 }
 
+/**
+ * A page of rows `startRow` to `endRow` of the cached `table` (quoted) in the compiled view. The
+ * cells are shaped after the page is cut: shaped before, every row that passes the filter would be
+ * (timestamps formatted for a million rows to keep a hundred). The cut page is put in order
+ * again, by the same keys and the row's place.
+ */
+export function cachedPageSql(
+  table: string,
+  compiled: CompiledRequest,
+  startRow: number,
+  endRow: number,
+): { sql: string; params: (string | number)[] } {
+  const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
+  const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, rowid` : '';
+  const reorder = compiled.orderBy ? `${compiled.orderBy}, ${PAGE_ROW}` : PAGE_ROW;
+  return {
+    sql: `SELECT ${selectList(compiled.columns)} FROM (SELECT *, rowid AS ${PAGE_ROW} FROM ${table}${where}${orderBy} LIMIT ? OFFSET ?) ORDER BY ${reorder}`,
+    params: [...(compiled.where?.params ?? []), endRow - startRow, startRow],
+  };
+}
+
 export async function readCachedPage(
   db: CacheDb,
   entry: CacheEntry,
@@ -44,20 +65,12 @@ export async function readCachedPage(
   const compiled = compileView(entry, view);
   if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
   const table = quoteIdentifier(entry.tableName);
-  const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
-  const params = compiled.where?.params ?? [];
-  const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, rowid` : '';
-  // The cells are shaped after the page is cut: shaped before, every row that passes the filter
-  // would be (timestamps formatted for a million rows to keep a hundred). The cut page is put in
-  // order again, by the same keys and the row's place.
-  const reorder = compiled.orderBy ? `${compiled.orderBy}, ${PAGE_ROW}` : PAGE_ROW;
+  const page = cachedPageSql(table, compiled, startRow, endRow);
   return db.withConnection((connection) =>
     valueErrors(async () => {
-      const reader = await connection.runAndReadAll(
-        `SELECT ${selectList(compiled.columns)} FROM (SELECT *, rowid AS ${PAGE_ROW} FROM ${table}${where}${orderBy} LIMIT ? OFFSET ?) ORDER BY ${reorder}`,
-        [...params, endRow - startRow, startRow],
-      );
-      const total = compiled.where ? await countRows(connection, table, where, params) : entry.rowCount;
+      const reader = await connection.runAndReadAll(page.sql, page.params);
+      const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
+      const total = compiled.where ? await countRows(connection, table, where, compiled.where.params) : entry.rowCount;
       return ok({
         columns: columnsOut(entry, compiled.columns),
         rows: reader.getRows().map((row) => row.map(toCacheCell)),

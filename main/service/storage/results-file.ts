@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { duckdbBytes, SERVICE_DUCKDB_BYTES } from '../../common/memory-budgets.ts';
+import { PAGE_READ_SETTINGS } from '../../common/page-reads.ts';
 import { quoteIdentifier as q, quoteLiteral } from '../../common/sql-quote.ts';
 import { ResultFiles } from '../results/result-files.ts';
 import { Database } from './duckdb.ts';
@@ -22,7 +23,11 @@ const READ_THREADS = '1';
 export async function openResults(dataDir: string, memoryLimit: string): Promise<ResultFiles> {
   const spill = (name: string) => `SET temp_directory = ${quoteLiteral(join(dataDir, 'tmp', name))}`;
   // both opened as a result is read or written, and closed once none has been for a while
-  const db = Database.openOnUse(':memory:', [spill('results')], SESSION, { memory_limit: memoryLimit, threads: READ_THREADS });
+  const db = Database.openOnUse(':memory:', [spill('results')], SESSION, {
+    memory_limit: memoryLimit,
+    threads: READ_THREADS,
+    ...PAGE_READ_SETTINGS,
+  });
   const writer = Database.openOnUse(':memory:', [spill('results-written')], SESSION, { memory_limit: WRITER_MEMORY });
   const files = new ResultFiles(db, writer, join(dataDir, 'results'));
   await moveFromOneFile(join(dataDir, 'results.duckdb'), files);

@@ -21,6 +21,7 @@ import {
   type GridApi,
   type GridOptions,
 } from 'ag-grid-community';
+import { GRID_BLOCK_ROWS } from '../../../../main/common/page-reads.ts';
 
 // AG Grid ships as modules since v33: register only what the result grids use (the whole result
 // in the Infinite Row Model, samples in the Client-Side one). The *Api modules back the calls
@@ -102,7 +103,7 @@ export function createThemedGrid<T>(container: HTMLElement, options: GridOptions
 /** A whole result, read from the service in blocks of rows as the grid scrolls. */
 export const INFINITE_ROWS = {
   rowModelType: 'infinite',
-  cacheBlockSize: 200,
+  cacheBlockSize: GRID_BLOCK_ROWS,
   maxBlocksInCache: 100,
   maxConcurrentDatasourceRequests: 2,
   blockLoadDebounceMillis: 60,
