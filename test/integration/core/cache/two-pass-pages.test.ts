@@ -16,6 +16,9 @@ const COLUMNS: Column[] = [
   { name: 'grp', type: 'VARCHAR' },
   { name: 'amount', type: 'DECIMAL(18,6)' },
   { name: 'seen', type: 'TIMESTAMP' },
+  // Dune's uint256 past 2^64 and varbinary, as the cache keeps them
+  { name: 'fee', type: 'UHUGEINT' },
+  { name: 'data', type: 'BLOB' },
 ];
 
 let dir: string;
@@ -28,7 +31,8 @@ beforeAll(async () => {
     connection.run(
       `CREATE TABLE blocks AS SELECT range AS id, ['a', 'b', NULL, 'c'][1 + range % 4] AS grp, ` +
         `CASE WHEN range % 11 = 0 THEN NULL ELSE ((hash(range) % 1000000) / 100)::DECIMAL(18,6) END AS amount, ` +
-        `TIMESTAMP '2024-01-01' + to_minutes(range % 97) AS seen FROM range(${ROWS})`,
+        `TIMESTAMP '2024-01-01' + to_minutes(range % 97) AS seen, ` +
+        `(range % 89)::UHUGEINT * 1000000000000000000000 AS fee, unhex(md5((range % 61)::VARCHAR)) AS data FROM range(${ROWS})`,
     ),
   );
 });
@@ -39,7 +43,11 @@ afterAll(async () => {
 
 describe("the grid's sorted blocks from the cache", () => {
   it('are read in two passes, with the rows of one pass', async () => {
-    for (const view of [{ sortBy: 'grp desc' }, { sortBy: 'amount asc, seen desc', filters: "grp <> 'b' and id > 500" }]) {
+    for (const view of [
+      { sortBy: 'grp desc' },
+      { sortBy: 'amount asc, seen desc', filters: "grp <> 'b' and id > 500" },
+      { sortBy: 'fee desc, data asc', filters: 'fee > 18446744073709551616' },
+    ]) {
       const compiled = compileResultRequest(view, COLUMNS);
       await db.withConnection((connection) =>
         expectTwoPassBlocks(connection, (limit, offset) => cachedPageSql('blocks', compiled, offset, offset + limit), [0, 3_000]),
