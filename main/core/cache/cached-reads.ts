@@ -34,6 +34,11 @@ export function columnsOut(entry: CacheEntry, columns: Column[]): ResultPage['co
   return columns.map((c) => ({ name: c.name, type: entry.wireTypes[entry.columns.indexOf(c)] ?? c.type }));
 }
 
+/** The compiled view's filter as a WHERE clause (with a leading space), or nothing. */
+export function whereClause(compiled: CompiledRequest): string {
+  return compiled.where ? ` WHERE ${compiled.where.sql}` : '';
+}
+
 /**
  * A page of rows `startRow` to `endRow` of the cached `table` (quoted) in the compiled view. The
  * cells are shaped after the page is cut: shaped before, every row that passes the filter would be
@@ -46,7 +51,7 @@ export function cachedPageSql(
   startRow: number,
   endRow: number,
 ): { sql: string; params: (string | number)[] } {
-  const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
+  const where = whereClause(compiled);
   const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, rowid` : '';
   const reorder = compiled.orderBy ? `${compiled.orderBy}, ${PAGE_ROW}` : PAGE_ROW;
   return {
@@ -69,8 +74,7 @@ export async function readCachedPage(
   return db.withConnection((connection) =>
     valueErrors(async () => {
       const reader = await connection.runAndReadAll(page.sql, page.params);
-      const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
-      const total = compiled.where ? await countRows(connection, table, where, compiled.where.params) : entry.rowCount;
+      const total = compiled.where ? await countRows(connection, table, whereClause(compiled), compiled.where.params) : entry.rowCount;
       return ok({
         columns: columnsOut(entry, compiled.columns),
         rows: reader.getRows().map((row) => row.map(toCacheCell)),
@@ -93,7 +97,7 @@ export async function readCachedSample(
   const compiled = compileView(entry, view);
   if (compiled instanceof FilterLanguageError) return languageFailure(compiled);
   const table = quoteIdentifier(entry.tableName);
-  const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
+  const where = whereClause(compiled);
   const params = compiled.where?.params ?? [];
   return db.withConnection((connection) =>
     valueErrors(async () => {

@@ -2,7 +2,7 @@ import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 import { fail, ok, type ExportFormat, type ExportText, type Result } from '../../contract/index.ts';
 import type { CompiledRequest } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
-import { countRows } from '../cache/cached-reads.ts';
+import { countRows, whereClause } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
 import { noResultText } from '../executions/states.ts';
 import { refusal } from '../results/read-range.ts';
@@ -59,7 +59,7 @@ export async function cacheSource(
 ): Promise<FileSource> {
   const { format, text } = written;
   const table = quoteIdentifier(entry.tableName);
-  const where = compiled.where ? ` WHERE ${compiled.where.sql}` : '';
+  const where = whereClause(compiled);
   const params = compiled.where?.params ?? [];
   const orderBy = compiled.orderBy ? ` ORDER BY ${compiled.orderBy}, ${quoteIdentifier(EXPORT_SOURCE)}.rowid` : '';
   const totalRowCount = compiled.where ? await db.withConnection((c) => countRows(c, table, where, params)) : entry.rowCount;
