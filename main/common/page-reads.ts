@@ -9,7 +9,7 @@ export const GRID_BLOCK_ROWS = 200;
  * keys and the rowid of every row that passes the filter, then every column of the page's rows
  * only, fetched by rowid. In one pass, every column of every passing row went through the sort,
  * which on a million rows took longer than the whole two passes. DuckDB does so only up to 50 rows
- * unless told; the grid's blocks and the service's pages are larger. A window deep into a small
+ * unless told; the grid's blocks and the service's pages are larger. A window deep into the
  * table (past about a fifth of its rows) is still read in one pass: DuckDB's own choice.
  */
 const TWO_PASS_ROWS = GRID_BLOCK_ROWS;
