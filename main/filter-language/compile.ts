@@ -2,9 +2,9 @@ import { kindOf, parseType } from '../common/dune-types/index.ts';
 import { quoteIdentifier } from '../common/sql-quote.ts';
 import type { ColumnRef, Comparison, Filter, Literal, SortTerm } from './ast.ts';
 import { FilterLanguageError, type LanguagePart } from './errors.ts';
+import { compareOutside, placeOf, type Place } from './exact-numbers.ts';
 import type { Column } from './table-column.ts';
 import { checkValue } from './value-types.ts';
-import { compareOutside, placeOf, type Place } from './whole-numbers.ts';
 
 /** SQL with `?` placeholders and their values in order; no value of the request is ever in the SQL text. */
 export interface BoundSql {
@@ -33,8 +33,9 @@ function storedKind(column: Column) {
 /**
  * A value compared with a column is cast to the column's type, so strings compare with dates and
  * numbers as DuckDB would convert them; timestamps as the results show them (`… UTC`) are read
- * back, and bytes from their `0x` hex. A number that is no value of a whole-number column (a
- * fraction, or past its type's range) is answered without a cast (see whole-numbers.ts).
+ * back, and bytes from their `0x` hex. A number that is no value of a whole-number or decimal
+ * column (more digits after the point than it keeps, or past its type's range) is answered without
+ * a cast (see exact-numbers.ts).
  */
 function castValue(column: Column, value: Literal, params: string[]): string | Exclude<Place, { kind: 'value' }> {
   checkValue(column, value);
@@ -44,7 +45,7 @@ function castValue(column: Column, value: Literal, params: string[]): string | E
     params.push(text.trim().slice(2));
     return 'unhex(?)';
   }
-  if (kind === 'integer' || kind === 'big-integer') {
+  if (kind === 'integer' || kind === 'big-integer' || kind === 'decimal') {
     const place = placeOf(text, column.type);
     if (place.kind !== 'value') return place;
     text = place.text;

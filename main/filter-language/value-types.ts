@@ -1,4 +1,4 @@
-import { kindOf, parseType, type TypeKind } from '../common/dune-types/index.ts';
+import { kindOf, parseType, readDecimal, type TypeKind } from '../common/dune-types/index.ts';
 import type { Literal } from './ast.ts';
 import { FilterLanguageError } from './errors.ts';
 import type { Column } from './table-column.ts';
@@ -14,6 +14,9 @@ const FLOAT_WORD = /^\s*[-+]?(inf|infinity|nan)\s*$/i;
 const DATE_START = /^\s*(\d{4,}-\d{1,2}-\d{1,2}|[-+]?infinity|epoch)/i;
 const BOOLEAN = /^\s*(true|false|t|f|y|n|yes|no|on|off|1|0)\s*$/i;
 const HEX = /^\s*0x([0-9a-f]{2})*\s*$/i;
+// DuckDB's decimals keep up to 38 digits after the point: a number compared with an integer or a
+// decimal column is read exactly with its point moved that far (exact-numbers.ts).
+const MOST_DECIMAL_PLACES = 38;
 
 function refuse(value: Literal, problem: string): never {
   throw new FilterLanguageError('filters', value.position, problem);
@@ -42,6 +45,9 @@ export function checkValue(column: Column, value: Literal): void {
     case 'big-integer':
     case 'decimal':
       if (!NUMBER.test(text)) refuse(value, `${column.name} holds numbers (${type}); '${text}' is not a number`);
+      if (readDecimal(text, MOST_DECIMAL_PLACES) === null) {
+        refuse(value, `${column.name} holds numbers (${type}); '${text}' has too many digits to compare exactly`);
+      }
       return;
     case 'float':
       if (!NUMBER.test(text) && !FLOAT_WORD.test(text)) refuse(value, `${column.name} holds numbers (${type}); '${text}' is not a number`);

@@ -10,7 +10,8 @@ import {
 } from '../../../main/filter-language/index.ts';
 
 // The filter language on the columns a Dune result is kept in (uint256 and int256 as BIGNUM,
-// varbinary as BLOB), run by a real DuckDB: numbers compare as numbers, bytes as bytes.
+// varbinary as BLOB, decimal(p, s) as DECIMAL), run by a real DuckDB: numbers compare as numbers,
+// exactly, bytes as bytes.
 
 const BIG = '340282366920938463463374607431768211457'; // 2^128 + 1
 const columns: Column[] = [
@@ -20,17 +21,20 @@ const columns: Column[] = [
   { name: 'holder', type: 'BLOB', duneType: 'varbinary' },
   { name: 'legs', type: 'VARCHAR', duneType: 'array(varchar)' },
   { name: 'small', type: 'UHUGEINT', duneType: 'uint256' },
+  { name: 'fee', type: 'DECIMAL(6,2)', duneType: 'decimal(6,2)' },
 ];
 
 let connection: DuckDBConnection;
 beforeAll(async () => {
   connection = await (await DuckDBInstance.create(':memory:')).connect();
-  await connection.run(`CREATE TABLE t (id INTEGER, amount BIGNUM, delta BIGNUM, holder BLOB, legs VARCHAR, small UHUGEINT)`);
+  await connection.run(
+    `CREATE TABLE t (id INTEGER, amount BIGNUM, delta BIGNUM, holder BLOB, legs VARCHAR, small UHUGEINT, fee DECIMAL(6,2))`,
+  );
   await connection.run(`INSERT INTO t VALUES
-    (1, '9', '-5', unhex('d8da6bf26964af9d7eed9e03e53415d37aa96045'), '["a"]', 0),
-    (2, '10', '3', unhex('1f9840a85d5af5bf1d1762f925bdaddc4201f984'), '["b"]', 7),
-    (3, '${BIG}', '-${BIG}', NULL, NULL, NULL),
-    (4, '1000', '0', unhex('00'), '[]', '340282366920938463463374607431768211455')`);
+    (1, '9', '-5', unhex('d8da6bf26964af9d7eed9e03e53415d37aa96045'), '["a"]', 0, 0.12),
+    (2, '10', '3', unhex('1f9840a85d5af5bf1d1762f925bdaddc4201f984'), '["b"]', 7, 0.13),
+    (3, '${BIG}', '-${BIG}', NULL, NULL, NULL, NULL),
+    (4, '1000', '0', unhex('00'), '[]', '340282366920938463463374607431768211455', -0.13)`);
 });
 afterAll(() => connection.closeSync());
 
@@ -61,6 +65,29 @@ describe('filters on Dune-typed columns', () => {
     expect(await ids('id != 2.5')).toEqual([1, 2, 3, 4]);
     expect(await ids('id in (2, 2.5)')).toEqual([2]);
     expect(await ids('id in (2.5)')).toEqual([]);
+  });
+
+  it('compares decimals with more digits after the point than the column keeps exactly, never rounded', async () => {
+    // DuckDB's cast would make 0.125 into 0.13, and 0.121 into 0.12
+    expect(await ids('fee > 0.125')).toEqual([2]);
+    expect(await ids('fee >= 0.125')).toEqual([2]);
+    expect(await ids('fee < 0.125')).toEqual([1, 4]);
+    expect(await ids('fee <= 0.121')).toEqual([1, 4]);
+    expect(await ids('fee > -0.125')).toEqual([1, 2]);
+    expect(await ids('fee < -0.125')).toEqual([4]);
+    expect(await ids('fee = 0.121')).toEqual([]);
+    expect(await ids('fee != 0.121')).toEqual([1, 2, 4]);
+    expect(await ids('fee in (0.13, 0.121)')).toEqual([2]);
+    expect(await ids('fee = 0.130')).toEqual([2]);
+    expect(await ids('fee = 13e-2')).toEqual([2]);
+  });
+
+  it("compares a number past a decimal column's digits as past every value, never an error", async () => {
+    expect(await ids('fee < 10000')).toEqual([1, 2, 4]);
+    expect(await ids('fee > 9999.995')).toEqual([]);
+    expect(await ids('fee <= 9999.99')).toEqual([1, 2, 4]);
+    expect(await ids('fee > -1e6')).toEqual([1, 2, 4]);
+    expect(await ids('fee = 1e6')).toEqual([]);
   });
 
   it("compares a number past a column type's range as past every value, never an error", async () => {
@@ -107,5 +134,7 @@ describe('filters on Dune-typed columns', () => {
     expect(refusal("holder = '0xabc'")).toMatch(/holder holds bytes/);
     expect(refusal("legs = 'a'")).toMatch(/legs is of type array\(varchar\), which compares with no single value/);
     expect(refusal("legs like '%a%'")).toBeNull();
+    expect(refusal('id > 1e5000')).toMatch(/id holds numbers \(integer\); '1e5000' has too many digits to compare exactly/);
+    expect(refusal('fee < 1e-5000')).toMatch(/fee holds numbers \(decimal\(6,2\)\); '1e-5000' has too many digits/);
   });
 });
