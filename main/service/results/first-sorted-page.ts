@@ -7,8 +7,9 @@ import type { StoredSize } from './result-writer.ts';
 import { totalBytesSql } from './row-bytes.ts';
 
 // A speed-up over the plain path (page-sql.ts) for the first sorted page of a filter nobody asked
-// before, which needs the filter's total too. Read apart, the page's top-N sort and the count each
-// scanned the whole result, on a thread each. Here one statement filters each part of the rows once,
+// before, which needs the filter's total too, of a result stored without its rows' sizes (those
+// with them are counted by them, row-sizes.ts). Read apart, the page's top-N sort and the count
+// each scanned the whole result, on a thread each. Here one statement filters each part of the rows once,
 // counts what passed and keeps its best rows; the parts run at once, on a core each, when the
 // service has nothing else to read, and the page is the best rows of all parts.
 

@@ -21,7 +21,12 @@ const SUFFIX = '.duckdb';
 export interface ResultTable {
   sql: string;
   catalog: string;
+  /** Its rows' sizes (row-sizes.ts) as SQL names them; null for a result stored before they were kept. */
+  sizes: string | null;
 }
+
+/** The table of a result's rows' sizes, in its file. */
+const SIZES_TABLE = 'row_sizes';
 
 interface Attached {
   /** The database's name, unquoted. */
@@ -32,6 +37,8 @@ interface Attached {
   idleSince: number;
   /** The file's size when the last user let go. */
   bytes: number;
+  /** Whether the file keeps its rows' sizes. */
+  sized: boolean;
 }
 
 /**
@@ -94,21 +101,29 @@ export class ResultFiles {
     }
   }
 
+  /** Whether the result's file keeps its rows' sizes (row-sizes.ts). */
+  sized(executionId: string): Promise<boolean> {
+    return this.use(executionId, (table) => Promise.resolve(table.sizes !== null));
+  }
+
   /** Attaches the result for reading (counting one more user) and answers its table; `release` when done. */
   async acquire(executionId: string): Promise<ResultTable> {
     const entry = this.#attached.get(executionId) ?? (await this.#attaching.run(executionId, () => this.#attach(executionId)));
     this.#idle.take(executionId);
     entry.users++;
     this.#attached.set(executionId, entry);
-    return tableOf(entry.alias);
+    return tableOf(entry.alias, entry.sized);
   }
 
-  /** Starts a new file for the result, in place of any it had, attached to `writer` until `written`. */
-  async create(executionId: string): Promise<ResultTable> {
+  /**
+   * Starts a new file for the result, in place of any it had, attached to `writer` until `written`;
+   * its writer writes its rows' sizes where `sizes` names.
+   */
+  async create(executionId: string): Promise<ResultTable & { sizes: string }> {
     await this.#forget(executionId);
     const alias = aliasOf(executionId);
     await this.writer.run(`ATTACH ${literal(this.path(executionId))} AS ${q(alias)} (STORAGE_VERSION '${RESULT_STORAGE_VERSION}')`);
-    return tableOf(alias);
+    return { ...tableOf(alias, true), sizes: sizesOf(alias) };
   }
 
   /** Writes what is pending of a new result into its file, so that memory holds nothing of it that a crash could lose. */
@@ -168,7 +183,11 @@ export class ResultFiles {
     if (!existsSync(path)) throw new Error(`the result of execution ${executionId} is not stored`);
     const alias = aliasOf(executionId);
     await this.db.run(`ATTACH ${literal(path)} AS ${q(alias)}`);
-    return { alias, users: 0, dropped: false, idleSince: performance.now(), bytes: 0 };
+    const [found] = await this.db.rows<{ sized: boolean }>(
+      `SELECT count(*) > 0 AS sized FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main' AND table_name = ?`,
+      [alias, SIZES_TABLE],
+    );
+    return { alias, users: 0, dropped: false, idleSince: performance.now(), bytes: 0, sized: found?.sized === true };
   }
 
   async #forget(executionId: string): Promise<void> {
@@ -193,8 +212,12 @@ function aliasOf(executionId: string): string {
   return `result_${executionId}`;
 }
 
-function tableOf(alias: string): ResultTable {
-  return { sql: `${q(alias)}.main.r`, catalog: alias };
+function tableOf(alias: string, sized: boolean): ResultTable {
+  return { sql: `${q(alias)}.main.r`, catalog: alias, sizes: sized ? sizesOf(alias) : null };
+}
+
+function sizesOf(alias: string): string {
+  return `${q(alias)}.main.${SIZES_TABLE}`;
 }
 
 function fileBytes(path: string): number {

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PageWriter } from './page-writer.ts';
-import type { ResultFiles } from './result-files.ts';
+import type { ResultFiles, ResultTable } from './result-files.ts';
 
 /** Reads stored results: a connection to the results DuckDB, each result attached while it is read. */
 export class ResultReader {
@@ -15,7 +15,12 @@ export class ResultReader {
 
   /** Runs `work` with the result's table attached, on a connection of its own. */
   withTable<T>(executionId: string, work: (connection: DuckDBConnection, table: string) => Promise<T>): Promise<T> {
-    return this.files.use(executionId, (table) => this.withConnection((connection) => work(connection, table.sql)));
+    return this.withResult(executionId, (connection, table) => work(connection, table.sql));
+  }
+
+  /** As `withTable`, with the names of the result's table and of what its file keeps beside it. */
+  withResult<T>(executionId: string, work: (connection: DuckDBConnection, table: ResultTable) => Promise<T>): Promise<T> {
+    return this.files.use(executionId, (table) => this.withConnection((connection) => work(connection, table)));
   }
 
   #busy = 0;

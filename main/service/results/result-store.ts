@@ -9,6 +9,7 @@ import type { ResultFiles } from './result-files.ts';
 import { ResultReader } from './result-reader.ts';
 import { createResultWriter, measureRows, type ResultWriter, type StoredSize } from './result-writer.ts';
 import type { ResultColumn } from './row-bytes.ts';
+import { countBySizes } from './row-sizes.ts';
 import { SortViews } from './sort-views.ts';
 import { ViewPages } from './view-pages.ts';
 
@@ -59,9 +60,10 @@ export class ResultStore {
   /**
    * A filtered page and the rows and bytes its filter lets through. The first sorted page of a
    * filter nobody asked before is read with its count: from the view of its sort when one is kept
-   * (sort-views.ts); else counted from a view of another sort beside the plain path's page; else
-   * in one pass (first-sorted-page.ts); unless a view of the filter is kept. Clients asking for it
-   * at once share that read.
+   * (sort-views.ts); else counted from a view of another sort, or by the rows' sizes, beside the
+   * plain path's page; else, for a result stored without its rows' sizes, in one pass
+   * (first-sorted-page.ts); unless a view of the filter is kept. Clients asking for it at once
+   * share that read.
    */
   async filteredPage(executionId: string, query: PageQuery & { where: BoundSql }, encoding: PageEncoding): Promise<[StoredSize, Page]> {
     const known = this.#totals.known(executionId, query.where);
@@ -72,7 +74,7 @@ export class ResultStore {
       if (viewed) return Promise.all([this.count(executionId, query.tableColumns, query.where), viewed]);
       const [total, page] = await (this.#sortViews.page(executionId, { ...query, orderBy: query.orderBy! }, encoding) ??
         this.#countedApart(executionId, query, encoding) ??
-        firstSortedPage(this.#reader, executionId, query, encoding));
+        this.#withoutViews(executionId, query, encoding));
       this.#totals.remember(executionId, query.where, total);
       return [total, page];
     });
@@ -88,20 +90,31 @@ export class ResultStore {
     ]);
   }
 
+  /** The page beside its count by the rows' sizes; in one pass for a result stored without them. */
+  async #withoutViews(executionId: string, query: PageQuery & { where: BoundSql }, encoding: PageEncoding): Promise<[StoredSize, Page]> {
+    if (!(await this.#files.sized(executionId))) return firstSortedPage(this.#reader, executionId, query, encoding);
+    return Promise.all([this.count(executionId, query.tableColumns, query.where), this.page(executionId, query, encoding)]);
+  }
+
   async #read(executionId: string, query: PageQuery, encoding: PageEncoding): Promise<Page> {
     return await (this.#views.page(executionId, query, encoding) ??
       this.#blocks.page(executionId, query, encoding) ??
       this.#reader.withTable(executionId, (connection, table) => plainPage(connection, this.#reader.pages, table, query, encoding)));
   }
 
-  /** Rows and bytes of the stored rows that pass `where`: from a view of a sort when one is kept. */
+  /**
+   * Rows and bytes of the stored rows that pass `where`: from a view of a sort when one is kept,
+   * else from the rows and their sizes (row-sizes.ts).
+   */
   count(executionId: string, columns: ResultColumn[], where: BoundSql): Promise<StoredSize> {
     return this.#totals.total(
       executionId,
       where,
       () =>
         this.#sortViews.count(executionId, columns, where) ??
-        this.#reader.withTable(executionId, (connection, table) => measureRows(connection, table, columns, where)),
+        this.#reader.withResult(executionId, (connection, { sql, sizes }) =>
+          sizes ? countBySizes(connection, { sql, sizes }, columns, where) : measureRows(connection, sql, columns, where),
+        ),
     );
   }
 

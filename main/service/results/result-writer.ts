@@ -3,7 +3,8 @@ import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { valuesOf } from '../../common/statement-values.ts';
 import type { BoundSql } from '../../filter-language/index.ts';
 import type { ResultFiles } from './result-files.ts';
-import { rowBytesSql, totalBytesSql, type ResultColumn } from './row-bytes.ts';
+import { totalBytesSql, type ResultColumn } from './row-bytes.ts';
+import { cutRowSizes, writeRowSizes } from './row-sizes.ts';
 
 export interface StoredSize {
   rowCount: number;
@@ -59,11 +60,8 @@ export async function createResultWriter(files: ResultFiles, executionId: string
     finish: async (capBytes) => {
       try {
         open.closeSync();
-        let size = { ...(await measureAdded()), truncated: false };
-        if (size.bytes > capBytes) {
-          await truncate(writing, table, columns, capBytes);
-          size = { ...(await measureRows(writing, table, columns)), truncated: true };
-        }
+        let size = { ...(await writeRowSizes(writing, created, columns)), truncated: false };
+        if (size.bytes > capBytes) size = { ...(await cutRowSizes(writing, created, capBytes)), truncated: true };
         await files.checkpoint(executionId);
         files.writer.release(writing);
         await files.written(executionId);
@@ -84,17 +82,6 @@ export async function createResultWriter(files: ResultFiles, executionId: string
       await files.discard(executionId);
     },
   };
-}
-
-/** Keeps the longest run of first rows whose bytes stay within the cap. */
-async function truncate(connection: DuckDBConnection, table: string, columns: ResultColumn[], capBytes: number): Promise<void> {
-  await connection.run(
-    `DELETE FROM ${table} WHERE rowid >= (
-       SELECT coalesce(min(rowid), 0) FROM (
-         SELECT rowid, sum(${rowBytesSql(columns)}) OVER (ORDER BY rowid) AS running FROM ${table}
-       ) WHERE running > ?)`,
-    [capBytes],
-  );
 }
 
 /** The rows, and their bytes by the service's measure, of `table` (those that pass `where`). */

@@ -24,8 +24,8 @@ afterEach(() => vi.restoreAllMocks());
  * that match `marker`. With `heldUntil`, each waits for it first (at most 5 s), so that requests
  * come together however loaded the machine is.
  */
-function countStatements(marker: RegExp, heldUntil: Promise<void> = Promise.resolve()): { count: number } {
-  const seen = { count: 0 };
+function countStatements(marker: RegExp, heldUntil: Promise<void> = Promise.resolve()): { count: number; sql: string[] } {
+  const seen = { count: 0, sql: [] as string[] };
   for (const method of ['run', 'prepare'] as const) {
     const original = DuckDBConnection.prototype[method] as (this: DuckDBConnection, sql: string, ...rest: unknown[]) => Promise<unknown>;
     vi.spyOn(DuckDBConnection.prototype, method).mockImplementation(async function (
@@ -35,6 +35,7 @@ function countStatements(marker: RegExp, heldUntil: Promise<void> = Promise.reso
     ) {
       if (!marker.test(sql)) return original.call(this, sql, ...rest);
       seen.count++;
+      seen.sql.push(sql);
       await Promise.race([heldUntil, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       return original.call(this, sql, ...rest);
     } as never);
@@ -48,7 +49,7 @@ const firstPage = (filters: string, offset = 0, sortBy = 'amount_usd desc', id =
 const amounts = (body: Json) => body.result.rows.map((row: Json) => row.amount_usd);
 
 describe('the first page of a new filter, asked by many clients at once', () => {
-  it('counts the rows and reads the page once for all of them', async () => {
+  it('counts the rows and reads the page once for all of them, the count by the rows sizes', async () => {
     // the filter's statements wait until every client's page is asked of the store
     let asked = 0;
     let allAsked!: () => void;
@@ -60,7 +61,8 @@ describe('the first page of a new filter, asked by many clients at once', () => 
     });
     const statements = countStatements(/WHERE[\s\S]*amount_usd/, together);
     const answers = await Promise.all(Array.from({ length: CLIENTS }, () => firstPage("chain = 'base' and amount_usd > 1234.5")));
-    expect(statements.count).toBe(1);
+    expect(statements.count).toBe(2);
+    expect(statements.sql.filter((sql) => /POSITIONAL JOIN/.test(sql))).toHaveLength(1);
     const alone = await h.get(
       `/api/v1/execution/${executionId}/results?${new URLSearchParams({ filters: "chain = 'base' and amount_usd > 1234.5", sort_by: 'amount_usd desc', limit: '10' })}`,
     );
@@ -103,18 +105,22 @@ function runStatements(marker: RegExp): string[] {
 }
 
 describe('the first page of a new filter, asked by one client', () => {
-  it('is read with its count in one pass over the rows, and the next page counts nothing', async () => {
+  it("is read beside its count by the rows' sizes, and the next page counts nothing", async () => {
     // a result with no view of a sort yet
     const fresh = await h.execute(DEMO_QUERY);
     await h.waitUntilFinished(fresh);
     const statements = runStatements(/WHERE[\s\S]*amount_usd/);
     const first = await firstPage('amount_usd > 4321.5', 0, 'block_time desc', fresh);
     expect(first.status).toBe(200);
-    expect(statements).toHaveLength(1);
+    expect(statements).toHaveLength(2);
+    expect(statements.filter((sql) => /POSITIONAL JOIN/.test(sql))).toHaveLength(1);
+    const counted = statements.length;
     const next = await firstPage('amount_usd > 4321.5', 10, 'block_time desc', fresh);
     expect(next.status).toBe(200);
     expect(next.body.result.metadata.total_row_count).toBe(first.body.result.metadata.total_row_count);
-    expect(statements.filter((sql) => /count\(\*\)/.test(sql) && !/MATERIALIZED/.test(sql))).toEqual([]);
+    expect(statements.slice(counted).filter((sql) => /POSITIONAL JOIN|\(SELECT count\(\*\)/.test(sql))).toEqual([]);
+    expect(next.body.result.rows).toHaveLength(10);
+    expect(next.body.result.rows).not.toEqual(first.body.result.rows);
   });
 
   it("under a sort filtered before, or another, is counted from that sort's view, as its pages add up", async () => {
