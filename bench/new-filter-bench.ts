@@ -2,8 +2,10 @@
 // typing a new filter, alone and with 15 others asking at once (the same new filter, and each a
 // different one), beside DuckDB alone running the same page queries at once in this process. A
 // user trying filter after filter under one sort is measured once the service has made that
-// sort's view (sort-views.ts, in the background); the first filter under a sort, apart; and the
-// first page under a sort without a filter, which has no goal of its own.
+// sort's view (sort-views.ts, in the background); the first filter under a sort, apart; the first
+// page under a sort without a filter; and, before any view is made, the first filter without a
+// sort, counted by the rows' sizes (row-sizes.ts), beside DuckDB alone's page and beside DuckDB
+// alone's page and count (the total the service answers). These last two have no goal of their own.
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 const CLIENTS = 16;
@@ -37,8 +39,9 @@ function newThreshold(): number {
 }
 
 const filterText = (threshold: number) => `chain = 'base' and amount_usd > ${threshold}`;
-const directPageSql = (sort: string, filtered: boolean) =>
-  `SELECT * FROM r${filtered ? ` WHERE chain = 'base' AND amount_usd > ?` : ''} ORDER BY ${sort}, rowid LIMIT 100`;
+const DIRECT_FILTER = `chain = 'base' AND amount_usd > ?`;
+const directPageSql = (sort: string | null, filtered: boolean) =>
+  `SELECT * FROM r${filtered ? ` WHERE ${DIRECT_FILTER}` : ''}${sort === null ? '' : ` ORDER BY ${sort}, rowid`} LIMIT 100`;
 
 /** The time of each of `work`'s calls, all started at once. */
 async function together(count: number, work: (i: number) => Promise<void>): Promise<number[]> {
@@ -69,23 +72,27 @@ async function settled(cpuMillis: () => number): Promise<void> {
 
 /** Prints the slowest first page (median of the rounds) of each measure beside DuckDB alone's. */
 export async function benchNewFilters({ resultsUrl, key, direct, serviceCpuMillis }: NewFilterTarget): Promise<void> {
-  /** A threshold of null asks for the page without a filter. */
-  const servicePage = async (threshold: number | null, sort = SORT) => {
-    const query = new URLSearchParams({ sort_by: sort, limit: '100', ...(threshold === null ? {} : { filters: filterText(threshold) }) });
+  /** A threshold of null asks for the page without a filter, a sort of null without a sort. */
+  const servicePage = async (threshold: number | null, sort: string | null = SORT) => {
+    const query = new URLSearchParams({
+      limit: '100',
+      ...(sort === null ? {} : { sort_by: sort }),
+      ...(threshold === null ? {} : { filters: filterText(threshold) }),
+    });
     const response = await fetch(`${resultsUrl}?${query}`, { headers: { 'x-dune-api-key': key } });
     if (response.status !== 200) throw new Error(`a first page: HTTP ${response.status}: ${await response.text()}`);
     await response.arrayBuffer();
   };
-  const directPage = async (connection: DuckDBConnection, threshold: number | null, sort = SORT) => {
+  const directPage = async (connection: DuckDBConnection, threshold: number | null, sort: string | null = SORT) => {
     const sql = directPageSql(sort, threshold !== null);
     (await (threshold === null ? connection.runAndReadAll(sql) : connection.runAndReadAll(sql, [threshold]))).getRowObjectsJson();
   };
-  // every connection, the client's and DuckDB's, has run the statement's kind once; and the
-  // filters under SORT have had the service make its view
-  await together(CLIENTS, (i) => servicePage(newThreshold() + i));
-  await together(CLIENTS, (i) => directPage(direct[i]!, 4000 + i));
-  await settled(serviceCpuMillis);
-
+  const directCounted = async (threshold: number) => {
+    await Promise.all([
+      directPage(direct[0]!, threshold, null),
+      direct[1]!.runAndReadAll(`SELECT count(*) FROM r WHERE ${DIRECT_FILTER}`, [threshold]),
+    ]);
+  };
   const print = (label: string, service: number[], alone: number[], goal: number | null) => {
     const [s, d] = [median(service), median(alone)];
     console.log(
@@ -93,6 +100,26 @@ export async function benchNewFilters({ resultsUrl, key, direct, serviceCpuMilli
         `${(s / d).toFixed(2)}x (${goal === null ? 'no goal' : `goal ${goal}x`}; service ${spread(service)}, alone ${spread(alone)})`,
     );
   };
+  console.log(`  the first page of a filter nobody asked before (100 rows; the slowest, median of ${ROUNDS} rounds):`);
+  // before any sort's view is made, whose count would serve every filter: in rounds, each a new filter
+  await servicePage(newThreshold(), null);
+  await directCounted(newThreshold());
+  const unsorted: number[][] = [[], [], []];
+  for (let round = 0; round < ROUNDS; round++) {
+    const threshold = newThreshold();
+    unsorted[0]!.push(...(await together(1, () => servicePage(threshold, null))));
+    unsorted[1]!.push(...(await together(1, () => directPage(direct[0]!, threshold, null))));
+    unsorted[2]!.push(...(await together(1, () => directCounted(threshold))));
+  }
+  print('one user, the first filter, no sort', unsorted[0]!, unsorted[1]!, null);
+  print('  the same beside DuckDB alone counting it too', unsorted[0]!, unsorted[2]!, null);
+
+  // every connection, the client's and DuckDB's, has run the statement's kind once; and the
+  // filters under SORT have had the service make its view
+  await together(CLIENTS, (i) => servicePage(newThreshold() + i));
+  await together(CLIENTS, (i) => directPage(direct[i]!, 4000 + i));
+  await settled(serviceCpuMillis);
+
   /** One user's first page under each of `sorts`, none asked before, beside DuckDB alone's. */
   const firstUnder = async (sorts: string[], filtered: boolean): Promise<[number[], number[]]> => {
     const times: [number[], number[]] = [[], []];
@@ -103,7 +130,6 @@ export async function benchNewFilters({ resultsUrl, key, direct, serviceCpuMilli
     }
     return times;
   };
-  console.log(`  the first page of a filter nobody asked before (100 rows, sorted; the slowest, median of ${ROUNDS} rounds):`);
   print('one user, the first filter under a sort', ...(await firstUnder(FIRST_SORTS, true)), SINGLE_GOAL);
   print('one user, the first page under a sort, no filter', ...(await firstUnder(UNFILTERED_SORTS, false)), null);
 
