@@ -29,6 +29,8 @@ export class Database {
   #closed = true;
   /** `closeIdle` is counting what the database holds. */
   #closing = false;
+  /** Closed for good (`close`): nothing more is run on it. */
+  #ended = false;
   #usedAt = performance.now();
   /** Connections of an instance given up on, closed as their users release them. */
   #stale = new Set<DuckDBConnection>();
@@ -85,6 +87,7 @@ export class Database {
   /** Runs `work` with the shared connection, after every earlier call has finished. */
   exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.#turns.run(async () => {
+      if (this.#ended) throw new Error(`${this.#opening.path}: the database was closed`);
       if (this.#invalid || this.#closed) await this.#reopen();
       this.#usedAt = performance.now();
       const instance = this.#instance;
@@ -230,19 +233,31 @@ export class Database {
     else connection.closeSync();
   }
 
-  async close(): Promise<void> {
-    await this.#turns.settled();
-    if (this.#closed) return;
-    for (const connection of this.#others) connection.interrupt();
-    for (const connection of [...this.#others, ...this.#idle]) connection.closeSync();
-    this.#others.clear();
-    this.#idle = [];
-    // what a full disk kept from the file stays in the write-ahead log, as durable
-    await this.#connection.run('CHECKPOINT').catch((error: unknown) => {
-      if (!isDiskFull(error)) throw error;
+  /**
+   * Closes the database for good, in turn after the work asked of the shared connection before it:
+   * work asked after it is refused. (Run beside the turns, a turn asked as it closed ran on the
+   * connection it was closing, and the process hung or crashed.)
+   */
+  close(): Promise<void> {
+    return this.#turns.run(async () => {
+      if (this.#ended) return;
+      this.#ended = true;
+      if (this.#closed) return;
+      this.#closed = true;
+      for (const connection of this.#others) connection.interrupt();
+      for (const connection of [...this.#others, ...this.#idle]) connection.closeSync();
+      this.#others.clear();
+      this.#idle = [];
+      try {
+        // what a full disk kept from the file stays in the write-ahead log, as durable
+        await this.#connection.run('CHECKPOINT').catch((error: unknown) => {
+          if (!isDiskFull(error)) throw error;
+        });
+      } finally {
+        this.#connection.closeSync();
+        this.#instance.closeSync();
+      }
     });
-    this.#connection.closeSync();
-    this.#instance.closeSync();
   }
 }
 

@@ -87,4 +87,17 @@ describe('a database opened on use', () => {
     await db.closeIdle(0);
     await expect(db.close()).resolves.toBeUndefined();
   });
+
+  it('closes for good after the work asked before it, and refuses the work asked after it', async () => {
+    await mark();
+    const before = db.rows<{ n: bigint }>('SELECT count(*) AS n FROM range(2000000)');
+    const closing = db.close();
+    // asked as it closes: run on the connection being closed, such work hung the process
+    const after = db.rows('SELECT 1 AS n');
+    expect(await before).toEqual([{ n: 2000000n }]);
+    await closing;
+    await expect(after).rejects.toThrow(':memory:: the database was closed');
+    await expect(db.connect()).rejects.toThrow('the database was closed');
+    await expect(db.close()).resolves.toBeUndefined();
+  });
 });
