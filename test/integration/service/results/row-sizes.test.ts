@@ -15,9 +15,22 @@ import { TYPED_ROWS_SQL } from './typed-rows.ts';
 // them: it must give what counting the rows themselves gives (measureRows), for every type the
 // service stores, after a result is cut at its cap, and for a result stored before sizes were kept.
 
-// the typed rows, with columns named as the count names the sizes' column and as the sizes' own
-const SOURCE = `SELECT *, length(text) AS bytes, tiny::INTEGER * 2 AS __size FROM (${TYPED_ROWS_SQL})`;
-const FILTERS = ['tiny < 10', 'text IS NULL', "text like 'plain%' and bytes > 9", '__size >= 150 or dec2 > 1000.125', 'nothing = 1'];
+// the typed rows, with columns named as the count names the sizes' column and as the sizes' own,
+// and Dune's types as the service keeps them: varbinary as BLOB, uint256 past 2^64 as UHUGEINT,
+// int256 as BIGNUM
+const SOURCE = `SELECT *, length(text) AS bytes, tiny::INTEGER * 2 AS __size,
+  CASE WHEN tiny % 9 = 0 THEN NULL ELSE unhex(md5(unsafe::VARCHAR)) END AS holder,
+  (18446744073709551616 + ubig * 1000)::UHUGEINT AS amount, ('-' || repeat('9', 1 + tiny % 60))::BIGNUM AS delta
+  FROM (${TYPED_ROWS_SQL})`;
+const FILTERS = [
+  'tiny < 10',
+  'text IS NULL',
+  "text like 'plain%' and bytes > 9",
+  '__size >= 150 or dec2 > 1000.125',
+  'nothing = 1',
+  "holder is null or holder like '0x00%'",
+  'amount > 18446744073709561616 and delta < -999999',
+];
 
 let dir: string;
 let source: DuckDBInstance;
