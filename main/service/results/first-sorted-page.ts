@@ -3,15 +3,14 @@ import { valuesOf } from '../../common/statement-values.ts';
 import { assertWindow, rowPositionName, unusedName, type PageQuery } from './page-sql.ts';
 import type { Page, PageEncoding } from './page.ts';
 import type { ResultReader } from './result-reader.ts';
-import type { StoredSize } from './result-writer.ts';
-import { totalBytesSql } from './row-bytes.ts';
+import { totalBytesSql, type StoredSize } from './row-bytes.ts';
 
 // A speed-up over the plain path (page-sql.ts) for the first sorted page of a filter nobody asked
 // before, which needs the filter's total too, of a result stored without its rows' sizes (those
 // with them are counted by them, row-sizes.ts). Read apart, the page's top-N sort and the count
-// each scanned the whole result, on a thread each. Here one statement filters each part of the rows once,
-// counts what passed and keeps its best rows; the parts run at once, on a core each, when the
-// service has nothing else to read, and the page is the best rows of all parts.
+// each scanned the whole result, on a thread each. Here one statement filters each part of the
+// rows once, counts what passed and keeps its best rows; the parts run at once, on a core each,
+// when the service has nothing else to read, and the page is the best rows of all parts.
 
 /** Windows deeper than this are left to the plain path: each part would keep as many rows. */
 export const FIRST_SORTED_ROWS = 10_000;

@@ -2,7 +2,7 @@ import { SERVICE_CACHES } from '../../common/memory-budgets.ts';
 import type { BoundSql } from '../../filter-language/index.ts';
 import { BoundedCache } from '../bounded-cache.ts';
 import { InFlight } from '../in-flight.ts';
-import type { StoredSize } from './result-writer.ts';
+import type { StoredSize } from './row-bytes.ts';
 
 // Filtered totals remembered, up to this many: paging through one filter counts its rows once.
 const REMEMBERED = SERVICE_CACHES.rememberedTotals;

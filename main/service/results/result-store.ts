@@ -7,15 +7,16 @@ import type { Page, PageEncoding } from './page.ts';
 import { RememberedTotals } from './remembered-totals.ts';
 import type { ResultFiles } from './result-files.ts';
 import { ResultReader } from './result-reader.ts';
-import { createResultWriter, measureRows, type ResultWriter, type StoredSize } from './result-writer.ts';
-import type { ResultColumn } from './row-bytes.ts';
+import { createResultWriter, measureRows, type ResultWriter } from './result-writer.ts';
+import type { ResultColumn, StoredSize } from './row-bytes.ts';
 import { countBySizes } from './row-sizes.ts';
 import { SortViews } from './sort-views.ts';
 import { ViewPages } from './view-pages.ts';
 
 export type { Page, PageEncoding } from './page.ts';
 export type { PageQuery } from './page-sql.ts';
-export type { ResultWriter, StoredSize } from './result-writer.ts';
+export type { ResultWriter } from './result-writer.ts';
+export type { StoredSize } from './row-bytes.ts';
 
 /**
  * Stored results: one file per execution, written once, then read page by page with SQL. A page

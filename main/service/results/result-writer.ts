@@ -3,13 +3,8 @@ import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { valuesOf } from '../../common/statement-values.ts';
 import type { BoundSql } from '../../filter-language/index.ts';
 import type { ResultFiles } from './result-files.ts';
-import { totalBytesSql, type ResultColumn } from './row-bytes.ts';
+import { totalBytesSql, type ResultColumn, type StoredSize } from './row-bytes.ts';
 import { cutRowSizes, writeRowSizes } from './row-sizes.ts';
-
-export interface StoredSize {
-  rowCount: number;
-  bytes: number;
-}
 
 export interface ResultWriter {
   append(chunk: DuckDBDataChunk): void;

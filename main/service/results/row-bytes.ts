@@ -1,5 +1,11 @@
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 
+/** Rows of a stored result, and their bytes by the service's measure (see rowBytesSql). */
+export interface StoredSize {
+  rowCount: number;
+  bytes: number;
+}
+
 export interface ResultColumn {
   name: string;
   /** DuckDB's type name, e.g. `BIGINT`, `DECIMAL(18,6)`, `TIMESTAMP WITH TIME ZONE`. */

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { valuesOf } from '../../common/statement-values.ts';
 import type { BoundSql } from '../../filter-language/index.ts';
 import { unusedName } from './page-sql.ts';
-import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
+import { rowBytesSql, type ResultColumn, type StoredSize } from './row-bytes.ts';
 
 // A speed-up over counting the bytes of the rows a filter lets through from the rows themselves
 // (measureRows): the bytes of a row of text are its text's length, and reading every string of
@@ -11,12 +11,6 @@ import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
 // row of it for each row of the result, in their order. A count then reads the columns its filter
 // names and the sizes, each row's size taken by its position. Results stored before it have none,
 // and are counted from their rows.
-
-/** The rows and their bytes, as StoredSize holds them. */
-interface Measured {
-  rowCount: number;
-  bytes: number;
-}
 
 /** A result's table and the table of its rows' sizes, as SQL names them. */
 export interface SizedTable {
@@ -29,7 +23,7 @@ export interface SizedTable {
  * DuckDB keeps the rows' order from the scan to the new table (`preserve_insertion_order`, on by
  * default): sorting by rowid as well made the finish of a million rows a fifth longer.
  */
-export async function writeRowSizes(connection: DuckDBConnection, table: SizedTable, columns: ResultColumn[]): Promise<Measured> {
+export async function writeRowSizes(connection: DuckDBConnection, table: SizedTable, columns: ResultColumn[]): Promise<StoredSize> {
   await connection.run(`CREATE TABLE ${table.sizes} AS SELECT (${rowBytesSql(columns)})::UINTEGER AS bytes FROM ${table.sql}`);
   return allSizes(connection, table);
 }
@@ -38,7 +32,7 @@ export async function writeRowSizes(connection: DuckDBConnection, table: SizedTa
  * Keeps the longest run of first rows, and of their sizes, whose bytes stay within `capBytes`,
  * and answers what is kept.
  */
-export async function cutRowSizes(connection: DuckDBConnection, table: SizedTable, capBytes: number): Promise<Measured> {
+export async function cutRowSizes(connection: DuckDBConnection, table: SizedTable, capBytes: number): Promise<StoredSize> {
   const running = `SELECT rowid, sum(bytes) OVER (ORDER BY rowid) AS running FROM ${table.sizes}`;
   const [[first]] = (
     await connection.runAndReadAll(`SELECT min(rowid)::BIGINT FROM (${running}) WHERE running > ?`, [capBytes])
@@ -48,7 +42,12 @@ export async function cutRowSizes(connection: DuckDBConnection, table: SizedTabl
 }
 
 /** The rows of a stored result with sizes that pass `where`, and their bytes. */
-export function countBySizes(connection: DuckDBConnection, table: SizedTable, columns: ResultColumn[], where: BoundSql): Promise<Measured> {
+export function countBySizes(
+  connection: DuckDBConnection,
+  table: SizedTable,
+  columns: ResultColumn[],
+  where: BoundSql,
+): Promise<StoredSize> {
   // the sizes' column named as no column of the result is, so that the filter's names stay its own
   const size = unusedName(columns, '__size');
   return sumOf(
@@ -59,11 +58,11 @@ export function countBySizes(connection: DuckDBConnection, table: SizedTable, co
   );
 }
 
-function allSizes(connection: DuckDBConnection, table: SizedTable): Promise<Measured> {
+function allSizes(connection: DuckDBConnection, table: SizedTable): Promise<StoredSize> {
   return sumOf(connection, `SELECT count(*)::BIGINT, coalesce(sum(bytes), 0)::BIGINT FROM ${table.sizes}`);
 }
 
-async function sumOf(connection: DuckDBConnection, sql: string, params: string[] = []): Promise<Measured> {
+async function sumOf(connection: DuckDBConnection, sql: string, params: string[] = []): Promise<StoredSize> {
   const [[rows, bytes]] = (await connection.runAndReadAll(sql, valuesOf(params))).getRows() as [[bigint, bigint]];
   return { rowCount: Number(rows), bytes: Number(bytes) };
 }

@@ -6,8 +6,7 @@ import { assertWindow, rowPositionName, unusedName, type PageQuery } from './pag
 import type { Page, PageEncoding } from './page.ts';
 import type { ResultReader } from './result-reader.ts';
 import { ResultViews } from './result-views.ts';
-import type { StoredSize } from './result-writer.ts';
-import { rowBytesSql, type ResultColumn } from './row-bytes.ts';
+import { rowBytesSql, type ResultColumn, type StoredSize } from './row-bytes.ts';
 
 // A speed-up over first-sorted-page.ts for a user trying filter after filter under one sort. Once
 // a sort has come with a second filter, the result's rows are made, in the background, into a view

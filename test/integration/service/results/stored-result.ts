@@ -7,8 +7,8 @@ import { plainPage, type PageQuery } from '../../../../main/service/results/page
 import type { Page, PageEncoding } from '../../../../main/service/results/page.ts';
 import type { ResultFiles } from '../../../../main/service/results/result-files.ts';
 import { ResultReader } from '../../../../main/service/results/result-reader.ts';
-import { measureRows, type StoredSize } from '../../../../main/service/results/result-writer.ts';
-import type { ResultColumn } from '../../../../main/service/results/row-bytes.ts';
+import { measureRows } from '../../../../main/service/results/result-writer.ts';
+import type { ResultColumn, StoredSize } from '../../../../main/service/results/row-bytes.ts';
 import { openResults } from '../../../../main/service/storage/results-file.ts';
 
 // A stored result, `big`, in a results folder of its own, for the tests of the ways a filtered page
