@@ -4,8 +4,9 @@
 // user trying filter after filter under one sort is measured once the service has made that
 // sort's view (sort-views.ts, in the background); the first filter under a sort, apart; the first
 // page under a sort without a filter; and, before any view is made, the first filter without a
-// sort, counted by the rows' sizes (row-sizes.ts), beside DuckDB alone's page and beside DuckDB
-// alone's page and count (the total the service answers). These last two have no goal of their own.
+// sort, counted by the rows' sizes (row-sizes.ts). The first filters, under a sort and without
+// one, are also set beside DuckDB alone's page and count run at once (the total the service
+// answers), which have no goal of their own.
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 const CLIENTS = 16;
@@ -99,9 +100,9 @@ export async function benchNewFilters({ resultsUrl, key, direct, serviceCpuMilli
     const sql = directPageSql(sort, threshold !== null);
     (await (threshold === null ? connection.runAndReadAll(sql) : connection.runAndReadAll(sql, [threshold]))).getRowObjectsJson();
   };
-  const directCounted = async (threshold: number) => {
+  const directCounted = async (threshold: number, sort: string | null = null) => {
     await Promise.all([
-      directPage(direct[0]!, threshold, null),
+      directPage(direct[0]!, threshold, sort),
       direct[1]!.runAndReadAll(`SELECT count(*) FROM r WHERE ${DIRECT_FILTER}`, [threshold]),
     ]);
   };
@@ -132,20 +133,27 @@ export async function benchNewFilters({ resultsUrl, key, direct, serviceCpuMilli
   await together(CLIENTS, (i) => directPage(direct[i]!, 4000 + i));
   await settled(serviceCpuMillis);
 
-  /** One user's first page under each of `sorts`, none asked before, beside DuckDB alone's. */
-  const firstUnder = async (sorts: string[], filtered: boolean): Promise<[number[], number[]]> => {
-    const times: [number[], number[]] = [[], []];
+  /**
+   * One user's first page under each of `sorts`, none asked before, beside DuckDB alone's page and,
+   * for a filter, beside DuckDB alone's page and count at once.
+   */
+  const firstUnder = async (sorts: string[], filtered: boolean): Promise<[number[], number[], number[]]> => {
+    const times: [number[], number[], number[]] = [[], [], []];
     for (const sort of sorts) {
       const threshold = filtered ? newThreshold() : null;
       times[0].push(...(await together(1, () => servicePage(threshold, sort))));
       times[1].push(...(await together(1, () => directPage(direct[0]!, threshold, sort))));
+      if (threshold !== null) times[2].push(...(await together(1, () => directCounted(threshold, sort))));
     }
     return times;
   };
   // a sort each round: the time of a new sort's page is as much the sort's as the service's, so
   // this measure has more rounds than the others
-  print(`one user, the first filter under a sort, ${FIRST_SORTS.length} sorts`, ...(await firstUnder(FIRST_SORTS, true)), SINGLE_GOAL);
-  print('one user, the first page under a sort, no filter', ...(await firstUnder(UNFILTERED_SORTS, false)), null);
+  const [underService, underAlone, underCounted] = await firstUnder(FIRST_SORTS, true);
+  print(`one user, the first filter under a sort, ${FIRST_SORTS.length} sorts`, underService, underAlone, SINGLE_GOAL);
+  print('  the same beside DuckDB alone counting it too', underService, underCounted, null);
+  const [unfilteredService, unfilteredAlone] = await firstUnder(UNFILTERED_SORTS, false);
+  print('one user, the first page under a sort, no filter', unfilteredService, unfilteredAlone, null);
 
   const measures: { label: string; count: number; same: boolean }[] = [
     { label: 'one user, under a sort filtered before', count: 1, same: true },
