@@ -15,7 +15,10 @@ const ROUNDS = 5;
 const SINGLE_GOAL = 1.5;
 const CONCURRENT_GOAL = 3;
 const SORT = 'amount_usd desc';
-/** A sort for each round of the first filter under a sort, none asked before: each is asked once. */
+/**
+ * A sort for each round of the first filter under a sort, none asked before: each is asked once.
+ * Every single column either way but SORT and UNFILTERED_SORTS, and sorts by two and three columns.
+ */
 const FIRST_SORTS = [
   'block_time desc',
   'fee desc',
@@ -23,11 +26,33 @@ const FIRST_SORTS = [
   'wallet desc',
   'id desc',
   'chain desc',
+  'chain asc',
   'is_inbound desc',
+  'is_inbound asc',
   'amount_usd asc',
   'chain asc, fee desc',
+  'chain desc, amount_usd asc',
+  'chain asc, wallet desc',
+  'chain desc, bucket asc',
   'is_inbound asc, bucket desc',
+  'is_inbound desc, wallet asc',
+  'is_inbound asc, fee asc',
+  'is_inbound desc, block_time desc',
+  'bucket asc, id desc',
+  'bucket desc, amount_usd asc',
+  'bucket asc, chain desc',
   'wallet asc, id desc',
+  'wallet desc, amount_usd desc',
+  'wallet asc, fee desc',
+  'fee desc, block_time asc',
+  'fee asc, wallet desc',
+  'fee desc, chain asc',
+  'fee asc, bucket asc',
+  'amount_usd asc, id desc',
+  'block_time desc, chain asc',
+  'id desc, fee asc',
+  'chain asc, is_inbound desc, id asc',
+  'is_inbound asc, chain desc, amount_usd desc',
 ];
 /** The same for the first page under a sort without a filter, a user's first click on a column's header. */
 const UNFILTERED_SORTS = ['block_time asc', 'fee asc', 'bucket asc', 'wallet asc', 'id asc'];
