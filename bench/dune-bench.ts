@@ -12,8 +12,10 @@ import { openResultCache, type ResultCache } from '../main/core/cache/result-cac
 import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { createServiceClient, type ServiceClient } from '../main/core/service-client/index.ts';
 import { startDuneShapes } from '../test/dune-shapes/dune-shapes-proxy.ts';
+import { finishedStatus } from './finished-execution.ts';
 import { recordPrinted } from './results-file.ts';
 import { startServiceChild } from './service-child.ts';
+import { median, timed } from './timing.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
 const recording = recordPrinted('bench:dune');
@@ -49,22 +51,6 @@ interface Case {
 const dir = mkdtempSync(join(tmpdir(), 'querydesk-dune-bench-'));
 const service = await startServiceChild(dir);
 const shapes = await startDuneShapes(service.baseUrl);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const start = performance.now();
-  const value = await work();
-  return { ms: performance.now() - start, value };
-}
-
-async function finished(client: ServiceClient, executionId: string): Promise<void> {
-  for (;;) {
-    const status = await client.executions.status(executionId);
-    if (status.ok && status.data.isExecutionFinished) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 async function download(client: ServiceClient, executionId: string, cacheDir: string): Promise<{ ms: number; cache: ResultCache }> {
   let ended: (status: CacheStatus) => void = () => undefined;
   const cache = await openResultCache({ dir: cacheDir, knownRowCount: () => ROWS, onStatus: (s) => s.state !== 'downloading' && ended(s) });
@@ -111,8 +97,8 @@ try {
   const demo = await client.executions.execute({ queryId: DEMO_QUERY_ID });
   const dune = await client.executions.executeSql({ sql: DUNE_SQL });
   if (!demo.ok || !dune.ok) throw new Error('the results could not be made');
-  await finished(client, demo.data.executionId);
-  await finished(client, dune.data.executionId);
+  await finishedStatus(client, demo.data.executionId);
+  await finishedStatus(client, dune.data.executionId);
   console.log(
     `Two results of ${ROWS.toLocaleString('en')} rows x 8 columns, through the Dune-shapes stand-in (CSV pages only); 2 cores shared.\n`,
   );

@@ -17,6 +17,7 @@ import { chromium, expect, type Browser } from '@playwright/test';
 import { rssKindsOf, rssOf, sampleRss, startHost, type RunningHost } from './footprint-host.ts';
 import { measureFuzzFloor } from './fuzz-floor.ts';
 import { recordPrinted } from './results-file.ts';
+import { median } from './timing.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
 const recording = recordPrinted('bench:footprint');
@@ -48,7 +49,6 @@ interface Figures {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const spread = (values: number[], unit: (value: number) => string) => `(${unit(Math.min(...values))}-${unit(Math.max(...values))})`;
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 const mb = (bytes: number) => `${Math.round(bytes / MB).toLocaleString('en')} MB`;

@@ -9,6 +9,7 @@ import type { ExecutionRecord } from '../main/contract/index.ts';
 import { prepareHistorySearch, searchHistory, searchWords } from '../main/core/executions/history-search.ts';
 import { openExecutionRecords } from '../main/core/executions/history.ts';
 import { recordPrinted } from './results-file.ts';
+import { median } from './timing.ts';
 import { benchUsagePageInChromium } from './usage-browser.ts';
 import { benchUsagePage } from './usage-page.ts';
 
@@ -54,11 +55,6 @@ function run(i: number): ExecutionRecord {
           querySql: `-- daily volume of query ${query}\nselect date_trunc('day', block_time) as day, chain, sum(amount_usd) as volume\nfrom dex.trades\nwhere chain = '{{chain}}' and amount_usd >= {{min_usd}}\ngroup by 1, 2\norder by 1`,
         }),
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function timed(work: () => void): number {

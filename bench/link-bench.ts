@@ -11,6 +11,7 @@ import type { CacheStatus } from '../main/contract/index.ts';
 import type { PageFormats } from '../main/core/cache/page-fetch.ts';
 import { openResultCache } from '../main/core/cache/result-cache.ts';
 import { createServiceClient, type ServiceClient } from '../main/core/service-client/index.ts';
+import { finishedStatus } from './finished-execution.ts';
 import { startLinkChild } from './link-child.ts';
 import type { LinkOptions } from './link-proxy.ts';
 import { recordPrinted } from './results-file.ts';
@@ -77,15 +78,7 @@ try {
   });
   if (!executed.ok) throw new Error(executed.error.message);
   const executionId = executed.data.executionId;
-  let totalRows = 0;
-  for (;;) {
-    const status = await client.executions.status(executionId);
-    if (status.ok && status.data.isExecutionFinished) {
-      totalRows = status.data.resultMetadata?.totalRowCount ?? 0;
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const totalRows = (await finishedStatus(client, executionId)).resultMetadata?.totalRowCount ?? 0;
 
   /**
    * The app's download into a new cache; as CSV, as from a service that does not offer Parquet (the

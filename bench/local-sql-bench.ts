@@ -12,6 +12,7 @@ import { swapIn, type CacheEntry } from '../main/core/cache/manifest.ts';
 import { openResultCache, type ResultCache } from '../main/core/cache/result-cache.ts';
 import { LocalSql } from '../main/core/local-sql/local-sql.ts';
 import { nameTables } from '../main/core/local-sql/local-tables.ts';
+import { median } from './timing.ts';
 
 const RUNS = 9;
 const GOAL_RATIO = 1.2;
@@ -45,8 +46,6 @@ async function cachedResult(cache: ResultCache, accountId: string, executionId: 
   await swapIn(cache.db, entry);
   return entry;
 }
-
-const middle = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 
 /** The local SQL lines of the benchmark's output; `first` is a cached million-row result with an `id` column. */
 export async function benchLocalSql(cache: ResultCache, first: CacheEntry, dir: string): Promise<string[]> {
@@ -90,7 +89,7 @@ export async function benchLocalSql(cache: ResultCache, first: CacheEntry, dir: 
     }
   }
   await local.close();
-  const [l, d] = [middle(ours), middle(theirs)];
+  const [l, d] = [median(ours), median(theirs)];
   const ms = (value: number) => `${value.toFixed(1)} ms`;
   return [
     `Local SQL join of two cached million-row results on a key (median of ${RUNS})`.padEnd(62) +

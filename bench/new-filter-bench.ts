@@ -8,6 +8,7 @@
 // one, are also set beside DuckDB alone's page and count run at once (the total the service
 // answers), which have no goal of their own.
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { median } from './timing.ts';
 
 const CLIENTS = 16;
 /** Rounds of each measure, each with filters not asked before: the median round is shown. */
@@ -90,11 +91,6 @@ async function together(count: number, work: (i: number) => Promise<void>): Prom
       return performance.now() - start;
     }),
   );
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** Waits until the service has done what it does in the background (at most SETTLED.atMostMillis). */

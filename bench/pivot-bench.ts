@@ -8,6 +8,7 @@ import { readCachedPage } from '../main/core/cache/cached-reads.ts';
 import type { CacheEntry } from '../main/core/cache/manifest.ts';
 import { pivotFromCache } from '../main/core/pivot/pivot-table.ts';
 import { equalsCondition } from '../main/filter-language/index.ts';
+import { median } from './timing.ts';
 
 const RUNS = 21;
 const PIVOT_GOAL_RATIO = 1.3;
@@ -32,7 +33,7 @@ async function medians(works: (() => Promise<unknown>)[]): Promise<number[]> {
       if (run >= 0) times[i]!.push(performance.now() - start);
     }
   }
-  return times.map((each) => each.sort((a, b) => a - b)[Math.floor(each.length / 2)]!);
+  return times.map(median);
 }
 
 /** The pivot lines of the benchmark's output. */

@@ -14,10 +14,12 @@ import { cacheSource } from '../main/core/export/export-sources.ts';
 import { createExportRuns } from '../main/core/export/exports.ts';
 import { profileFromCache } from '../main/core/profile/column-profile.ts';
 import { createServiceClient } from '../main/core/service-client/index.ts';
+import { finishedStatus } from './finished-execution.ts';
 import { benchLocalSql } from './local-sql-bench.ts';
 import { benchPivot } from './pivot-bench.ts';
 import { recordPrinted } from './results-file.ts';
 import { startServiceChild } from './service-child.ts';
+import { timed } from './timing.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
 const recording = recordPrinted('bench');
@@ -44,27 +46,13 @@ function line(section: string, label: string, value: string, reference?: string)
 const rate = (rows: number, ms: number) => `${Math.round(rows / (ms / 1000)).toLocaleString('en')} rows/s`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const start = performance.now();
-  const value = await work();
-  return { ms: performance.now() - start, value };
-}
-
 try {
   const { baseUrl, key } = service;
   const client = createServiceClient({ baseUrl, apiKey: key, serviceName: 'DUNE' });
   const executed = await client.executions.execute({ queryId: LARGE_QUERY_ID });
   if (!executed.ok) throw new Error(executed.error.message);
   const executionId = executed.data.executionId;
-  let totalRows = 0;
-  for (;;) {
-    const status = await client.executions.status(executionId);
-    if (status.ok && status.data.isExecutionFinished) {
-      totalRows = status.data.resultMetadata?.totalRowCount ?? 0;
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const totalRows = (await finishedStatus(client, executionId)).resultMetadata?.totalRowCount ?? 0;
   console.log(`Result: ${totalRows.toLocaleString('en')} rows x 8 columns; service in a child process; 2 cores shared.\n`);
 
   // 1. whole-result download into the cache, into a new cache each time; the first is kept for what

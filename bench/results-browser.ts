@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { chromium, type Locator, type Page } from '@playwright/test';
 import { webHostCommand } from '../build/web-host.ts';
 import { recordPrinted } from './results-file.ts';
+import { median } from './timing.ts';
 
 // Everything printed from here on is this run's section of bench/RESULTS.md, written once it ends well.
 const recording = recordPrinted('bench:browser');
@@ -33,7 +34,6 @@ function hostUrl(): Promise<string> {
   });
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 
 /** A cell of the `id` column at this row, drawn with its value. */

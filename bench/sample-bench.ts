@@ -6,6 +6,7 @@ import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DUNE_SAMPLE_QUERIES } from '../main/service/seed/demo-queries.ts';
 import { startServiceChild } from './service-child.ts';
+import { median } from './timing.ts';
 
 const STARTS = 7;
 const QUERY_RUNS = 15;
@@ -58,7 +59,6 @@ async function startMillis(dir: string): Promise<number> {
 }
 
 const signed = (millis: number) => `${millis >= 0 ? '+' : ''}${millis.toFixed(0)}`;
-const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 
 /** Measures in folders of its own under `dir`, and prints its lines. */
 export async function benchSampleTables(dir: string): Promise<void> {

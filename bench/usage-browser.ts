@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Page } from '@playwright/test';
 import { webHostCommand } from '../build/web-host.ts';
-import { median, PAGE_GOAL_MS, writeUsageMonth } from './usage-page.ts';
+import { median } from './timing.ts';
+import { PAGE_GOAL_MS, writeUsageMonth } from './usage-page.ts';
 
 const OPENINGS = 4;
 

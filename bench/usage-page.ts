@@ -9,6 +9,7 @@ import { localDay } from '../main/core/usage/local-day.ts';
 import type { UsageEvent } from '../main/core/usage/usage-event.ts';
 import { openUsageLog } from '../main/core/usage/usage-log.ts';
 import { UsageSettingsState } from '../main/core/usage/usage-settings.ts';
+import { median } from './timing.ts';
 
 const RUNS_A_MONTH = 10_000;
 const MONTHS = 3;
@@ -46,11 +47,6 @@ export function writeUsageMonth(dir: string, month: number): number {
   for (let i = 0; i < RUNS_A_MONTH; i++) for (const event of eventsOfRun(month, i)) lines.push(JSON.stringify(event));
   writeFileSync(join(dir, `usage-${localDay(new Date(Date.UTC(2026, month, 15))).slice(0, 7)}.jsonl`), `${lines.join('\n')}\n`);
   return lines.length;
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 export async function benchUsagePage(dir: string, history: ExecutionRecords): Promise<void> {

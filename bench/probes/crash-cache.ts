@@ -7,6 +7,7 @@ import type { CacheStatus } from '../../main/contract/index.ts';
 import { openResultCache, type ResultCache } from '../../main/core/cache/result-cache.ts';
 import { createServiceClient, type ServiceClient } from '../../main/core/service-client/index.ts';
 import { startService, type RunningService } from '../../main/service/index.ts';
+import { finishedStatus } from '../finished-execution.ts';
 import { seeded } from './random.ts';
 
 // The app's result cache killed with SIGKILL in the middle of a download, from the embedded
@@ -47,11 +48,8 @@ function writtenBytes(file: string): number {
 async function finishedSql(client: ServiceClient, sql: string): Promise<string> {
   const started = await client.executions.executeSql({ sql });
   if (!started.ok) throw new Error(started.error.message);
-  for (;;) {
-    const status = await client.executions.status(started.data.executionId);
-    if (status.ok && status.data.isExecutionFinished) return started.data.executionId;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await finishedStatus(client, started.data.executionId, 20);
+  return started.data.executionId;
 }
 
 /** Downloads the result into `cache`, waiting for the end. */
