@@ -79,6 +79,65 @@ async function digest(cache: ResultCache, executionId: string): Promise<string |
   );
 }
 
+interface DownloadChild {
+  /** Rows received so far, as the child said. */
+  arrived: number;
+  /** The child said its download has committed rows. */
+  committed: boolean;
+  /** The child said its download ended. */
+  finished: boolean;
+  running: () => boolean;
+  /** Kills the child (if it still runs) and waits for it to exit. */
+  kill: () => Promise<void>;
+}
+
+/** A child that downloads the result into `dir`, saying as it goes how far it has come. */
+function downloadInChild(dir: string, service: RunningService, executionId: string): DownloadChild {
+  const child = spawn(process.execPath, [CHILD, dir, service.baseUrl, service.demoApiKey!, executionId], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const download: DownloadChild = {
+    arrived: 0,
+    committed: false,
+    finished: false,
+    running: () => child.exitCode === null,
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  child.stdout!.on('data', (chunk: Buffer) => {
+    for (const [, state, rows] of chunk.toString().matchAll(/^(\w+) (\d+)$/gm)) {
+      if (state === 'downloading') download.arrived = Math.max(download.arrived, Number(rows));
+      else if (state === 'committed') download.committed = true;
+      else download.finished = true;
+    }
+  });
+  return download;
+}
+
+/**
+ * The bytes a download of the result into a new `dir` writes (the file, its log and the pages
+ * kept beside it) from its first commit to its end: the stretch of its writes a kill must fall in
+ * to leave rows to go on from. Measured rather than taken from the result's size, since how much
+ * of a download is written after its first commit depends on how the cache keeps its pages.
+ */
+async function bytesAfterFirstCommit(dir: string, service: RunningService, executionId: string): Promise<number> {
+  const file = join(dir, 'results.duckdb');
+  const download = downloadInChild(dir, service, executionId);
+  let atCommit: number | null = null;
+  let most = 0;
+  while (!download.finished && download.running()) {
+    most = Math.max(most, writtenBytes(file));
+    if (atCommit === null && download.committed) atCommit = writtenBytes(file);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await download.kill();
+  if (atCommit === null || !download.finished) throw new Error('the measuring download did not commit rows and end');
+  return most - atCommit;
+}
+
 /**
  * Runs a child that downloads the result into `dir`, and kills it once it has committed rows (it
  * says so) and the file (with its log) and the pages kept beside it have grown by `further` bytes since: a point in the writes,
@@ -88,29 +147,15 @@ async function digest(cache: ResultCache, executionId: string): Promise<string |
  */
 async function killMidway(dir: string, service: RunningService, executionId: string, further: number): Promise<number> {
   const file = join(dir, 'results.duckdb');
-  const child = spawn(process.execPath, [CHILD, dir, service.baseUrl, service.demoApiKey!, executionId], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let arrived = 0;
-  let finished = false;
-  let committed = false;
-  child.stdout!.on('data', (chunk: Buffer) => {
-    for (const [, state, rows] of chunk.toString().matchAll(/^(\w+) (\d+)$/gm)) {
-      if (state === 'downloading') arrived = Math.max(arrived, Number(rows));
-      else if (state === 'committed') committed = true;
-      else finished = true;
-    }
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const download = downloadInChild(dir, service, executionId);
   let killAt = Infinity;
-  while (writtenBytes(file) < killAt && !finished && child.exitCode === null) {
-    if (killAt === Infinity && committed) killAt = writtenBytes(file) + further;
+  while (writtenBytes(file) < killAt && !download.finished && download.running()) {
+    if (killAt === Infinity && download.committed) killAt = writtenBytes(file) + further;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  child.kill('SIGKILL');
-  await exited;
-  if (finished) throw new Error('the download ended before it was killed: give it more rows');
-  return arrived;
+  await download.kill();
+  if (download.finished) throw new Error('the download ended before it was killed: give it more rows');
+  return download.arrived;
 }
 
 export async function crashCache(options: { rounds: number; seed: number; rows: number }): Promise<CacheCrashReport> {
@@ -130,11 +175,12 @@ export async function crashCache(options: { rounds: number; seed: number; rows: 
     await cacheWhole(reference, statuses, client, executionId);
     const expected = await digest(reference, executionId);
     await reference.close();
-    const wholeBytes = fileBytes(join(root, 'reference', 'results.duckdb'));
+    // kills fall anywhere in the first four fifths of that stretch, leaving the rest for the polling's lag
+    const stretch = await bytesAfterFirstCommit(join(root, 'measure'), service, executionId);
 
     const rounds: CacheCrashRound[] = [];
     for (let round = 0; round < options.rounds; round++) {
-      const arrived = await killMidway(dir, service, executionId, Math.round(wholeBytes * 0.15 * random.next()));
+      const arrived = await killMidway(dir, service, executionId, Math.round(stretch * 0.8 * random.next()));
       const bytesAtKill = fileBytes(file);
       const cache = await open();
       const bytesAfterOpen = fileBytes(file);
