@@ -7,7 +7,8 @@ import { FLOOR_WINDOW, fuzzService } from './fuzz-run.ts';
 
 const { values } = parseArgs({
   options: {
-    requests: { type: 'string', default: '5000' },
+    // four windows of the memory that stays (FLOOR_WINDOW): the second half of the run is judged on its own
+    requests: { type: 'string', default: '20000' },
     seed: { type: 'string', default: '1' },
     'max-seconds': { type: 'string', default: '1800' },
     concurrency: { type: 'string', default: '4' },
@@ -49,9 +50,14 @@ console.log(`5xx: ${report.serverErrors}; crashed: ${report.crashed ? 'yes' : 'n
 console.log(
   `sandbox: ${report.sandboxStatements} statements that once wrote files or read the host; files they changed: ${report.filesWritten}`,
 );
+const windows = Math.floor(report.sent / FLOOR_WINDOW);
+const floor =
+  windows === 0
+    ? `no window of ${FLOOR_WINDOW} requests, so no memory that stays to judge`
+    : `lowest of the last ${FLOOR_WINDOW} requests ${mb(report.floorRss)}` +
+      (report.floorRssAtHalf > 0 ? ` (${mb(report.floorRssAtHalf)} at the middle of the run)` : '');
 console.log(
-  `service memory: ${mb(report.rssAfterSetup)} after setup, peak ${mb(report.peakRss)}, ` +
-    `lowest of the last ${FLOOR_WINDOW} requests ${mb(report.floorRss)} (${mb(report.floorRssAtHalf)} at the middle of the run), ${mb(report.rssAtEnd)} at the end`,
+  `service memory: ${mb(report.rssAfterSetup)} after setup, peak ${mb(report.peakRss)}, ${floor}, ${mb(report.rssAtEnd)} at the end`,
 );
 for (const problem of report.problems) {
   console.log(`\nrequest #${problem.index} (seed ${values.seed}): ${problem.request.method} ${problem.request.path}`);

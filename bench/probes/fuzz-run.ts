@@ -54,7 +54,7 @@ export interface FuzzReport {
   seconds: number;
   rssAfterSetup: number;
   peakRss: number;
-  /** The lowest resident size of the last full window of requests. */
+  /** The lowest resident size of the last full window of requests (0 when the run was shorter than a window). */
   floorRss: number;
   /** The same, of the window that ended at or after the middle of the run (0 when there was none before the last). */
   floorRssAtHalf: number;
@@ -177,11 +177,13 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
           if (outcome.status !== null) report.serverErrors++;
           report.problems.push({ index, request, ...outcome });
         }
-        if (index % MEMORY_SAMPLE_EVERY === 0 && !crashed) {
+        // counted from 1, so that the last request of a run closes its last window
+        const count = index + 1;
+        if (count % MEMORY_SAMPLE_EVERY === 0 && !crashed) {
           const { rss } = service.memory();
           report.peakRss = Math.max(report.peakRss, rss);
           windowFloor = Math.min(windowFloor, rss);
-          if (index % 1000 === 0) options.onProgress?.(report.sent, rss);
+          if (count % 1000 === 0) options.onProgress?.(report.sent, rss);
           if (rss - report.rssAfterSetup > options.maxPeakGrowthBytes) {
             report.problems.push({
               index,
@@ -190,10 +192,10 @@ export async function fuzzService(options: FuzzOptions): Promise<FuzzReport> {
               answer: `resident memory grew by ${rss - report.rssAfterSetup} bytes at once`,
             });
           }
-          if (index > 0 && index % FLOOR_WINDOW === 0) {
+          if (count % FLOOR_WINDOW === 0) {
             report.floorRss = windowFloor;
             windowFloor = Number.POSITIVE_INFINITY;
-            if (report.floorRssAtHalf === 0 && index >= options.requests / 2 && index + FLOOR_WINDOW <= options.requests)
+            if (report.floorRssAtHalf === 0 && count >= options.requests / 2 && count + FLOOR_WINDOW <= options.requests)
               report.floorRssAtHalf = report.floorRss;
             const late = report.floorRssAtHalf > 0 ? report.floorRss - report.floorRssAtHalf : 0;
             if (report.floorRss - report.rssAfterSetup > options.maxGrowthBytes) {
