@@ -1,3 +1,4 @@
+import { finishedStatus } from '../../../../bench/finished-execution.ts';
 import { createServiceClient, type ServiceClient } from '../../../../main/core/service-client/index.ts';
 import type { RunningService } from '../../../../main/service/index.ts';
 
@@ -8,11 +9,8 @@ function demoClient(service: RunningService): ServiceClient {
 /** Waits for the execution `started` gave to finish, and answers its id. */
 async function finished(client: ServiceClient, started: Awaited<ReturnType<ServiceClient['executions']['execute']>>): Promise<string> {
   if (!started.ok) throw new Error(started.error.message);
-  for (;;) {
-    const status = await client.executions.status(started.data.executionId);
-    if (status.ok && status.data.isExecutionFinished) return started.data.executionId;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await finishedStatus(client, started.data.executionId, 20);
+  return started.data.executionId;
 }
 
 /** Runs the demo account's query of that name on the service and answers its execution once finished. */
