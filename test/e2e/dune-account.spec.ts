@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { duneResultSql, PAST_128_BITS, UINT256_MAX } from '../dune-shapes/dune-result-sql.ts';
 import { startDuneShapes, type DuneShapes } from '../dune-shapes/dune-shapes-proxy.ts';
-import { cellOf, executionState, watchProblems } from './helpers.ts';
+import { cellOf, executionState, loadedCellText, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 import { service, stop, type Started } from './processes.ts';
 
@@ -48,7 +48,7 @@ async function addDuneAccount(page: Page): Promise<void> {
 
 async function columnTexts(grid: Locator, column: string, rows: number): Promise<string[]> {
   const texts: string[] = [];
-  for (let row = 0; row < rows; row++) texts.push((await (await cellOf(grid, column, row)).textContent()) ?? '');
+  for (let row = 0; row < rows; row++) texts.push(await loadedCellText(grid, column, row));
   return texts;
 }
 

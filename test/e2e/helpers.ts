@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { LOADING } from '../../renderer/src/results/grid/row-placeholder.ts';
 
 export function appUrl(): string {
   const url = process.env.QUERYDESK_URL;
@@ -42,6 +43,17 @@ export async function scrollGrid(page: Page, grid: Locator, pixels: number): Pro
 export async function cellOf(grid: Locator, column: string, rowIndex: number): Promise<Locator> {
   const colId = await grid.getByRole('columnheader', { name: new RegExp(`^${column}\\b`) }).getAttribute('col-id');
   return grid.locator(`[role="row"][row-index="${rowIndex}"] [role="gridcell"][col-id="${colId}"]`);
+}
+
+/**
+ * The text of a cell once its row has come: a row on its way shows a placeholder in every cell, and
+ * a test that reads it then reads no value at all.
+ */
+export async function loadedCellText(grid: Locator, column: string, rowIndex: number): Promise<string> {
+  const cell = await cellOf(grid, column, rowIndex);
+  await expect(cell).toBeAttached();
+  await expect(cell).not.toHaveText(LOADING);
+  return (await cell.textContent()) ?? '';
 }
 
 /** Opens a query from the list by its name, through the filter box. */

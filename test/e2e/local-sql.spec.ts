@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
-import { cellOf, executionState, openQuery, replaceSql, useSessionAccount, watchProblems } from './helpers.ts';
+import { cellOf, executionState, loadedCellText, openQuery, replaceSql, useSessionAccount, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 import { service } from './processes.ts';
 
@@ -57,9 +57,9 @@ ORDER BY v.day`,
     await expect(executionState(page)).toHaveText('Completed', { timeout: 30_000 });
     const grid = page.getByRole('grid');
     for (const row of [0, 1]) {
-      const trades = await (await cellOf(grid, 'trades', row)).textContent();
+      const trades = await loadedCellText(grid, 'trades', row);
       expect(Number(trades)).toBeGreaterThan(0);
-      await expect(await cellOf(grid, 'matched', row)).toHaveText(trades!);
+      await expect(await cellOf(grid, 'matched', row)).toHaveText(trades);
     }
     await expect(summary(page)).toContainText('from cache');
 

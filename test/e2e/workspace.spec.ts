@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { addAccount, cellOf, executionState, HAS_TEST_KEYCHAIN, openQuery, replaceSql } from './helpers.ts';
+import { addAccount, cellOf, executionState, HAS_TEST_KEYCHAIN, loadedCellText, openQuery, replaceSql } from './helpers.ts';
 import { service, stop, webHost, type Started } from './processes.ts';
 
 // Local-first: what the analyst saw yesterday is there today without the network, and what they
@@ -65,15 +65,10 @@ test('after a restart without the network, queries, SQL, results and views are t
     await filter.fill("chain = 'base'");
     await filter.press('Enter');
     await expect(summary(page).getByLabel('Rows shown')).toHaveText('1,000 of 5,000 rows');
-    const topTradeCell = await cellOf(grid, 'trade_id', 0);
-    await expect(topTradeCell).toHaveText(/\S/);
-    const topTrade = await topTradeCell.textContent();
+    const topTrade = await loadedCellText(grid, 'trade_id', 0);
     await openQuery(page, 'Daily volume by chain');
     await runAndCache(page);
-    // read once the row is drawn: a cell is empty while its rows come
-    const firstDayCell = await cellOf(page.getByRole('grid'), 'day', 0);
-    await expect(firstDayCell).toHaveText(/\S/);
-    const firstDay = await firstDayCell.textContent();
+    const firstDay = await loadedCellText(page.getByRole('grid'), 'day', 0);
     // Unsaved SQL, typed and never saved.
     await openQuery(page, 'Slow checksum');
     const slowEditor = page.getByRole('textbox', { name: 'SQL of Slow checksum' });
@@ -94,7 +89,7 @@ test('after a restart without the network, queries, SQL, results and views are t
     await expect(summary(page)).toContainText('from cache, fetched');
     await expect(page.getByRole('textbox', { name: 'Filter rows' })).toHaveValue("chain = 'base'");
     await expect(page.getByRole('grid').getByRole('columnheader', { name: /^trade_id/ })).toHaveAttribute('aria-sort', 'descending');
-    await expect(await cellOf(page.getByRole('grid'), 'trade_id', 0)).toHaveText(topTrade!);
+    await expect(await cellOf(page.getByRole('grid'), 'trade_id', 0)).toHaveText(topTrade);
 
     // Exported and charted from the cache alone.
     await page.getByText('Export CSV', { exact: true }).click();
@@ -108,7 +103,7 @@ test('after a restart without the network, queries, SQL, results and views are t
     await expect(page.locator('figure figcaption')).toContainText('line chart · x: block_time');
 
     await openQuery(page, 'Daily volume by chain');
-    await expect(await cellOf(page.getByRole('grid'), 'day', 0)).toHaveText(firstDay!);
+    await expect(await cellOf(page.getByRole('grid'), 'day', 0)).toHaveText(firstDay);
     await openQuery(page, 'Slow checksum');
     await expect(slowEditor).toHaveText('SELECT 1 AS typed_but_not_saved');
     await expect(page.getByRole('heading', { level: 1, name: 'Slow checksum' })).toContainText('Edited');
@@ -117,7 +112,7 @@ test('after a restart without the network, queries, SQL, results and views are t
     await openQuery(page, 'Daily volume by chain');
     await page.getByRole('button', { name: /^Run/ }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'the run did not start' })).toBeVisible();
-    await expect(await cellOf(page.getByRole('grid'), 'day', 0)).toHaveText(firstDay!);
+    await expect(await cellOf(page.getByRole('grid'), 'day', 0)).toHaveText(firstDay);
 
     // An edit saved offline is kept, through another restart, until the service answers.
     const editor = page.getByRole('textbox', { name: 'SQL of Daily volume by chain' });
