@@ -72,6 +72,41 @@ test('refuses a bad proxy or polling bounds with the reason, and keeps good ones
   await expect(again.getByRole('status')).toHaveText('Proxy saved.');
 });
 
+test('settings opened before they have come show what is kept once they come, not empty fields', async ({ page }) => {
+  await page.goto(noKeychainUrl());
+  const first = await openSettingsByKeys(page);
+  await first.getByLabel('Proxy').fill('http://127.0.0.1:3129');
+  await first.getByRole('button', { name: 'Apply' }).first().click();
+  await expect(first.getByRole('status')).toHaveText('Proxy saved.');
+
+  // the next page's settings are held back until its dialog is open, as on a slow start
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.routeWebSocket(/./, (socket) => {
+    const host = socket.connectToServer();
+    const settingsAsks = new Set<number>();
+    socket.onMessage((message) => {
+      const asked = JSON.parse(String(message)) as { id?: number; channel?: string };
+      if (asked.channel === 'settings:get' && asked.id !== undefined) settingsAsks.add(asked.id);
+      host.send(message);
+    });
+    host.onMessage(async (message) => {
+      const answer = JSON.parse(String(message)) as { type: string; id?: number };
+      if (answer.type === 'result' && answer.id !== undefined && settingsAsks.has(answer.id)) await held;
+      socket.send(message);
+    });
+  });
+  await page.reload();
+  const settings = await openSettingsByKeys(page);
+  await expect(settings).toContainText('Loading…');
+  release();
+  await expect(settings.getByLabel('Proxy')).toHaveValue('http://127.0.0.1:3129');
+  await expect(settings.getByLabel('Check a running query at most every (s)')).toHaveValue('0.25');
+  await settings.getByLabel('Proxy').fill('');
+  await settings.getByRole('button', { name: 'Apply' }).first().click();
+  await expect(settings.getByRole('status')).toHaveText('Proxy saved.');
+});
+
 test('shows the cache budget and use, changes the budget, and copies diagnostics without secrets', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto(noKeychainUrl());
