@@ -20,6 +20,27 @@ async function openSettingsByKeys(page: Page) {
   return dialog;
 }
 
+/**
+ * Passes the page's link to its host through, the host's answers to `channel` given to `change`
+ * first: held back, as a slow start would, or made a failure main can give but not on demand.
+ */
+async function answersOf(page: Page, channel: string, change: (result: unknown) => Promise<unknown>): Promise<void> {
+  await page.routeWebSocket(/./, (socket) => {
+    const host = socket.connectToServer();
+    const asked = new Set<number>();
+    socket.onMessage((message) => {
+      const invoke = JSON.parse(String(message)) as { id?: number; channel?: string };
+      if (invoke.channel === channel && invoke.id !== undefined) asked.add(invoke.id);
+      host.send(message);
+    });
+    host.onMessage(async (message) => {
+      const answer = JSON.parse(String(message)) as { type: string; id?: number; result?: unknown };
+      if (answer.type !== 'result' || answer.id === undefined || !asked.has(answer.id)) return socket.send(message);
+      socket.send(JSON.stringify({ ...answer, result: await change(answer.result) }));
+    });
+  });
+}
+
 test('opens with Ctrl+, and from the title bar; the theme applies at once and after a reload', async ({ page }) => {
   await page.goto(noKeychainUrl());
   let settings = await openSettingsByKeys(page);
@@ -82,20 +103,7 @@ test('settings opened before they have come show what is kept once they come, no
   // the next page's settings are held back until its dialog is open, as on a slow start
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.routeWebSocket(/./, (socket) => {
-    const host = socket.connectToServer();
-    const settingsAsks = new Set<number>();
-    socket.onMessage((message) => {
-      const asked = JSON.parse(String(message)) as { id?: number; channel?: string };
-      if (asked.channel === 'settings:get' && asked.id !== undefined) settingsAsks.add(asked.id);
-      host.send(message);
-    });
-    host.onMessage(async (message) => {
-      const answer = JSON.parse(String(message)) as { type: string; id?: number };
-      if (answer.type === 'result' && answer.id !== undefined && settingsAsks.has(answer.id)) await held;
-      socket.send(message);
-    });
-  });
+  await answersOf(page, 'settings:get', async (answer) => (await held, answer));
   await page.reload();
   const settings = await openSettingsByKeys(page);
   await expect(settings).toContainText('Loading…');
@@ -105,6 +113,16 @@ test('settings opened before they have come show what is kept once they come, no
   await settings.getByLabel('Proxy').fill('');
   await settings.getByRole('button', { name: 'Apply' }).first().click();
   await expect(settings.getByRole('status')).toHaveText('Proxy saved.');
+});
+
+test('a cache whose use could not be read says so, and offers no budget to overwrite', async ({ page }) => {
+  await answersOf(page, 'results:cacheSettings', async () => ({ ok: false, error: { code: 'internal', message: 'disk I/O error' } }));
+  await page.goto(noKeychainUrl());
+  const settings = await openSettingsByKeys(page);
+  await expect(settings.getByRole('alert')).toContainText('The results cache’s use and budget could not be read.');
+  await expect(settings.getByRole('alert')).toContainText('disk I/O error');
+  await expect(settings.getByLabel('Proxy')).toBeVisible();
+  await expect(settings.getByLabel('Space for cached results (GB)')).toHaveCount(0);
 });
 
 test('shows the cache budget and use, changes the budget, and copies diagnostics without secrets', async ({ page, context }) => {

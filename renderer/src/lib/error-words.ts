@@ -29,6 +29,7 @@ export const CONTEXT_HEADINGS = {
   settingSave: 'That setting was not saved.',
   diagnostics: 'The diagnostics could not be gathered.',
   logsFolder: 'The logs folder could not be opened.',
+  cacheLoad: 'The results cache’s use and budget could not be read.',
   cacheClear: 'The cache was not cleared.',
   accountSave: 'The account was not saved.',
   accountTest: 'The connection test failed.',

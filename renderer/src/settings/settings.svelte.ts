@@ -33,7 +33,9 @@ export class Settings {
     this.current = answer.data.settings;
     this.about = answer.data.about;
     this.#apply(answer.data.settings);
+    // without the cache's budget its field would show a default that an Apply would keep
     if (cache.ok) this.cache = cache.data;
+    else this.#failed(cache.error, 'cacheLoad');
   }
 
   /** Null when saved; else the error, also kept in `error` for the page to show. */
