@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { appUrl, cellOf, executionState, HAS_TEST_KEYCHAIN, noKeychainUrl, openQuery, otherService } from './helpers.ts';
+import { answersOf, appUrl, cellOf, executionState, HAS_TEST_KEYCHAIN, noKeychainUrl, openQuery, otherService } from './helpers.ts';
 
 // Accounts as a person manages them: add one for another service (a wrong key first), test it,
 // switch to it, rename it, remove it; and, where no keychain is reachable, keep a key for the session.
@@ -129,4 +129,37 @@ test('removes a session-only account where there is no keychain', async ({ page 
   await row.getByRole('button', { name: 'Remove' }).click();
   await row.getByRole('button', { name: 'Remove account' }).click();
   await expect(row).toBeHidden();
+});
+
+test('an account saved before its rates have come keeps the rates it had', async ({ page }) => {
+  await page.goto(noKeychainUrl());
+  await openAccounts(page);
+  const accounts = page.getByRole('dialog', { name: 'Accounts' });
+  await accounts.getByRole('button', { name: 'Add account…' }).click();
+  const form = page.getByRole('dialog', { name: 'Add an account' });
+  await form.getByLabel('Per datapoint').fill('0.0001');
+  await addAccount(page, 'Priced', otherService().key);
+  await form.getByRole('button', { name: 'Keep this key for this session only' }).click();
+  await expect(accounts.getByRole('listitem', { name: 'Priced' })).toBeVisible();
+
+  // a new page reads the rates again as the form opens: their answer is held back meanwhile
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await answersOf(page, 'usage:settings', async (answer) => (await held, answer));
+  await page.reload();
+  await openAccounts(page);
+  await accounts.getByRole('listitem', { name: 'Priced' }).getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit “Priced”' });
+  await edit.getByLabel('Name', { exact: true }).fill('Priced team');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  const renamed = accounts.getByRole('listitem', { name: 'Priced team' });
+  await expect(renamed).toBeVisible();
+  release();
+
+  await renamed.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByRole('dialog', { name: 'Edit “Priced team”' }).getByLabel('Per datapoint')).toHaveValue('0.0001');
+  await page.getByRole('dialog', { name: 'Edit “Priced team”' }).getByRole('button', { name: 'Cancel' }).click();
+  await renamed.getByRole('button', { name: 'Remove' }).click();
+  await renamed.getByRole('button', { name: 'Remove account' }).click();
+  await expect(renamed).toBeHidden();
 });

@@ -144,3 +144,24 @@ export async function useSessionAccount(page: Page, name: string, url: string, k
   await page.goto(noKeychainUrl());
   await addAccount(page, name, url, key, true);
 }
+
+/**
+ * Passes the page's link to its host through, the host's answers to `channel` given to `change`
+ * first: held back, as a slow start would, or made a failure main can give but not on demand.
+ */
+export async function answersOf(page: Page, channel: string, change: (result: unknown) => Promise<unknown>): Promise<void> {
+  await page.routeWebSocket(/./, (socket) => {
+    const host = socket.connectToServer();
+    const asked = new Set<number>();
+    socket.onMessage((message) => {
+      const invoke = JSON.parse(String(message)) as { id?: number; channel?: string };
+      if (invoke.channel === channel && invoke.id !== undefined) asked.add(invoke.id);
+      host.send(message);
+    });
+    host.onMessage(async (message) => {
+      const answer = JSON.parse(String(message)) as { type: string; id?: number; result?: unknown };
+      if (answer.type !== 'result' || answer.id === undefined || !asked.has(answer.id)) return socket.send(message);
+      socket.send(JSON.stringify({ ...answer, result: await change(answer.result) }));
+    });
+  });
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { noKeychainUrl } from './helpers.ts';
+import { answersOf, noKeychainUrl } from './helpers.ts';
 
 // Settings as a person uses them, in the browser host that the other specs leave alone (its data
 // folder is its own, so a theme or proxy chosen here reaches no other test).
@@ -18,27 +18,6 @@ async function openSettingsByKeys(page: Page) {
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   await expect(dialog).toBeVisible();
   return dialog;
-}
-
-/**
- * Passes the page's link to its host through, the host's answers to `channel` given to `change`
- * first: held back, as a slow start would, or made a failure main can give but not on demand.
- */
-async function answersOf(page: Page, channel: string, change: (result: unknown) => Promise<unknown>): Promise<void> {
-  await page.routeWebSocket(/./, (socket) => {
-    const host = socket.connectToServer();
-    const asked = new Set<number>();
-    socket.onMessage((message) => {
-      const invoke = JSON.parse(String(message)) as { id?: number; channel?: string };
-      if (invoke.channel === channel && invoke.id !== undefined) asked.add(invoke.id);
-      host.send(message);
-    });
-    host.onMessage(async (message) => {
-      const answer = JSON.parse(String(message)) as { type: string; id?: number; result?: unknown };
-      if (answer.type !== 'result' || answer.id === undefined || !asked.has(answer.id)) return socket.send(message);
-      socket.send(JSON.stringify({ ...answer, result: await change(answer.result) }));
-    });
-  });
 }
 
 test('opens with Ctrl+, and from the title bar; the theme applies at once and after a reload', async ({ page }) => {
