@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { answersOf, noKeychainUrl } from './helpers.ts';
 
 // Settings as a person uses them, in the browser host that the other specs leave alone (its data
@@ -18,6 +18,15 @@ async function openSettingsByKeys(page: Page) {
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   await expect(dialog).toBeVisible();
   return dialog;
+}
+
+/** Sees the proxy and the polling bounds kept shown, then clears the proxy, for the next test. */
+async function keptThenCleared(settings: Locator, proxy: string): Promise<void> {
+  await expect(settings.getByLabel('Proxy')).toHaveValue(proxy);
+  await expect(settings.getByLabel('Check a running query at most every (s)')).toHaveValue('0.25');
+  await settings.getByLabel('Proxy').fill('');
+  await settings.getByRole('button', { name: 'Apply' }).first().click();
+  await expect(settings.getByRole('status')).toHaveText('Proxy saved.');
 }
 
 test('opens with Ctrl+, and from the title bar; the theme applies at once and after a reload', async ({ page }) => {
@@ -65,11 +74,7 @@ test('refuses a bad proxy or polling bounds with the reason, and keeps good ones
   // a new page asks main again: what was kept is what shows
   await page.reload();
   const again = await openSettingsByKeys(page);
-  await expect(again.getByLabel('Proxy')).toHaveValue('http://127.0.0.1:3128');
-  await expect(again.getByLabel('Check a running query at most every (s)')).toHaveValue('0.25');
-  await again.getByLabel('Proxy').fill('');
-  await again.getByRole('button', { name: 'Apply' }).first().click();
-  await expect(again.getByRole('status')).toHaveText('Proxy saved.');
+  await keptThenCleared(again, 'http://127.0.0.1:3128');
 });
 
 test('settings opened before they have come show what is kept once they come, not empty fields', async ({ page }) => {
@@ -87,11 +92,7 @@ test('settings opened before they have come show what is kept once they come, no
   const settings = await openSettingsByKeys(page);
   await expect(settings).toContainText('Loading…');
   release();
-  await expect(settings.getByLabel('Proxy')).toHaveValue('http://127.0.0.1:3129');
-  await expect(settings.getByLabel('Check a running query at most every (s)')).toHaveValue('0.25');
-  await settings.getByLabel('Proxy').fill('');
-  await settings.getByRole('button', { name: 'Apply' }).first().click();
-  await expect(settings.getByRole('status')).toHaveText('Proxy saved.');
+  await keptThenCleared(settings, 'http://127.0.0.1:3129');
 });
 
 test('a cache whose use could not be read says so, and offers no budget to overwrite', async ({ page }) => {
