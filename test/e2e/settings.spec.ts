@@ -95,6 +95,29 @@ test('settings opened before they have come show what is kept once they come, no
   await keptThenCleared(settings, 'http://127.0.0.1:3129');
 });
 
+test('a size typed before the kept one has come stays as typed', async ({ page }) => {
+  await page.goto(noKeychainUrl());
+  const first = await openSettingsByKeys(page);
+  await first.getByLabel('Ask before reading more datapoints than').fill('5000');
+  await first.getByRole('button', { name: 'Apply' }).last().click();
+  await expect(first.getByRole('status')).toHaveText('Size that asks first saved.');
+
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await answersOf(page, 'usage:settings', async (answer) => (await held, answer));
+  await page.reload();
+  const settings = await openSettingsByKeys(page);
+  const size = settings.getByLabel('Ask before reading more datapoints than');
+  await size.fill('123');
+  release();
+  // the kept size has come once the hint says it
+  await expect(settings.getByText(/above 5,000 datapoints/)).toBeVisible();
+  await expect(size).toHaveValue('123');
+  await size.fill('1000000');
+  await settings.getByRole('button', { name: 'Apply' }).last().click();
+  await expect(settings.getByRole('status')).toHaveText('Size that asks first saved.');
+});
+
 test('a cache whose use could not be read says so, and offers no budget to overwrite', async ({ page }) => {
   await answersOf(page, 'results:cacheSettings', async () => ({ ok: false, error: { code: 'internal', message: 'disk I/O error' } }));
   await page.goto(noKeychainUrl());
