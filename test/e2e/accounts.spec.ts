@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { answersOf, appUrl, cellOf, executionState, HAS_TEST_KEYCHAIN, noKeychainUrl, openQuery, otherService } from './helpers.ts';
+import { appUrl, cellOf, executionState, HAS_TEST_KEYCHAIN, holdAnswers, noKeychainUrl, openQuery, otherService } from './helpers.ts';
 
 // Accounts as a person manages them: add one for another service (a wrong key first), test it,
 // switch to it, rename it, remove it; and, where no keychain is reachable, keep a key for the session.
@@ -143,9 +143,7 @@ test('an account saved before its rates have come keeps the rates it had', async
   await expect(accounts.getByRole('listitem', { name: 'Priced' })).toBeVisible();
 
   // a new page reads the rates again as the form opens: their answer is held back meanwhile
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await answersOf(page, 'usage:settings', async (answer) => (await held, answer));
+  const release = await holdAnswers(page, 'usage:settings');
   await page.reload();
   await openAccounts(page);
   await accounts.getByRole('listitem', { name: 'Priced' }).getByRole('button', { name: 'Edit' }).click();

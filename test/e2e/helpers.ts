@@ -165,3 +165,11 @@ export async function answersOf(page: Page, channel: string, change: (result: un
     });
   });
 }
+
+/** Holds back the host's answers to `channel` until the function this answers is called. */
+export async function holdAnswers(page: Page, channel: string): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await answersOf(page, channel, async (answer) => (await held, answer));
+  return release;
+}

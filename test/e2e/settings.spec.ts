@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { answersOf, noKeychainUrl } from './helpers.ts';
+import { answersOf, holdAnswers, noKeychainUrl } from './helpers.ts';
 
 // Settings as a person uses them, in the browser host that the other specs leave alone (its data
 // folder is its own, so a theme or proxy chosen here reaches no other test).
@@ -85,9 +85,7 @@ test('settings opened before they have come show what is kept once they come, no
   await expect(first.getByRole('status')).toHaveText('Proxy saved.');
 
   // the next page's settings are held back until its dialog is open, as on a slow start
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await answersOf(page, 'settings:get', async (answer) => (await held, answer));
+  const release = await holdAnswers(page, 'settings:get');
   await page.reload();
   const settings = await openSettingsByKeys(page);
   await expect(settings).toContainText('Loading…');
@@ -102,9 +100,7 @@ test('a size typed before the kept one has come stays as typed', async ({ page }
   await first.getByRole('button', { name: 'Apply' }).last().click();
   await expect(first.getByRole('status')).toHaveText('Size that asks first saved.');
 
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await answersOf(page, 'usage:settings', async (answer) => (await held, answer));
+  const release = await holdAnswers(page, 'usage:settings');
   await page.reload();
   const settings = await openSettingsByKeys(page);
   const size = settings.getByLabel('Ask before reading more datapoints than');
