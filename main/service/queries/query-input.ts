@@ -11,23 +11,18 @@ const parameterType = z
   .transform((t) => TYPE_ALIASES[t] ?? t)
   .pipe(z.enum(PARAMETER_TYPES, { message: `type must be one of ${PARAMETER_TYPES.join(', ')}` }));
 
-const parameter = z
-  .object({
-    key: z.string().min(1),
-    type: parameterType,
-    value: z.union([z.string(), z.number()]).transform(String),
-    description: z.string().optional(),
-    enumOptions: z.array(z.string()).optional(),
-    isMultiselect: z.boolean().optional(),
-  })
-  .transform(({ key, type, value, ...optional }) => {
-    // optional keys are stored only when given, so records read back as they were sent
-    const definition: ParameterDefinition = { key, type, value };
-    if (optional.description !== undefined) definition.description = optional.description;
-    if (optional.enumOptions !== undefined) definition.enumOptions = optional.enumOptions;
-    if (optional.isMultiselect !== undefined) definition.isMultiselect = optional.isMultiselect;
-    return definition;
-  });
+// zod leaves out the optional keys not given, so a record reads back as it was sent
+const parameter = z.object({
+  key: z.string().min(1),
+  type: parameterType,
+  value: z.union([z.string(), z.number()]).transform(String),
+  description: z.string().optional(),
+  enumOptions: z.array(z.string()).optional(),
+  isMultiselect: z.boolean().optional(),
+  isFreeformAllowed: z.boolean().optional(),
+  enumFromResults: z.object({ queryId: z.number().int().positive(), columnName: z.string().min(1) }).optional(),
+  values: z.array(z.string()).optional(),
+}) satisfies z.ZodType<ParameterDefinition>;
 
 const parameters = z.array(parameter).refine((list) => new Set(list.map((p) => p.key)).size === list.length, {
   message: 'parameter keys must be unique',

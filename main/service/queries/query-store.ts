@@ -12,6 +12,10 @@ export interface ParameterDefinition {
   description?: string;
   enumOptions?: string[];
   isMultiselect?: boolean;
+  isFreeformAllowed?: boolean;
+  /** The options are the values of a column of another query's results. */
+  enumFromResults?: { queryId: number; columnName: string };
+  values?: string[];
 }
 
 export interface StoredQuery {

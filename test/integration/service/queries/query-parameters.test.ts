@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../service-harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.stop());
+
+const send = (method: string, path: string, body?: unknown) => h.post(path, body, { method });
+
+async function create(body: Record<string, unknown>): Promise<number> {
+  const { status, body: reply } = await send('POST', '/api/v1/query', { name: 'p', ...body });
+  expect(status, JSON.stringify(reply)).toBe(200);
+  return reply.query_id;
+}
+
+describe('parameter definitions', () => {
+  it('keeps every documented field of a parameter, on create and on update', async () => {
+    const chain = {
+      key: 'chain',
+      type: 'enum',
+      value: 'a',
+      description: 'the chain',
+      enumOptions: ['a', 'b'],
+      isMultiselect: false,
+      isFreeformAllowed: false,
+      enumFromResults: { queryId: 1, columnName: 'chain' },
+      values: ['a'],
+    };
+    const id = await create({ query_sql: "select '{{chain}}' as c", parameters: [chain] });
+    expect((await h.get(`/api/v1/query/${id}`)).body.parameters).toEqual([chain]);
+
+    const changed = { ...chain, isFreeformAllowed: true, enumFromResults: { queryId: 2, columnName: 'name' }, values: ['a', 'b'] };
+    expect((await send('PATCH', `/api/v1/query/${id}`, { parameters: [changed] })).status).toBe(200);
+    expect((await h.get(`/api/v1/query/${id}`)).body.parameters).toEqual([changed]);
+  });
+
+  it('names each field of a parameter whose shape is wrong', async () => {
+    const { status, body } = await send('POST', '/api/v1/query', {
+      name: 'p',
+      query_sql: 'select 1',
+      parameters: [{ key: 'e', type: 'enum', value: 'a', isFreeformAllowed: 'no', enumFromResults: { queryId: 'x' }, values: 'a' }],
+    });
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/parameters\.0\.isFreeformAllowed: /);
+    expect(body.error).toMatch(/parameters\.0\.enumFromResults\.queryId: /);
+    expect(body.error).toMatch(/parameters\.0\.enumFromResults\.columnName: /);
+    expect(body.error).toMatch(/parameters\.0\.values: /);
+  });
+});
