@@ -49,25 +49,24 @@ export function resolveParameters(sql: string, definitions: ParameterDefinition[
   const unknown = Object.keys(given).filter((name) => !known.has(name));
   if (unknown.length > 0) throw new ParameterError(`unknown parameters (${unknown.join(', ')})`);
 
-  const values: Record<string, string> = {};
+  // a name is any text of the SQL's, `constructor` and `__proto__` included: only own keys count
+  const values = new Map<string, string>();
   const missing: string[] = [];
   for (const name of used) {
-    if (name in given) {
-      const definition = definitions.find((d) => d.key === name);
-      values[name] = valueText(name, given[name]);
-      if (definition) checkTyped(definition, given[name], values[name]);
-    } else {
-      const fallback = definitions.find((d) => d.key === name);
-      if (fallback) values[name] = fallback.value;
-      else missing.push(name);
-    }
+    const definition = definitions.find((d) => d.key === name);
+    if (Object.hasOwn(given, name)) {
+      const text = valueText(name, given[name]);
+      if (definition) checkTyped(definition, given[name], text);
+      values.set(name, text);
+    } else if (definition) values.set(name, definition.value);
+    else missing.push(name);
   }
   if (missing.length > 0) {
     throw new ParameterError(`missing parameters (${missing.join(', ')}): no value was given and the query has no default`);
   }
-  return values;
+  return Object.fromEntries(values);
 }
 
 export function substitute(sql: string, values: Record<string, string>): string {
-  return sql.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole);
+  return sql.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name]! : whole));
 }

@@ -41,8 +41,10 @@ function asksParquet(accept: string | undefined): boolean {
 
 /** `params.<name>` options of the latest-result endpoints, resolved against the query's defaults. */
 function parametersOf(url: URL, sql: string, definitions: Parameters<typeof resolveParameters>[1]) {
-  const given: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) if (name.startsWith('params.')) given[name.slice(7)] = value;
+  // by entries, not by assignment, so that `params.__proto__` is a parameter as any other
+  const given = Object.fromEntries(
+    [...url.searchParams].filter(([name]) => name.startsWith('params.')).map(([name, value]) => [name.slice(7), value]),
+  );
   if (Object.keys(given).length === 0) return null;
   try {
     return resolveParameters(sql, definitions, given);

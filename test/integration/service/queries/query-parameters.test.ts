@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../service-harness.ts';
+import { startHarness, type Harness, type Json } from '../service-harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -8,6 +8,11 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 const send = (method: string, path: string, body?: unknown) => h.post(path, body, { method });
+
+async function rowsOf(executionId: string): Promise<Json[]> {
+  await h.waitUntilFinished(executionId);
+  return (await h.get(`/api/v1/execution/${executionId}/results`)).body.result.rows;
+}
 
 async function create(body: Record<string, unknown>): Promise<number> {
   const { status, body: reply } = await send('POST', '/api/v1/query', { name: 'p', ...body });
@@ -47,5 +52,27 @@ describe('parameter definitions', () => {
     expect(body.error).toMatch(/parameters\.0\.enumFromResults\.queryId: /);
     expect(body.error).toMatch(/parameters\.0\.enumFromResults\.columnName: /);
     expect(body.error).toMatch(/parameters\.0\.values: /);
+  });
+});
+
+describe('parameter names', () => {
+  it('runs names that are keys of every JavaScript object, by default, by value and for the latest result', async () => {
+    const id = await create({
+      query_sql: "select '{{constructor}}' as a, '{{__proto__}}' as b",
+      parameters: [
+        { key: 'constructor', type: 'text', value: 'c0' },
+        { key: '__proto__', type: 'text', value: 'p0' },
+      ],
+    });
+    expect(await rowsOf(await h.execute(id, {}))).toEqual([{ a: 'c0', b: 'p0' }]);
+    // written out, as an object literal's __proto__ would set its prototype instead
+    const body = '{"query_parameters": {"constructor": "c1", "__proto__": "p1"}}';
+    const run = await h.post(`/api/v1/query/${id}/execute`, undefined, { body });
+    expect(await rowsOf(run.body.execution_id)).toEqual([{ a: 'c1', b: 'p1' }]);
+
+    const latest = (query: string) => h.get(`/api/v1/query/${id}/results?${query}`);
+    expect((await latest('params.constructor=c0')).body.result.rows).toEqual([{ a: 'c0', b: 'p0' }]);
+    expect((await latest('params.constructor=c1&params.__proto__=p1')).body.result.rows).toEqual([{ a: 'c1', b: 'p1' }]);
+    expect((await latest('params.constructor=c1')).status).toBe(404);
   });
 });

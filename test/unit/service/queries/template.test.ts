@@ -27,4 +27,16 @@ describe('query templates', () => {
     expect(() => resolveParameters(sql, defs, {})).toThrow(/missing parameters \(min\)/);
     expect(() => resolveParameters(sql, defs, { min: { a: 1 } })).toThrow(/invalid value for parameter min/);
   });
+
+  it('takes names that are also keys of every JavaScript object as any other name', () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const named = `select '{{${name}}}' as v`;
+      const withDefault: ParameterDefinition[] = [{ key: name, type: 'text', value: 'fallback' }];
+      expect(substitute(named, resolveParameters(named, withDefault, {})), name).toBe("select 'fallback' as v");
+      const given = JSON.parse(`{"${name}": "given"}`) as Record<string, unknown>;
+      expect(substitute(named, resolveParameters(named, withDefault, given)), name).toBe("select 'given' as v");
+      expect(() => resolveParameters(named, [], {}), name).toThrow(`missing parameters (${name})`);
+    }
+    expect(substitute('select {{constructor}}', {})).toBe('select {{constructor}}');
+  });
 });
