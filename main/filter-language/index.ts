@@ -3,7 +3,7 @@
 // embedded service and the app's result cache, so both answer a request the same way.
 export type { ColumnRef, Comparison, Filter, Literal, SortTerm } from './ast.ts';
 export { FilterLanguageError, type LanguagePart } from './errors.ts';
-export { parseColumns, parseFilters, parseSort } from './parse.ts';
+export { MAX_FILTER_NESTING, parseColumns, parseFilters, parseSort } from './parse.ts';
 export { compileFilters, compileSort, resolveColumn, selectColumns, type BoundSql } from './compile.ts';
 export type { Column } from './table-column.ts';
 export { columnRef, columnsParam, equalsCondition, withinCondition, type TimeUnit } from './write.ts';

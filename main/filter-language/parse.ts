@@ -3,6 +3,12 @@ import { FilterLanguageError, type LanguagePart } from './errors.ts';
 import { tokenize, type Token } from './lexer.ts';
 
 const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'like', 'is', 'null', 'asc', 'desc']);
+/**
+ * Parentheses inside parentheses, at most: far past what a person writes, and far below what DuckDB
+ * parses (it refuses an expression over a thousand levels deep, as a server error) or this parser's
+ * own recursion holds.
+ */
+export const MAX_FILTER_NESTING = 64;
 
 function describe(token: Token): string {
   if (token.kind === 'end') return 'the end of the text';
@@ -16,6 +22,8 @@ class Tokens {
   readonly part: LanguagePart;
   #tokens: Token[];
   #at = 0;
+  /** How many parentheses are open where the parser is. */
+  depth = 0;
 
   constructor(text: string, part: LanguagePart) {
     this.part = part;
@@ -120,7 +128,9 @@ function primary(tokens: Tokens): Filter {
   const token = tokens.peek;
   if (token.kind === '(') {
     tokens.next();
+    if (++tokens.depth > MAX_FILTER_NESTING) tokens.fail(token, `parentheses nest deeper than ${MAX_FILTER_NESTING} levels`);
     const inner = disjunction(tokens);
+    tokens.depth--;
     const close = tokens.next();
     if (close.kind !== ')') {
       if (close.kind === 'end') tokens.fail(token, "unbalanced parenthesis: '(' is never closed");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FilterLanguageError, parseColumns, parseFilters, parseSort } from '../../../main/filter-language/index.ts';
+import { FilterLanguageError, MAX_FILTER_NESTING, parseColumns, parseFilters, parseSort } from '../../../main/filter-language/index.ts';
 
 function refusal(run: () => unknown): { message: string; position: number } {
   try {
@@ -68,6 +68,17 @@ describe('parseFilters', () => {
     expect(refusal(() => parseFilters('a = 1; drop table x'))).toMatchObject({ position: 6, message: /unexpected character ';'/ });
     expect(refusal(() => parseFilters('a'))).toMatchObject({ position: 2, message: /expected an operator/ });
     expect(refusal(() => parseFilters('a = 1 b = 2'))).toMatchObject({ position: 7, message: /unexpected 'b'/ });
+  });
+
+  it(`reads parentheses ${MAX_FILTER_NESTING} deep and refuses one more, where it opens`, () => {
+    const nested = (depth: number) => `${'(a = 1 or '.repeat(depth)}a = 2${')'.repeat(depth)}`;
+    expect(() => parseFilters(nested(MAX_FILTER_NESTING))).not.toThrow();
+    expect(refusal(() => parseFilters(nested(MAX_FILTER_NESTING + 1)))).toEqual({
+      message: `filters: parentheses nest deeper than ${MAX_FILTER_NESTING} levels at position ${MAX_FILTER_NESTING * 10 + 1}`,
+      position: MAX_FILTER_NESTING * 10 + 1,
+    });
+    // however deep the text goes, the refusal comes at the first level past the limit
+    expect(refusal(() => parseFilters(nested(5000))).position).toBe(MAX_FILTER_NESTING * 10 + 1);
   });
 });
 
