@@ -74,7 +74,9 @@ function columnSql(column: Column): string {
 
 /** The column as text for LIKE: bytes as the `0x` hex they show as, matched in any case. */
 function likeSql(column: Column): string {
-  if (storedKind(column) === 'binary') return `('0x' || lower(hex(${quoteIdentifier(column.name)}))) ILIKE ?`;
+  // LIKE on a lower-case pattern, not ILIKE: DuckDB's ILIKE over this text refused a pattern ending
+  // in a NUL character with an error of its own, and hex digits have one case
+  if (storedKind(column) === 'binary') return `('0x' || lower(hex(${quoteIdentifier(column.name)}))) LIKE lower(?)`;
   return `CAST(${quoteIdentifier(column.name)} AS VARCHAR) LIKE ?`;
 }
 

@@ -4,6 +4,7 @@ import {
   compileFilters,
   compileSort,
   FilterLanguageError,
+  MAX_FILTER_NESTING,
   parseFilters,
   parseSort,
   type Column,
@@ -117,6 +118,13 @@ describe('filters on Dune-typed columns', () => {
     expect(await ids("holder in ('0x00', 0x1f9840a85d5af5bf1d1762f925bdaddc4201f984)")).toEqual([2, 4]);
     expect(await ids("holder like '0x1F98%'")).toEqual([2]);
     expect(await ids('holder is null')).toEqual([3]);
+    // a pattern no hex text holds matches nothing, a NUL at its end included (DuckDB's ILIKE refused it)
+    for (const pattern of ['\u0000', '%\u0000', '0x\u0000%', '%\\']) expect(await ids(`holder like '${pattern}'`)).toEqual([]);
+  });
+
+  it('runs parentheses as deep as the language reads them', async () => {
+    const nested = `${'(id = 1 or '.repeat(MAX_FILTER_NESTING)}id = 4${')'.repeat(MAX_FILTER_NESTING)}`;
+    expect(await ids(nested)).toEqual([1, 4]);
   });
 
   it("refuses a value that is not of the column's type, naming Dune's type", () => {

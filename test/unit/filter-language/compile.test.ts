@@ -33,6 +33,11 @@ describe('compileResultRequest', () => {
     expect(compiled.where?.params).toEqual(['a', '1%']);
   });
 
+  it('matches bytes by a lower-case pattern, whatever its case', () => {
+    const compiled = compileResultRequest({ filters: `hash like '0xAB%'` }, [{ name: 'hash', type: 'BLOB' }]);
+    expect(compiled.where).toEqual({ sql: `('0x' || lower(hex("hash"))) LIKE lower(?)`, params: ['0xAB%'] });
+  });
+
   it('selects columns in the asked order, each once', () => {
     expect(compileResultRequest({ columns: 'kind,id,kind' }, columns).columns.map((c) => c.name)).toEqual(['kind', 'id']);
   });
