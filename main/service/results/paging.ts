@@ -5,13 +5,18 @@ export interface PageWindow {
   offset: number;
 }
 
+/** A whole number written in digits alone, from `min` up to the largest a double holds exactly; null for any other text. */
+export function wholeNumber(text: string, min: number): number | null {
+  const value = Number(text);
+  return /^\d+$/.test(text) && value >= min && Number.isSafeInteger(value) ? value : null;
+}
+
 function integerParam(url: URL, name: string, min: number): number | null {
   const text = url.searchParams.get(name);
   if (text === null || text === '') return null;
-  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
-    throw badRequest(`${name} must be an integer of at least ${min}, got '${text}'`);
-  }
-  return Number(text);
+  const value = wholeNumber(text, min);
+  if (value === null) throw badRequest(`${name} must be an integer of at least ${min}, got '${text}'`);
+  return value;
 }
 
 /** `limit` and `offset` of a result request; a limit above the page cap is lowered, not refused. */

@@ -1,6 +1,6 @@
 import { compileResultRequest, FilterLanguageError, type CompiledRequest } from '../../filter-language/index.ts';
 import { badRequest } from '../http/http-error.ts';
-import { pageWindow, type PageWindow } from './paging.ts';
+import { pageWindow, wholeNumber, type PageWindow } from './paging.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
 export interface ResultOptions {
@@ -13,11 +13,12 @@ export interface ResultOptions {
 function sampleCountOf(url: URL): number | null {
   const text = url.searchParams.get('sample_count');
   if (text === null || text === '') return null;
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw badRequest(`sample_count must be a positive integer, got '${text}'`);
+  const count = wholeNumber(text, 1);
+  if (count === null) throw badRequest(`sample_count must be a positive integer of at most ${Number.MAX_SAFE_INTEGER}, got '${text}'`);
   for (const refused of ['limit', 'offset', 'filters']) {
     if (url.searchParams.has(refused)) throw badRequest(`sample_count cannot be used with ${refused} (only with columns and sort_by)`);
   }
-  return Number(text);
+  return count;
 }
 
 /** The options of a result request: page window or sample, and the compiled filters, sort and columns. */

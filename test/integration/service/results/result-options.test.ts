@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FILTER_NESTING } from '../../../../main/filter-language/index.ts';
 import { DEMO_QUERY, PARAMETER_QUERY, startHarness, type Harness, type Json } from '../service-harness.ts';
 
 let h: Harness;
@@ -74,7 +75,7 @@ describe('filters, sort_by and columns', () => {
     expect(some.body.result.metadata.result_set_bytes).toBeLessThan(all.body.result.metadata.result_set_bytes);
   });
 
-  it('refuses NOT, unknown columns, bad operators and unbalanced parentheses with their positions', async () => {
+  it('refuses NOT, unknown columns, bad operators, parentheses and sample sizes, with their positions', async () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ filters: "chain NOT IN ('base')" }, /^filters: NOT is not supported.* at position 7$/],
       [{ filters: "token not like 'D%'" }, /^filters: NOT is not supported.* at position 7$/],
@@ -84,6 +85,16 @@ describe('filters, sort_by and columns', () => {
       [{ sort_by: 'trade_id, nope desc' }, /^sort_by: unknown column "nope" .* at position 11$/],
       [{ columns: 'trade_id,nope' }, /^columns: unknown column "nope" .* at position 10$/],
       [{ filters: "trade_id = 'abc'" }, /^filters: trade_id holds numbers \(bigint\); 'abc' is not a number at position 12$/],
+      // past the levels the language reads: DuckDB refused a thousand as a server error
+      [
+        { filters: `${'(trade_id = 1 or '.repeat(500)}trade_id = 2${')'.repeat(500)}` },
+        new RegExp(`^filters: parentheses nest deeper than ${MAX_FILTER_NESTING} levels at position ${MAX_FILTER_NESTING * 17 + 1}$`),
+      ],
+      [
+        { sample_count: '9007199254740993' },
+        /^sample_count must be a positive integer of at most 9007199254740991, got '9007199254740993'$/,
+      ],
+      [{ sample_count: '99999999999999999999' }, /^sample_count must be a positive integer/],
     ];
     for (const [params, message] of cases) {
       const { status, body } = await results(q(params));
