@@ -30,6 +30,9 @@ function checkTyped(definition: ParameterDefinition, given: unknown, text: strin
   if (type === 'datetime' && !DATETIME.test(text.trim())) {
     throw new ParameterError(`parameter ${key} must be a date-time such as 2024-01-31 12:00:00, got '${text.slice(0, 100)}'`);
   }
+  if (type === 'enum' && Array.isArray(given) && definition.isMultiselect !== true) {
+    throw new ParameterError(`parameter ${key} takes one of its options, not a list: it is not a multi-select`);
+  }
   const options = definition.enumOptions;
   if (type === 'enum' && options && options.length > 0) {
     const chosen = Array.isArray(given) ? given.map(String) : definition.isMultiselect ? text.split(',') : [text];

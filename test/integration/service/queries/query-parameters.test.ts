@@ -76,3 +76,17 @@ describe('parameter names', () => {
     expect((await latest('params.constructor=c1')).status).toBe(404);
   });
 });
+
+describe('enum values', () => {
+  it('refuses a list for a single-select enum, naming the parameter', async () => {
+    const id = await create({
+      query_sql: "select '{{e}}' as e",
+      parameters: [{ key: 'e', type: 'enum', value: 'a', enumOptions: ['a', 'b'] }],
+    });
+    expect(await h.post(`/api/v1/query/${id}/execute`, { query_parameters: { e: ['a', 'b'] } })).toEqual({
+      status: 400,
+      body: { error: 'parameter e takes one of its options, not a list: it is not a multi-select' },
+    });
+    expect(await rowsOf(await h.execute(id, { query_parameters: { e: 'b' } }))).toEqual([{ e: 'b' }]);
+  });
+});

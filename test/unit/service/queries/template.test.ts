@@ -39,4 +39,21 @@ describe('query templates', () => {
     }
     expect(substitute('select {{constructor}}', {})).toBe('select {{constructor}}');
   });
+
+  it('takes a list for a multi-select enum only', () => {
+    const chains = ['a', 'b', 'c'];
+    const enums = (isMultiselect?: boolean): ParameterDefinition[] => [
+      { key: 'e', type: 'enum', value: 'a', enumOptions: chains, ...(isMultiselect === undefined ? {} : { isMultiselect }) },
+    ];
+    const one = "select '{{e}}'";
+    expect(resolveParameters(one, enums(true), { e: ['a', 'b'] })).toEqual({ e: 'a,b' });
+    for (const single of [enums(), enums(false)]) {
+      expect(resolveParameters(one, single, { e: 'b' })).toEqual({ e: 'b' });
+      for (const list of [['a', 'b'], ['a']]) {
+        expect(() => resolveParameters(one, single, { e: list })).toThrow(
+          new ParameterError('parameter e takes one of its options, not a list: it is not a multi-select'),
+        );
+      }
+    }
+  });
 });
