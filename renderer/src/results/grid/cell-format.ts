@@ -1,6 +1,7 @@
 import type { CellValue } from '$contract/index.ts';
 import {
   binaryText,
+  decimalText,
   isNumeric,
   kindOf,
   parseType,
@@ -10,9 +11,10 @@ import {
 } from '../../../../main/common/dune-types/index.ts';
 
 // Cells as their column's kind says. Numbers are written from their text (a DECIMAL's digits, an
-// integer past 2^53 that the service sends as a string), never through arithmetic that would round
-// them; separators are put between the digits of that text. Bytes read as 0x hex, whichever
-// service sent them (DuckDB's escaped text of a blob included).
+// integer past 2^53 that the service sends as a string, a number's shortest text that reads back
+// as it), never through arithmetic that would round them; separators are put between the digits
+// of that text. Bytes read as 0x hex, whichever service sent them (DuckDB's escaped text of a blob
+// included).
 
 export interface NumberStyle {
   /** Thousands separators and the decimal sign of the OS's locale; off: digits and a point only. */
@@ -20,7 +22,7 @@ export interface NumberStyle {
   locale?: string;
 }
 
-// what toFixed and String give a finite number: digits, maybe a point, maybe an exponent
+// a plain number's text: digits and maybe a point (not an exponent, NaN or Infinity)
 const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 export type CellFormat = (value: CellValue | undefined) => string;
@@ -53,8 +55,8 @@ export function cellFormat(type: string, style: NumberStyle, decimals = 0): Cell
     if (typeof value === 'boolean') return String(value);
     if (kind === 'binary') return typeof value === 'string' ? (binaryText(value) ?? value) : String(value);
     if (!isNumeric(kind)) return String(value);
-    let text = typeof value === 'number' ? (scale !== null && Math.abs(value) < 1e21 ? value.toFixed(scale) : String(value)) : value;
-    if (scale !== null) text = padScale(text, scale);
+    let text = String(value);
+    if (scale !== null) text = decimalText(text, scale);
     if (shift > 0) text = shifted(text, shift);
     return separators ? group(text, separators) : text;
   };
@@ -63,13 +65,6 @@ export function cellFormat(type: string, style: NumberStyle, decimals = 0): Cell
 function shifted(text: string, decimals: number): string {
   const read = readDecimal(text, -decimals);
   return read ? writeDecimal(read) : text;
-}
-
-function padScale(text: string, scale: number): string {
-  const match = PLAIN.exec(text);
-  if (!match || scale === 0) return text;
-  const [, sign, whole, fraction = ''] = match;
-  return fraction.length >= scale ? text : `${sign}${whole}.${fraction.padEnd(scale, '0')}`;
 }
 
 interface Separators {

@@ -46,4 +46,15 @@ describe('a pivot as text', () => {
       '| 2024-01-01 00:00:00.000 UTC › null | 4 | 1.00 | 1.00 |  |  |',
     ]);
   });
+
+  it("writes a decimal sum that arrives as a number from its own digits, to the measure's scale", () => {
+    const wide: PivotTable = {
+      ...table,
+      split: null,
+      measures: [{ label: 'Sum of amount', fn: 'sum', column: 'amount', type: 'decimal(38,18)' }],
+      groups: [{ key: [], rows: 2, cells: [[98.8]] }],
+    };
+    const { texts } = pivotBlock(wide, wide.groups, style);
+    expect(texts[0]).toEqual(['Total', '2', '98.800000000000000000']);
+  });
 });

@@ -16,6 +16,16 @@ describe('cells as their type says', () => {
     expect(decimalScale('DOUBLE')).toBeNull();
   });
 
+  it("pads a DECIMAL that arrives as a number from the number's own digits, never through arithmetic", () => {
+    expect(cellFormat('decimal(38,18)', plain)(98.8)).toBe('98.800000000000000000');
+    expect(cellFormat('decimal(18,18)', plain)(-0.05)).toBe('-0.050000000000000000');
+    expect(cellFormat('decimal(20,10)', plain)(1234567.891)).toBe('1234567.8910000000');
+    expect(cellFormat('decimal(38,18)', english)(123456789.123)).toBe('123,456,789.123000000000000000');
+    // a number's digits past the scale are kept, not rounded away
+    expect(cellFormat('decimal(10,2)', plain)(0.125)).toBe('0.125');
+    expect(cellFormat('decimal(38,38)', plain)(3.1e-5)).toBe('0.00003100000000000000000000000000000000');
+  });
+
   it('keeps integers past 2^53 exact, and groups their digits only when asked', () => {
     expect(cellFormat('UHUGEINT', plain)('340282366920938463463374607431768211455')).toBe('340282366920938463463374607431768211455');
     expect(cellFormat('UHUGEINT', english)('340282366920938463463374607431768211455')).toBe(

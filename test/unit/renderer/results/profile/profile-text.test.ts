@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnProfile } from '../../../../../main/contract/index.ts';
-import { axisEnd, distinctText, quartileText } from '../../../../../renderer/src/results/profile/profile-text.ts';
+import { axisEnd, distinctText, quartileText, valueText } from '../../../../../renderer/src/results/profile/profile-text.ts';
 
 const plain = { grouping: false };
 const of = (kind: ColumnProfile['kind'], type: string) => ({ kind, type }) as ColumnProfile;
@@ -10,6 +10,11 @@ describe("a profile's worked-out figures", () => {
     expect(quartileText(of('number', 'double'), 296601.49666666664, plain)).toBe('296601.4967');
     expect(quartileText(of('number', 'bigint'), 2.5, plain)).toBe('2.5');
     expect(quartileText(of('number', 'double'), null, plain)).toBe('null');
+  });
+
+  it("writes a decimal's min, max or top value that arrives as a number to its scale, digit for digit", () => {
+    expect(valueText(of('number', 'decimal(18,18)'), -0.05, plain)).toBe('-0.050000000000000000');
+    expect(valueText(of('number', 'decimal(38,18)'), 98.8, plain)).toBe('98.800000000000000000');
   });
 
   it('leaves the quartiles of times as the column writes them', () => {
