@@ -7,7 +7,8 @@ import { kindOf, parseJsonExact, parseType } from '../../main/common/dune-types/
 // client as `amount` of type `uint256`, its values as Dune sends them: integers as bare JSON
 // numbers (past 2^128 too), decimals as numbers, arrays and rows as JSON values, varbinary as the
 // `0x` text the SQL wrote. Results come as JSON or CSV pages with `next_uri` paging, never as
-// Parquet (the hosted service offers none). Everything else passes through as it is.
+// Parquet (the hosted service offers none). A status has `result_metadata` only when COMPLETED.
+// Everything else passes through as it is.
 // Filters and sorts sent to the service name the columns as the service knows them (with their
 // `::type`): a test filters such a result from the cache, where the app answers them itself. A
 // `columns` list (as a sample asks for) is put in the service's names.
@@ -56,7 +57,12 @@ function relabelMetadata(metadata: Metadata | undefined): Map<string, { name: st
 }
 
 function rewriteJson(text: string): string {
-  const body = JSON.parse(text) as { result?: { metadata?: Metadata; rows?: Record<string, unknown>[] }; result_metadata?: Metadata };
+  const body = JSON.parse(text) as {
+    state?: string;
+    result?: { metadata?: Metadata; rows?: Record<string, unknown>[] };
+    result_metadata?: Metadata;
+  };
+  if (body.state !== 'QUERY_STATE_COMPLETED') delete body.result_metadata;
   relabelMetadata(body.result_metadata);
   const columns = relabelMetadata(body.result?.metadata);
   if (body.result?.rows) {

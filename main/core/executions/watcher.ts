@@ -1,7 +1,7 @@
 import { doubled } from '../../common/backoff.ts';
-import { hasResult } from '../../common/dune-states.ts';
 import type { ExecutionUpdate, PollBounds } from '../../contract/index.ts';
 import type { ExecutionStatus, ServiceClient, ServiceErrorKind } from '../service-client/index.ts';
+import { withResultMetadata } from './result-metadata.ts';
 import { toExecutionUpdate } from './snapshot.ts';
 import { isTerminal } from './states.ts';
 
@@ -167,19 +167,11 @@ class Poller implements ExecutionWatcher {
       return;
     }
     watch.failures = 0;
-    const status = await this.#withResultMetadata(watch, read.data);
+    const status = await withResultMetadata(watch.client, read.data, signal);
     if (signal.aborted) return;
     const update = toExecutionUpdate(watch.accountId, status, this.#now() - watch.startedAtMs);
     if (update.isFinished) this.#finish(watch);
     this.#publish(watch, update);
     if (!update.isFinished) this.#schedule(watch);
-  }
-
-  // A completed status should carry its result's metadata; when a service leaves it out,
-  // the first row of the result carries it instead.
-  async #withResultMetadata(watch: Watch, status: ExecutionStatus): Promise<ExecutionStatus> {
-    if (!hasResult(status.state) || status.resultMetadata !== null) return status;
-    const page = await watch.client.results.page({ executionId: status.executionId, offset: 0, limit: 1, signal: this.#controller.signal });
-    return page.ok && page.data.metadata !== null ? { ...status, resultMetadata: page.data.metadata } : status;
   }
 }

@@ -15,7 +15,8 @@ export async function serviceLatest(
   const values = parameters === undefined ? {} : textValues(parameters);
   // a multi-select's list has no form as a `params.` option: no latest is known to match it
   if (values === null) return null;
-  const latest = await client.results.latest(queryId, { parameters: values });
+  // a truncated latest result is still the latest: refused, it would read as none (it is shown as partial)
+  const latest = await client.results.latest(queryId, { parameters: values, allowPartialResults: true });
   if (!latest.ok || latest.data.metadata === null) return null;
   const execution = toExecutionUpdate(accountId, { ...latest.data, queuePosition: null, resultMetadata: latest.data.metadata }, 0);
   return execution.isFinished && execution.result !== null ? execution : null;

@@ -12,6 +12,7 @@ import type { ResultCache } from '../cache/result-cache.ts';
 import { prepareHistorySearch, searchHistory, searchWords } from '../executions/history-search.ts';
 import type { ExecutionRecords, RanText } from '../executions/history.ts';
 import { latestFinished, rememberedUpdate } from '../executions/remembered.ts';
+import { withResultMetadata } from '../executions/result-metadata.ts';
 import { statusAfterExecute } from '../executions/snapshot.ts';
 import type { ExecutionWatcher } from '../executions/watcher.ts';
 import { isFailure, serviceFailure } from '../failures.ts';
@@ -107,8 +108,9 @@ function runHandlers(
         const remembered = isNetworkFailure(read.error) ? history.find(accountId, executionId) : null;
         return remembered ? ok(rememberedUpdate(remembered)) : serviceFailure(read.error);
       }
-      const submittedAtMs = read.data.submittedAt === null ? Number.NaN : Date.parse(read.data.submittedAt);
-      return ok(watcher.watch(accountId, entry.client, read.data, Number.isNaN(submittedAtMs) ? Date.now() : submittedAtMs));
+      const status = await withResultMetadata(entry.client, read.data);
+      const submittedAtMs = status.submittedAt === null ? Number.NaN : Date.parse(status.submittedAt);
+      return ok(watcher.watch(accountId, entry.client, status, Number.isNaN(submittedAtMs) ? Date.now() : submittedAtMs));
     }),
 
     'executions:cancel': withAccount(accounts, async (entry, { accountId, executionId }) => {

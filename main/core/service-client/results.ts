@@ -53,8 +53,12 @@ export interface ResultsApi {
    * The query's latest result (`GET /query/{id}/results`): its execution and metadata, with the
    * first row at most (the rows are read by execution id afterwards). With `parameters`, the
    * latest of a run with those values (`params.<name>`), the query's defaults filling the rest.
+   * A latest result the service truncated is refused unless `allowPartialResults`.
    */
-  latest(queryId: number, options?: { signal?: AbortSignal; parameters?: Record<string, string> }): Promise<ClientResult<ResultsPage>>;
+  latest(
+    queryId: number,
+    options?: { signal?: AbortSignal; parameters?: Record<string, string>; allowPartialResults?: boolean },
+  ): Promise<ClientResult<ResultsPage>>;
   /** The same in CSV, page by page, with the repeated header row split off. */
   csvPages(args: CsvPagesArgs): AsyncGenerator<ClientResult<CsvPage>, void, undefined>;
   /**
@@ -78,9 +82,10 @@ export function createResultsApi(transport: Transport): ResultsApi {
 
   return {
     page: (args) => read(requestFor(args)),
-    latest: (queryId, { signal, parameters = {} } = {}) => {
+    latest: (queryId, { signal, parameters = {}, allowPartialResults } = {}) => {
       const values = Object.fromEntries(Object.entries(parameters).map(([name, value]) => [`params.${name}`, value]));
-      return read({ method: 'GET', path: `/query/${queryId}/results`, query: { limit: 1, ...values }, signal });
+      const query = { limit: 1, ...values, allow_partial_results: allowPartialResults ? true : undefined };
+      return read({ method: 'GET', path: `/query/${queryId}/results`, query, signal });
     },
     csvPages: createCsvPages(transport),
     csvPageStream: createCsvPageStream(transport),
