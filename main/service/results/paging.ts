@@ -19,6 +19,24 @@ function integerParam(url: URL, name: string, min: number): number | null {
   return value;
 }
 
+/**
+ * Dune's cap on the values (rows times columns) of one page, unless the request says
+ * `ignore_max_datapoints_per_request=true`. Like a limit above the page cap, a page past it is
+ * made shorter, and its next offset says where the rest starts.
+ */
+export const MAX_PAGE_DATAPOINTS = 250_000;
+
+/** Whether a request's boolean option is on: `true` in any case, as the real service reads `allow_partial_results`. */
+export function isOn(url: URL, name: string): boolean {
+  return url.searchParams.get(name)?.toLowerCase() === 'true';
+}
+
+/** The rows a page of `columns` columns holds at most under the datapoint cap, at least one. */
+export function datapointRows(url: URL, columns: number): number {
+  if (isOn(url, 'ignore_max_datapoints_per_request')) return Number.POSITIVE_INFINITY;
+  return Math.max(1, Math.floor(MAX_PAGE_DATAPOINTS / Math.max(1, columns)));
+}
+
 /** `limit` and `offset` of a result request; a limit above the page cap is lowered, not refused. */
 export function pageWindow(url: URL, maxPageRows: number, defaultLimit = maxPageRows): PageWindow {
   const limit = integerParam(url, 'limit', 1) ?? defaultLimit;

@@ -52,7 +52,7 @@ export async function readResult(
   format: PageEncoding,
 ): Promise<ResultSlice> {
   const all = storedColumns(summary);
-  const { request, window, sampleCount } = resultOptions(url, all, maxPageRows);
+  const { request, window, sampleCount } = resultOptions(url, all, maxPageRows, format);
   try {
     const total = () => (request.where ? results.count(execution.id, all, request.where) : Promise.resolve(summary));
     const pageQuery = (samplePercent: number | null): PageQuery => ({

@@ -1,6 +1,7 @@
 import { compileResultRequest, FilterLanguageError, type CompiledRequest } from '../../filter-language/index.ts';
 import { badRequest } from '../http/http-error.ts';
-import { pageWindow, wholeNumber, type PageWindow } from './paging.ts';
+import type { PageEncoding } from './page.ts';
+import { datapointRows, pageWindow, wholeNumber, type PageWindow } from './paging.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
 export interface ResultOptions {
@@ -21,8 +22,12 @@ function sampleCountOf(url: URL): number | null {
   return count;
 }
 
-/** The options of a result request: page window or sample, and the compiled filters, sort and columns. */
-export function resultOptions(url: URL, columns: ResultColumn[], maxPageRows: number): ResultOptions {
+/**
+ * The options of a result request: page window or sample, and the compiled filters, sort and
+ * columns. A JSON or CSV page is held to Dune's datapoint cap as well as the page cap; a Parquet
+ * page, which Dune does not have, to the page cap alone.
+ */
+export function resultOptions(url: URL, columns: ResultColumn[], maxPageRows: number, format: PageEncoding): ResultOptions {
   const sampleCount = sampleCountOf(url);
   let request: CompiledRequest;
   try {
@@ -38,6 +43,7 @@ export function resultOptions(url: URL, columns: ResultColumn[], maxPageRows: nu
     if (error instanceof FilterLanguageError) throw badRequest(error.message);
     throw error;
   }
-  const window = sampleCount === null ? pageWindow(url, maxPageRows) : { limit: sampleCount, offset: 0 };
+  const pageRows = format === 'parquet' ? maxPageRows : Math.min(maxPageRows, datapointRows(url, request.columns.length));
+  const window = sampleCount === null ? pageWindow(url, pageRows) : { limit: sampleCount, offset: 0 };
   return { request, window, sampleCount };
 }

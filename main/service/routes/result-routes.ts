@@ -12,7 +12,7 @@ import { Slots, SlotsByKey } from '../http/slots.ts';
 import { readableQuery } from '../queries/query-access.ts';
 import { ParameterError, resolveParameters } from '../queries/template.ts';
 import { csvHeader } from '../results/cell-sql.ts';
-import { nextPage } from '../results/paging.ts';
+import { isOn, nextPage } from '../results/paging.ts';
 import { readResult } from '../results/read-result.ts';
 import type { PageEncoding } from '../results/result-store.ts';
 import { resultsJson } from '../results/results-json.ts';
@@ -70,7 +70,7 @@ export function addResultRoutes(router: Router<ServiceAccount>, deps: ServiceDep
     }
     const envelope = executionEnvelope(execution);
     if (!summary) return { json: envelope };
-    if (execution.state === STATE.completedPartial && url.searchParams.get('allow_partial_results')?.toLowerCase() !== 'true') {
+    if (execution.state === STATE.completedPartial && !isOn(url, 'allow_partial_results')) {
       // the real service's text, typo included: clients match on it
       throw badRequest(PARTIAL_REFUSAL);
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILTER_NESTING } from '../../../../main/filter-language/index.ts';
+import { MAX_PAGE_DATAPOINTS } from '../../../../main/service/results/paging.ts';
 import { DEMO_QUERY, PARAMETER_QUERY, startHarness, type Harness, type Json } from '../service-harness.ts';
 
 let h: Harness;
@@ -120,6 +121,46 @@ describe('filters, sort_by and columns', () => {
     expect(body.error).toMatch(/^sort_by: unexpected character ';'/);
     const after = await results(q({ limit: '1' }));
     expect(after.body.result.metadata.total_row_count).toBe(5000);
+  });
+});
+
+describe("Dune's datapoint cap", () => {
+  // 400 columns: a page holds 625 rows of them under the cap, and 2,000 (the harness's page cap) past it
+  const WIDE = 400;
+  let wide: string;
+  beforeAll(async () => {
+    const columns = Array.from({ length: WIDE }, (_, i) => `range + ${i} AS c${i}`).join(', ');
+    const run = await h.post('/api/v1/sql/execute', { sql: `SELECT ${columns} FROM range(3000)` });
+    wide = run.body.execution_id;
+    await h.waitUntilFinished(wide);
+  });
+  const page = (query: string, csv = false) => h.get(`/api/v1/execution/${wide}/results${csv ? '/csv' : ''}?${query}`);
+  const capped = MAX_PAGE_DATAPOINTS / WIDE;
+
+  it('makes a JSON page of many columns shorter, with the next offset where the rest starts', async () => {
+    const { body } = await page('limit=1000&offset=10');
+    expect(body.result.rows).toHaveLength(capped);
+    expect(body.result.rows[0].c0).toBe(10);
+    expect(body.result.metadata.datapoint_count).toBe(MAX_PAGE_DATAPOINTS);
+    expect(body.next_offset).toBe(10 + capped);
+    expect(new URL(body.next_uri).searchParams.get('offset')).toBe(String(10 + capped));
+  });
+
+  it('does the same for a CSV page, in its headers', async () => {
+    const response = await fetch(`${h.service.baseUrl}/api/v1/execution/${wide}/results/csv?limit=1000`, {
+      headers: { 'x-dune-api-key': h.key },
+    });
+    expect((await response.text()).trimEnd().split('\n')).toHaveLength(1 + capped);
+    expect(response.headers.get('x-dune-next-offset')).toBe(String(capped));
+  });
+
+  it('holds a page to the rows alone when asked to ignore the cap, or when fewer columns are asked', async () => {
+    const ignored = await page('limit=1000&ignore_max_datapoints_per_request=TRUE');
+    expect(ignored.body.result.rows).toHaveLength(1000);
+    const some = await page('limit=1000&columns=c0,c1');
+    expect(some.body.result.rows).toHaveLength(1000);
+    const off = await page('limit=1000&ignore_max_datapoints_per_request=false');
+    expect(off.body.result.rows).toHaveLength(capped);
   });
 });
 
