@@ -1,4 +1,5 @@
 import { PLACEHOLDER, placeholderNames } from '../../common/parameters.ts';
+import { valueProblem } from './parameter-check.ts';
 import type { ParameterDefinition } from './query-store.ts';
 
 // `{{name}}` placeholders are replaced by the value's text, unquoted: the SQL author writes any
@@ -16,30 +17,19 @@ function valueText(name: string, value: unknown): string {
   throw new ParameterError(`invalid value for parameter ${name}: expected a string, a number or a list of strings`);
 }
 
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+function checked(definition: ParameterDefinition, given: unknown, text: string): string {
+  const problem = valueProblem(definition, Array.isArray(given) ? given.map(String) : text);
+  if (problem) throw new ParameterError(`parameter ${definition.key} ${problem}`);
+  return text;
+}
 
-/**
- * A typed parameter's value is checked before it goes into the SQL as text: a number is a number,
- * a datetime a datetime, an enum one of its options (each of them, for a multi-select).
- */
-function checkTyped(definition: ParameterDefinition, given: unknown, text: string): void {
-  const { key, type } = definition;
-  if (type === 'number' && !NUMBER.test(text.trim()))
-    throw new ParameterError(`parameter ${key} must be a number, got '${text.slice(0, 100)}'`);
-  if (type === 'datetime' && !DATETIME.test(text.trim())) {
-    throw new ParameterError(`parameter ${key} must be a date-time such as 2024-01-31 12:00:00, got '${text.slice(0, 100)}'`);
+/** A default stored before defaults were checked may not fit its type: it fails as a value would. */
+function checkedDefault(definition: ParameterDefinition): string {
+  const problem = valueProblem(definition, definition.value);
+  if (problem) {
+    throw new ParameterError(`the default of parameter ${definition.key} ${problem}: give the parameter a value, or correct its default`);
   }
-  if (type === 'enum' && Array.isArray(given) && definition.isMultiselect !== true) {
-    throw new ParameterError(`parameter ${key} takes one of its options, not a list: it is not a multi-select`);
-  }
-  const options = definition.enumOptions;
-  if (type === 'enum' && options && options.length > 0) {
-    const chosen = Array.isArray(given) ? given.map(String) : definition.isMultiselect ? text.split(',') : [text];
-    const unknown = chosen.filter((value) => !options.includes(value));
-    if (unknown.length > 0)
-      throw new ParameterError(`parameter ${key} must be one of its options (${options.join(', ')}), got '${unknown[0]!.slice(0, 100)}'`);
-  }
+  return definition.value;
 }
 
 /**
@@ -59,9 +49,8 @@ export function resolveParameters(sql: string, definitions: ParameterDefinition[
     const definition = definitions.find((d) => d.key === name);
     if (Object.hasOwn(given, name)) {
       const text = valueText(name, given[name]);
-      if (definition) checkTyped(definition, given[name], text);
-      values.set(name, text);
-    } else if (definition) values.set(name, definition.value);
+      values.set(name, definition ? checked(definition, given[name], text) : text);
+    } else if (definition) values.set(name, checkedDefault(definition));
     else missing.push(name);
   }
   if (missing.length > 0) {

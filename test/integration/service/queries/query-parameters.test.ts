@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness, type Json } from '../service-harness.ts';
 
@@ -88,5 +90,45 @@ describe('enum values', () => {
       body: { error: 'parameter e takes one of its options, not a list: it is not a multi-select' },
     });
     expect(await rowsOf(await h.execute(id, { query_parameters: { e: 'b' } }))).toEqual([{ e: 'b' }]);
+  });
+});
+
+describe('defaults', () => {
+  it("refuses a default that its parameter's type does not allow, on create and on update", async () => {
+    const created = await send('POST', '/api/v1/query', {
+      name: 'p',
+      query_sql: 'select {{n}}, {{e}}',
+      parameters: [
+        { key: 'n', type: 'number', value: 'abc' },
+        { key: 'e', type: 'enum', value: 'c', enumOptions: ['a', 'b'] },
+      ],
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.error).toMatch(/parameters\.0\.value: the default of parameter n must be a number, got 'abc'/);
+    expect(created.body.error).toMatch(/parameters\.1\.value: the default of parameter e must be one of its options \(a, b\), got 'c'/);
+
+    const id = await create({ query_sql: 'select {{n}} as n', parameters: [{ key: 'n', type: 'number', value: '1' }] });
+    const updated = await send('PATCH', `/api/v1/query/${id}`, { parameters: [{ key: 'n', type: 'datetime', value: '1' }] });
+    expect(updated.status).toBe(400);
+    expect(updated.body.error).toMatch(/parameters\.0\.value: the default of parameter n must be a date-time/);
+    expect((await h.get(`/api/v1/query/${id}`)).body.parameters).toEqual([{ key: 'n', type: 'number', value: '1' }]);
+  });
+
+  it('refuses to run a default stored before defaults were checked, and never puts it in the SQL', async () => {
+    const id = await create({ query_sql: 'select {{n}} as n', parameters: [{ key: 'n', type: 'number', value: '1' }] });
+    await h.service.close();
+    const meta = await DuckDBInstance.create(join(h.dataDir, 'service.duckdb'));
+    const connection = await meta.connect();
+    const stored = JSON.stringify([{ key: 'n', type: 'number', value: '1) union select 42 --' }]);
+    await connection.run(`UPDATE queries SET parameters = $parameters WHERE id = $id`, { parameters: stored, id });
+    connection.closeSync();
+    meta.closeSync();
+    await h.restart();
+
+    expect((await h.get(`/api/v1/query/${id}`)).body.parameters).toEqual(JSON.parse(stored));
+    const error =
+      "the default of parameter n must be a number, got '1) union select 42 --': give the parameter a value, or correct its default";
+    expect(await h.post(`/api/v1/query/${id}/execute`, {})).toEqual({ status: 400, body: { error } });
+    expect(await rowsOf(await h.execute(id, { query_parameters: { n: 5 } }))).toEqual([{ n: 5 }]);
   });
 });

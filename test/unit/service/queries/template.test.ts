@@ -56,4 +56,21 @@ describe('query templates', () => {
       }
     }
   });
+
+  it("checks a default by its parameter's type before it goes into the SQL", () => {
+    const run = (definition: ParameterDefinition) => () => resolveParameters(`select {{${definition.key}}}`, [definition], {});
+    expect(run({ key: 'n', type: 'number', value: '1) union select 42 --' })).toThrow(
+      new ParameterError(
+        "the default of parameter n must be a number, got '1) union select 42 --': give the parameter a value, or correct its default",
+      ),
+    );
+    expect(run({ key: 'd', type: 'datetime', value: 'soon' })).toThrow(/^the default of parameter d must be a date-time/);
+    expect(run({ key: 'e', type: 'enum', value: 'x', enumOptions: ['a'] })).toThrow(
+      /^the default of parameter e must be one of its options \(a\), got 'x'/,
+    );
+    expect(run({ key: 'm', type: 'enum', value: 'a, b', enumOptions: ['a', 'b'], isMultiselect: true })()).toEqual({ m: 'a, b' });
+    // a value given stands in for the default, which is then not used
+    const bad: ParameterDefinition = { key: 'n', type: 'number', value: 'abc' };
+    expect(resolveParameters('select {{n}}', [bad], { n: 2 })).toEqual({ n: '2' });
+  });
 });
