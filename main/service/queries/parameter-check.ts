@@ -11,8 +11,9 @@ const shown = (text: string) => `'${text.slice(0, 100)}'`;
 
 /**
  * What is wrong with a value for the parameter, in words that follow its name; null when it may go
- * into the SQL. A number is a number, a datetime a date-time, an enum one of its options: each of
- * them for a multi-select, as a list or comma-joined (spaces after the commas allowed).
+ * into the SQL. A number is a number, a datetime a date-time, an enum one of its options unless it
+ * allows free-form values: each of them for a multi-select, as a list or comma-joined (spaces after
+ * the commas allowed).
  */
 export function valueProblem(definition: ParameterDefinition, value: string | string[]): string | null {
   const text = Array.isArray(value) ? value.join(',') : value;
@@ -23,7 +24,8 @@ export function valueProblem(definition: ParameterDefinition, value: string | st
   if (definition.type !== 'enum') return null;
   const multiselect = definition.isMultiselect === true;
   if (Array.isArray(value) && !multiselect) return 'takes one of its options, not a list: it is not a multi-select';
-  const options = definition.enumOptions ?? [];
+  // a free-form list offers its options but takes any value typed in their place
+  const options = definition.isFreeformAllowed === true ? [] : (definition.enumOptions ?? []);
   if (options.length === 0) return null;
   const chosen = Array.isArray(value) ? value : multiselect ? value.split(',').map((v) => v.trim()) : [value];
   const outside = chosen.find((v) => !options.includes(v));

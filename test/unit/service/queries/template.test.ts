@@ -73,4 +73,13 @@ describe('query templates', () => {
     const bad: ParameterDefinition = { key: 'n', type: 'number', value: 'abc' };
     expect(resolveParameters('select {{n}}', [bad], { n: 2 })).toEqual({ n: '2' });
   });
+
+  it('takes a value outside the options of an enum that allows free-form values, default included', () => {
+    const freeform: ParameterDefinition = { key: 'e', type: 'enum', value: 'typed', enumOptions: ['a'], isFreeformAllowed: true };
+    expect(resolveParameters("select '{{e}}'", [freeform], {})).toEqual({ e: 'typed' });
+    expect(resolveParameters("select '{{e}}'", [freeform], { e: 'other' })).toEqual({ e: 'other' });
+    expect(() => resolveParameters("select '{{e}}'", [{ ...freeform, isFreeformAllowed: false }], {})).toThrow(
+      /must be one of its options/,
+    );
+  });
 });
