@@ -44,6 +44,9 @@ export interface NewQuery {
   isPrivate: boolean;
 }
 
+/** What an update may change; a field left out stays as it is. */
+export type QueryFields = Partial<Omit<NewQuery, 'ownerId'>> & { isArchived?: boolean };
+
 interface QueryRow {
   id: number;
   owner_id: number;
@@ -103,23 +106,30 @@ export class QueryStore {
     return { queries: rows.map(toQuery), total: Number(count[0]?.n ?? 0) };
   }
 
-  /** Applies the fields given; a new version for every update, as the real service counts them. */
-  async update(id: number, fields: Partial<Omit<NewQuery, 'ownerId'>> & { isArchived?: boolean }): Promise<void> {
-    const columns: [string, unknown][] = [
+  /**
+   * Applies the fields given. An edit of the query itself is a new version, as the real service
+   * counts them; archiving it or making it private is not, so its latest results stay its latest.
+   */
+  async update(id: number, fields: QueryFields): Promise<void> {
+    const edits: [string, unknown][] = [
       ['name', fields.name],
       ['description', fields.description],
       ['tags', fields.tags && JSON.stringify(fields.tags)],
       ['query_sql', fields.sql],
       ['parameters', fields.parameters && JSON.stringify(fields.parameters)],
+    ];
+    const flags: [string, unknown][] = [
       ['is_private', fields.isPrivate],
       ['is_archived', fields.isArchived],
     ];
-    const given = columns.filter(([, value]) => value !== undefined) as [string, string | boolean][];
-    await this.#db.run(
-      `UPDATE queries SET ${given.map(([column]) => `${column} = ?, `).join('')}version = version + 1, updated_at = ?
-       WHERE id = ?`,
-      [...given.map(([, value]) => value), nowIso(), id],
-    );
+    const given = [...edits, ...flags].filter(([, value]) => value !== undefined) as [string, string | boolean][];
+    if (given.length === 0) return;
+    const version = edits.some(([, value]) => value !== undefined) ? 'version = version + 1, ' : '';
+    await this.#db.run(`UPDATE queries SET ${given.map(([column]) => `${column} = ?, `).join('')}${version}updated_at = ? WHERE id = ?`, [
+      ...given.map(([, value]) => value),
+      nowIso(),
+      id,
+    ]);
   }
 
   async create(query: NewQuery): Promise<number> {

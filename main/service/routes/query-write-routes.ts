@@ -4,6 +4,7 @@ import { parseJsonObject, readBody } from '../http/request-body.ts';
 import type { Router } from '../http/router.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { readableQuery, requireQueryPlan } from '../queries/query-access.ts';
+import { changesOf } from '../queries/query-changes.ts';
 import { CreateQueryBody, UpdateQueryBody } from '../queries/query-input.ts';
 import type { StoredQuery } from '../queries/query-store.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -50,7 +51,7 @@ export function addQueryWriteRoutes(router: Router<ServiceAccount>, deps: Servic
     if (query.isArchived && body.is_archived !== false) {
       throw new HttpError(403, `query ${query.id} is archived and cannot be edited; unarchive it first`);
     }
-    await queries.update(query.id, {
+    const fields = {
       name: body.name,
       description: body.description,
       tags: body.tags,
@@ -58,7 +59,8 @@ export function addQueryWriteRoutes(router: Router<ServiceAccount>, deps: Servic
       parameters: body.parameters,
       isPrivate: body.is_private,
       isArchived: body.is_archived,
-    });
+    };
+    await queries.update(query.id, changesOf(query, fields));
     return { json: { query_id: query.id } };
   });
 
@@ -67,7 +69,7 @@ export function addQueryWriteRoutes(router: Router<ServiceAccount>, deps: Servic
       requireQueryPlan(caller);
       const query = await readableQuery(queries, caller, params.id!);
       requireOwner(caller, query);
-      await queries.update(query.id, change);
+      await queries.update(query.id, changesOf(query, change));
       return { json: { query_id: query.id } };
     });
   }

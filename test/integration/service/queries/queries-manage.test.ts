@@ -128,6 +128,32 @@ describe('update', () => {
   });
 });
 
+describe('versions', () => {
+  it('counts an edit that changes the query, not its flags nor a PATCH that changes nothing', async () => {
+    const id = await create('alice', { name: 'kept', query_sql: 'select 1 as x', tags: ['a'] });
+    const run = (await h.post(`/api/v1/query/${id}/execute`, undefined, as('alice'))).body.execution_id;
+    await h.waitUntilFinishedAs(run, KEYS.alice);
+    const stored = async () => (await h.get(`/api/v1/query/${id}`, as('alice'))).body;
+    const listed = async () => (await h.get('/api/v1/queries?limit=1000', as('alice'))).body.queries.find((q: Json) => q.id === id);
+    const before = await listed();
+
+    for (const unchanged of [{}, { name: 'kept', tags: ['a'], query_sql: 'select 1 as x' }]) {
+      expect((await send('alice', 'PATCH', `/api/v1/query/${id}`, unchanged)).status).toBe(200);
+    }
+    expect(await listed()).toEqual(before);
+    for (const action of ['private', 'unprivate', 'archive', 'unarchive']) {
+      expect((await send('alice', 'POST', `/api/v1/query/${id}/${action}`)).status).toBe(200);
+    }
+    await send('alice', 'PATCH', `/api/v1/query/${id}`, { is_private: true });
+    expect(await stored()).toMatchObject({ version: 1, is_private: true, is_archived: false });
+    expect((await h.get(`/api/v1/query/${id}/results`, as('alice'))).body.execution_id).toBe(run);
+
+    await send('alice', 'PATCH', `/api/v1/query/${id}`, { description: 'changed', is_private: false });
+    expect(await stored()).toMatchObject({ version: 2, description: 'changed', is_private: false });
+    expect((await h.get(`/api/v1/query/${id}/results`, as('alice'))).status).toBe(404);
+  });
+});
+
 describe('contexts and plans', () => {
   it("hides another context's private queries and their executions (404), shows public ones", async () => {
     const secret = await create('alice', { name: 's', query_sql: 'select 42 as answer', is_private: true });
