@@ -47,6 +47,14 @@ export const QuerySummary = z.object({
 });
 export type QuerySummary = z.infer<typeof QuerySummary>;
 
+/** An enum whose options are the values of a column of another query's latest result. */
+export const EnumFromResults = z.object({ queryId, columnName: z.string().min(1).max(1000) }).strict();
+export type EnumFromResults = z.infer<typeof EnumFromResults>;
+
+/**
+ * A parameter definition as the service's query records carry it. Every documented field is kept,
+ * those this app does not edit too: saving the list sends it whole, and what it leaves out is gone.
+ */
 export const QueryParameter = z.object({
   key: z.string(),
   type: z.string(),
@@ -54,6 +62,10 @@ export const QueryParameter = z.object({
   description: z.string().optional(),
   enumOptions: z.array(z.string()).optional(),
   isMultiselect: z.boolean().optional(),
+  /** An enum that takes a value outside its options too. */
+  isFreeformAllowed: z.boolean().optional(),
+  enumFromResults: EnumFromResults.optional(),
+  values: z.array(z.string()).optional(),
 });
 export type QueryParameter = z.infer<typeof QueryParameter>;
 
@@ -66,6 +78,9 @@ export const ParameterDefinition = z
     description: z.string().max(2000).optional(),
     enumOptions: z.array(z.string().max(1000)).max(1000).optional(),
     isMultiselect: z.boolean().optional(),
+    isFreeformAllowed: z.boolean().optional(),
+    enumFromResults: EnumFromResults.optional(),
+    values: z.array(z.string().max(10_000)).max(1000).optional(),
   })
   .strict();
 export type ParameterDefinition = z.infer<typeof ParameterDefinition>;

@@ -26,6 +26,9 @@ function toParameter(definition: QueryParameterDefinition): QueryParameter {
     ...(definition.description === null ? {} : { description: definition.description }),
     ...(definition.enumOptions === null ? {} : { enumOptions: definition.enumOptions }),
     ...(definition.isMultiselect === null ? {} : { isMultiselect: definition.isMultiselect }),
+    ...(definition.isFreeformAllowed === null ? {} : { isFreeformAllowed: definition.isFreeformAllowed }),
+    ...(definition.enumFromResults === null ? {} : { enumFromResults: definition.enumFromResults }),
+    ...(definition.values === null ? {} : { values: definition.values }),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { ClientResult } from './errors.ts';
 import type { Transport } from './request.ts';
-import { isObject, readBoolean, readInt, readString, readStringArray, type JsonObject } from './wire-read.ts';
+import { isObject, readBoolean, readInt, readObject, readString, readStringArray, type JsonObject } from './wire-read.ts';
 
 // Stored queries: GET /queries (the key's context), GET /query/{id}, POST /query, PATCH /query/{id}.
 
@@ -14,6 +14,13 @@ export interface QueryListItem {
   updatedAt: string | null;
 }
 
+/** An enum's options taken from a column of another query's latest result. */
+export interface EnumFromResults {
+  queryId: number;
+  columnName: string;
+}
+
+/** Every documented field of a parameter (notes §7.2): a PATCH of the list erases any left out. */
 export interface QueryParameterDefinition {
   key: string;
   type: string;
@@ -21,6 +28,9 @@ export interface QueryParameterDefinition {
   description: string | null;
   enumOptions: string[] | null;
   isMultiselect: boolean | null;
+  isFreeformAllowed: boolean | null;
+  enumFromResults: EnumFromResults | null;
+  values: string[] | null;
 }
 
 export interface QueryRecord {
@@ -46,6 +56,9 @@ export interface ParameterDefinitionInput {
   description?: string;
   enumOptions?: string[];
   isMultiselect?: boolean;
+  isFreeformAllowed?: boolean;
+  enumFromResults?: EnumFromResults;
+  values?: string[];
 }
 
 export interface NewQueryArgs {
@@ -173,5 +186,15 @@ function readParameter(parameter: JsonObject): QueryParameterDefinition {
     description: readString(parameter, 'description'),
     enumOptions: readStringArray(parameter, 'enumOptions'),
     isMultiselect: readBoolean(parameter, 'isMultiselect'),
+    isFreeformAllowed: readBoolean(parameter, 'isFreeformAllowed'),
+    enumFromResults: readEnumFromResults(parameter),
+    values: readStringArray(parameter, 'values'),
   };
+}
+
+function readEnumFromResults(parameter: JsonObject): EnumFromResults | null {
+  const source = readObject(parameter, 'enumFromResults');
+  const queryId = source === null ? null : readInt(source, 'queryId');
+  const columnName = source === null ? null : readString(source, 'columnName');
+  return queryId !== null && queryId > 0 && columnName ? { queryId, columnName } : null;
 }
