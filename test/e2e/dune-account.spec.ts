@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { duneResultSql, PAST_128_BITS, UINT256_MAX } from '../dune-shapes/dune-result-sql.ts';
 import { startDuneShapes, type DuneShapes } from '../dune-shapes/dune-shapes-proxy.ts';
-import { cellOf, executionState, loadedCellText, watchProblems } from './helpers.ts';
+import { cellOf, executionState, loadedCellText, openQuery, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 import { service, stop, type Started } from './processes.ts';
 
 // An account on a service that answers as the hosted one does (the Dune-shapes stand-in: Dune's
 // type names, integers as bare JSON numbers, CSV pages only), used as an analyst would: a result
 // of varbinary, uint256, int256, timestamp(3) with time zone, arrays, rows and decimal(38,18),
-// sorted, filtered, profiled, charted, copied, exported and linked to a block explorer.
+// sorted, filtered, profiled, charted, copied, exported and linked to a block explorer; and a
+// query whose parameters carry Dune's fields, edited without losing them.
 
 const ROWS = 200;
 let remote: Started;
@@ -44,6 +45,17 @@ async function addDuneAccount(page: Page): Promise<void> {
   await accounts.getByRole('listitem', { name: 'Dune' }).getByRole('button', { name: 'Use' }).click();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: /^Account/ })).toContainText('Dune');
+}
+
+/** The stand-in's HTTP API with the account's key, as Dune's web app or another client would use it. */
+async function dune(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const answer = await fetch(`${shapes.baseUrl}/api/v1${path}`, {
+    method,
+    headers: { 'x-dune-api-key': remote.match[2]!, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(answer.status).toBe(200);
+  return (await answer.json()) as Record<string, unknown>;
 }
 
 async function columnTexts(grid: Locator, column: string, rows: number): Promise<string[]> {
@@ -156,5 +168,47 @@ test('a Dune result: sorted, filtered, profiled, charted, copied, exported and l
   expect(text).toContain(`-3${PAST_128_BITS}`);
   expect(text).toContain('0x0000000000000000000000000000000000000003');
   expect(text).toContain('3.123456789012345678');
+  expect(problems).toEqual([]);
+});
+
+test('an enum fed by another query’s results keeps its source when the parameters are saved', async ({ page, ownHost }) => {
+  const chain = {
+    key: 'chain',
+    type: 'enum',
+    value: 'ethereum',
+    description: 'The chain',
+    enumOptions: ['ethereum', 'base'],
+    isMultiselect: false,
+    isFreeformAllowed: true,
+    enumFromResults: { queryId: 4242, columnName: 'blockchain' },
+    values: ['ethereum'],
+  };
+  const limit = { key: 'n', type: 'number', value: '5' };
+  const created = await dune('POST', '/query', { name: 'Chains fed', query_sql: 'SELECT {{chain}} AS chain, {{n}} AS n' });
+  const queryId = created.query_id as number;
+  // as Dune's web app sets it up: a list fed by another query's column
+  await dune('PATCH', `/query/${queryId}`, { parameters: [limit, chain] });
+  const problems = watchProblems(page);
+  await page.goto(ownHost.url());
+  await addDuneAccount(page);
+  await openQuery(page, 'Chains fed');
+
+  const more = page.getByRole('button', { name: 'More actions for Chains fed' });
+  const dialog = page.getByRole('dialog', { name: 'Parameters of “Chains fed”' });
+  const fed = dialog.getByRole('group', { name: 'Parameter chain' });
+  await more.click();
+  await page.getByRole('menuitem', { name: 'Parameters…' }).click();
+  await expect(fed).toContainText('Options: the values of column blockchain in query #4242’s result');
+  await expect(fed.getByLabel('Options')).toHaveCount(0);
+  await dialog.getByRole('group', { name: 'Parameter n' }).getByLabel('Default').fill('10');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  expect((await dune('GET', `/query/${queryId}`)).parameters).toEqual([{ ...limit, value: '10' }, chain]);
+
+  // opened again: still fed, the saved default there
+  await more.click();
+  await page.getByRole('menuitem', { name: 'Parameters…' }).click();
+  await expect(fed).toContainText('Options: the values of column blockchain in query #4242’s result');
+  await expect(dialog.getByRole('group', { name: 'Parameter n' }).getByLabel('Default')).toHaveValue('10');
   expect(problems).toEqual([]);
 });
