@@ -12,7 +12,8 @@ import { service, stop, type Started } from './processes.ts';
 // type names, integers as bare JSON numbers, CSV pages only), used as an analyst would: a result
 // of varbinary, uint256, int256, timestamp(3) with time zone, arrays, rows and decimal(38,18),
 // sorted, filtered, profiled, charted, copied, exported and linked to a block explorer; and a
-// query whose parameters carry Dune's fields, edited without losing them.
+// query whose parameters carry Dune's fields, edited without losing them; and a result Dune
+// truncated, shown as partial.
 
 const ROWS = 200;
 let remote: Started;
@@ -30,15 +31,16 @@ test.afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function addDuneAccount(page: Page): Promise<void> {
+/** An account named Dune on the stand-in (in front of `remote`, or of another service as given). */
+async function addDuneAccount(page: Page, baseUrl = shapes.baseUrl, apiKey = remote.match[2]!): Promise<void> {
   await page.getByRole('button', { name: /^Account/ }).click();
   await page.getByRole('menuitem', { name: 'Manage accounts…' }).click();
   const accounts = page.getByRole('dialog', { name: 'Accounts' });
   await accounts.getByRole('button', { name: 'Add account…' }).click();
   const form = page.getByRole('dialog', { name: 'Add an account' });
   await form.getByLabel('Name', { exact: true }).fill('Dune');
-  await form.getByLabel('Service address').fill(shapes.baseUrl);
-  await form.getByLabel('API key').fill(remote.match[2]!);
+  await form.getByLabel('Service address').fill(baseUrl);
+  await form.getByLabel('API key').fill(apiKey);
   await form.getByRole('button', { name: 'Add account', exact: true }).click();
   // this host finds no keychain: the key is kept for the session
   await form.getByRole('button', { name: 'Keep this key for this session only' }).click();
@@ -211,4 +213,30 @@ test('an enum fed by another query’s results keeps its source when the paramet
   await expect(fed).toContainText('Options: the values of column blockchain in query #4242’s result');
   await expect(dialog.getByRole('group', { name: 'Parameter n' }).getByLabel('Default')).toHaveValue('10');
   expect(problems).toEqual([]);
+});
+
+test('a result Dune truncated is shown as partial once the user agrees, though its status carries no metadata', async ({
+  page,
+  ownHost,
+}) => {
+  // a service that keeps only the start of a large result, behind a stand-in of its own
+  const capped = await service(join(dir, 'capped'), 'A service that truncates large results', ['--result-cap-bytes', '64KB']);
+  const cappedShapes = await startDuneShapes(capped.match[1]!);
+  try {
+    const problems = watchProblems(page);
+    await page.goto(ownHost.url());
+    await addDuneAccount(page, cappedShapes.baseUrl, capped.match[2]!);
+    await openQuery(page, 'Demo trades');
+    await page.getByRole('button', { name: /^Run/ }).click();
+    await expect(executionState(page)).toHaveText('Completed with a partial result', { timeout: 45_000 });
+    const result = page.getByRole('region', { name: 'Result' });
+    await expect(result).toContainText('The service stopped this result before its last row.');
+    await result.getByRole('button', { name: 'Show the partial result' }).click();
+    await expect(await cellOf(page.getByRole('grid'), 'trade_id', 0)).toHaveText('1');
+    await expect(page.getByLabel('Result summary')).toContainText('partial result');
+    expect(problems).toEqual([]);
+  } finally {
+    await cappedShapes.close();
+    await stop(capped.child);
+  }
 });
