@@ -8,8 +8,7 @@ import { kindOf, parseJsonExact, parseType } from '../../main/common/dune-types/
 // numbers (past 2^128 too), decimals as numbers, arrays and rows as JSON values, varbinary as the
 // `0x` text the SQL wrote. Results come as JSON or CSV pages with `next_uri` paging, never as
 // Parquet (the hosted service offers none). A status has `result_metadata` only when COMPLETED.
-// A query's parameters keep every field a PATCH sent (Dune's `enumFromResults`, `values`...),
-// which the service does not. Everything else passes through as it is.
+// Everything else passes through as it is.
 // Filters and sorts sent to the service name the columns as the service knows them (with their
 // `::type`): a test filters such a result from the cache, where the app answers them itself. A
 // `columns` list (as a sample asks for) is put in the service's names.
@@ -113,22 +112,6 @@ async function withServiceColumns(target: string, upstream: URL, headers: Incomi
   return url.pathname + url.search;
 }
 
-const QUERY_RECORD = /^\/api\/v1\/query\/(\d+)$/;
-
-/** The parameter list a PATCH of the query sent, every field of it. */
-function keepParameters(kept: Map<string, Record<string, unknown>[]>, queryId: string, body: Buffer): void {
-  const sent = (JSON.parse(body.toString('utf8') || '{}') as { parameters?: Record<string, unknown>[] }).parameters;
-  if (Array.isArray(sent)) kept.set(queryId, sent);
-}
-
-/** The query record with each parameter's fields as last sent added to those the service kept. */
-function withKeptFields(text: string, kept: Record<string, unknown>[]): string {
-  const record = JSON.parse(text) as { parameters?: Record<string, unknown>[] };
-  const sent = new Map(kept.map((parameter) => [parameter.key, parameter]));
-  record.parameters = record.parameters?.map((parameter) => ({ ...sent.get(parameter.key), ...parameter }));
-  return JSON.stringify(record);
-}
-
 async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -140,16 +123,11 @@ export async function startDuneShapes(target: string): Promise<DuneShapes> {
   const upstream = new URL(target);
   const requests: DuneShapes['requests'] = [];
   let bytesSent = 0;
-  const parameters = new Map<string, Record<string, unknown>[]>();
   const server = createServer(async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const path = new URL(incoming.url ?? '/', 'http://stand-in').pathname;
     const json = RESULT_JSON.test(path);
     const csv = RESULT_CSV.test(path);
     if (json || csv) requests.push({ path: incoming.url ?? '', accept: incoming.headers.accept });
-    const queryId = QUERY_RECORD.exec(path)?.[1];
-    const patched = queryId !== undefined && incoming.method === 'PATCH' ? await bodyOf(incoming) : null;
-    const kept = queryId !== undefined && incoming.method === 'GET' ? parameters.get(queryId) : undefined;
-    const rewrite = json ? rewriteJson : csv ? rewriteCsvHeader : kept ? (text: string) => withKeptFields(text, kept) : null;
     const headers = { ...incoming.headers };
     // answers are read and rewritten here: never compressed on the way, never Parquet
     delete headers['accept-encoding'];
@@ -159,15 +137,14 @@ export async function startDuneShapes(target: string): Promise<DuneShapes> {
       { host: upstream.hostname, port: upstream.port, method: incoming.method, path: target, headers },
       async (answer) => {
         const answerHeaders = { ...answer.headers };
-        if (patched && (answer.statusCode ?? 500) < 300) keepParameters(parameters, queryId!, patched);
-        if (rewrite === null || (answer.statusCode ?? 500) >= 300) {
+        if (!(json || csv) || (answer.statusCode ?? 500) >= 300) {
           outgoing.writeHead(answer.statusCode ?? 502, answerHeaders);
           answer.pipe(outgoing);
           return;
         }
         const text = (await bodyOf(answer)).toString('utf8');
-        const rewritten = Buffer.from(rewrite(text));
-        if (json || csv) bytesSent += rewritten.length;
+        const rewritten = Buffer.from(json ? rewriteJson(text) : rewriteCsvHeader(text));
+        bytesSent += rewritten.length;
         delete answerHeaders['content-length'];
         delete answerHeaders['transfer-encoding'];
         outgoing.writeHead(answer.statusCode!, { ...answerHeaders, 'content-length': rewritten.length });
@@ -175,8 +152,7 @@ export async function startDuneShapes(target: string): Promise<DuneShapes> {
       },
     );
     forward.on('error', () => outgoing.destroy());
-    if (patched) forward.end(patched);
-    else incoming.pipe(forward);
+    incoming.pipe(forward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
