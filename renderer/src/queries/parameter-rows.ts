@@ -1,11 +1,11 @@
-import type { EnumFromResults, ParameterDefinition, QueryParameter } from '$contract/index.ts';
+import { ParameterDefinition, type EnumFromResults, type QueryParameter } from '$contract/index.ts';
 
 // The parameters dialog's rows: a definition as the dialog edits it, and back. Saving sends the
 // whole list and the service drops any field left out of it, so what the dialog does not edit
 // (a description, an enum's source of options, the service's own fields) goes back as it came.
 
-export const PARAMETER_TYPES = ['text', 'number', 'datetime', 'enum'] as const;
-export type ParameterType = (typeof PARAMETER_TYPES)[number];
+export const PARAMETER_TYPES = ParameterDefinition.shape.type.options;
+export type ParameterType = ParameterDefinition['type'];
 
 export interface ParameterRow {
   key: string;
