@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { appUrl, cellOf, executionState, HAS_TEST_KEYCHAIN, holdAnswers, noKeychainUrl, openQuery, otherService } from './helpers.ts';
+import { appUrl, HAS_TEST_KEYCHAIN, holdAnswers, noKeychainUrl, openQuery, otherService, runToPartialResult } from './helpers.ts';
 
 // Accounts as a person manages them: add one for another service (a wrong key first), test it,
 // switch to it, rename it, remove it; and, where no keychain is reachable, keep a key for the session.
@@ -56,13 +56,7 @@ test('adds an account, refusing a wrong key, then tests, uses, renames and remov
 
   // That service keeps only the start of a large result: its rows are shown once the user agrees.
   await openQuery(page, 'Demo trades');
-  await page.getByRole('button', { name: /^Run/ }).click();
-  await expect(executionState(page)).toHaveText('Completed with a partial result', { timeout: 45_000 });
-  const result = page.getByRole('region', { name: 'Result' });
-  await expect(result).toContainText('The service stopped this result before its last row.');
-  await result.getByRole('button', { name: 'Show the partial result' }).click();
-  await expect(await cellOf(page.getByRole('grid'), 'trade_id', 0)).toHaveText('1');
-  await expect(page.getByLabel('Result summary')).toContainText('partial result');
+  await runToPartialResult(page);
 
   // The switcher in the title bar goes back and forth.
   await accountButton(page).click();

@@ -2,9 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
+import { FED_ENUM } from '../dune-shapes/dune-parameter.ts';
 import { duneResultSql, PAST_128_BITS, UINT256_MAX } from '../dune-shapes/dune-result-sql.ts';
 import { startDuneShapes, type DuneShapes } from '../dune-shapes/dune-shapes-proxy.ts';
-import { cellOf, executionState, loadedCellText, openQuery, watchProblems } from './helpers.ts';
+import { cellOf, executionState, loadedCellText, openQuery, runToPartialResult, watchProblems } from './helpers.ts';
 import { test } from './own-host.ts';
 import { service, stop, type Started } from './processes.ts';
 
@@ -174,22 +175,13 @@ test('a Dune result: sorted, filtered, profiled, charted, copied, exported and l
 });
 
 test('an enum fed by another query’s results keeps its source when the parameters are saved', async ({ page, ownHost }) => {
-  const chain = {
-    key: 'chain',
-    type: 'enum',
-    value: 'ethereum',
-    description: 'The chain',
-    enumOptions: ['ethereum', 'base'],
-    isMultiselect: false,
-    isFreeformAllowed: true,
-    enumFromResults: { queryId: 4242, columnName: 'blockchain' },
-    values: ['ethereum'],
-  };
   const limit = { key: 'n', type: 'number', value: '5' };
-  const created = await dune('POST', '/query', { name: 'Chains fed', query_sql: 'SELECT {{chain}} AS chain, {{n}} AS n' });
+  const created = await dune('POST', '/query', {
+    name: 'Chains fed',
+    query_sql: 'SELECT {{chain}} AS chain, {{n}} AS n',
+    parameters: [limit, FED_ENUM],
+  });
   const queryId = created.query_id as number;
-  // as Dune's web app sets it up: a list fed by another query's column
-  await dune('PATCH', `/query/${queryId}`, { parameters: [limit, chain] });
   const problems = watchProblems(page);
   await page.goto(ownHost.url());
   await addDuneAccount(page);
@@ -205,7 +197,7 @@ test('an enum fed by another query’s results keeps its source when the paramet
   await dialog.getByRole('group', { name: 'Parameter n' }).getByLabel('Default').fill('10');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
-  expect((await dune('GET', `/query/${queryId}`)).parameters).toEqual([{ ...limit, value: '10' }, chain]);
+  expect((await dune('GET', `/query/${queryId}`)).parameters).toEqual([{ ...limit, value: '10' }, FED_ENUM]);
 
   // opened again: still fed, the saved default there
   await more.click();
@@ -227,13 +219,7 @@ test('a result Dune truncated is shown as partial once the user agrees, though i
     await page.goto(ownHost.url());
     await addDuneAccount(page, cappedShapes.baseUrl, capped.match[2]!);
     await openQuery(page, 'Demo trades');
-    await page.getByRole('button', { name: /^Run/ }).click();
-    await expect(executionState(page)).toHaveText('Completed with a partial result', { timeout: 45_000 });
-    const result = page.getByRole('region', { name: 'Result' });
-    await expect(result).toContainText('The service stopped this result before its last row.');
-    await result.getByRole('button', { name: 'Show the partial result' }).click();
-    await expect(await cellOf(page.getByRole('grid'), 'trade_id', 0)).toHaveText('1');
-    await expect(page.getByLabel('Result summary')).toContainText('partial result');
+    await runToPartialResult(page);
     expect(problems).toEqual([]);
   } finally {
     await cappedShapes.close();

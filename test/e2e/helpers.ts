@@ -65,6 +65,20 @@ export async function openQuery(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 }
 
+/**
+ * Runs the open Demo trades on a service that keeps only the start of a large result: the app says
+ * the result is partial, and shows its rows once the user agrees.
+ */
+export async function runToPartialResult(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText('Completed with a partial result', { timeout: 45_000 });
+  const result = page.getByRole('region', { name: 'Result' });
+  await expect(result).toContainText('The service stopped this result before its last row.');
+  await result.getByRole('button', { name: 'Show the partial result' }).click();
+  await expect(await cellOf(page.getByRole('grid'), 'trade_id', 0)).toHaveText('1');
+  await expect(page.getByLabel('Result summary')).toContainText('partial result');
+}
+
 /** Replaces the whole text of a SQL editor, as a paste would. */
 export async function replaceSql(page: Page, editor: Locator, sql: string): Promise<void> {
   // on its first line, as a person does: a short window may show little more of the editor

@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ParameterDefinition, QueryDetail } from '../../../main/contract/index.ts';
+import type { ParameterDefinition } from '../../../main/contract/index.ts';
 import { createCore, type Core } from '../../../main/core/index.ts';
 import { KeyVault } from '../../../main/core/secrets/key-vault.ts';
 import { accountDir } from '../../../main/core/workspace/account-dirs.ts';
+import { FED_ENUM } from '../../dune-shapes/dune-parameter.ts';
 import { caller, memoryKeychain } from './core-harness.ts';
 import { startFakeService, type FakeAnswer, type FakeRequest, type FakeService } from './fake-service.ts';
 import { until } from './workspace/workspace-harness.ts';
@@ -13,19 +14,6 @@ import { until } from './workspace/workspace-harness.ts';
 // A query's parameters as Dune keeps them (notes §7.2), read, edited and saved through core. A
 // PATCH's `parameters` replaces the whole list (§7.3): a field the app leaves out is erased on
 // Dune, so an enum fed by another query's results would lose its source.
-
-/** An enum whose options come from a column of another query's result: every documented field. */
-const FED = {
-  key: 'chain',
-  type: 'enum',
-  value: 'ethereum',
-  description: 'The chain',
-  enumOptions: ['ethereum', 'base'],
-  isMultiselect: false,
-  isFreeformAllowed: true,
-  enumFromResults: { queryId: 4242, columnName: 'blockchain' },
-  values: ['ethereum'],
-};
 
 /** A query store answering as Dune does for these routes: it keeps whatever parameter fields it is sent. */
 function duneQueries() {
@@ -37,7 +25,7 @@ function duneQueries() {
       description: '',
       tags: [],
       version: 3,
-      parameters: [{ key: 'limit', type: 'number', value: '5' }, FED] as Record<string, unknown>[],
+      parameters: [{ key: 'limit', type: 'number', value: '5' }, FED_ENUM] as Record<string, unknown>[],
       query_engine: 'v2 Dune SQL',
       query_sql: 'SELECT * FROM t WHERE chain = {{chain}} LIMIT {{limit}}',
       is_private: false,
@@ -91,9 +79,18 @@ async function startCore(baseUrl: string, dataDir: string) {
   return caller(core);
 }
 
-/** The list as the parameters dialog saves it when only the other parameter's default was changed. */
-function withLimit(query: QueryDetail, limit: string) {
-  return query.parameters.map((p) => (p.key === 'limit' ? { ...p, value: limit } : p)) as ParameterDefinition[];
+type Call = Awaited<ReturnType<typeof startCore>>;
+
+/**
+ * Reads the query, then saves its parameters as the dialog does when only the other one's default
+ * was changed; `beforeSave` runs in between.
+ */
+async function saveLimit(call: Call, limit: string, beforeSave = () => {}) {
+  const read = await call('queries:get', { accountId: 'local', queryId: 7 });
+  if (!read.ok) throw new Error(read.error.message);
+  const parameters = read.data.parameters.map((p) => (p.key === 'limit' ? { ...p, value: limit } : p)) as ParameterDefinition[];
+  beforeSave();
+  return call('queries:save', { accountId: 'local', queryId: 7, baseVersion: read.data.version, edit: { parameters } });
 }
 
 describe('Dune parameter definitions', () => {
@@ -101,50 +98,35 @@ describe('Dune parameter definitions', () => {
     const { fake, dataDir } = await startDune();
     const call = await startCore(fake.baseUrl, dataDir);
     const read = await call('queries:get', { accountId: 'local', queryId: 7 });
-    expect(read.ok && read.data.parameters).toEqual([{ key: 'limit', type: 'number', value: '5' }, FED]);
+    expect(read.ok && read.data.parameters).toEqual([{ key: 'limit', type: 'number', value: '5' }, FED_ENUM]);
   });
 
   it('keep every field on Dune when the list is saved with another one changed', async () => {
     const { dune, fake, dataDir } = await startDune();
     const call = await startCore(fake.baseUrl, dataDir);
-    const read = await call('queries:get', { accountId: 'local', queryId: 7 });
-    if (!read.ok) throw new Error(read.error.message);
-    const saved = await call('queries:save', {
-      accountId: 'local',
-      queryId: 7,
-      baseVersion: read.data.version,
-      edit: { parameters: withLimit(read.data, '10') },
-    });
+    const saved = await saveLimit(call, '10');
     expect(saved).toMatchObject({ ok: true, data: { status: 'saved' } });
     const patch = fake.requests.find((r) => r.method === 'PATCH');
-    expect(JSON.parse(patch?.body ?? '{}')).toEqual({ parameters: [{ key: 'limit', type: 'number', value: '10' }, FED] });
-    expect(dune.state.record.parameters).toEqual([{ key: 'limit', type: 'number', value: '10' }, FED]);
+    expect(JSON.parse(patch?.body ?? '{}')).toEqual({ parameters: [{ key: 'limit', type: 'number', value: '10' }, FED_ENUM] });
+    expect(dune.state.record.parameters).toEqual([{ key: 'limit', type: 'number', value: '10' }, FED_ENUM]);
   });
 
   it('keep every field in an edit saved offline, through a restart, until it is sent', async () => {
     const { dune, fake, dataDir } = await startDune();
     const first = await startCore(fake.baseUrl, dataDir);
-    const read = await first('queries:get', { accountId: 'local', queryId: 7 });
-    if (!read.ok) throw new Error(read.error.message);
-    dune.state.down = true;
-    const saved = await first('queries:save', {
-      accountId: 'local',
-      queryId: 7,
-      baseVersion: read.data.version,
-      edit: { parameters: withLimit(read.data, '20') },
-    });
+    const saved = await saveLimit(first, '20', () => (dune.state.down = true));
     expect(saved).toMatchObject({ ok: true, data: { status: 'pending' } });
     await cores.pop()?.dispose();
     const onDisk = readFileSync(join(accountDir(join(dataDir, 'workspaces'), 'local'), 'pending.json'), 'utf8');
-    expect(JSON.parse(onDisk)).toMatchObject({ edits: [{ queryId: 7, edit: { parameters: [{ value: '20' }, FED] } }] });
+    expect(JSON.parse(onDisk)).toMatchObject({ edits: [{ queryId: 7, edit: { parameters: [{ value: '20' }, FED_ENUM] } }] });
 
     const second = await startCore(fake.baseUrl, dataDir);
     const reopened = await second('workspace:open', { accountId: 'local' });
-    expect(reopened.ok && reopened.data.pending).toMatchObject([{ queryId: 7, edit: { parameters: [{ value: '20' }, FED] } }]);
+    expect(reopened.ok && reopened.data.pending).toMatchObject([{ queryId: 7, edit: { parameters: [{ value: '20' }, FED_ENUM] } }]);
     dune.state.down = false;
     await second('workspace:network', { online: true });
     await until(() => dune.state.record.version === 4, 'the edit to be sent');
-    expect(dune.state.record.parameters).toEqual([{ key: 'limit', type: 'number', value: '20' }, FED]);
+    expect(dune.state.record.parameters).toEqual([{ key: 'limit', type: 'number', value: '20' }, FED_ENUM]);
   });
 
   it('saved offline by an earlier version of the app (without these fields) still load', async () => {

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryParameter } from '../../../../main/contract/index.ts';
 import { definitionOf, fedFrom, newRow, rowOf, rowProblem } from '../../../../renderer/src/queries/parameter-rows.ts';
+import { FED_ENUM } from '../../../dune-shapes/dune-parameter.ts';
 
 // The parameters dialog's rows: saving sends the whole list, so what the dialog does not edit goes
 // back as it came, and an enum fed by another query's results needs no typed options.
 
-const fed: QueryParameter = {
-  key: 'chain',
-  type: 'enum',
-  value: 'ethereum',
-  description: 'The chain',
-  enumOptions: ['ethereum', 'base'],
-  isMultiselect: false,
-  isFreeformAllowed: true,
-  enumFromResults: { queryId: 4242, columnName: 'blockchain' },
-  values: ['ethereum'],
-};
+const fed: QueryParameter = FED_ENUM;
 
 describe('a parameter row', () => {
   it('saves a definition back with every field it does not edit', () => {
