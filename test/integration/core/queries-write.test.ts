@@ -100,7 +100,7 @@ describe('query management through core', () => {
       headers: { 'X-DUNE-API-KEY': keys.alice },
     });
     expect(archive.status).toBe(200);
-    // archiving moved the version on: the save starts from the query as read now
+    // the save starts from the query as read after the archive
     const current = await call('queries:get', { accountId: ids.alice, queryId });
     if (!current.ok) throw new Error(current.error.message);
     const archived = await save(ids.alice, current.data, { sql: 'SELECT 4' });
