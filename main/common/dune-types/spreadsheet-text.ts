@@ -37,6 +37,14 @@ export function decimalText(text: string, scale: number): string {
   return `${written}${read.fraction === '' ? '.' : ''}${'0'.repeat(scale - read.fraction.length)}`;
 }
 
+/**
+ * SQL: decimalText of a DECIMAL expression. DuckDB's text of a DECIMAL has every digit of its
+ * scale already, but no `0` before the point of a DECIMAL(p,p) (`.50`, `-.05`).
+ */
+export function decimalTextSql(decimal: string): string {
+  return String.raw`regexp_replace(CAST(${decimal} AS VARCHAR), '^(-?)\.', '\10.')`;
+}
+
 // a number as services write a float: DuckDB's `8e-05` and `2.0`, Trino's `8.0E-5`
 const FLOAT_TEXT = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 

@@ -1,4 +1,4 @@
-import { DOUBLE_DIGITS, kindOf, parseType } from '../../common/dune-types/index.ts';
+import { decimalTextSql, DOUBLE_DIGITS, kindOf, parseType } from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { ExportText } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
@@ -34,16 +34,16 @@ function serviceValue(column: Column): string {
 }
 
 /**
- * As the grid shows it: a decimal's own text (its scale, every digit), a timestamp without the
- * service's ` UTC` (the connection's zone is UTC), a float as the grid writes it (see floatText in
- * the shared type module), bytes as `0x` hex.
+ * As the grid shows it: a decimal's own text (see decimalText in the shared type module), a
+ * timestamp without the service's ` UTC` (the connection's zone is UTC), a float as the grid writes
+ * it (see floatText), bytes as `0x` hex.
  */
 function spreadsheetValue(column: Column): string {
   const name = quoteIdentifier(column.name);
   if (column.type.startsWith('TIMESTAMP')) {
     return `CASE WHEN isfinite(${name}) THEN strftime(CAST(${name} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g') ELSE CAST(${name} AS VARCHAR) END`;
   }
-  if (column.type.startsWith('DECIMAL')) return `CAST(${name} AS VARCHAR)`;
+  if (column.type.startsWith('DECIMAL')) return decimalTextSql(name);
   if (/^(FLOAT|DOUBLE)$/.test(column.type)) return floatTextSql(`CAST(${name} AS DOUBLE)`);
   // a timestamp finer than DuckDB keeps is cached as the service's text of it
   if (column.type === 'VARCHAR' && kindOf(parseType(column.duneType ?? '')) === 'timestamp') return `regexp_replace(${name}, ' UTC$', '')`;

@@ -35,10 +35,17 @@ const DUNE_FEES = `SELECT
 FROM range(1, 301) AS t(i)
 ORDER BY i`;
 
+// as Dune sends them: a decimal of fractional digits only
+const DUNE_FINE = `SELECT
+  i AS "id::bigint",
+  CASE i % 2 WHEN 0 THEN '0.500000000000000000' ELSE '-0.050000000000000000' END AS "x::decimal(18,18)"
+FROM range(1, 5) AS t(i)
+ORDER BY i`;
+
 let harness: CacheHarness;
 let shapes: DuneShapes;
 let outDir: string;
-const runs: Record<'demo' | 'dune' | 'fees', { cached: string; uncached: string }> = {} as never;
+const runs: Record<'demo' | 'dune' | 'fees' | 'fine', { cached: string; uncached: string }> = {} as never;
 const destinations: ExportDestinations = { choose: async (exportId, name) => fileTarget(join(outDir, name), exportId) };
 
 beforeAll(async () => {
@@ -53,6 +60,7 @@ beforeAll(async () => {
     ['demo', DEMO],
     ['dune', duneResultSql(1_200)],
     ['fees', DUNE_FEES],
+    ['fine', DUNE_FINE],
   ] as const) {
     runs[name] = { cached: await harness.runSql(sql), uncached: await harness.runSql(`${sql} `) };
     expect(await harness.cacheWhole(runs[name].cached)).toMatchObject({ state: 'cached' });
@@ -152,6 +160,17 @@ describe('CSV export text', () => {
     // the service's text from its own pages, as it sent it
     const asSent = await exported(runs.fees.uncached, { scope: 'all', text: 'service' });
     expect(asSent.split('\n').slice(0, 2)).toEqual(['id,fee,at', '1,18.8,2024-01-01 01:00:00.000 UTC']);
+  });
+
+  it("writes a decimal's leading zero, from the cache and the service", async () => {
+    const fine = await bothWays('fine', { scope: 'all' });
+    expect(fine.split('\n').slice(0, 5)).toEqual([
+      'id,x',
+      '1,-0.050000000000000000',
+      '2,0.500000000000000000',
+      '3,-0.050000000000000000',
+      '4,0.500000000000000000',
+    ]);
   });
 
   it('refuses a text choice for a typed format, and a text it does not know, saying where', async () => {

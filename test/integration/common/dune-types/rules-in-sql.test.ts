@@ -1,0 +1,30 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decimalText, decimalTextSql } from '../../../../main/common/dune-types/index.ts';
+
+// The shared rules in DuckDB's SQL write what the same rules in TypeScript write, for the layers
+// that have DuckDB write a value's text (the service's pages, the cache's cells and exports).
+
+let connection: DuckDBConnection;
+beforeAll(async () => {
+  connection = await (await DuckDBInstance.create(':memory:')).connect();
+  await connection.run("SET TimeZone = 'UTC'");
+});
+afterAll(() => connection?.closeSync());
+
+const one = async (sql: string) => (await connection.runAndReadAll(`SELECT ${sql}`)).getRows()[0]!;
+
+describe('the shared rules in SQL', () => {
+  it("write a decimal with its scale and the zero DuckDB leaves out before a DECIMAL(p,p)'s point", async () => {
+    const cases: [string, string][] = [
+      ['0.5', 'DECIMAL(2,2)'],
+      ['-0.05', 'DECIMAL(18,18)'],
+      ['0', 'DECIMAL(5,5)'],
+      ['98.8', 'DECIMAL(38,18)'],
+      ['-12.5', 'DECIMAL(4,2)'],
+      ['7', 'DECIMAL(10,0)'],
+    ];
+    const row = await one(cases.map(([text, type]) => decimalTextSql(`CAST('${text}' AS ${type})`)).join(', '));
+    expect(row).toEqual(cases.map(([text, type]) => decimalText(text, Number(/,(\d+)\)/.exec(type)![1]))));
+  });
+});
