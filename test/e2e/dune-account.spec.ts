@@ -174,11 +174,11 @@ test('a Dune result: sorted, filtered, profiled, charted, copied, exported and l
   expect(problems).toEqual([]);
 });
 
-test('an enum fed by another query’s results keeps its source when the parameters are saved', async ({ page, ownHost }) => {
+test('an enum fed by another query’s results keeps its source when saved, and takes a typed value', async ({ page, ownHost }) => {
   const limit = { key: 'n', type: 'number', value: '5' };
   const created = await dune('POST', '/query', {
     name: 'Chains fed',
-    query_sql: 'SELECT {{chain}} AS chain, {{n}} AS n',
+    query_sql: "SELECT '{{chain}}' AS chain, {{n}} AS n",
     parameters: [limit, FED_ENUM],
   });
   const queryId = created.query_id as number;
@@ -204,6 +204,15 @@ test('an enum fed by another query’s results keeps its source when the paramet
   await page.getByRole('menuitem', { name: 'Parameters…' }).click();
   await expect(fed).toContainText('Options: the values of column blockchain in query #4242’s result');
   await expect(dialog.getByRole('group', { name: 'Parameter n' }).getByLabel('Default')).toHaveValue('10');
+  await page.keyboard.press('Escape');
+
+  // run with a value typed: the app knows no list of the fed enum's values, and this one takes any
+  const chain = page.getByRole('region', { name: 'Parameters' }).getByLabel(/^chain/);
+  await expect(chain).toHaveValue('ethereum');
+  await chain.fill('zora');
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  await expect(await cellOf(page.getByRole('grid'), 'chain', 0)).toHaveText('zora');
   expect(problems).toEqual([]);
 });
 

@@ -1,5 +1,5 @@
 import type { ParameterValues, QueryParameter } from '$contract/index.ts';
-import { fieldValueOf, problemOf } from './parameters.ts';
+import { fieldValueOf, isTyped, problemOf } from './parameters.ts';
 
 // A parameter set picked: its values checked against the query's parameters as they are now,
 // which may have changed since the set was saved.
@@ -23,7 +23,7 @@ export function pickSet(fields: QueryParameter[], setValues: ParameterValues): P
     }
     const problem = problemOf(field, fieldValueOf(field, value));
     const options = field.enumOptions ?? [];
-    const unknown = field.type === 'enum' ? [value].flat().filter((choice) => !options.includes(choice)) : [];
+    const unknown = field.type === 'enum' && !isTyped(field) ? [value].flat().filter((choice) => !options.includes(choice)) : [];
     if (problem) problems.push(`${key}: ${problem} The set’s value ${JSON.stringify(value)} was left out.`);
     else if (unknown.length > 0)
       problems.push(`${key}: ${unknown.map((c) => `“${c}”`).join(', ')} is no longer a choice; the value was left out.`);

@@ -22,6 +22,24 @@ export function isMulti(field: QueryParameter): boolean {
   return field.type === 'enum' && field.isMultiselect === true;
 }
 
+/**
+ * An enum whose value is typed, not picked from a list: its options come from another query's
+ * result, which the app does not read (Dune's `enumFromResults`), or it takes values besides its
+ * options (`isFreeformAllowed`). Its options, when it has some, are offered as suggestions; a
+ * multi-select one takes values separated by commas.
+ */
+export function isTyped(field: QueryParameter): boolean {
+  return field.type === 'enum' && (field.isFreeformAllowed === true || field.enumFromResults !== undefined);
+}
+
+/** The values of a typed multi-select field's text, as sent: each between commas, trimmed. */
+function typedChoices(text: string): string[] {
+  return text
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
 /** The value a `datetime-local` input takes: `YYYY-MM-DDTHH:MM:SS`, or empty when the text is no date. */
 export function toPickerValue(text: string): string {
   const match = DATETIME.exec(text.trim());
@@ -36,6 +54,7 @@ export function toServiceDatetime(picker: string): string {
 
 export function initialValue(field: QueryParameter): FieldValue {
   if (field.type === 'datetime') return toPickerValue(field.value);
+  if (isTyped(field)) return field.value;
   if (isMulti(field)) {
     const options = field.enumOptions ?? [];
     return field.value
@@ -51,6 +70,7 @@ export function wireValues(fields: QueryParameter[], values: Record<string, Fiel
   for (const field of fields) {
     const value = values[field.key] ?? initialValue(field);
     if (Array.isArray(value)) wire[field.key] = value;
+    else if (isTyped(field) && isMulti(field)) wire[field.key] = typedChoices(value);
     else if (field.type === 'datetime') wire[field.key] = toServiceDatetime(value);
     else if (field.type === 'number') wire[field.key] = value.trim();
     else wire[field.key] = value;
@@ -60,6 +80,7 @@ export function wireValues(fields: QueryParameter[], values: Record<string, Fiel
 
 /** A value as sent (or kept in a draft or a run) back into the form's field. */
 export function fieldValueOf(field: QueryParameter, wire: string | string[]): FieldValue {
+  if (isTyped(field)) return Array.isArray(wire) ? wire.join(', ') : wire;
   if (isMulti(field)) return Array.isArray(wire) ? wire : wire.split(',').map((v) => v.trim());
   const text = Array.isArray(wire) ? wire.join(',') : wire;
   return field.type === 'datetime' ? toPickerValue(text) : text;

@@ -25,4 +25,12 @@ describe('picking a parameter set', () => {
       expect.stringMatching(/^“network” is no longer a parameter of this query/),
     ]);
   });
+
+  it('keeps a value an enum fed by another query, or open to any value, was given', () => {
+    const typed: QueryParameter[] = [
+      { key: 'token', type: 'enum', value: 'USDC', enumFromResults: { queryId: 7, columnName: 'symbol' } },
+      { key: 'chain', type: 'enum', value: 'base', enumOptions: ['base'], isFreeformAllowed: true },
+    ];
+    expect(pickSet(typed, { token: 'WETH', chain: 'zora' })).toEqual({ values: { token: 'WETH', chain: 'zora' }, problems: [] });
+  });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { QueryParameter } from '../../../../main/contract/index.ts';
 import {
   fieldsOf,
+  fieldValueOf,
   initialValue,
   problemOf,
   toPickerValue,
@@ -66,5 +67,25 @@ describe('parameter fields', () => {
       chains: ['arbitrum'],
       note: '',
     });
+  });
+
+  it('takes a typed value for an enum fed by another query or open to any value, keeping its default', () => {
+    // Dune's enum fed by a column of another query's result: the app knows no options for it
+    const fed: QueryParameter = {
+      key: 'tokens',
+      type: 'enum',
+      value: 'USDC, WETH',
+      isMultiselect: true,
+      enumFromResults: { queryId: 7, columnName: 'symbol' },
+    };
+    const open: QueryParameter = { key: 'chain', type: 'enum', value: 'zora', enumOptions: ['base'], isFreeformAllowed: true };
+    expect(initialValue(fed)).toBe('USDC, WETH');
+    expect(initialValue(open)).toBe('zora');
+    expect(wireValues([fed, open], {})).toEqual({ tokens: ['USDC', 'WETH'], chain: 'zora' });
+    expect(wireValues([fed, open], { tokens: 'DAI,, UNI ', chain: 'base' })).toEqual({ tokens: ['DAI', 'UNI'], chain: 'base' });
+    expect(fieldValueOf(fed, ['DAI', 'UNI'])).toBe('DAI, UNI');
+    expect(problemOf(fed, ' ')).toBe('Choose a value.');
+    // a picked enum keeps only the values it offers
+    expect(initialValue({ ...chains, value: 'zora' })).toEqual([]);
   });
 });
