@@ -40,6 +40,14 @@ export async function readResultShape(
   const roundTripMs = performance.now() - asked;
   if (!read.ok) return { ok: false, error: read.error };
   const execution = read.data;
+  const isPartial = execution.state === 'QUERY_STATE_COMPLETED_PARTIAL';
+  // before the metadata: Dune's status of a partial result has none, and its page is refused without consent
+  if (isPartial && !allowPartial) {
+    return {
+      ok: false,
+      error: { kind: 'partial_result', message: 'This result is partial; cache it only if an incomplete result will do.' },
+    };
+  }
   let metadata = execution.resultMetadata;
   if (hasResult(execution.state) && metadata?.totalResultSetBytes == null) {
     // a status without the result's size: the first row's page carries the same metadata
@@ -48,13 +56,6 @@ export async function readResultShape(
   }
   if (!hasResult(execution.state) || metadata === null) {
     return { ok: false, error: { kind: 'bad_request', status: null, message: noResultText('cache', execution.state) } };
-  }
-  const isPartial = execution.state === 'QUERY_STATE_COMPLETED_PARTIAL';
-  if (isPartial && !allowPartial) {
-    return {
-      ok: false,
-      error: { kind: 'partial_result', message: 'This result is partial; cache it only if an incomplete result will do.' },
-    };
   }
   const names = metadata.columnNames ?? [];
   const wireTypes = names.map((_, i) => metadata.columnTypes?.[i] ?? 'unknown');

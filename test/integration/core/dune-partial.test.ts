@@ -93,4 +93,13 @@ describe('a partial result on a Dune-shaped service', () => {
     const freshness = await call('freshness:query', { accountId: 'local', queryId, parameters: {} });
     expect(freshness).toMatchObject({ ok: true, data: { latest: { executionId, state: 'QUERY_STATE_COMPLETED_PARTIAL' } } });
   });
+
+  it('is cached only once the user agrees, and refused as partial before', async () => {
+    const executionId = await runElsewhere();
+    const call = await duneCore();
+    const refused = await call('results:cache', { accountId: 'local', executionId });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'partial_result' } });
+    const cached = await call('results:cache', { accountId: 'local', executionId, allowPartial: true });
+    expect(cached.ok).toBe(true);
+  });
 });
