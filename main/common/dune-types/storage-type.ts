@@ -1,3 +1,4 @@
+import { timestampDigits } from './timestamp-text.ts';
 import type { DuneType } from './type-name.ts';
 
 // How the app's cache keeps a column, in DuckDB: exactly, and so that it sorts and compares as
@@ -61,7 +62,7 @@ function decimalStorage(params: number[]): string {
 }
 
 function timestampStorage(type: DuneType): string {
-  const precision = type.params[0] ?? MICROSECONDS;
+  const precision = timestampDigits(type);
   if (type.withTimeZone) return precision <= MICROSECONDS ? 'TIMESTAMP WITH TIME ZONE' : 'VARCHAR';
   if (precision <= MICROSECONDS) return 'TIMESTAMP';
   return precision <= NANOSECONDS ? 'TIMESTAMP_NS' : 'VARCHAR';

@@ -1,4 +1,12 @@
-import { isNumeric, kindOf, numberCell, parseType, storageType as duneStorageType } from '../../common/dune-types/index.ts';
+import {
+  isNumeric,
+  kindOf,
+  numberCell,
+  parseType,
+  storageType as duneStorageType,
+  timestampDigits,
+  timestampTextSql,
+} from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { CellValue } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
@@ -7,7 +15,8 @@ import type { Column } from '../../filter-language/index.ts';
 // from the hosted service, DuckDB's from the embedded one); the shared type module says which
 // DuckDB type keeps each exactly (anything it cannot read is kept as text). Cells are read back in
 // the shape the service's JSON gives them, so a grid page from the cache equals the same page
-// from the service: bytes as `0x` hex, integers past 2^53 as their digits.
+// from the service: bytes as `0x` hex, integers past 2^53 as their digits, timestamps with their
+// type's digits.
 
 /** The DuckDB type a column is stored with, from the type name the service gave (or none). */
 export function storageType(wireType: string | undefined): string {
@@ -33,13 +42,13 @@ export function isNumberType(type: string): boolean {
 
 /**
  * A SELECT expression giving a column's cells as the service's JSON has them: timestamps as
- * `YYYY-MM-DD HH:MM:SS.mmm UTC`, decimals as numbers (their exact text past a double), bytes as `0x` hex,
- * other non-numeric types as their text.
+ * `YYYY-MM-DD HH:MM:SS.mmm UTC` (as many digits as the type has), decimals as numbers (their exact
+ * text past a double), bytes as `0x` hex, other non-numeric types as their text.
  */
 export function cellExpression(column: Column): string {
   const name = quoteIdentifier(column.name);
   const type = column.type;
-  if (type.startsWith('TIMESTAMP')) return timestampText(name);
+  if (type.startsWith('TIMESTAMP')) return timestampText(column);
   if (type === 'BLOB') return hexText(name);
   // a fraction as DuckDB's exact value, made a cell by toCacheCell
   const decimal = /^DECIMAL\(\d+,(\d+)\)$/.exec(type);
@@ -53,9 +62,15 @@ export function hexText(expression: string): string {
   return `'0x' || lower(hex(${expression}))`;
 }
 
-/** A timestamp expression as the service writes timestamps. */
-export function timestampText(expression: string): string {
-  return `strftime(CAST(${expression} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g UTC')`;
+/**
+ * A timestamp column's value (or `expression` of its values) as the service writes its type's
+ * timestamps: in UTC (the connection's time zone), with the digits after the second its type
+ * has, then `suffix`.
+ */
+export function timestampText(column: Column, expression = quoteIdentifier(column.name), suffix = ' UTC'): string {
+  const named = parseType(column.duneType ?? '');
+  const digits = timestampDigits(kindOf(named) === 'timestamp' ? named : parseType(column.type));
+  return timestampTextSql(expression, column.type, digits, suffix);
 }
 
 /**

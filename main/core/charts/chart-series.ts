@@ -83,7 +83,7 @@ async function planX(connection: DuckDBConnection, input: ChartInput, points: nu
   if (low === null || high === null) return { expression: cellExpression(x), bucket: null, truncated: false };
   if (kind === 'time') {
     const unit = timeUnitFor(high - low);
-    return { expression: timestampText(`date_trunc('${unit}', CAST(${name} AS TIMESTAMP))`), bucket: unit, truncated: false };
+    return { expression: timestampText(x, `date_trunc('${unit}', CAST(${name} AS TIMESTAMP))`), bucket: unit, truncated: false };
   }
   if ((distinct ?? 0) <= points) return { expression: cellExpression(x), bucket: null, truncated: false };
   const width = niceWidth((high - low) / points);

@@ -81,11 +81,11 @@ async function byKey(
   others: Column[],
 ): Promise<NonNullable<RunComparison['byKey']>> {
   const k = quoteIdentifier(key.name);
-  const typeInB = (c: Column) => b.columns.find((other) => other.name === c.name)?.type ?? c.type;
+  const inB = (c: Column) => b.columns.find((other) => other.name === c.name) ?? c;
   // the same type, or two numbers, compare as they are (1 equals 1.0); other retyped columns as text
   const differs = (c: Column) => {
     const [left, right] = [`a.${quoteIdentifier(c.name)}`, `b.${quoteIdentifier(c.name)}`];
-    const direct = c.type === typeInB(c) || (isNumberType(c.type) && isNumberType(typeInB(c)));
+    const direct = c.type === inB(c).type || (isNumberType(c.type) && isNumberType(inB(c).type));
     return direct ? `${left} IS DISTINCT FROM ${right}` : `CAST(${left} AS VARCHAR) IS DISTINCT FROM CAST(${right} AS VARCHAR)`;
   };
   const changed = others.length > 0 ? others.map(differs).join(' OR ') : 'false';
@@ -101,12 +101,12 @@ async function byKey(
     `${differs(c)} AS d_${i}`,
   ]);
   const shaped = others.flatMap((c, i) => [
-    cellExpression({ name: `a_${i}`, type: c.type }),
-    cellExpression({ name: `b_${i}`, type: typeInB(c) }),
+    cellExpression({ ...c, name: `a_${i}` }),
+    cellExpression({ ...inB(c), name: `b_${i}` }),
     `d_${i}`,
   ]);
   const listed = await connection.runAndReadAll(
-    `SELECT kind, ${cellExpression({ name: 'key_value', type: key.type })}${shaped.map((e) => `, ${e}`).join('')} FROM (
+    `SELECT kind, ${cellExpression({ ...key, name: 'key_value' })}${shaped.map((e) => `, ${e}`).join('')} FROM (
        SELECT ${kind} AS kind, coalesce(a.${k}, b.${k}) AS key_value${inner.map((e) => `, ${e}`).join('')}
        ${joined}) WHERE kind <> 'same' ORDER BY key_value LIMIT ${LISTED_ROWS}`,
   );

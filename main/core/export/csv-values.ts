@@ -21,7 +21,7 @@ export function csvValueExpression(column: Column, text: ExportText): string {
  */
 function serviceValue(column: Column): string {
   const name = quoteIdentifier(column.name);
-  if (column.type.startsWith('TIMESTAMP')) return timestampText(name);
+  if (column.type.startsWith('TIMESTAMP')) return timestampText(column);
   if (column.type === 'BLOB') return hexText(name);
   const decimal = /^DECIMAL\((\d+),[1-9]\d*\)$/.exec(column.type);
   if (decimal && Number(decimal[1]) > DOUBLE_DIGITS) {
@@ -40,9 +40,7 @@ function serviceValue(column: Column): string {
  */
 function spreadsheetValue(column: Column): string {
   const name = quoteIdentifier(column.name);
-  if (column.type.startsWith('TIMESTAMP')) {
-    return `CASE WHEN isfinite(${name}) THEN strftime(CAST(${name} AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g') ELSE CAST(${name} AS VARCHAR) END`;
-  }
+  if (column.type.startsWith('TIMESTAMP')) return timestampText(column, name, '');
   if (column.type.startsWith('DECIMAL')) return decimalTextSql(name);
   if (/^(FLOAT|DOUBLE)$/.test(column.type)) return floatTextSql(`CAST(${name} AS DOUBLE)`);
   // a timestamp finer than DuckDB keeps is cached as the service's text of it

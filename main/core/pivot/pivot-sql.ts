@@ -29,7 +29,7 @@ function base({ table, where }: PivotSource): string {
 /** The split's most frequent values (`top`, most frequent first, ties by value), and how many values it has in all. */
 export function splitValuesSql(source: PivotSource, split: Grouping & { top: number }): string {
   const frequent = `SELECT ${split.expression} AS v, count(*) AS n FROM base GROUP BY 1`;
-  const cell = cellExpression({ name: 'v', type: split.type });
+  const cell = cellExpression({ name: 'v', type: split.type, duneType: split.wireType });
   return `WITH ${base(source)}, counted AS (${frequent})
     SELECT ${cell}, (SELECT count(*) FROM counted) FROM counted ORDER BY n DESC, v ASC NULLS LAST LIMIT ${split.top}`;
 }
@@ -104,10 +104,10 @@ function readOut(plan: PivotPlan, splitCount: number, sort: PivotSettings['sort'
   const groups = plan.rows.map((_, i) => group(i));
   const byOwnKey = groups.map((g, i) => `CASE WHEN ${DEPTH} = ${i + 1} THEN ${g} END ASC NULLS LAST`);
   const cells = [
-    ...plan.rows.map((r, i) => cellExpression({ name: `__querydesk_g${i}`, type: r.type })),
+    ...plan.rows.map((r, i) => cellExpression({ name: `__querydesk_g${i}`, type: r.type, duneType: r.wireType })),
     ROWS,
     ...plan.measures.flatMap((m, i) =>
-      ['all' as const, ...buckets].map((b) => cellExpression({ name: `__querydesk_m${i}_${b}`, type: m.type })),
+      ['all' as const, ...buckets].map((b) => cellExpression({ name: `__querydesk_m${i}_${b}`, type: m.type, duneType: m.shownType })),
     ),
   ];
   return {

@@ -106,7 +106,7 @@ const asNumber = (value: CellValue | undefined) => (value === null || value === 
 
 async function summary(query: Query, column: Column, kind: ColumnProfile['kind']): Promise<Summary> {
   // typed aggregates keep the column's type, so they are shaped as its cells are
-  const typed = (alias: string) => cellExpression({ name: alias, type: column.type });
+  const typed = (alias: string) => cellExpression({ ...column, name: alias });
   const mean = kind === 'number' ? 'avg(CAST(v AS DOUBLE))' : 'NULL';
   const [low, high] = kind === 'text' ? ['NULL', 'NULL'] : [`min(${numeric(kind)})`, `max(${numeric(kind)})`];
   const [row] = await query(
@@ -129,7 +129,7 @@ async function summary(query: Query, column: Column, kind: ColumnProfile['kind']
 async function frequencies(query: Query, column: Column): Promise<{ distinct: number; top: ColumnProfile['top'] }> {
   const rows = await query(
     `, g AS (SELECT v, count(*) AS n FROM src WHERE v IS NOT NULL GROUP BY v), t AS (SELECT v, n FROM g ORDER BY n DESC, v LIMIT ${TOP_VALUES})
-     SELECT (SELECT count(*) FROM g), ${cellExpression({ name: 'v', type: column.type })}, n FROM (SELECT 1) LEFT JOIN t ON true ORDER BY n DESC, t.v`,
+     SELECT (SELECT count(*) FROM g), ${cellExpression({ ...column, name: 'v' })}, n FROM (SELECT 1) LEFT JOIN t ON true ORDER BY n DESC, t.v`,
   );
   const distinct = Number(rows[0]?.[0] ?? 0);
   const top = rows.filter((row) => row[2] !== null).map(([, value, count]) => ({ value: toCacheCell(value), count: Number(count) }));
@@ -152,7 +152,7 @@ async function quartiles(query: Query, column: Column, kind: ColumnProfile['kind
       : exact
         ? ['quantile_cont(CAST(v AS DOUBLE), [0.25, 0.5, 0.75])', 'DOUBLE']
         : [`list_transform(approx_quantile(CAST(v AS DOUBLE), [0.25, 0.5, 0.75]), q -> ${whole ? 'round(q)' : 'q'})`, 'DOUBLE'];
-  const cells = ['q1', 'q2', 'q3'].map((name) => cellExpression({ name, type })).join(', ');
+  const cells = ['q1', 'q2', 'q3'].map((name) => cellExpression({ name, type, duneType: column.duneType })).join(', ');
   const [row] = await query(
     `, s AS (SELECT ${aggregate} AS q FROM src), e AS (SELECT q[1] AS q1, q[2] AS q2, q[3] AS q3 FROM s) SELECT ${cells} FROM e`,
   );

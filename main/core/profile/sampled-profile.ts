@@ -51,7 +51,7 @@ export async function profileFromSample(
       try {
         const query = (sql: string) =>
           connection.runAndReadAll(`WITH src AS (SELECT v FROM profile_sample) ${sql}`).then((reader) => reader.getRows());
-        const described = await describeColumn(query, { name: wire.name, type }, wire.type);
+        const described = await describeColumn(query, { name: wire.name, type, duneType: wire.type }, wire.type);
         return ok({ ...described, sampled: { rows: sample.data.rows.length, of: sample.data.totalRowCount } });
       } finally {
         await connection.run('DROP TABLE IF EXISTS profile_sample');

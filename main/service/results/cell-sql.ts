@@ -1,4 +1,5 @@
 import { csvField } from '../../common/csv-text.ts';
+import { duneTypeOfDuckdb, parseType, timestampDigits, timestampTextSql } from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { hexBytesSql } from './hex-bytes-sql.ts';
 import type { ResultColumn } from './row-bytes.ts';
@@ -6,8 +7,9 @@ import type { ResultColumn } from './row-bytes.ts';
 // Result pages are written by DuckDB's COPY, as JSON lines or CSV, so that no value passes through
 // JavaScript one by one. These are the columns COPY writes: each cell as the real service spells it,
 // JSON numbers where they are exact, integers beyond 2^53 as strings, timestamps as
-// `YYYY-MM-DD HH:MM:SS.mmm UTC`, bytes as `0x` hex (at any depth of a nested value). Timestamps
-// with a time zone are shown in UTC: the connection's TimeZone is UTC. A VARIANT is sent as the
+// `YYYY-MM-DD HH:MM:SS.mmm UTC` (the digits of the type they are named by), bytes as `0x` hex (at
+// any depth of a nested value). Timestamps with a time zone are shown in UTC: the connection's
+// TimeZone is UTC. A VARIANT is sent as the
 // JSON of its value, as a column of Dune's `json` is.
 
 const MAX_EXACT = '9007199254740991';
@@ -20,8 +22,9 @@ const WIDE_DECIMAL_FRACTION = /^DECIMAL\((1[6-9]|[2-9]\d),[1-9]\d*\)$/;
 const TIMESTAMP = /^TIMESTAMP/;
 const NESTED = /(\[\d*\]$|^(STRUCT|MAP|UNION)\()/;
 
-function timestampText(column: string): string {
-  return `CASE WHEN isfinite(${column}) THEN strftime(${column}::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%g UTC') ELSE ${column}::VARCHAR END`;
+/** A timestamp column's text, with the digits of the type the service names it by. */
+function timestampText(column: string, type: string): string {
+  return timestampTextSql(column, type, timestampDigits(parseType(duneTypeOfDuckdb(type))), ' UTC');
 }
 
 /**
@@ -57,7 +60,7 @@ export function jsonCellSql(column: ResultColumn, numbersFit: boolean): string {
     if (numbersFit) return `${c}::${number.as}`;
     return `CASE WHEN ${number.fits} THEN to_json(${c}::${number.as}) ELSE to_json(${c}::VARCHAR) END`;
   }
-  if (TIMESTAMP.test(column.type)) return timestampText(c);
+  if (TIMESTAMP.test(column.type)) return timestampText(c, column.type);
   // DuckDB would write a VARIANT's text; its own JSON is the value as it is
   if (column.type === 'VARIANT') return `${c}::JSON`;
   return hexBytesSql(c, column.type);
@@ -71,7 +74,7 @@ export function jsonCellSql(column: ResultColumn, numbersFit: boolean): string {
 function csvCellSql(column: ResultColumn): string {
   const { name, type } = column;
   const c = quoteIdentifier(name);
-  if (TIMESTAMP.test(type)) return timestampText(c);
+  if (TIMESTAMP.test(type)) return timestampText(c, type);
   if (WIDE_DECIMAL_FRACTION.test(type)) return `CASE WHEN ${asNumber(column)!.fits} THEN ${c}::DOUBLE::VARCHAR ELSE ${c}::VARCHAR END`;
   if (FRACTION.test(type)) return `${c}::DOUBLE::VARCHAR`;
   if (type === 'JSON') return `json(${c})::VARCHAR`;

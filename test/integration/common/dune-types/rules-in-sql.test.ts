@@ -1,6 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decimalText, decimalTextSql } from '../../../../main/common/dune-types/index.ts';
+import { decimalText, decimalTextSql, timestampTextSql } from '../../../../main/common/dune-types/index.ts';
 
 // The shared rules in DuckDB's SQL write what the same rules in TypeScript write, for the layers
 // that have DuckDB write a value's text (the service's pages, the cache's cells and exports).
@@ -26,5 +26,28 @@ describe('the shared rules in SQL', () => {
     ];
     const row = await one(cases.map(([text, type]) => decimalTextSql(`CAST('${text}' AS ${type})`)).join(', '));
     expect(row).toEqual(cases.map(([text, type]) => decimalText(text, Number(/,(\d+)\)/.exec(type)![1]))));
+  });
+
+  it('write a timestamp with as many digits after the second as asked, whichever DuckDB type holds it', async () => {
+    const ns = "TIMESTAMP_NS '2024-01-01 00:08:37.123456789'";
+    const us = "TIMESTAMPTZ '2024-01-01 00:08:37.123456+00'";
+    const written = await one(
+      [
+        ...[0, 1, 3, 5, 6, 7, 9].map((digits) => timestampTextSql(ns, 'TIMESTAMP_NS', digits, ' UTC')),
+        timestampTextSql(us, 'TIMESTAMP WITH TIME ZONE', 6),
+        timestampTextSql("TIMESTAMP 'infinity'", 'TIMESTAMP', 4, ' UTC'),
+      ].join(', '),
+    );
+    expect(written).toEqual([
+      '2024-01-01 00:08:37 UTC',
+      '2024-01-01 00:08:37.1 UTC',
+      '2024-01-01 00:08:37.123 UTC',
+      '2024-01-01 00:08:37.12345 UTC',
+      '2024-01-01 00:08:37.123456 UTC',
+      '2024-01-01 00:08:37.1234567 UTC',
+      '2024-01-01 00:08:37.123456789 UTC',
+      '2024-01-01 00:08:37.123456',
+      'infinity',
+    ]);
   });
 });

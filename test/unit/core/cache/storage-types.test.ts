@@ -13,6 +13,7 @@ describe('cache storage types', () => {
       ['timestamp(3) with time zone', 'TIMESTAMP WITH TIME ZONE'],
       ['timestamp with time zone', 'TIMESTAMP WITH TIME ZONE'],
       ['double', 'DOUBLE'],
+      ['timestamp(9)', 'TIMESTAMP_NS'],
       ['boolean', 'BOOLEAN'],
       ['varbinary', 'BLOB'],
       ['BLOB', 'BLOB'],
