@@ -5,8 +5,9 @@ import type { DuneType } from './type-name.ts';
 // what it is. uint256 and int256 are first kept in DuckDB's 128-bit integers, which hold nearly
 // every token amount and are several times faster to load, sort and profile than BIGNUM (its
 // arbitrary precision); a column with a value past 128 bits is kept as BIGNUM instead (the cache
-// widens it when it meets one). Varbinary is kept as bytes. Nested values and JSON are kept as
-// their JSON text, not flattened.
+// widens it when it meets one). Varbinary is kept as bytes. A real is kept as the double its text
+// names (0.1, as Dune sends it, not the float's 0.10000000149011612). Nested values and JSON are
+// kept as their JSON text, not flattened.
 
 const SAME_NAME = new Set([
   'boolean',
@@ -42,7 +43,7 @@ export function storageType(type: DuneType): string {
     case 'bignum':
       return 'BIGNUM';
     case 'real':
-      return 'FLOAT';
+      return 'DOUBLE';
     case 'varbinary':
       return 'BLOB';
     case 'decimal':

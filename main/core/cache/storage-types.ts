@@ -3,6 +3,7 @@ import {
   kindOf,
   numberCell,
   parseType,
+  realDoubleSql,
   storageType as duneStorageType,
   timestampDigits,
   timestampTextSql,
@@ -43,18 +44,28 @@ export function isNumberType(type: string): boolean {
 /**
  * A SELECT expression giving a column's cells as the service's JSON has them: timestamps as
  * `YYYY-MM-DD HH:MM:SS.mmm UTC` (as many digits as the type has), decimals as numbers (their exact
- * text past a double), bytes as `0x` hex, other non-numeric types as their text.
+ * text past a double), bytes as `0x` hex, a real as the double its text names (see cachedValue),
+ * other non-numeric types as their text.
  */
 export function cellExpression(column: Column): string {
   const name = quoteIdentifier(column.name);
   const type = column.type;
   if (type.startsWith('TIMESTAMP')) return timestampText(column);
   if (type === 'BLOB') return hexText(name);
+  if (type === 'FLOAT') return cachedValue(column);
   // a fraction as DuckDB's exact value, made a cell by toCacheCell
   const decimal = /^DECIMAL\(\d+,(\d+)\)$/.exec(type);
   if (decimal) return decimal[1] === '0' ? `CAST(${name} AS HUGEINT)` : name;
-  if (/^(BOOLEAN|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|BIGNUM|FLOAT|DOUBLE|VARCHAR)$/.test(type)) return name;
+  if (/^(BOOLEAN|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|BIGNUM|DOUBLE|VARCHAR)$/.test(type)) return name;
   return `CAST(${name} AS VARCHAR)`;
+}
+
+/**
+ * A column's values (or `expression` of them) as what they are: a real as the double its text
+ * names, also where a cache written before reals were kept as doubles holds it as FLOAT.
+ */
+export function cachedValue(column: Column, expression = quoteIdentifier(column.name)): string {
+  return column.type === 'FLOAT' ? realDoubleSql(expression) : expression;
 }
 
 /** A blob expression as Dune writes bytes: `0x` and lower-case hex. */

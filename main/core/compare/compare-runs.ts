@@ -5,7 +5,7 @@ import type { Column } from '../../filter-language/index.ts';
 import type { CacheDb } from '../cache/cache-db.ts';
 import { valueErrors } from '../cache/cached-reads.ts';
 import type { CacheEntry } from '../cache/manifest.ts';
-import { cellExpression, isNumberType, toCacheCell } from '../cache/storage-types.ts';
+import { cachedValue, cellExpression, isNumberType, toCacheCell } from '../cache/storage-types.ts';
 
 // Two cached results of one query compared in DuckDB: their sizes and columns, and, given a key
 // column both have, which rows only one has and which changed (NULL-safe: IS DISTINCT FROM), with
@@ -82,9 +82,10 @@ async function byKey(
 ): Promise<NonNullable<RunComparison['byKey']>> {
   const k = quoteIdentifier(key.name);
   const inB = (c: Column) => b.columns.find((other) => other.name === c.name) ?? c;
-  // the same type, or two numbers, compare as they are (1 equals 1.0); other retyped columns as text
+  // the same type, or two numbers, compare as they are (1 equals 1.0; a real as the double its
+  // text names, which an older cache holds as FLOAT); other retyped columns as text
   const differs = (c: Column) => {
-    const [left, right] = [`a.${quoteIdentifier(c.name)}`, `b.${quoteIdentifier(c.name)}`];
+    const [left, right] = [cachedValue(c, `a.${quoteIdentifier(c.name)}`), cachedValue(inB(c), `b.${quoteIdentifier(c.name)}`)];
     const direct = c.type === inB(c).type || (isNumberType(c.type) && isNumberType(inB(c).type));
     return direct ? `${left} IS DISTINCT FROM ${right}` : `CAST(${left} AS VARCHAR) IS DISTINCT FROM CAST(${right} AS VARCHAR)`;
   };

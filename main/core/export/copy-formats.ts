@@ -3,11 +3,12 @@ import { isStructured, kindOf, parseType } from '../../common/dune-types/index.t
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { ExportFormat, ExportText } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
-import { hexText } from '../cache/storage-types.ts';
+import { cachedValue, hexText } from '../cache/storage-types.ts';
 import { csvValueExpression } from './csv-values.ts';
 
 // What DuckDB's COPY writes for each format, from a cached table. CSV has the text chosen (see
-// csv-values.ts); Parquet and JSON lines keep the cached types, so exact values stay exact.
+// csv-values.ts); Parquet and JSON lines keep the cached types, so exact values stay exact, and a
+// real is a FLOAT again in Parquet.
 
 export const COPY_OPTIONS: Record<ExportFormat, string> = {
   csv: `FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NULLSTR ''`,
@@ -36,6 +37,7 @@ export async function copySelectList(
   return columns
     .map((c) => {
       const name = quoteIdentifier(c.name);
+      if (c.type === 'DOUBLE' && parseType(c.duneType ?? '').name === 'real') return `CAST(${name} AS FLOAT) AS ${name}`;
       if (!HUGE.test(c.type)) return name;
       // Parquet has no 128-bit integer and DuckDB would write a DOUBLE; DECIMAL(38,0) keeps every
       // digit up to 38 of them, and past that the digits are kept as text rather than rounded
@@ -44,10 +46,11 @@ export async function copySelectList(
     .join(', ');
 }
 
-/** A column for a JSON line: bytes as `0x` hex, nested values and JSON as JSON rather than text of it. */
+/** A column for a JSON line: bytes as `0x` hex, a real as its double, nested values and JSON as JSON rather than text of it. */
 function jsonValueExpression(column: Column): string {
   const name = quoteIdentifier(column.name);
   if (column.type === 'BLOB') return `${hexText(name)} AS ${name}`;
+  if (column.type === 'FLOAT') return `${cachedValue(column)} AS ${name}`;
   const kind = kindOf(parseType(column.duneType ?? column.type));
   return isStructured(kind) && column.type === 'VARCHAR' ? `json(${name}) AS ${name}` : name;
 }

@@ -2,7 +2,7 @@ import { decimalTextSql, DOUBLE_DIGITS, kindOf, parseType } from '../../common/d
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { ExportText } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
-import { hexText, timestampText } from '../cache/storage-types.ts';
+import { cachedValue, hexText, timestampText } from '../cache/storage-types.ts';
 
 // What DuckDB's CSV writer is given for each cached column: the text a CSV export has, the same
 // text a CSV export straight from the service's pages gets (see csv-pages.ts). `service`: the
@@ -29,7 +29,7 @@ function serviceValue(column: Column): string {
     const double = `CAST(${name} AS DOUBLE)`;
     return `CASE WHEN CAST(${double} AS ${column.type}) = ${name} THEN CAST(${double} AS VARCHAR) ELSE CAST(${name} AS VARCHAR) END`;
   }
-  if (decimal || /^(FLOAT|DOUBLE)$/.test(column.type)) return `CAST(${name} AS DOUBLE)`;
+  if (decimal || /^(FLOAT|DOUBLE)$/.test(column.type)) return `CAST(${cachedValue(column)} AS DOUBLE)`;
   return name;
 }
 
@@ -42,7 +42,7 @@ function spreadsheetValue(column: Column): string {
   const name = quoteIdentifier(column.name);
   if (column.type.startsWith('TIMESTAMP')) return timestampText(column, name, '');
   if (column.type.startsWith('DECIMAL')) return decimalTextSql(name);
-  if (/^(FLOAT|DOUBLE)$/.test(column.type)) return floatTextSql(`CAST(${name} AS DOUBLE)`);
+  if (/^(FLOAT|DOUBLE)$/.test(column.type)) return floatTextSql(cachedValue(column));
   // a timestamp finer than DuckDB keeps is cached as the service's text of it
   if (column.type === 'VARCHAR' && kindOf(parseType(column.duneType ?? '')) === 'timestamp') return `regexp_replace(${name}, ' UTC$', '')`;
   return serviceValue(column);

@@ -1,22 +1,22 @@
 import { csvField } from '../../common/csv-text.ts';
-import { duneTypeOfDuckdb, parseType, timestampDigits, timestampTextSql } from '../../common/dune-types/index.ts';
+import { duneTypeOfDuckdb, parseType, realDoubleSql, timestampDigits, timestampTextSql } from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { hexBytesSql } from './hex-bytes-sql.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
 // Result pages are written by DuckDB's COPY, as JSON lines or CSV, so that no value passes through
 // JavaScript one by one. These are the columns COPY writes: each cell as the real service spells it,
-// JSON numbers where they are exact, integers beyond 2^53 as strings, timestamps as
-// `YYYY-MM-DD HH:MM:SS.mmm UTC` (the digits of the type they are named by), bytes as `0x` hex (at
-// any depth of a nested value). Timestamps with a time zone are shown in UTC: the connection's
-// TimeZone is UTC. A VARIANT is sent as the
-// JSON of its value, as a column of Dune's `json` is.
+// JSON numbers where they are exact, integers beyond 2^53 as strings, a real as its shortest text
+// (`0.1`), timestamps as `YYYY-MM-DD HH:MM:SS.mmm UTC` (the digits of the type they are named by),
+// bytes as `0x` hex (at any depth of a nested value). Timestamps with a time zone are shown in UTC:
+// the connection's TimeZone is UTC. A VARIANT is sent as the JSON of its value, as a column of
+// Dune's `json` is.
 
 const MAX_EXACT = '9007199254740991';
 const WIDE_INTEGER = /^(BIGINT|HUGEINT|DECIMAL\(\d+,0\)|BIGNUM)$/;
 const WIDE_UNSIGNED = /^(UBIGINT|UHUGEINT)$/;
 const DECIMAL_FRACTION = /^DECIMAL\(\d+,[1-9]\d*\)$/;
-const FRACTION = /^(DECIMAL\(\d+,[1-9]\d*\)|FLOAT|DOUBLE)$/;
+const FLOAT = /^(FLOAT|DOUBLE)$/;
 // a double holds 15 digits exactly
 const WIDE_DECIMAL_FRACTION = /^DECIMAL\((1[6-9]|[2-9]\d),[1-9]\d*\)$/;
 const TIMESTAMP = /^TIMESTAMP/;
@@ -27,18 +27,27 @@ function timestampText(column: string, type: string): string {
   return timestampTextSql(column, type, timestampDigits(parseType(duneTypeOfDuckdb(type))), ' UTC');
 }
 
+/** A float column as the double it is: a FLOAT as the double its shortest text names. */
+function floatValue(column: string, type: string): string {
+  return type === 'FLOAT' ? realDoubleSql(column) : `${column}::DOUBLE`;
+}
+
 /**
  * For a column whose values JSON may hold as numbers or not: the condition under which a value is
- * one, exactly (integers within 2^53, decimals a double holds exactly, finite floats), and the
- * number type it is written as then. Null for a column of any other type.
+ * one, exactly (integers within 2^53, decimals a double holds exactly, finite floats), the number
+ * it is written as then, and the text it is written as otherwise. Null for a column of any other type.
  */
-function asNumber({ name, type }: ResultColumn): { fits: string; as: string } | null {
+function asNumber({ name, type }: ResultColumn): { fits: string; value: string; otherwise: string } | null {
   const c = quoteIdentifier(name);
-  if (WIDE_INTEGER.test(type)) return { fits: `${c} BETWEEN -${MAX_EXACT} AND ${MAX_EXACT}`, as: 'BIGINT' };
+  const text = `${c}::VARCHAR`;
+  if (WIDE_INTEGER.test(type)) return { fits: `${c} BETWEEN -${MAX_EXACT} AND ${MAX_EXACT}`, value: `${c}::BIGINT`, otherwise: text };
   // unsigned: never compared with a negative bound (a UHUGEINT past 2^127 has no signed form)
-  if (WIDE_UNSIGNED.test(type)) return { fits: `${c} <= ${MAX_EXACT}`, as: 'BIGINT' };
-  if (DECIMAL_FRACTION.test(type)) return { fits: `${c}::DOUBLE::${type} = ${c}`, as: 'DOUBLE' };
-  if (FRACTION.test(type)) return { fits: `isfinite(${c}::DOUBLE)`, as: 'DOUBLE' };
+  if (WIDE_UNSIGNED.test(type)) return { fits: `${c} <= ${MAX_EXACT}`, value: `${c}::BIGINT`, otherwise: text };
+  if (DECIMAL_FRACTION.test(type)) return { fits: `${c}::DOUBLE::${type} = ${c}`, value: `${c}::DOUBLE`, otherwise: text };
+  if (FLOAT.test(type)) {
+    const double = floatValue(c, type);
+    return { fits: `isfinite(${double})`, value: double, otherwise: text };
+  }
   return null;
 }
 
@@ -57,8 +66,8 @@ export function jsonCellSql(column: ResultColumn, numbersFit: boolean): string {
   const c = quoteIdentifier(column.name);
   const number = asNumber(column);
   if (number) {
-    if (numbersFit) return `${c}::${number.as}`;
-    return `CASE WHEN ${number.fits} THEN to_json(${c}::${number.as}) ELSE to_json(${c}::VARCHAR) END`;
+    if (numbersFit) return number.value;
+    return `CASE WHEN ${number.fits} THEN to_json(${number.value}) ELSE to_json(${number.otherwise}) END`;
   }
   if (TIMESTAMP.test(column.type)) return timestampText(c, column.type);
   // DuckDB would write a VARIANT's text; its own JSON is the value as it is
@@ -76,7 +85,8 @@ function csvCellSql(column: ResultColumn): string {
   const c = quoteIdentifier(name);
   if (TIMESTAMP.test(type)) return timestampText(c, type);
   if (WIDE_DECIMAL_FRACTION.test(type)) return `CASE WHEN ${asNumber(column)!.fits} THEN ${c}::DOUBLE::VARCHAR ELSE ${c}::VARCHAR END`;
-  if (FRACTION.test(type)) return `${c}::DOUBLE::VARCHAR`;
+  if (DECIMAL_FRACTION.test(type)) return `${c}::DOUBLE::VARCHAR`;
+  if (FLOAT.test(type)) return `${floatValue(c, type)}::VARCHAR`;
   if (type === 'JSON') return `json(${c})::VARCHAR`;
   if (NESTED.test(type)) return `to_json(${hexBytesSql(c, type)})::VARCHAR`;
   // DuckDB casts a null VARIANT to the JSON text `null`
@@ -114,7 +124,7 @@ export function parquetColumnSql(column: ResultColumn, position: number): string
   // CSV has a float, and a decimal with a fraction, as the double it is (the shortest text that
   // reads back as that double); a decimal of up to 15 digits casts back from that double to what
   // it casts back from that text (a double holds 15 digits exactly), for a third of the work
-  if (column.type === 'FLOAT' || SHORT_DECIMAL_FRACTION.test(column.type)) return `${c}::DOUBLE AS c${position}`;
+  if (column.type === 'FLOAT' || SHORT_DECIMAL_FRACTION.test(column.type)) return `${floatValue(c, column.type)} AS c${position}`;
   if (TIMESTAMP.test(column.type)) return `date_trunc('millisecond', ${c}) AS c${position}`;
   return `(${csvCellSql(column)})::VARCHAR AS c${position}`;
 }

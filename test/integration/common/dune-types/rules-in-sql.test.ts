@@ -1,6 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decimalText, decimalTextSql, timestampTextSql } from '../../../../main/common/dune-types/index.ts';
+import { decimalText, decimalTextSql, realDoubleSql, timestampTextSql } from '../../../../main/common/dune-types/index.ts';
 
 // The shared rules in DuckDB's SQL write what the same rules in TypeScript write, for the layers
 // that have DuckDB write a value's text (the service's pages, the cache's cells and exports).
@@ -26,6 +26,12 @@ describe('the shared rules in SQL', () => {
     ];
     const row = await one(cases.map(([text, type]) => decimalTextSql(`CAST('${text}' AS ${type})`)).join(', '));
     expect(row).toEqual(cases.map(([text, type]) => decimalText(text, Number(/,(\d+)\)/.exec(type)![1]))));
+  });
+
+  it('read a real as the double its shortest text names', async () => {
+    expect(await one(['0.1', '3.4028235e38', '1e-7'].map((text) => realDoubleSql(`CAST('${text}' AS FLOAT)`)).join(', '))).toEqual([
+      0.1, 3.4028235e38, 1e-7,
+    ]);
   });
 
   it('write a timestamp with as many digits after the second as asked, whichever DuckDB type holds it', async () => {

@@ -1,10 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileTarget, type ExportDestinations } from '../../../../main/core/export/destination.ts';
 import { startDuneShapes } from '../../../dune-shapes/dune-shapes-proxy.ts';
 import { startCacheHarness, withoutSource, type CacheHarness } from './cache-harness.ts';
 
 // Values whose text a cache could change on the way: timestamps finer than milliseconds (and of
-// none). A Dune-shaped result, cached, reads back as Dune's JSON pages gave it: in the grid, a
-// profile and a pivot.
+// none), a real. A Dune-shaped result, cached, reads back as Dune's JSON pages gave it: in the grid,
+// a profile and a pivot.
 
 const ROWS = 8;
 const FINE_SQL = `SELECT
@@ -12,16 +16,20 @@ const FINE_SQL = `SELECT
   strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || '.123456 UTC' AS "t6::timestamp(6)",
   strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || '.123456789 UTC' AS "t9::timestamp(9)",
   strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || '.000007 UTC' AS "z6::timestamp(6) with time zone",
-  strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || ' UTC' AS "t0::timestamp(0)"
+  strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || ' UTC' AS "t0::timestamp(0)",
+  CAST(0.1 * i AS FLOAT) AS "r::real"
 FROM range(1, ${ROWS + 1}) t(i)
 ORDER BY i`;
 
 let harness: CacheHarness;
 let executionId: string;
 let fromPages: unknown;
+let outDir: string;
+const destinations: ExportDestinations = { choose: async (exportId, name) => fileTarget(join(outDir, name), exportId) };
 
 beforeAll(async () => {
-  harness = await startCacheHarness({}, {}, startDuneShapes);
+  harness = await startCacheHarness({}, { exportDestinations: destinations }, startDuneShapes);
+  outDir = harness.dir;
   executionId = await harness.runSql(FINE_SQL);
   fromPages = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: ROWS });
   expect(await harness.cacheWhole(executionId)).toMatchObject({ state: 'cached', rowsLoaded: ROWS });
@@ -29,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => harness?.close());
 
 describe('fine values in the cache', () => {
-  it("read back as Dune's JSON pages gave them: every digit of a timestamp", async () => {
+  it("read back as Dune's JSON pages gave them: every digit of a timestamp, a real's text", async () => {
     const cached = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: ROWS });
     if (!cached.ok) throw new Error(cached.error.message);
     expect(cached.data.fromCache).toBeDefined();
@@ -41,6 +49,7 @@ describe('fine values in the cache', () => {
         '2024-01-01 00:09:37.123456789 UTC',
         '2024-01-01 00:09:37.000007 UTC',
         '2024-01-01 00:09:37 UTC',
+        0.1,
       ],
       [
         2,
@@ -48,6 +57,7 @@ describe('fine values in the cache', () => {
         '2024-01-01 00:10:37.123456789 UTC',
         '2024-01-01 00:10:37.000007 UTC',
         '2024-01-01 00:10:37 UTC',
+        0.2,
       ],
       [
         3,
@@ -55,6 +65,7 @@ describe('fine values in the cache', () => {
         '2024-01-01 00:11:37.123456789 UTC',
         '2024-01-01 00:11:37.000007 UTC',
         '2024-01-01 00:11:37 UTC',
+        0.3,
       ],
       [
         4,
@@ -62,6 +73,7 @@ describe('fine values in the cache', () => {
         '2024-01-01 00:12:37.123456789 UTC',
         '2024-01-01 00:12:37.000007 UTC',
         '2024-01-01 00:12:37 UTC',
+        0.4,
       ],
     ]);
   });
@@ -70,6 +82,9 @@ describe('fine values in the cache', () => {
     const profile = await harness.call('results:profile', { accountId: 'local', executionId, column: 't9' });
     if (!profile.ok) throw new Error(profile.error.message);
     expect(profile.data).toMatchObject({ min: '2024-01-01 00:09:37.123456789 UTC', max: '2024-01-01 00:16:37.123456789 UTC' });
+    const reals = await harness.call('results:profile', { accountId: 'local', executionId, column: 'r' });
+    if (!reals.ok) throw new Error(reals.error.message);
+    expect(reals.data).toMatchObject({ min: 0.1, max: 0.8 });
     const pivot = await harness.call('results:pivot', {
       accountId: 'local',
       executionId,
@@ -79,5 +94,55 @@ describe('fine values in the cache', () => {
     });
     if (!pivot.ok) throw new Error(pivot.error.message);
     expect(pivot.data.groups[1]).toMatchObject({ key: ['2024-01-01 00:09:37.123456 UTC'], cells: [['2024-01-01 00:09:37.000007 UTC']] });
+  });
+});
+
+describe('a real in a cache written before reals were kept as doubles', () => {
+  it('reads, exports and compares as the double its text names, not as its FLOAT', async () => {
+    const sql = 'SELECT i AS id, CAST(0.1 * i AS FLOAT) AS r FROM range(1, 4) t(i) ORDER BY i';
+    const [older, newer] = [await harness.runSql(sql), await harness.runSql(`${sql} `)];
+    for (const id of [older, newer]) expect(await harness.cacheWhole(id)).toMatchObject({ state: 'cached' });
+    await harness.restartCore({}, async () => {
+      const instance = await DuckDBInstance.create(join(harness.dir, 'core', 'cache', 'results.duckdb'));
+      const connection = await instance.connect();
+      try {
+        const entry = await connection.runAndReadAll('SELECT table_name FROM cache_entries WHERE execution_id = $1', [older]);
+        const table = String(entry.getRows()[0]![0]);
+        await connection.run(`ALTER TABLE "${table}" ALTER r TYPE FLOAT`);
+        await connection.run(`UPDATE cache_entries SET storage_types = ['BIGINT', 'FLOAT'] WHERE execution_id = $1`, [older]);
+      } finally {
+        connection.closeSync();
+        instance.closeSync();
+      }
+    });
+    const page = await harness.call('results:getRows', { accountId: 'local', executionId: older, startRow: 0, endRow: 3 });
+    if (!page.ok) throw new Error(page.error.message);
+    expect(page.data.rows).toEqual([
+      [1, 0.1],
+      [2, 0.2],
+      [3, 0.3],
+    ]);
+    for (const [format, text] of [
+      ['csv', 'spreadsheet'],
+      ['csv', 'service'],
+      ['jsonl', undefined],
+    ] as const) {
+      const fileName = `older-${text ?? format}.${format}`;
+      const started = await harness.call('results:export', {
+        accountId: 'local',
+        executionId: older,
+        format,
+        text,
+        fileName,
+        scope: 'all',
+      });
+      if (!started.ok) throw new Error(started.error.message);
+      expect(await harness.exportEnded(started.data.exportId)).toMatchObject({ state: 'done' });
+      expect(readFileSync(join(outDir, fileName), 'utf8'), fileName).toContain('0.3');
+      expect(readFileSync(join(outDir, fileName), 'utf8'), fileName).not.toContain('0.30000001');
+    }
+    const compared = await harness.call('results:compare', { accountId: 'local', a: older, b: newer, key: 'id' });
+    if (!compared.ok) throw new Error(compared.error.message);
+    expect(compared.data.byKey).toMatchObject({ changed: 0, same: 3 });
   });
 });

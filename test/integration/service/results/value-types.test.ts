@@ -87,6 +87,29 @@ describe('cell values', () => {
   });
 });
 
+describe("Dune's floats", () => {
+  const answers = async (sql: string) => {
+    const created = await h.post('/api/v1/query', { name: 'floats', query_sql: sql });
+    const id = await h.execute(created.body.query_id, {});
+    expect((await h.waitUntilFinished(id)).state).toBe('QUERY_STATE_COMPLETED');
+    const { body } = await h.get(`/api/v1/execution/${id}/results`);
+    const csv = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
+    return { rows: body.result.rows as unknown, csv: await csv.text() };
+  };
+
+  it('writes a real as its shortest text, not the double of its float, in JSON and CSV', async () => {
+    const { rows, csv } = await answers(
+      'SELECT * FROM (VALUES (1, 0.1::FLOAT), (2, 3.4028235e38::FLOAT), (3, 1e-7::FLOAT)) AS t(i, r) ORDER BY i',
+    );
+    expect(rows).toEqual([
+      { i: 1, r: 0.1 },
+      { i: 2, r: 3.4028235e38 },
+      { i: 3, r: 1e-7 },
+    ]);
+    expect(csv).toBe('i,r\n1,0.1\n2,3.4028235e+38\n3,1e-07\n');
+  });
+});
+
 describe('exact values in JSON', () => {
   it('answers integers and decimals no JSON number can hold as their exact text, and the rest as numbers', async () => {
     const h2 = await startHarness();

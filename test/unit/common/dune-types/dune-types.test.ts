@@ -23,7 +23,7 @@ describe('a type name', () => {
     ['uint256', 'uint256', 'big-integer', 'UHUGEINT'],
     ['int256', 'int256', 'big-integer', 'HUGEINT'],
     ['bigint', 'bigint', 'integer', 'BIGINT'],
-    ['real', 'real', 'float', 'FLOAT'],
+    ['real', 'real', 'float', 'DOUBLE'],
     ['decimal(38,18)', 'decimal(38,18)', 'decimal', 'DECIMAL(38,18)'],
     ['decimal(38, 0)', 'decimal(38,0)', 'decimal', 'DECIMAL(38,0)'],
     ['timestamp(3)', 'timestamp(3)', 'timestamp', 'TIMESTAMP'],

@@ -13,6 +13,8 @@ describe('cache storage types', () => {
       ['timestamp(3) with time zone', 'TIMESTAMP WITH TIME ZONE'],
       ['timestamp with time zone', 'TIMESTAMP WITH TIME ZONE'],
       ['double', 'DOUBLE'],
+      // the double a real's text names: 0.1, not the float's 0.10000000149011612
+      ['real', 'DOUBLE'],
       ['timestamp(9)', 'TIMESTAMP_NS'],
       ['boolean', 'BOOLEAN'],
       ['varbinary', 'BLOB'],
