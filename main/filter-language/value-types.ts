@@ -1,4 +1,4 @@
-import { kindOf, parseType, readDecimal, type TypeKind } from '../common/dune-types/index.ts';
+import { floatWord, kindOf, parseType, readDecimal, type TypeKind } from '../common/dune-types/index.ts';
 import type { Literal } from './ast.ts';
 import { FilterLanguageError } from './errors.ts';
 import type { Column } from './table-column.ts';
@@ -10,7 +10,6 @@ import type { Column } from './table-column.ts';
 // DuckDB, so no operator is refused for a type; a nested column compares with no single value.
 
 const NUMBER = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?\s*$/i;
-const FLOAT_WORD = /^\s*[-+]?(inf|infinity|nan)\s*$/i;
 const DATE_START = /^\s*(\d{4,}-\d{1,2}-\d{1,2}|[-+]?infinity|epoch)/i;
 const BOOLEAN = /^\s*(true|false|t|f|y|n|yes|no|on|off|1|0)\s*$/i;
 const HEX = /^\s*0x([0-9a-f]{2})*\s*$/i;
@@ -50,7 +49,8 @@ export function checkValue(column: Column, value: Literal): void {
       }
       return;
     case 'float':
-      if (!NUMBER.test(text) && !FLOAT_WORD.test(text)) refuse(value, `${column.name} holds numbers (${type}); '${text}' is not a number`);
+      if (!NUMBER.test(text) && floatWord(text) === null)
+        refuse(value, `${column.name} holds numbers (${type}); '${text}' is not a number`);
       return;
     case 'date':
     case 'timestamp':

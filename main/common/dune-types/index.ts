@@ -9,5 +9,5 @@ export { storageType } from './storage-type.ts';
 export { binaryText, DOUBLE_DIGITS, numberCell, numberText, parseJsonExact, type RawJsonNumber } from './value-text.ts';
 export { compareDecimal, floorDecimal, readDecimal, writeDecimal, type DecimalText } from './decimal-text.ts';
 export { decimalText, decimalTextSql, floatText, spreadsheetRewrite, spreadsheetTimestamp } from './spreadsheet-text.ts';
-export { realDoubleSql } from './float-values.ts';
+export { doubleTextSql, floatWord, floatWordSql, INFINITY, NEGATIVE_INFINITY, NOT_A_NUMBER, realDoubleSql } from './float-values.ts';
 export { timestampDigits, timestampTextSql } from './timestamp-text.ts';

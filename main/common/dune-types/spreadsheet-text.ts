@@ -1,4 +1,5 @@
 import { readDecimal, writeDecimal } from './decimal-text.ts';
+import { floatWord } from './float-values.ts';
 import { kindOf } from './type-kind.ts';
 import type { DuneType } from './type-name.ts';
 import { binaryText } from './value-text.ts';
@@ -50,10 +51,11 @@ const FLOAT_TEXT = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
  * A float's text as the grid shows it: the shortest digits that read back as the same double, as
- * JavaScript lays them out (`0.00008`, `2`, `8e-7`, `1e+21`); other text (`inf`, `NaN`) as it is.
+ * JavaScript lays them out (`0.00008`, `2`, `8e-7`, `1e+21`); one that is no number as Dune writes
+ * it (`NaN`, `-Infinity`, from `nan` or `-inf` too); other text as it is.
  */
 export function floatText(text: string): string {
-  return FLOAT_TEXT.test(text) ? String(Number(text)) : text;
+  return FLOAT_TEXT.test(text) ? String(Number(text)) : (floatWord(text) ?? text);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { realDoubleSql } from '../../common/dune-types/index.ts';
+import { doubleTextSql, realDoubleSql } from '../../common/dune-types/index.ts';
 
 // How a page's values become the cache's: each column's text (a CSV page's, or the text a Parquet
 // page carries) cast to its storage type. A value the type cannot hold is never changed on the
@@ -49,11 +49,14 @@ export function tryStorageCast(text: string, type: string): string {
  * A SELECT expression casting a page's column `column` (its expression `source`, of the page's
  * type `sourceType`) to its storage type; one that does not fit stops the statement, naming it.
  * A Parquet column the service sent as a value (an integer, a double) is cast as it is, a real as
- * the double its text names (as a CSV page's text of it is read).
+ * the double its text names, and a float kept as text has the CSV page's text of it.
  */
 export function storageCast(source: string, type: string, column: number, sourceType = 'VARCHAR'): string {
   if (sourceType === type) return source;
-  if (sourceType === 'FLOAT') return `CAST(${realDoubleSql(source)} AS ${type})`;
+  if (sourceType === 'FLOAT' || sourceType === 'DOUBLE') {
+    const double = sourceType === 'FLOAT' ? realDoubleSql(source) : source;
+    return type === 'VARCHAR' ? doubleTextSql(double) : `CAST(${double} AS ${type})`;
+  }
   if (sourceType !== 'VARCHAR') return `CAST(${source} AS ${type})`;
   return `coalesce(${tryStorageCast(source, type)}, CASE WHEN ${source} IS NULL THEN NULL ELSE error('${MISFIT}${column}') END)`;
 }

@@ -17,7 +17,7 @@ import type { Column } from '../../filter-language/index.ts';
 // DuckDB type keeps each exactly (anything it cannot read is kept as text). Cells are read back in
 // the shape the service's JSON gives them, so a grid page from the cache equals the same page
 // from the service: bytes as `0x` hex, integers past 2^53 as their digits, timestamps with their
-// type's digits.
+// type's digits, a double that is no number as Dune's word for it.
 
 /** The DuckDB type a column is stored with, from the type name the service gave (or none). */
 export function storageType(wireType: string | undefined): string {
@@ -86,12 +86,14 @@ export function timestampText(column: Column, expression = quoteIdentifier(colum
 
 /**
  * A value read through `cellExpression`, as the service's JSON gives it: integers beyond 2^53
- * and decimals with more digits than a double holds as their exact text.
+ * and decimals with more digits than a double holds as their exact text, a double that is no
+ * number as Dune's word for it (JavaScript's, `NaN`, `-Infinity`: JSON has no such number).
  */
 export function toCacheCell(value: unknown): CellValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint') return numberCell(value.toString());
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'boolean' || typeof value === 'string') return value;
   if (isDecimalValue(value)) return numberCell(value.toString());
   return String(value);
 }

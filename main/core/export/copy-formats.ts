@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
+import { floatWordSql, isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { ExportFormat, ExportText } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
@@ -8,7 +8,8 @@ import { csvValueExpression } from './csv-values.ts';
 
 // What DuckDB's COPY writes for each format, from a cached table. CSV has the text chosen (see
 // csv-values.ts); Parquet and JSON lines keep the cached types, so exact values stay exact, and a
-// real is a FLOAT again in Parquet.
+// real is a FLOAT again in Parquet. JSON has no number for a double that is no number: a JSON line
+// has Dune's word for it as a string (`"NaN"`), as Dune's JSON and the grid's JSON rows have it.
 
 export const COPY_OPTIONS: Record<ExportFormat, string> = {
   csv: `FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NULLSTR ''`,
@@ -46,11 +47,14 @@ export async function copySelectList(
     .join(', ');
 }
 
-/** A column for a JSON line: bytes as `0x` hex, a real as its double, nested values and JSON as JSON rather than text of it. */
+/** A column for a JSON line: bytes as `0x` hex, floats as JSON has them, nested values and JSON as JSON rather than text of it. */
 function jsonValueExpression(column: Column): string {
   const name = quoteIdentifier(column.name);
   if (column.type === 'BLOB') return `${hexText(name)} AS ${name}`;
-  if (column.type === 'FLOAT') return `${cachedValue(column)} AS ${name}`;
+  if (/^(FLOAT|DOUBLE)$/.test(column.type)) {
+    const double = cachedValue(column);
+    return `CASE WHEN isfinite(${double}) THEN to_json(${double}) ELSE to_json(${floatWordSql(double)}) END AS ${name}`;
+  }
   const kind = kindOf(parseType(column.duneType ?? column.type));
   return isStructured(kind) && column.type === 'VARCHAR' ? `json(${name}) AS ${name}` : name;
 }

@@ -1,4 +1,4 @@
-import { decimalTextSql, DOUBLE_DIGITS, kindOf, parseType } from '../../common/dune-types/index.ts';
+import { decimalTextSql, DOUBLE_DIGITS, doubleTextSql, floatWordSql, kindOf, parseType } from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { ExportText } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
@@ -16,8 +16,9 @@ export function csvValueExpression(column: Column, text: ExportText): string {
 
 /**
  * As the service's CSV has it: timestamps as the service writes them, fractions as doubles (2.0
- * keeps its `.0`) where a double holds them, bytes as `0x` hex; an empty text is `""`, apart from
- * a null, as DuckDB writes it and the service too.
+ * keeps its `.0`) where a double holds them, a double that is no number as Dune's word for it
+ * (`NaN`, not DuckDB's `nan`), bytes as `0x` hex; an empty text is `""`, apart from a null, as
+ * DuckDB writes it and the service too.
  */
 function serviceValue(column: Column): string {
   const name = quoteIdentifier(column.name);
@@ -29,7 +30,8 @@ function serviceValue(column: Column): string {
     const double = `CAST(${name} AS DOUBLE)`;
     return `CASE WHEN CAST(${double} AS ${column.type}) = ${name} THEN CAST(${double} AS VARCHAR) ELSE CAST(${name} AS VARCHAR) END`;
   }
-  if (decimal || /^(FLOAT|DOUBLE)$/.test(column.type)) return `CAST(${cachedValue(column)} AS DOUBLE)`;
+  if (decimal) return `CAST(${name} AS DOUBLE)`;
+  if (/^(FLOAT|DOUBLE)$/.test(column.type)) return doubleTextSql(cachedValue(column));
   return name;
 }
 
@@ -64,7 +66,7 @@ function floatTextSql(double: string): string {
   const laidOut = `CASE WHEN ${exponent} < 0 THEN '0.' || repeat('0', -${exponent} - 1) || ${digits}
     WHEN length(${digits}) <= ${exponent} + 1 THEN rpad(${digits}, ${exponent} + 1, '0')
     ELSE substr(${digits}, 1, ${exponent} + 1) || '.' || substr(${digits}, ${exponent} + 2) END`;
-  return String.raw`CASE WHEN NOT isfinite(${double}) THEN ${text}
+  return String.raw`CASE WHEN NOT isfinite(${double}) THEN ${floatWordSql(double)}
     WHEN ${double} = 0 THEN '0'
     WHEN NOT regexp_full_match(${text}, ${SCIENTIFIC}) THEN regexp_replace(${text}, '\.0$', '')
     WHEN ${exponent} BETWEEN -6 AND 20 THEN ${part(1)} || ${laidOut}

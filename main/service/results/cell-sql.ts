@@ -1,16 +1,24 @@
 import { csvField } from '../../common/csv-text.ts';
-import { duneTypeOfDuckdb, parseType, realDoubleSql, timestampDigits, timestampTextSql } from '../../common/dune-types/index.ts';
+import {
+  doubleTextSql,
+  duneTypeOfDuckdb,
+  floatWordSql,
+  parseType,
+  realDoubleSql,
+  timestampDigits,
+  timestampTextSql,
+} from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import { hexBytesSql } from './hex-bytes-sql.ts';
 import type { ResultColumn } from './row-bytes.ts';
 
 // Result pages are written by DuckDB's COPY, as JSON lines or CSV, so that no value passes through
 // JavaScript one by one. These are the columns COPY writes: each cell as the real service spells it,
-// JSON numbers where they are exact, integers beyond 2^53 as strings, a real as its shortest text
-// (`0.1`), timestamps as `YYYY-MM-DD HH:MM:SS.mmm UTC` (the digits of the type they are named by),
-// bytes as `0x` hex (at any depth of a nested value). Timestamps with a time zone are shown in UTC:
-// the connection's TimeZone is UTC. A VARIANT is sent as the JSON of its value, as a column of
-// Dune's `json` is.
+// JSON numbers where they are exact, integers beyond 2^53 as strings, a double that is no number
+// as Trino's word for it (in JSON a string, `"NaN"`), a real as its shortest text (`0.1`), timestamps
+// as `YYYY-MM-DD HH:MM:SS.mmm UTC` (the digits of the type they are named by), bytes as `0x` hex
+// (at any depth of a nested value). Timestamps with a time zone are shown in UTC: the connection's
+// TimeZone is UTC. A VARIANT is sent as the JSON of its value, as a column of Dune's `json` is.
 
 const MAX_EXACT = '9007199254740991';
 const WIDE_INTEGER = /^(BIGINT|HUGEINT|DECIMAL\(\d+,0\)|BIGNUM)$/;
@@ -46,7 +54,7 @@ function asNumber({ name, type }: ResultColumn): { fits: string; value: string; 
   if (DECIMAL_FRACTION.test(type)) return { fits: `${c}::DOUBLE::${type} = ${c}`, value: `${c}::DOUBLE`, otherwise: text };
   if (FLOAT.test(type)) {
     const double = floatValue(c, type);
-    return { fits: `isfinite(${double})`, value: double, otherwise: text };
+    return { fits: `isfinite(${double})`, value: double, otherwise: floatWordSql(double) };
   }
   return null;
 }
@@ -86,7 +94,7 @@ function csvCellSql(column: ResultColumn): string {
   if (TIMESTAMP.test(type)) return timestampText(c, type);
   if (WIDE_DECIMAL_FRACTION.test(type)) return `CASE WHEN ${asNumber(column)!.fits} THEN ${c}::DOUBLE::VARCHAR ELSE ${c}::VARCHAR END`;
   if (DECIMAL_FRACTION.test(type)) return `${c}::DOUBLE::VARCHAR`;
-  if (FLOAT.test(type)) return `${floatValue(c, type)}::VARCHAR`;
+  if (FLOAT.test(type)) return doubleTextSql(floatValue(c, type));
   if (type === 'JSON') return `json(${c})::VARCHAR`;
   if (NESTED.test(type)) return `to_json(${hexBytesSql(c, type)})::VARCHAR`;
   // DuckDB casts a null VARIANT to the JSON text `null`

@@ -24,6 +24,11 @@ const RULES: { rule: string; home: string[]; tellTales: RegExp[] }[] = [
     tellTales: [doubling('"')],
   },
   {
+    rule: "Dune's words for a double that is no number, and their reader",
+    home: ['main/common/dune-types/float-values.ts'],
+    tellTales: [/['"]-Infinity['"]/, /inf\|infinity/],
+  },
+  {
     rule: 'the CSV record scanner',
     home: ['main/common/csv-text.ts'],
     tellTales: [/\[\^,\\r\\n\]\*/, /=== '"'\)\s*(\w+) = !\1/],

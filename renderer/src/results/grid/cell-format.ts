@@ -2,6 +2,7 @@ import type { CellValue } from '$contract/index.ts';
 import {
   binaryText,
   decimalText,
+  floatWord,
   isNumeric,
   kindOf,
   parseType,
@@ -13,8 +14,9 @@ import {
 // Cells as their column's kind says. Numbers are written from their text (a DECIMAL's digits, an
 // integer past 2^53 that the service sends as a string, a number's shortest text that reads back
 // as it), never through arithmetic that would round them; separators are put between the digits
-// of that text. Bytes read as 0x hex, whichever service sent them (DuckDB's escaped text of a blob
-// included).
+// of that text. A double that is no number reads as Dune writes it (`NaN`, `-Infinity`), whichever
+// spelling a service sent. Bytes read as 0x hex, whichever service sent them (DuckDB's escaped text
+// of a blob included).
 
 export interface NumberStyle {
   /** Thousands separators and the decimal sign of the OS's locale; off: digits and a point only. */
@@ -57,6 +59,7 @@ export function cellFormat(type: string, style: NumberStyle, decimals = 0): Cell
     if (!isNumeric(kind)) return String(value);
     let text = String(value);
     if (scale !== null) text = decimalText(text, scale);
+    if (kind === 'float') text = floatWord(text) ?? text;
     if (shift > 0) text = shifted(text, shift);
     return separators ? group(text, separators) : text;
   };

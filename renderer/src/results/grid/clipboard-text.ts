@@ -1,6 +1,14 @@
 import type { CellValue } from '$contract/index.ts';
 import { csvField } from '../../../../main/common/csv-text.ts';
-import { isNumeric, spreadsheetTimestamp, type TypeKind } from '../../../../main/common/dune-types/index.ts';
+import {
+  floatWord,
+  INFINITY,
+  isNumeric,
+  NEGATIVE_INFINITY,
+  NOT_A_NUMBER,
+  spreadsheetTimestamp,
+  type TypeKind,
+} from '../../../../main/common/dune-types/index.ts';
 import { quoteIdentifier, quoteLiteral } from '../../../../main/common/sql-quote.ts';
 import { toTsv } from './tsv.ts';
 
@@ -75,10 +83,10 @@ function jsonRows(columns: CopyColumn[], values: CellValue[][], texts: CellText[
 
 const SQL_NUMBER = /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i;
 // DuneSQL (Trino) writes a double that is no number as a function
-const FLOAT_WORDS = new Map([
-  ['NaN', 'nan()'],
-  ['Infinity', 'infinity()'],
-  ['-Infinity', '-infinity()'],
+const FLOAT_FUNCTIONS = new Map([
+  [NOT_A_NUMBER, 'nan()'],
+  [INFINITY, 'infinity()'],
+  [NEGATIVE_INFINITY, '-infinity()'],
 ]);
 const BYTES = /^0x([0-9a-f]{2})*$/;
 const DATE_TEXT = /^\d{4}-\d{2}-\d{2}/;
@@ -92,7 +100,7 @@ function sqlLiteral(text: CellText, value: CellValue, kind: TypeKind): string {
   if (text === null) return 'NULL';
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (isNumeric(kind) && SQL_NUMBER.test(text)) return text;
-  if (kind === 'float' && FLOAT_WORDS.has(text)) return FLOAT_WORDS.get(text)!;
+  if (kind === 'float' && floatWord(text) !== null) return FLOAT_FUNCTIONS.get(floatWord(text)!)!;
   if (kind === 'binary' && BYTES.test(text)) return text === '0x' ? "X''" : text;
   if (kind === 'date' && DATE_TEXT.test(text)) return `DATE ${quoteLiteral(text)}`;
   if (kind === 'timestamp' && DATE_TEXT.test(text)) return `TIMESTAMP ${quoteLiteral(text)}`;

@@ -1,6 +1,13 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decimalText, decimalTextSql, realDoubleSql, timestampTextSql } from '../../../../main/common/dune-types/index.ts';
+import {
+  decimalText,
+  decimalTextSql,
+  floatWord,
+  floatWordSql,
+  realDoubleSql,
+  timestampTextSql,
+} from '../../../../main/common/dune-types/index.ts';
 
 // The shared rules in DuckDB's SQL write what the same rules in TypeScript write, for the layers
 // that have DuckDB write a value's text (the service's pages, the cache's cells and exports).
@@ -26,6 +33,11 @@ describe('the shared rules in SQL', () => {
     ];
     const row = await one(cases.map(([text, type]) => decimalTextSql(`CAST('${text}' AS ${type})`)).join(', '));
     expect(row).toEqual(cases.map(([text, type]) => decimalText(text, Number(/,(\d+)\)/.exec(type)![1]))));
+  });
+
+  it('write a double that is no number as Dune does, and nothing for a number', async () => {
+    const texts = ['nan', 'inf', '-inf', '0.5'];
+    expect(await one(texts.map((text) => floatWordSql(`CAST('${text}' AS DOUBLE)`)).join(', '))).toEqual(texts.map(floatWord));
   });
 
   it('read a real as the double its shortest text names', async () => {

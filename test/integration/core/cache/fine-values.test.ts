@@ -7,8 +7,8 @@ import { startDuneShapes } from '../../../dune-shapes/dune-shapes-proxy.ts';
 import { startCacheHarness, withoutSource, type CacheHarness } from './cache-harness.ts';
 
 // Values whose text a cache could change on the way: timestamps finer than milliseconds (and of
-// none), a real. A Dune-shaped result, cached, reads back as Dune's JSON pages gave it: in the grid,
-// a profile and a pivot.
+// none), a real, doubles that are no number. A Dune-shaped result, cached, reads back as Dune's JSON
+// pages gave it: in the grid, a profile, a pivot and a JSON lines export.
 
 const ROWS = 8;
 const FINE_SQL = `SELECT
@@ -17,7 +17,8 @@ const FINE_SQL = `SELECT
   strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || '.123456789 UTC' AS "t9::timestamp(9)",
   strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || '.000007 UTC' AS "z6::timestamp(6) with time zone",
   strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || ' UTC' AS "t0::timestamp(0)",
-  CAST(0.1 * i AS FLOAT) AS "r::real"
+  CAST(0.1 * i AS FLOAT) AS "r::real",
+  CASE i % 4 WHEN 0 THEN 'nan'::DOUBLE WHEN 1 THEN 'inf'::DOUBLE WHEN 2 THEN '-inf'::DOUBLE ELSE CAST(i AS DOUBLE) / 8 END AS "d::double"
 FROM range(1, ${ROWS + 1}) t(i)
 ORDER BY i`;
 
@@ -37,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => harness?.close());
 
 describe('fine values in the cache', () => {
-  it("read back as Dune's JSON pages gave them: every digit of a timestamp, a real's text", async () => {
+  it("read back as Dune's JSON pages gave them: every digit of a timestamp, a real's text, NaN and infinities", async () => {
     const cached = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: ROWS });
     if (!cached.ok) throw new Error(cached.error.message);
     expect(cached.data.fromCache).toBeDefined();
@@ -50,6 +51,7 @@ describe('fine values in the cache', () => {
         '2024-01-01 00:09:37.000007 UTC',
         '2024-01-01 00:09:37 UTC',
         0.1,
+        'Infinity',
       ],
       [
         2,
@@ -58,6 +60,7 @@ describe('fine values in the cache', () => {
         '2024-01-01 00:10:37.000007 UTC',
         '2024-01-01 00:10:37 UTC',
         0.2,
+        '-Infinity',
       ],
       [
         3,
@@ -66,6 +69,7 @@ describe('fine values in the cache', () => {
         '2024-01-01 00:11:37.000007 UTC',
         '2024-01-01 00:11:37 UTC',
         0.3,
+        0.375,
       ],
       [
         4,
@@ -74,6 +78,7 @@ describe('fine values in the cache', () => {
         '2024-01-01 00:12:37.000007 UTC',
         '2024-01-01 00:12:37 UTC',
         0.4,
+        'NaN',
       ],
     ]);
   });
@@ -85,6 +90,9 @@ describe('fine values in the cache', () => {
     const reals = await harness.call('results:profile', { accountId: 'local', executionId, column: 'r' });
     if (!reals.ok) throw new Error(reals.error.message);
     expect(reals.data).toMatchObject({ min: 0.1, max: 0.8 });
+    const doubles = await harness.call('results:profile', { accountId: 'local', executionId, column: 'd' });
+    if (!doubles.ok) throw new Error(doubles.error.message);
+    expect(doubles.data).toMatchObject({ min: '-Infinity', max: 'NaN' });
     const pivot = await harness.call('results:pivot', {
       accountId: 'local',
       executionId,
@@ -94,6 +102,28 @@ describe('fine values in the cache', () => {
     });
     if (!pivot.ok) throw new Error(pivot.error.message);
     expect(pivot.data.groups[1]).toMatchObject({ key: ['2024-01-01 00:09:37.123456 UTC'], cells: [['2024-01-01 00:09:37.000007 UTC']] });
+  });
+
+  it('are exported as JSON lines that are JSON: a double that is no number as Dune writes it', async () => {
+    const started = await harness.call('results:export', {
+      accountId: 'local',
+      executionId,
+      format: 'jsonl',
+      fileName: 'fine.jsonl',
+      scope: 'all',
+    });
+    if (!started.ok) throw new Error(started.error.message);
+    expect(await harness.exportEnded(started.data.exportId)).toMatchObject({ state: 'done' });
+    const lines = readFileSync(join(outDir, 'fine.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.slice(0, 4).map((line) => [line.r, line.d])).toEqual([
+      [0.1, 'Infinity'],
+      [0.2, '-Infinity'],
+      [0.3, 0.375],
+      [0.4, 'NaN'],
+    ]);
   });
 });
 

@@ -59,8 +59,38 @@ describe('a float in a CSV export', () => {
     }
   });
 
-  it('keeps the text of what is not a finite number, and reads Trino’s form too', () => {
-    expect(['inf', '-inf', 'nan', 'NaN', 'Infinity', ''].map(floatText)).toEqual(['inf', '-inf', 'nan', 'NaN', 'Infinity', '']);
+  it('writes what is not a finite number as Dune does, read in either spelling, and reads Trino’s form too', () => {
+    expect(['inf', '-inf', 'nan', 'NaN', 'Infinity', '-Infinity', ''].map(floatText)).toEqual([
+      'Infinity',
+      '-Infinity',
+      'NaN',
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      '',
+    ]);
     expect(['8.0E-5', '2.0', '1.0E21', '-0.0'].map(floatText)).toEqual(['0.00008', '2', '1e+21', '0']);
+  });
+
+  it('writes what is not a finite number as Dune does from the cache too, in either text, a FLOAT of an older cache as well', async () => {
+    const connection = await (await DuckDBInstance.create(':memory:')).connect();
+    try {
+      await connection.run(`CREATE TABLE t AS SELECT * FROM (VALUES (1, 'NaN'::DOUBLE, 'NaN'::FLOAT), (2, 'inf'::DOUBLE, 'inf'::FLOAT),
+        (3, '-inf'::DOUBLE, '-inf'::FLOAT), (4, 0.1::DOUBLE, 0.1::FLOAT)) AS v(i, x, r)`);
+      const texts = ['spreadsheet', 'service'] as const;
+      const expressions = texts.flatMap((text) => [
+        csvValueExpression({ name: 'x', type: 'DOUBLE' }, text),
+        csvValueExpression({ name: 'r', type: 'FLOAT' }, text),
+      ]);
+      const rows = (await connection.runAndReadAll(`SELECT ${expressions.join(', ')} FROM t ORDER BY i`)).getRows();
+      expect(rows).toEqual([
+        ['NaN', 'NaN', 'NaN', 'NaN'],
+        ['Infinity', 'Infinity', 'Infinity', 'Infinity'],
+        ['-Infinity', '-Infinity', '-Infinity', '-Infinity'],
+        ['0.1', '0.1', '0.1', '0.1'],
+      ]);
+    } finally {
+      connection.closeSync();
+    }
   });
 });

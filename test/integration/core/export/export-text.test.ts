@@ -35,14 +35,15 @@ const DUNE_FEES = `SELECT
 FROM range(1, 301) AS t(i)
 ORDER BY i`;
 
-// as Dune sends them: timestamps finer than milliseconds (and of none), a real, a decimal of
-// fractional digits only
+// as Dune sends them: timestamps finer than milliseconds (and of none), doubles that are no number,
+// a real, a decimal of fractional digits only
 const DUNE_FINE = `SELECT
   i AS "id::bigint",
   strftime(TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (i) HOUR, '%Y-%m-%d %H:%M:%S') || '.123456 UTC' AS "t6::timestamp(6)",
   strftime(TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (i) HOUR, '%Y-%m-%d %H:%M:%S') || '.123456789 UTC' AS "t9::timestamp(9)",
   strftime(TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (i) HOUR, '%Y-%m-%d %H:%M:%S') || '.000007 UTC' AS "z6::timestamp(6) with time zone",
   strftime(TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (i) HOUR, '%Y-%m-%d %H:%M:%S') || ' UTC' AS "t0::timestamp(0)",
+  CASE i % 4 WHEN 0 THEN 'NaN' WHEN 1 THEN 'Infinity' WHEN 2 THEN '-Infinity' ELSE '2.5' END AS "d::double",
   '0.1' AS "r::real",
   CASE i % 2 WHEN 0 THEN '0.500000000000000000' ELSE '-0.050000000000000000' END AS "x::decimal(18,18)"
 FROM range(1, 5) AS t(i)
@@ -168,21 +169,21 @@ describe('CSV export text', () => {
     expect(asSent.split('\n').slice(0, 2)).toEqual(['id,fee,at', '1,18.8,2024-01-01 01:00:00.000 UTC']);
   });
 
-  it("writes a timestamp with its type's digits, a real's text and a decimal's leading zero, from the cache and the service", async () => {
+  it("writes a timestamp with its type's digits, a float as Dune does and a decimal's leading zero, from the cache and the service", async () => {
     const fine = await bothWays('fine', { scope: 'all' });
     expect(fine.split('\n').slice(0, 5)).toEqual([
-      'id,t6,t9,z6,t0,r,x',
-      '1,2024-01-01 01:00:00.123456,2024-01-01 01:00:00.123456789,2024-01-01 01:00:00.000007,2024-01-01 01:00:00,0.1,-0.050000000000000000',
-      '2,2024-01-01 02:00:00.123456,2024-01-01 02:00:00.123456789,2024-01-01 02:00:00.000007,2024-01-01 02:00:00,0.1,0.500000000000000000',
-      '3,2024-01-01 03:00:00.123456,2024-01-01 03:00:00.123456789,2024-01-01 03:00:00.000007,2024-01-01 03:00:00,0.1,-0.050000000000000000',
-      '4,2024-01-01 04:00:00.123456,2024-01-01 04:00:00.123456789,2024-01-01 04:00:00.000007,2024-01-01 04:00:00,0.1,0.500000000000000000',
+      'id,t6,t9,z6,t0,d,r,x',
+      '1,2024-01-01 01:00:00.123456,2024-01-01 01:00:00.123456789,2024-01-01 01:00:00.000007,2024-01-01 01:00:00,Infinity,0.1,-0.050000000000000000',
+      '2,2024-01-01 02:00:00.123456,2024-01-01 02:00:00.123456789,2024-01-01 02:00:00.000007,2024-01-01 02:00:00,-Infinity,0.1,0.500000000000000000',
+      '3,2024-01-01 03:00:00.123456,2024-01-01 03:00:00.123456789,2024-01-01 03:00:00.000007,2024-01-01 03:00:00,2.5,0.1,-0.050000000000000000',
+      '4,2024-01-01 04:00:00.123456,2024-01-01 04:00:00.123456789,2024-01-01 04:00:00.000007,2024-01-01 04:00:00,NaN,0.1,0.500000000000000000',
     ]);
     // the service's text from the cache, as Dune sent it
-    const asSent = await exported(runs.fine.cached, { scope: 'view', columns: 't6,t9,z6,t0,r', text: 'service' });
+    const asSent = await exported(runs.fine.cached, { scope: 'view', columns: 't6,t9,z6,t0,d,r', text: 'service' });
     expect(asSent.split('\n').slice(0, 3)).toEqual([
-      't6,t9,z6,t0,r',
-      '2024-01-01 01:00:00.123456 UTC,2024-01-01 01:00:00.123456789 UTC,2024-01-01 01:00:00.000007 UTC,2024-01-01 01:00:00 UTC,0.1',
-      '2024-01-01 02:00:00.123456 UTC,2024-01-01 02:00:00.123456789 UTC,2024-01-01 02:00:00.000007 UTC,2024-01-01 02:00:00 UTC,0.1',
+      't6,t9,z6,t0,d,r',
+      '2024-01-01 01:00:00.123456 UTC,2024-01-01 01:00:00.123456789 UTC,2024-01-01 01:00:00.000007 UTC,2024-01-01 01:00:00 UTC,Infinity,0.1',
+      '2024-01-01 02:00:00.123456 UTC,2024-01-01 02:00:00.123456789 UTC,2024-01-01 02:00:00.000007 UTC,2024-01-01 02:00:00 UTC,-Infinity,0.1',
     ]);
   });
 

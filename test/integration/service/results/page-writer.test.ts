@@ -40,7 +40,7 @@ describe('JSON pages', () => {
     expect(whole.rowCount).toBe(3000);
     expect(whole.bytes).toBe(halves[0]!.bytes + halves[1]!.bytes);
     const rows = JSON.parse(`[${Buffer.concat(whole.body).toString()}]`) as Record<string, unknown>[];
-    expect(rows[2600]!.dbl).toBe('nan');
+    expect(rows[2600]!.dbl).toBe('NaN');
     expect(rows[2500]).toMatchObject({ unsafe: '9007199254740993', text: 'say "hi", then\nleave', j: { k: [1, 2] }, v: 2500 });
     expect(rows[2501]).toMatchObject({ unsafe: 2501000, tiny: 1, huge: 2501, dec0: 17507, dec2: 312.63, f: 625.25, text: '' });
     expect(rows[3]).toMatchObject({
@@ -59,7 +59,7 @@ describe('JSON pages', () => {
     expect(fittingRows.map((row) => row.unsafe)).toEqual(Array.from({ length: 2400 }, (_, i) => i * 1000));
     expect(mixedRows[100]!.unsafe).toBe('9007199254740993');
     expect(mixedRows[99]!.unsafe).toBe(2499000);
-    expect(mixedRows[200]!.dbl).toBe('nan');
+    expect(mixedRows[200]!.dbl).toBe('NaN');
   });
 
   it('come in the page order, and count the rows they hold, when the rows are not read in order', async () => {

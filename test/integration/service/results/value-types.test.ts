@@ -35,8 +35,8 @@ describe('cell values', () => {
         dec0: '12345678901234567890',
         dec2: 1.25,
         f: 2.5,
-        not_a_number: 'nan',
-        inf: 'inf',
+        not_a_number: 'NaN',
+        inf: 'Infinity',
         yes: true,
         nothing: null,
         text: 'say "hi", then\nleave',
@@ -81,7 +81,7 @@ describe('cell values', () => {
     expect(text).toBe(
       'tiny,safe_big,unsafe_big,huge,ubig,dec0,dec2,f,not_a_number,inf,yes,nothing,text,d,ts,tstz,ts_inf,list,struct,e\n' +
         '42,9007199254740991,9007199254740993,-170141183460469231731687303715884105727,18446744073709551615,' +
-        '12345678901234567890,1.25,2.5,nan,inf,true,,"say ""hi"", then\nleave",2024-02-29,2024-01-02 03:04:05.678 UTC,' +
+        '12345678901234567890,1.25,2.5,NaN,Infinity,true,,"say ""hi"", then\nleave",2024-02-29,2024-01-02 03:04:05.678 UTC,' +
         '2024-01-02 01:04:05.500 UTC,infinity,"[1,2,null]","{""a"":1,""b"":""x""}",a\n',
     );
   });
@@ -107,6 +107,20 @@ describe("Dune's floats", () => {
       { i: 3, r: 1e-7 },
     ]);
     expect(csv).toBe('i,r\n1,0.1\n2,3.4028235e+38\n3,1e-07\n');
+  });
+
+  it('writes a double that is no number as Trino does, a real too, in JSON and CSV', async () => {
+    const { rows, csv } = await answers(
+      "SELECT * FROM (VALUES (1, 'nan'::DOUBLE, 'nan'::FLOAT), (2, 'inf'::DOUBLE, 'inf'::FLOAT), (3, '-inf'::DOUBLE, '-inf'::FLOAT), " +
+        '(4, 0.5::DOUBLE, 0.5::FLOAT)) AS t(i, d, r) ORDER BY i',
+    );
+    expect(rows).toEqual([
+      { i: 1, d: 'NaN', r: 'NaN' },
+      { i: 2, d: 'Infinity', r: 'Infinity' },
+      { i: 3, d: '-Infinity', r: '-Infinity' },
+      { i: 4, d: 0.5, r: 0.5 },
+    ]);
+    expect(csv).toBe('i,d,r\n1,NaN,NaN\n2,Infinity,Infinity\n3,-Infinity,-Infinity\n4,0.5,0.5\n');
   });
 });
 

@@ -37,6 +37,15 @@ describe('cache storage types', () => {
     expect(toCacheCell(true)).toBe(true);
   });
 
+  it("read a double that is no number back as Dune's JSON has it, a string of its word", () => {
+    expect([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0.1].map(toCacheCell)).toEqual([
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      0.1,
+    ]);
+  });
+
   it('read DuckDB decimals back as their exact digits, known without DuckDB’s class', () => {
     expect(toCacheCell(new DuckDBDecimalValue(123_456_789_012_345_678_901_234_567n, 38, 18))).toBe('123456789.012345678901234567');
     expect(toCacheCell(new DuckDBDecimalValue(12_345n, 10, 2))).toBe(123.45);

@@ -41,6 +41,16 @@ describe('cells as their type says', () => {
     expect(cellFormat('DOUBLE', english)(1234.5678)).toBe('1,234.5678');
     expect(cellFormat('DOUBLE', english)(1e300)).toBe('1e+300');
     expect(cellFormat('DOUBLE', english)('NaN')).toBe('NaN');
+    // a double that is no number as Dune writes it, whichever spelling a service sent or the cache read
+    expect(['nan', 'inf', '-inf', 'Infinity', Number.NaN, Number.NEGATIVE_INFINITY].map(cellFormat('double', plain))).toEqual([
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      'Infinity',
+      'NaN',
+      '-Infinity',
+    ]);
+    expect(cellFormat('real', plain)(0.1)).toBe('0.1');
     expect(cellFormat('VARCHAR', english)('12345')).toBe('12345');
     expect(cellFormat('DATE', english)('2024-01-01')).toBe('2024-01-01');
   });

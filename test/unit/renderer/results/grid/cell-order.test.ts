@@ -32,6 +32,8 @@ describe("a sample grid's order", () => {
 
   it("puts a float column's specials around its numbers, and sorts text by its characters", () => {
     expect(sorted('float', ['NaN', 1.5, 'Infinity', -2, '-Infinity'])).toEqual(['-Infinity', -2, 1.5, 'Infinity', 'NaN']);
+    // as an older embedded service spelt them
+    expect(sorted('float', ['nan', 1.5, 'inf', -2, '-inf'])).toEqual(['-inf', -2, 1.5, 'inf', 'nan']);
     expect(sorted('decimal', ['1.123456789012345679', '1.123456789012345678', '-3'])).toEqual([
       '-3',
       '1.123456789012345678',

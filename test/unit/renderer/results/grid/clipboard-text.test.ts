@@ -97,6 +97,17 @@ describe('a block of cells written out', () => {
     ]);
   });
 
+  it('as SQL, a double that is no number in either spelling a service sent it', () => {
+    const ratio: CopyColumn[] = [{ name: 'ratio', kind: 'float' }];
+    const values = [['nan'], ['inf'], ['-inf'], ['-Infinity']];
+    expect(formatBlock('sql', ratio, values, values).split('\n').slice(1, 5)).toEqual([
+      '  (nan()),',
+      '  (infinity()),',
+      '  (-infinity()),',
+      '  (-infinity())',
+    ]);
+  });
+
   it('as TSV and CSV with timestamps as spreadsheets read them, in UTC without the service’s zone', () => {
     expect(formatBlock('tsv', dune, duneValues, duneTexts).split('\n')[1]).toContain('\t2024-01-31\t2024-01-31 12:00:00.000\t');
     expect(formatBlock('csv', dune, duneValues, duneTexts).split('\n')[1]).toContain(',2024-01-31,2024-01-31 12:00:00.000,');
