@@ -23,3 +23,18 @@ export function duneResultSql(rows: number): string {
 FROM range(1, ${rows + 1}) t(i)
 ORDER BY i`;
 }
+
+/**
+ * Columns of timestamps as Dune writes them past the millisecond (and to the second), each `start`
+ * plus `i` `step`s: t6 `timestamp(6)`, t9 `timestamp(9)`, z6 `timestamp(6) with time zone` and t0
+ * `timestamp(0)`.
+ */
+export function fineTimestampsSql(start: string, step: 'MINUTE' | 'HOUR'): string {
+  const at = `strftime(TIMESTAMP '${start}' + INTERVAL (i) ${step}, '%Y-%m-%d %H:%M:%S')`;
+  return [
+    `${at} || '.123456 UTC' AS "t6::timestamp(6)"`,
+    `${at} || '.123456789 UTC' AS "t9::timestamp(9)"`,
+    `${at} || '.000007 UTC' AS "z6::timestamp(6) with time zone"`,
+    `${at} || ' UTC' AS "t0::timestamp(0)"`,
+  ].join(',\n  ');
+}

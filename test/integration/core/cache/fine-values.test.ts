@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileTarget, type ExportDestinations } from '../../../../main/core/export/destination.ts';
+import { fineTimestampsSql } from '../../../dune-shapes/dune-result-sql.ts';
 import { startDuneShapes } from '../../../dune-shapes/dune-shapes-proxy.ts';
 import { startCacheHarness, withoutSource, type CacheHarness } from './cache-harness.ts';
 
@@ -13,10 +14,7 @@ import { startCacheHarness, withoutSource, type CacheHarness } from './cache-har
 const ROWS = 8;
 const FINE_SQL = `SELECT
   i AS "id::bigint",
-  strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || '.123456 UTC' AS "t6::timestamp(6)",
-  strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || '.123456789 UTC' AS "t9::timestamp(9)",
-  strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || '.000007 UTC' AS "z6::timestamp(6) with time zone",
-  strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S') || ' UTC' AS "t0::timestamp(0)",
+  ${fineTimestampsSql('2024-01-01 00:08:37', 'MINUTE')},
   CAST(0.1 * i AS FLOAT) AS "r::real",
   CASE i % 4 WHEN 0 THEN 'nan'::DOUBLE WHEN 1 THEN 'inf'::DOUBLE WHEN 2 THEN '-inf'::DOUBLE ELSE CAST(i AS DOUBLE) / 8 END AS "d::double"
 FROM range(1, ${ROWS + 1}) t(i)
@@ -27,6 +25,22 @@ let executionId: string;
 let fromPages: unknown;
 let outDir: string;
 const destinations: ExportDestinations = { choose: async (exportId, name) => fileTarget(join(outDir, name), exportId) };
+
+/** The text of an export of the whole result of `execution`. */
+async function exported(execution: string, format: 'csv' | 'jsonl', text?: 'spreadsheet' | 'service'): Promise<string> {
+  const fileName = `${execution}-${text ?? format}.${format}`;
+  const started = await harness.call('results:export', {
+    accountId: 'local',
+    executionId: execution,
+    format,
+    text,
+    fileName,
+    scope: 'all',
+  });
+  if (!started.ok) throw new Error(started.error.message);
+  expect(await harness.exportEnded(started.data.exportId)).toMatchObject({ state: 'done' });
+  return readFileSync(join(outDir, fileName), 'utf8');
+}
 
 beforeAll(async () => {
   harness = await startCacheHarness({}, { exportDestinations: destinations }, startDuneShapes);
@@ -105,16 +119,7 @@ describe('fine values in the cache', () => {
   });
 
   it('are exported as JSON lines that are JSON: a double that is no number as Dune writes it', async () => {
-    const started = await harness.call('results:export', {
-      accountId: 'local',
-      executionId,
-      format: 'jsonl',
-      fileName: 'fine.jsonl',
-      scope: 'all',
-    });
-    if (!started.ok) throw new Error(started.error.message);
-    expect(await harness.exportEnded(started.data.exportId)).toMatchObject({ state: 'done' });
-    const lines = readFileSync(join(outDir, 'fine.jsonl'), 'utf8')
+    const lines = (await exported(executionId, 'jsonl'))
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -157,19 +162,9 @@ describe('a real in a cache written before reals were kept as doubles', () => {
       ['csv', 'service'],
       ['jsonl', undefined],
     ] as const) {
-      const fileName = `older-${text ?? format}.${format}`;
-      const started = await harness.call('results:export', {
-        accountId: 'local',
-        executionId: older,
-        format,
-        text,
-        fileName,
-        scope: 'all',
-      });
-      if (!started.ok) throw new Error(started.error.message);
-      expect(await harness.exportEnded(started.data.exportId)).toMatchObject({ state: 'done' });
-      expect(readFileSync(join(outDir, fileName), 'utf8'), fileName).toContain('0.3');
-      expect(readFileSync(join(outDir, fileName), 'utf8'), fileName).not.toContain('0.30000001');
+      const written = await exported(older, format, text);
+      expect(written, `${format} ${text}`).toContain('0.3');
+      expect(written, `${format} ${text}`).not.toContain('0.30000001');
     }
     const compared = await harness.call('results:compare', { accountId: 'local', a: older, b: newer, key: 'id' });
     if (!compared.ok) throw new Error(compared.error.message);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRequest } from '../../../../main/contract/index.ts';
 import { fileTarget, type ExportDestinations } from '../../../../main/core/export/destination.ts';
-import { duneResultSql, PAST_128_BITS, UINT256_MAX } from '../../../dune-shapes/dune-result-sql.ts';
+import { duneResultSql, fineTimestampsSql, PAST_128_BITS, UINT256_MAX } from '../../../dune-shapes/dune-result-sql.ts';
 import { startDuneShapes, type DuneShapes } from '../../../dune-shapes/dune-shapes-proxy.ts';
 import { startCacheHarness, type CacheHarness } from '../cache/cache-harness.ts';
 
@@ -39,10 +39,7 @@ ORDER BY i`;
 // a real, a decimal of fractional digits only
 const DUNE_FINE = `SELECT
   i AS "id::bigint",
-  strftime(TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (i) HOUR, '%Y-%m-%d %H:%M:%S') || '.123456 UTC' AS "t6::timestamp(6)",
-  strftime(TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (i) HOUR, '%Y-%m-%d %H:%M:%S') || '.123456789 UTC' AS "t9::timestamp(9)",
-  strftime(TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (i) HOUR, '%Y-%m-%d %H:%M:%S') || '.000007 UTC' AS "z6::timestamp(6) with time zone",
-  strftime(TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (i) HOUR, '%Y-%m-%d %H:%M:%S') || ' UTC' AS "t0::timestamp(0)",
+  ${fineTimestampsSql('2024-01-01 00:00:00', 'HOUR')},
   CASE i % 4 WHEN 0 THEN 'NaN' WHEN 1 THEN 'Infinity' WHEN 2 THEN '-Infinity' ELSE '2.5' END AS "d::double",
   '0.1' AS "r::real",
   CASE i % 2 WHEN 0 THEN '0.500000000000000000' ELSE '-0.050000000000000000' END AS "x::decimal(18,18)"
