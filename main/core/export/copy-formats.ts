@@ -3,13 +3,14 @@ import { floatWordSql, isStructured, kindOf, parseType } from '../../common/dune
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { ExportFormat, ExportText } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
-import { cachedValue, hexText } from '../cache/storage-types.ts';
+import { cachedValue, hexText, timestampText } from '../cache/storage-types.ts';
 import { csvValueExpression } from './csv-values.ts';
 
 // What DuckDB's COPY writes for each format, from a cached table. CSV has the text chosen (see
 // csv-values.ts); Parquet and JSON lines keep the cached types, so exact values stay exact, and a
 // real is a FLOAT again in Parquet. JSON has no number for a double that is no number: a JSON line
 // has Dune's word for it as a string (`"NaN"`), as Dune's JSON and the grid's JSON rows have it.
+// Nor has it a time: a JSON line has a timestamp's text as the grid shows it and Dune writes it.
 
 export const COPY_OPTIONS: Record<ExportFormat, string> = {
   csv: `FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NULLSTR ''`,
@@ -47,9 +48,13 @@ export async function copySelectList(
     .join(', ');
 }
 
-/** A column for a JSON line: bytes as `0x` hex, floats as JSON has them, nested values and JSON as JSON rather than text of it. */
+/**
+ * A column for a JSON line: timestamps as the grid shows them (see timestampText), bytes as `0x`
+ * hex, floats as JSON has them, nested values and JSON as JSON rather than text of it.
+ */
 function jsonValueExpression(column: Column): string {
   const name = quoteIdentifier(column.name);
+  if (column.type.startsWith('TIMESTAMP')) return `${timestampText(column)} AS ${name}`;
   if (column.type === 'BLOB') return `${hexText(name)} AS ${name}`;
   if (/^(FLOAT|DOUBLE)$/.test(column.type)) {
     const double = cachedValue(column);

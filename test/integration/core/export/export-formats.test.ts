@@ -122,6 +122,7 @@ describe('Parquet and JSON lines exports', () => {
     expect(Object.keys(JSON.parse(lines[0]!) as object)).toEqual(['id', 'big', 'huge', 'price', 'traded_at']);
     expect(lines[0]).toContain('"big":199900000000000000000000000000007,');
     expect(lines[0]).toContain('"price":249.8750,');
+    expect(lines[0]).toContain('"traded_at":"2024-01-02 09:52:20.999 UTC"');
     const typed = `read_json('${path}', columns = {id: 'BIGINT', big: 'HUGEINT', huge: 'HUGEINT', price: 'DECIMAL(20,4)', traded_at: 'TIMESTAMP'})`;
     expect(await cells(`SELECT * FROM ${typed}`)).toEqual(expected);
   });

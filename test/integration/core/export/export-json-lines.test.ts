@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileTarget, type ExportDestinations } from '../../../../main/core/export/destination.ts';
+import { fineTimestampsSql } from '../../../dune-shapes/dune-result-sql.ts';
+import { startDuneShapes } from '../../../dune-shapes/dune-shapes-proxy.ts';
+import { startCacheHarness, type CacheHarness } from '../cache/cache-harness.ts';
+
+// A JSON lines export writes each value with the text the grid shows for it, as a JSON string
+// where no JSON number holds it exactly. A Dune-shaped result (Dune's types, its value text),
+// cached, then exported.
+
+const ROWS = 4;
+const orNull = (expression: string) => `CASE WHEN i = ${ROWS} THEN NULL ELSE ${expression} END`;
+const at = `strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S')`;
+const SQL = `SELECT
+  i AS "id::bigint",
+  ${fineTimestampsSql('2024-01-01 00:08:37', 'MINUTE')},
+  ${orNull(`${at} || '.100 UTC'`)} AS "t3::timestamp(3)",
+  ${orNull(`${at} || '.100 UTC'`)} AS "z3::timestamp(3) with time zone"
+FROM range(1, ${ROWS + 1}) t(i)
+ORDER BY i`;
+
+let harness: CacheHarness;
+let executionId: string;
+let outDir: string;
+const destinations: ExportDestinations = { choose: async (exportId, name) => fileTarget(join(outDir, name), exportId) };
+
+beforeAll(async () => {
+  harness = await startCacheHarness({}, { exportDestinations: destinations }, startDuneShapes);
+  outDir = harness.dir;
+  executionId = await harness.runSql(SQL);
+  expect(await harness.cacheWhole(executionId)).toMatchObject({ state: 'cached', rowsLoaded: ROWS });
+});
+afterAll(async () => harness?.close());
+
+let files = 0;
+
+/** The lines of a JSON lines export of the result's columns `columns`. */
+async function exportedLines(columns: string): Promise<string[]> {
+  const fileName = `export-${(files += 1)}.jsonl`;
+  const started = await harness.call('results:export', {
+    accountId: 'local',
+    executionId,
+    format: 'jsonl',
+    fileName,
+    scope: 'view',
+    columns,
+  });
+  if (!started.ok) throw new Error(started.error.message);
+  expect(await harness.exportEnded(started.data.exportId)).toMatchObject({ state: 'done', error: null });
+  return readFileSync(join(outDir, fileName), 'utf8').trimEnd().split('\n');
+}
+
+describe('a JSON lines export', () => {
+  it("writes a timestamp as the grid shows it, with its type's digits, with a time zone or not", async () => {
+    const lines = await exportedLines('t0,t3,z3,t6,z6,t9');
+    expect(lines).toEqual([
+      '{"t0":"2024-01-01 00:09:37 UTC","t3":"2024-01-01 00:09:37.100 UTC","z3":"2024-01-01 00:09:37.100 UTC","t6":"2024-01-01 00:09:37.123456 UTC","z6":"2024-01-01 00:09:37.000007 UTC","t9":"2024-01-01 00:09:37.123456789 UTC"}',
+      '{"t0":"2024-01-01 00:10:37 UTC","t3":"2024-01-01 00:10:37.100 UTC","z3":"2024-01-01 00:10:37.100 UTC","t6":"2024-01-01 00:10:37.123456 UTC","z6":"2024-01-01 00:10:37.000007 UTC","t9":"2024-01-01 00:10:37.123456789 UTC"}',
+      '{"t0":"2024-01-01 00:11:37 UTC","t3":"2024-01-01 00:11:37.100 UTC","z3":"2024-01-01 00:11:37.100 UTC","t6":"2024-01-01 00:11:37.123456 UTC","z6":"2024-01-01 00:11:37.000007 UTC","t9":"2024-01-01 00:11:37.123456789 UTC"}',
+      '{"t0":"2024-01-01 00:12:37 UTC","t3":null,"z3":null,"t6":"2024-01-01 00:12:37.123456 UTC","z6":"2024-01-01 00:12:37.000007 UTC","t9":"2024-01-01 00:12:37.123456789 UTC"}',
+    ]);
+  });
+});
