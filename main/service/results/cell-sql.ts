@@ -9,16 +9,17 @@ import {
   timestampTextSql,
 } from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
-import { hexBytesSql } from './hex-bytes-sql.ts';
 import type { ResultColumn } from './row-bytes.ts';
+import { servedPartsSql } from './served-parts-sql.ts';
 
 // Result pages are written by DuckDB's COPY, as JSON lines or CSV, so that no value passes through
 // JavaScript one by one. These are the columns COPY writes: each cell as the real service spells it,
 // JSON numbers where they are exact, integers beyond 2^53 as strings, a double that is no number
-// as Trino's word for it (in JSON a string, `"NaN"`), a real as its shortest text (`0.1`), timestamps
-// as `YYYY-MM-DD HH:MM:SS.mmm UTC` (the digits of the type they are named by), bytes as `0x` hex
-// (at any depth of a nested value). Timestamps with a time zone are shown in UTC: the connection's
-// TimeZone is UTC. A VARIANT is sent as the JSON of its value, as a column of Dune's `json` is.
+// as Trino's word for it (in JSON a string, `"NaN"`), a real as its shortest text (`0.1`), both at
+// any depth of a nested value too, timestamps as `YYYY-MM-DD HH:MM:SS.mmm UTC` (the digits of the
+// type they are named by), bytes as `0x` hex (at any depth too, see served-parts-sql.ts). Timestamps
+// with a time zone are shown in UTC: the connection's TimeZone is UTC. A VARIANT is sent as the JSON
+// of its value, as a column of Dune's `json` is.
 
 const MAX_EXACT = '9007199254740991';
 const WIDE_INTEGER = /^(BIGINT|HUGEINT|DECIMAL\(\d+,0\)|BIGNUM)$/;
@@ -80,7 +81,7 @@ export function jsonCellSql(column: ResultColumn, numbersFit: boolean): string {
   if (TIMESTAMP.test(column.type)) return timestampText(c, column.type);
   // DuckDB would write a VARIANT's text; its own JSON is the value as it is
   if (column.type === 'VARIANT') return `${c}::JSON`;
-  return hexBytesSql(c, column.type);
+  return servedPartsSql(c, column.type);
 }
 
 /**
@@ -96,10 +97,10 @@ function csvCellSql(column: ResultColumn): string {
   if (DECIMAL_FRACTION.test(type)) return `${c}::DOUBLE::VARCHAR`;
   if (FLOAT.test(type)) return doubleTextSql(floatValue(c, type));
   if (type === 'JSON') return `json(${c})::VARCHAR`;
-  if (NESTED.test(type)) return `to_json(${hexBytesSql(c, type)})::VARCHAR`;
+  if (NESTED.test(type)) return `to_json(${servedPartsSql(c, type)})::VARCHAR`;
   // DuckDB casts a null VARIANT to the JSON text `null`
   if (type === 'VARIANT') return `CASE WHEN ${c} IS NULL THEN NULL ELSE ${c}::JSON::VARCHAR END`;
-  return hexBytesSql(c, type);
+  return servedPartsSql(c, type);
 }
 
 /** A column of the page that COPY writes as CSV: the cell's text. */

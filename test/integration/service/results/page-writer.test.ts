@@ -91,6 +91,36 @@ describe('JSON pages', () => {
   });
 });
 
+describe('nested values holding floats', () => {
+  it('are the same valid JSON whether written by one statement or by COPY, and their JSON text in CSV', async () => {
+    await connection.run(
+      "CREATE TABLE floats AS SELECT [i / 4, 'nan'::DOUBLE, NULL] AS list, {'r': 0.1::FLOAT, 'x': CASE WHEN i % 2 = 0 THEN '-inf'::DOUBLE END} AS struct, " +
+        "[MAP {'k': 'inf'::DOUBLE}] AS maps FROM range(3000) r(i)",
+    );
+    const nested = (await connection.runAndReadAll('DESCRIBE floats'))
+      .getRows()
+      .map(([name, type]) => ({ name: String(name), type: String(type) }));
+    const rows = (limit: number): PageRows => ({
+      sql: `SELECT *, rowid AS __row FROM floats WHERE rowid < ${limit}`,
+      params: [],
+      orderBy: '__row',
+      inOrder: true,
+      limit,
+    });
+    const copied = Buffer.concat((await writer.json(connection, nested, rows(3000))).body).toString();
+    const oneStatement = Buffer.concat((await writer.json(connection, nested, rows(1000))).body).toString();
+    expect(copied.startsWith(`${oneStatement},`)).toBe(true);
+    const parsed = JSON.parse(`[${copied}]`) as unknown[];
+    expect(parsed).toHaveLength(3000);
+    expect(parsed.slice(0, 2)).toEqual([
+      { list: [0, 'NaN', null], struct: { r: 0.1, x: '-Infinity' }, maps: [{ k: 'Infinity' }] },
+      { list: [0.25, 'NaN', null], struct: { r: 0.1, x: null }, maps: [{ k: 'Infinity' }] },
+    ]);
+    const csv = Buffer.concat((await writer.csv(connection, nested, rows(1))).body).toString();
+    expect(csv).toBe('"[0.0,""NaN"",null]","{""r"":0.1,""x"":""-Infinity""}","[{""k"":""Infinity""}]"\n');
+  });
+});
+
 describe('large pages of a range', () => {
   it('are the same written in parts at once as written whole', async () => {
     for (const format of ['json', 'csv'] as const) {

@@ -87,16 +87,18 @@ describe('cell values', () => {
   });
 });
 
-describe("Dune's floats", () => {
-  const answers = async (sql: string) => {
-    const created = await h.post('/api/v1/query', { name: 'floats', query_sql: sql });
-    const id = await h.execute(created.body.query_id, {});
-    expect((await h.waitUntilFinished(id)).state).toBe('QUERY_STATE_COMPLETED');
-    const { body } = await h.get(`/api/v1/execution/${id}/results`);
-    const csv = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
-    return { rows: body.result.rows as unknown, csv: await csv.text() };
-  };
+/** A query's rows from its JSON page (which must be JSON), and its CSV page. */
+async function answers(sql: string): Promise<{ rows: unknown; csv: string }> {
+  const created = await h.post('/api/v1/query', { name: 'answers', query_sql: sql });
+  const id = await h.execute(created.body.query_id, {});
+  const status = await h.waitUntilFinished(id);
+  expect(status.state, JSON.stringify(status.error)).toBe('QUERY_STATE_COMPLETED');
+  const { body } = await h.get(`/api/v1/execution/${id}/results`);
+  const csv = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
+  return { rows: body.result.rows as unknown, csv: await csv.text() };
+}
 
+describe("Dune's floats", () => {
   it('writes a real as its shortest text, not the double of its float, in JSON and CSV', async () => {
     const { rows, csv } = await answers(
       'SELECT * FROM (VALUES (1, 0.1::FLOAT), (2, 3.4028235e38::FLOAT), (3, 1e-7::FLOAT)) AS t(i, r) ORDER BY i',
@@ -170,6 +172,36 @@ describe('VARIANT results', () => {
     const csv = await fetch(`${h.service.baseUrl}/api/v1/execution/${id}/results/csv`, { headers: { 'x-dune-api-key': h.key } });
     expect(await csv.text()).toBe(
       'n,obj,list,text,nothing,d\n1,"{""a"":1,""b"":[1.5,null]}","[1,2]","""say \\""hi\\""""",,"""2024-01-01"""\n',
+    );
+  });
+});
+
+describe('floats inside nested values', () => {
+  it('are written as at the top, at any depth: JSON pages stay JSON, CSV cells hold the same JSON', async () => {
+    const sql =
+      "SELECT [1.5, 'nan'::DOUBLE, 'inf'::DOUBLE, NULL]::DOUBLE[] AS list, {'a': 'nan'::DOUBLE, 'b': 0.1::FLOAT, 'c': NULL::DOUBLE} AS struct, " +
+      "[{'x': '-inf'::DOUBLE}, NULL] AS structs, MAP {'k': 'nan'::DOUBLE, 'n': NULL} AS map, [0.1::FLOAT, NULL] AS reals, " +
+      "MAP {'nan'::FLOAT: 1, 0.1::FLOAT: 2} AS keys, [0.5::DOUBLE, 'inf'::DOUBLE]::DOUBLE[2] AS fixed, union_value(d := '-inf'::DOUBLE) AS u, " +
+      'NULL::DOUBLE[] AS nothing, [[1, 2]] AS ints';
+    const { rows, csv } = await answers(sql);
+    expect(rows).toEqual([
+      {
+        list: [1.5, 'NaN', 'Infinity', null],
+        struct: { a: 'NaN', b: 0.1, c: null },
+        structs: [{ x: '-Infinity' }, null],
+        map: { k: 'NaN', n: null },
+        reals: [0.1, null],
+        keys: { NaN: 1, '0.1': 2 },
+        fixed: [0.5, 'Infinity'],
+        u: { d: '-Infinity' },
+        nothing: null,
+        ints: [[1, 2]],
+      },
+    ]);
+    expect(csv).toBe(
+      'list,struct,structs,map,reals,keys,fixed,u,nothing,ints\n' +
+        '"[1.5,""NaN"",""Infinity"",null]","{""a"":""NaN"",""b"":0.1,""c"":null}","[{""x"":""-Infinity""},null]",' +
+        '"{""k"":""NaN"",""n"":null}","[0.1,null]","{""NaN"":1,""0.1"":2}","[0.5,""Infinity""]","{""d"":""-Infinity""}",,"[[1,2]]"\n',
     );
   });
 });
