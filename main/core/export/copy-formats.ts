@@ -1,22 +1,19 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { floatWordSql, isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
+import { parseType } from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { ExportFormat, ExportText } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
-import { cachedValue, hexText, timestampText } from '../cache/storage-types.ts';
 import { csvValueExpression } from './csv-values.ts';
+import { JSON_LINES_COPY, jsonLineSelect } from './json-lines.ts';
 
 // What DuckDB's COPY writes for each format, from a cached table. CSV has the text chosen (see
-// csv-values.ts); Parquet and JSON lines keep the cached types, so exact values stay exact, and a
-// real is a FLOAT again in Parquet. JSON has no number for a double that is no number: a JSON line
-// has Dune's word for it as a string (`"NaN"`), as Dune's JSON and the grid's JSON rows have it.
-// Nor has it a time: a JSON line has a timestamp's text as the grid shows it and Dune writes it.
+// csv-values.ts), a JSON line each value's JSON text (see json-lines.ts); Parquet keeps the cached
+// types, so exact values stay exact, and a real is a FLOAT again.
 
 export const COPY_OPTIONS: Record<ExportFormat, string> = {
   csv: `FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NULLSTR ''`,
   parquet: 'FORMAT parquet',
-  // newline-delimited: DuckDB writes one object a line unless asked for an array
-  jsonl: 'FORMAT json',
+  jsonl: JSON_LINES_COPY,
 };
 
 const HUGE = /^U?HUGEINT$/;
@@ -33,7 +30,7 @@ export async function copySelectList(
   columns: Column[],
 ): Promise<string> {
   if (format === 'csv') return columns.map((c) => `${csvValueExpression(c, text)} AS ${quoteIdentifier(c.name)}`).join(', ');
-  if (format === 'jsonl') return columns.map(jsonValueExpression).join(', ');
+  if (format === 'jsonl') return jsonLineSelect(columns);
   const huge = columns.filter((c) => HUGE.test(c.type));
   const fits = huge.length === 0 ? [] : await fitDecimal(connection, table, huge);
   return columns
@@ -46,22 +43,6 @@ export async function copySelectList(
       return `CAST(${name} AS ${fits[huge.indexOf(c)] ? 'DECIMAL(38,0)' : 'VARCHAR'}) AS ${name}`;
     })
     .join(', ');
-}
-
-/**
- * A column for a JSON line: timestamps as the grid shows them (see timestampText), bytes as `0x`
- * hex, floats as JSON has them, nested values and JSON as JSON rather than text of it.
- */
-function jsonValueExpression(column: Column): string {
-  const name = quoteIdentifier(column.name);
-  if (column.type.startsWith('TIMESTAMP')) return `${timestampText(column)} AS ${name}`;
-  if (column.type === 'BLOB') return `${hexText(name)} AS ${name}`;
-  if (/^(FLOAT|DOUBLE)$/.test(column.type)) {
-    const double = cachedValue(column);
-    return `CASE WHEN isfinite(${double}) THEN to_json(${double}) ELSE to_json(${floatWordSql(double)}) END AS ${name}`;
-  }
-  const kind = kindOf(parseType(column.duneType ?? column.type));
-  return isStructured(kind) && column.type === 'VARCHAR' ? `json(${name}) AS ${name}` : name;
 }
 
 /** For each column, whether every value has at most 38 digits. */

@@ -17,7 +17,9 @@ const SQL = `SELECT
   i AS "id::bigint",
   ${fineTimestampsSql('2024-01-01 00:08:37', 'MINUTE')},
   ${orNull(`${at} || '.100 UTC'`)} AS "t3::timestamp(3)",
-  ${orNull(`${at} || '.100 UTC'`)} AS "z3::timestamp(3) with time zone"
+  ${orNull(`${at} || '.100 UTC'`)} AS "z3::timestamp(3) with time zone",
+  ${orNull(`'[1.123456789012345678, 1.50]'`)} AS "legs::array(decimal(38,18))",
+  CASE i WHEN 1 THEN '{"a": 1.50,' || chr(10) || '"b": "x"}' WHEN 2 THEN 'no JSON' WHEN 3 THEN '[1e400, 12345678901234567890]' END AS "j::json"
 FROM range(1, ${ROWS + 1}) t(i)
 ORDER BY i`;
 
@@ -60,6 +62,15 @@ describe('a JSON lines export', () => {
       '{"t0":"2024-01-01 00:10:37 UTC","t3":"2024-01-01 00:10:37.100 UTC","z3":"2024-01-01 00:10:37.100 UTC","t6":"2024-01-01 00:10:37.123456 UTC","z6":"2024-01-01 00:10:37.000007 UTC","t9":"2024-01-01 00:10:37.123456789 UTC"}',
       '{"t0":"2024-01-01 00:11:37 UTC","t3":"2024-01-01 00:11:37.100 UTC","z3":"2024-01-01 00:11:37.100 UTC","t6":"2024-01-01 00:11:37.123456 UTC","z6":"2024-01-01 00:11:37.000007 UTC","t9":"2024-01-01 00:11:37.123456789 UTC"}',
       '{"t0":"2024-01-01 00:12:37 UTC","t3":null,"z3":null,"t6":"2024-01-01 00:12:37.123456 UTC","z6":"2024-01-01 00:12:37.000007 UTC","t9":"2024-01-01 00:12:37.123456789 UTC"}',
+    ]);
+  });
+
+  it('keeps a nested value as the JSON it came as, every digit, on its one line', async () => {
+    expect(await exportedLines('legs,j')).toEqual([
+      '{"legs":[1.123456789012345678, 1.50],"j":{"a": 1.50, "b": "x"}}',
+      '{"legs":[1.123456789012345678, 1.50],"j":"no JSON"}',
+      '{"legs":[1.123456789012345678, 1.50],"j":[1e400, 12345678901234567890]}',
+      '{"legs":null,"j":null}',
     ]);
   });
 });

@@ -1,0 +1,50 @@
+import { floatWordSql, isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
+import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
+import type { Column } from '../../filter-language/index.ts';
+import { cachedValue, hexText, timestampText } from '../cache/storage-types.ts';
+
+// A JSON lines export from the cache: each row's JSON text made in SQL, value by value, and
+// written by DuckDB's CSV writer as it is. COPY's own JSON format reads every JSON value it is
+// given back through a double before writing it, so a nested value's `1.123456789012345678`
+// would become `1.1234567890123457` and `1.50` `1.5`: here no value is handed to it as JSON.
+// JSON has no time, no bytes and no number for a double that is no number: a timestamp is its text
+// as the grid shows it and Dune writes it, bytes `0x` hex, such a double Dune's word for it
+// (`"NaN"`), each a JSON string.
+
+/** COPY's options for writing each row's JSON text (see jsonLineSelect) as a line, unquoted. */
+export const JSON_LINES_COPY = `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', FORCE_QUOTE *`;
+
+/** The SELECT list of a JSON lines COPY: one column, each row's JSON object, keys in the columns' order. */
+export function jsonLineSelect(columns: Column[]): string {
+  const fields = columns.map(
+    (column, i) => `${quoteLiteral(`${i === 0 ? '' : ','}${JSON.stringify(column.name)}:`)} || coalesce(${jsonValueSql(column)}, 'null')`,
+  );
+  return `${["'{'", ...fields, "'}'"].join(' || ')} AS line`;
+}
+
+/** SQL: DuckDB's JSON text of an expression's value: a string for text, a number for a number. */
+function jsonOf(expression: string): string {
+  return `CAST(to_json(${expression}) AS VARCHAR)`;
+}
+
+/** SQL: a column's value as JSON text; NULL for a null. */
+function jsonValueSql(column: Column): string {
+  const name = quoteIdentifier(column.name);
+  if (column.type.startsWith('TIMESTAMP')) return jsonOf(timestampText(column));
+  if (column.type === 'BLOB') return jsonOf(hexText(name));
+  if (/^(FLOAT|DOUBLE)$/.test(column.type)) {
+    const double = cachedValue(column);
+    return `CASE WHEN isfinite(${double}) THEN ${jsonOf(double)} ELSE ${jsonOf(floatWordSql(double))} END`;
+  }
+  if (column.type === 'VARCHAR' && isStructured(kindOf(parseType(column.duneType ?? '')))) return nestedJson(name);
+  return jsonOf(name);
+}
+
+/**
+ * A nested or JSON value is kept as the JSON text it came as, every digit as written; a line break
+ * in it (only ever space between its parts) is a space, as a JSON line has none. Text that is no
+ * JSON is a string of that text.
+ */
+function nestedJson(name: string): string {
+  return `CASE WHEN json_valid(${name}) THEN trim(regexp_replace(${name}, '[\\r\\n]', ' ', 'g')) ELSE ${jsonOf(name)} END`;
+}
