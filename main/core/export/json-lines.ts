@@ -1,4 +1,4 @@
-import { floatWordSql, isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
+import { decimalTextSql, DOUBLE_DIGITS, floatWordSql, isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
 import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 import type { Column } from '../../filter-language/index.ts';
 import { cachedValue, hexText, timestampText } from '../cache/storage-types.ts';
@@ -7,9 +7,10 @@ import { cachedValue, hexText, timestampText } from '../cache/storage-types.ts';
 // written by DuckDB's CSV writer as it is. COPY's own JSON format reads every JSON value it is
 // given back through a double before writing it, so a nested value's `1.123456789012345678`
 // would become `1.1234567890123457` and `1.50` `1.5`: here no value is handed to it as JSON.
-// JSON has no time, no bytes and no number for a double that is no number: a timestamp is its text
-// as the grid shows it and Dune writes it, bytes `0x` hex, such a double Dune's word for it
-// (`"NaN"`), each a JSON string.
+// Each value has the text the grid shows for it. JSON has no time, no bytes and no number for a
+// double that is no number: a timestamp is its text as Dune writes it, bytes `0x` hex, such a
+// double Dune's word for it (`"NaN"`), each a JSON string; so is a number whose digits a reader's
+// double would not keep.
 
 /** COPY's options for writing each row's JSON text (see jsonLineSelect) as a line, unquoted. */
 export const JSON_LINES_COPY = `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', FORCE_QUOTE *`;
@@ -36,6 +37,7 @@ function jsonValueSql(column: Column): string {
     const double = cachedValue(column);
     return `CASE WHEN isfinite(${double}) THEN ${jsonOf(double)} ELSE ${jsonOf(floatWordSql(double))} END`;
   }
+  if (/^DECIMAL\(\d+,[1-9]\d*\)$/.test(column.type)) return decimalJson(name);
   if (column.type === 'VARCHAR' && isStructured(kindOf(parseType(column.duneType ?? '')))) return nestedJson(name);
   return jsonOf(name);
 }
@@ -47,4 +49,14 @@ function jsonValueSql(column: Column): string {
  */
 function nestedJson(name: string): string {
   return `CASE WHEN json_valid(${name}) THEN trim(regexp_replace(${name}, '[\\r\\n]', ' ', 'g')) ELSE ${jsonOf(name)} END`;
+}
+
+/**
+ * A decimal as the grid shows it (see decimalText: its scale, every digit): a JSON number where a
+ * double holds its digits, else a string of them, as a cell has it (see numberCell).
+ */
+function decimalJson(name: string): string {
+  const text = decimalTextSql(name);
+  const digits = `length(trim(regexp_replace(CAST(${name} AS VARCHAR), '[-.]', '', 'g'), '0'))`;
+  return `CASE WHEN ${digits} <= ${DOUBLE_DIGITS} THEN ${text} ELSE ${jsonOf(text)} END`;
 }

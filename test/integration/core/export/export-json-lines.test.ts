@@ -19,7 +19,10 @@ const SQL = `SELECT
   ${orNull(`${at} || '.100 UTC'`)} AS "t3::timestamp(3)",
   ${orNull(`${at} || '.100 UTC'`)} AS "z3::timestamp(3) with time zone",
   ${orNull(`'[1.123456789012345678, 1.50]'`)} AS "legs::array(decimal(38,18))",
-  CASE i WHEN 1 THEN '{"a": 1.50,' || chr(10) || '"b": "x"}' WHEN 2 THEN 'no JSON' WHEN 3 THEN '[1e400, 12345678901234567890]' END AS "j::json"
+  CASE i WHEN 1 THEN '{"a": 1.50,' || chr(10) || '"b": "x"}' WHEN 2 THEN 'no JSON' WHEN 3 THEN '[1e400, 12345678901234567890]' END AS "j::json",
+  ${orNull(`CASE i % 2 WHEN 1 THEN '98.8' ELSE '-0.5' END`)} AS "price::decimal(10,2)",
+  ${orNull(`CASE i % 2 WHEN 1 THEN '0.5' ELSE '-0.05' END`)} AS "x::decimal(18,18)",
+  ${orNull(`CASE i % 2 WHEN 1 THEN '1.123456789012345678' ELSE '18.8' END`)} AS "fee::decimal(38,18)"
 FROM range(1, ${ROWS + 1}) t(i)
 ORDER BY i`;
 
@@ -71,6 +74,15 @@ describe('a JSON lines export', () => {
       '{"legs":[1.123456789012345678, 1.50],"j":"no JSON"}',
       '{"legs":[1.123456789012345678, 1.50],"j":[1e400, 12345678901234567890]}',
       '{"legs":null,"j":null}',
+    ]);
+  });
+
+  it('writes a decimal with its scale, a number where a double holds its digits, else a string of every one', async () => {
+    expect(await exportedLines('price,x,fee')).toEqual([
+      '{"price":98.80,"x":0.500000000000000000,"fee":"1.123456789012345678"}',
+      '{"price":-0.50,"x":-0.050000000000000000,"fee":18.800000000000000000}',
+      '{"price":98.80,"x":0.500000000000000000,"fee":"1.123456789012345678"}',
+      '{"price":null,"x":null,"fee":null}',
     ]);
   });
 });
