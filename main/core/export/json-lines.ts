@@ -23,6 +23,21 @@ export function jsonLineSelect(columns: Column[]): string {
   return `${["'{'", ...fields, "'}'"].join(' || ')} AS line`;
 }
 
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+const WIDE_INTEGER = /^(BIGINT|HUGEINT|BIGNUM|DECIMAL\(\d+,0\))$/;
+const WIDE_UNSIGNED = /^(UBIGINT|UHUGEINT)$/;
+
+/**
+ * For an integer type that holds values past 2^53, the condition under which a value is a JSON
+ * number a double keeps exactly; past it, a value is a string of its digits, as a cell has it (see
+ * numberCell). Null for any other type.
+ */
+function exactInteger(name: string, type: string): string | null {
+  if (WIDE_INTEGER.test(type)) return `${name} BETWEEN -${MAX_EXACT} AND ${MAX_EXACT}`;
+  // never compared with a negative bound, which a UHUGEINT past 2^127 cannot be compared with
+  return WIDE_UNSIGNED.test(type) ? `${name} <= ${MAX_EXACT}` : null;
+}
+
 /** SQL: DuckDB's JSON text of an expression's value: a string for text, a number for a number. */
 function jsonOf(expression: string): string {
   return `CAST(to_json(${expression}) AS VARCHAR)`;
@@ -38,6 +53,8 @@ function jsonValueSql(column: Column): string {
     return `CASE WHEN isfinite(${double}) THEN ${jsonOf(double)} ELSE ${jsonOf(floatWordSql(double))} END`;
   }
   if (/^DECIMAL\(\d+,[1-9]\d*\)$/.test(column.type)) return decimalJson(name);
+  const exact = exactInteger(name, column.type);
+  if (exact) return `CASE WHEN ${exact} THEN CAST(${name} AS VARCHAR) ELSE ${jsonOf(`CAST(${name} AS VARCHAR)`)} END`;
   if (column.type === 'VARCHAR' && isStructured(kindOf(parseType(column.duneType ?? '')))) return nestedJson(name);
   return jsonOf(name);
 }

@@ -214,7 +214,8 @@ describe('a Dune-shaped result worked with', () => {
     const line = parseJsonExact(readFileSync(await exported('jsonl'), 'utf8').trim()) as Record<string, unknown>;
     expect(line.legs).toEqual(['leg 3', 'x']);
     expect(line.holder).toBe('0x0000000000000000000000000000000000000003');
-    expect(numberText(line.amount)).toBe(UINT256_MAX);
+    // past 2^53 as a string of its digits, as a cell has it; inside a nested value, as it came
+    expect(line.amount).toBe(UINT256_MAX);
     expect(numberText((line.token as Record<string, unknown>).raw)).toBe(UINT256_MAX);
     const reader = await (await DuckDBInstance.create(':memory:')).connect();
     try {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileTarget, type ExportDestinations } from '../../../../main/core/export/destination.ts';
-import { fineTimestampsSql } from '../../../dune-shapes/dune-result-sql.ts';
+import { fineTimestampsSql, UINT256_MAX } from '../../../dune-shapes/dune-result-sql.ts';
 import { startDuneShapes } from '../../../dune-shapes/dune-shapes-proxy.ts';
 import { startCacheHarness, type CacheHarness } from '../cache/cache-harness.ts';
 
@@ -11,6 +11,7 @@ import { startCacheHarness, type CacheHarness } from '../cache/cache-harness.ts'
 // cached, then exported.
 
 const ROWS = 4;
+const UINT128_MAX = String(2n ** 128n - 1n);
 const orNull = (expression: string) => `CASE WHEN i = ${ROWS} THEN NULL ELSE ${expression} END`;
 const at = `strftime(TIMESTAMP '2024-01-01 00:08:37' + INTERVAL (i) MINUTE, '%Y-%m-%d %H:%M:%S')`;
 const SQL = `SELECT
@@ -22,7 +23,12 @@ const SQL = `SELECT
   CASE i WHEN 1 THEN '{"a": 1.50,' || chr(10) || '"b": "x"}' WHEN 2 THEN 'no JSON' WHEN 3 THEN '[1e400, 12345678901234567890]' END AS "j::json",
   ${orNull(`CASE i % 2 WHEN 1 THEN '98.8' ELSE '-0.5' END`)} AS "price::decimal(10,2)",
   ${orNull(`CASE i % 2 WHEN 1 THEN '0.5' ELSE '-0.05' END`)} AS "x::decimal(18,18)",
-  ${orNull(`CASE i % 2 WHEN 1 THEN '1.123456789012345678' ELSE '18.8' END`)} AS "fee::decimal(38,18)"
+  ${orNull(`CASE i % 2 WHEN 1 THEN '1.123456789012345678' ELSE '18.8' END`)} AS "fee::decimal(38,18)",
+  ${orNull(`CASE i % 2 WHEN 1 THEN '9007199254740993' ELSE '9007199254740991' END`)} AS "big::bigint",
+  ${orNull(`CASE i % 2 WHEN 1 THEN '${UINT256_MAX}' ELSE '7' END`)} AS "amount::uint256",
+  ${orNull(`CASE i % 2 WHEN 1 THEN '${UINT128_MAX}' ELSE '8' END`)} AS "raw::uint256",
+  ${orNull(`CASE i % 2 WHEN 1 THEN '-9007199254740992' ELSE '-5' END`)} AS "delta::int256",
+  ${orNull(`CASE i % 2 WHEN 1 THEN '18446744073709551615' ELSE '3' END`)} AS "n::decimal(20,0)"
 FROM range(1, ${ROWS + 1}) t(i)
 ORDER BY i`;
 
@@ -83,6 +89,15 @@ describe('a JSON lines export', () => {
       '{"price":-0.50,"x":-0.050000000000000000,"fee":18.800000000000000000}',
       '{"price":98.80,"x":0.500000000000000000,"fee":"1.123456789012345678"}',
       '{"price":null,"x":null,"fee":null}',
+    ]);
+  });
+
+  it('writes an integer past 2^53 as a string of its digits, of every integer type', async () => {
+    expect(await exportedLines('big,amount,raw,delta,n')).toEqual([
+      `{"big":"9007199254740993","amount":"${UINT256_MAX}","raw":"${UINT128_MAX}","delta":"-9007199254740992","n":"18446744073709551615"}`,
+      '{"big":9007199254740991,"amount":7,"raw":8,"delta":-5,"n":3}',
+      `{"big":"9007199254740993","amount":"${UINT256_MAX}","raw":"${UINT128_MAX}","delta":"-9007199254740992","n":"18446744073709551615"}`,
+      '{"big":null,"amount":null,"raw":null,"delta":null,"n":null}',
     ]);
   });
 });
