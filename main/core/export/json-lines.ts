@@ -2,6 +2,7 @@ import { decimalTextSql, DOUBLE_DIGITS, floatWordSql, isStructured, kindOf, pars
 import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 import type { Column } from '../../filter-language/index.ts';
 import { cachedValue, hexText, timestampText } from '../cache/storage-types.ts';
+import { floatTextSql } from './float-text-sql.ts';
 
 // A JSON lines export from the cache: each row's JSON text made in SQL, value by value, and
 // written by DuckDB's CSV writer as it is. COPY's own JSON format reads every JSON value it is
@@ -10,7 +11,7 @@ import { cachedValue, hexText, timestampText } from '../cache/storage-types.ts';
 // Each value has the text the grid shows for it. JSON has no time, no bytes and no number for a
 // double that is no number: a timestamp is its text as Dune writes it, bytes `0x` hex, such a
 // double Dune's word for it (`"NaN"`), each a JSON string; so is a number whose digits a reader's
-// double would not keep.
+// double would not keep. A float is laid out as the grid writes it (`2`, not DuckDB's `2.0`).
 
 /** COPY's options for writing each row's JSON text (see jsonLineSelect) as a line, unquoted. */
 export const JSON_LINES_COPY = `FORMAT csv, HEADER false, QUOTE '', ESCAPE '', FORCE_QUOTE *`;
@@ -50,7 +51,7 @@ function jsonValueSql(column: Column): string {
   if (column.type === 'BLOB') return jsonOf(hexText(name));
   if (/^(FLOAT|DOUBLE)$/.test(column.type)) {
     const double = cachedValue(column);
-    return `CASE WHEN isfinite(${double}) THEN ${jsonOf(double)} ELSE ${jsonOf(floatWordSql(double))} END`;
+    return `CASE WHEN isfinite(${double}) THEN ${floatTextSql(double)} ELSE ${jsonOf(floatWordSql(double))} END`;
   }
   if (/^DECIMAL\(\d+,[1-9]\d*\)$/.test(column.type)) return decimalJson(name);
   const exact = exactInteger(name, column.type);

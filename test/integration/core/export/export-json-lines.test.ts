@@ -28,7 +28,14 @@ const SQL = `SELECT
   ${orNull(`CASE i % 2 WHEN 1 THEN '${UINT256_MAX}' ELSE '7' END`)} AS "amount::uint256",
   ${orNull(`CASE i % 2 WHEN 1 THEN '${UINT128_MAX}' ELSE '8' END`)} AS "raw::uint256",
   ${orNull(`CASE i % 2 WHEN 1 THEN '-9007199254740992' ELSE '-5' END`)} AS "delta::int256",
-  ${orNull(`CASE i % 2 WHEN 1 THEN '18446744073709551615' ELSE '3' END`)} AS "n::decimal(20,0)"
+  ${orNull(`CASE i % 2 WHEN 1 THEN '18446744073709551615' ELSE '3' END`)} AS "n::decimal(20,0)",
+  CASE i WHEN 1 THEN '8.0E-5' WHEN 2 THEN '2.0' WHEN 3 THEN '1.0E21' END AS "f::double",
+  CASE i WHEN 1 THEN 'Infinity' WHEN 2 THEN '-Infinity' WHEN 3 THEN 'NaN' END AS "w::double",
+  ${orNull(`'0.1'`)} AS "r::real",
+  ${orNull(`'0xDEADbeef'`)} AS "b::varbinary",
+  ${orNull(`'2024-01-02'`)} AS "day::date",
+  ${orNull(`CASE i % 2 WHEN 1 THEN 'true' ELSE 'false' END`)} AS "ok::boolean",
+  ${orNull(`'a "b" \\c' || chr(10) || chr(9) || 'é'`)} AS "s::varchar"
 FROM range(1, ${ROWS + 1}) t(i)
 ORDER BY i`;
 
@@ -98,6 +105,15 @@ describe('a JSON lines export', () => {
       '{"big":9007199254740991,"amount":7,"raw":8,"delta":-5,"n":3}',
       `{"big":"9007199254740993","amount":"${UINT256_MAX}","raw":"${UINT128_MAX}","delta":"-9007199254740992","n":"18446744073709551615"}`,
       '{"big":null,"amount":null,"raw":null,"delta":null,"n":null}',
+    ]);
+  });
+
+  it('writes a float as the grid lays it out, one that is no number as Dune writes it', async () => {
+    expect(await exportedLines('f,w,r')).toEqual([
+      '{"f":0.00008,"w":"Infinity","r":0.1}',
+      '{"f":2,"w":"-Infinity","r":0.1}',
+      '{"f":1e+21,"w":"NaN","r":0.1}',
+      '{"f":null,"w":null,"r":null}',
     ]);
   });
 });
