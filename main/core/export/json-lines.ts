@@ -1,7 +1,7 @@
 import { decimalTextSql, DOUBLE_DIGITS, floatWordSql, isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
 import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 import type { Column } from '../../filter-language/index.ts';
-import { cachedValue, hexText, timestampText } from '../cache/storage-types.ts';
+import { cachedValue, cellExpression } from '../cache/storage-types.ts';
 import { floatTextSql } from './float-text-sql.ts';
 
 // A JSON lines export from the cache: each row's JSON text made in SQL, value by value, and
@@ -44,11 +44,12 @@ function jsonOf(expression: string): string {
   return `CAST(to_json(${expression}) AS VARCHAR)`;
 }
 
-/** SQL: a column's value as JSON text; NULL for a null. */
+/**
+ * SQL: a column's value as JSON text; NULL for a null. A value whose cell is text (a timestamp,
+ * bytes, a date) is a JSON string of the grid's cell of it (see cellExpression).
+ */
 function jsonValueSql(column: Column): string {
   const name = quoteIdentifier(column.name);
-  if (column.type.startsWith('TIMESTAMP')) return jsonOf(timestampText(column));
-  if (column.type === 'BLOB') return jsonOf(hexText(name));
   if (/^(FLOAT|DOUBLE)$/.test(column.type)) {
     const double = cachedValue(column);
     return `CASE WHEN isfinite(${double}) THEN ${floatTextSql(double)} ELSE ${jsonOf(floatWordSql(double))} END`;
@@ -56,17 +57,18 @@ function jsonValueSql(column: Column): string {
   if (/^DECIMAL\(\d+,[1-9]\d*\)$/.test(column.type)) return decimalJson(name);
   const exact = exactInteger(name, column.type);
   if (exact) return `CASE WHEN ${exact} THEN CAST(${name} AS VARCHAR) ELSE ${jsonOf(`CAST(${name} AS VARCHAR)`)} END`;
-  if (column.type === 'VARCHAR' && isStructured(kindOf(parseType(column.duneType ?? '')))) return nestedJson(name);
-  return jsonOf(name);
+  const cell = cellExpression(column);
+  if (column.type === 'VARCHAR' && isStructured(kindOf(parseType(column.duneType ?? '')))) return nestedJson(name, cell);
+  return jsonOf(cell);
 }
 
 /**
- * A nested or JSON value is kept as the JSON text it came as, every digit as written; a line break
- * in it (only ever space between its parts) is a space, as a JSON line has none. Text that is no
- * JSON is a string of that text.
+ * A nested or JSON value is the grid's cell of it, the JSON text it came as with every digit as
+ * written; a line break in it (only ever space between its parts) is a space, as a JSON line has
+ * none. Text that is no JSON is a string of it.
  */
-function nestedJson(name: string): string {
-  return `CASE WHEN json_valid(${name}) THEN trim(regexp_replace(${name}, '[\\r\\n]', ' ', 'g')) ELSE ${jsonOf(name)} END`;
+function nestedJson(name: string, cell: string): string {
+  return `CASE WHEN json_valid(${name}) THEN trim(regexp_replace(${cell}, '[\\r\\n]', ' ', 'g')) ELSE ${jsonOf(cell)} END`;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareDecimal, readDecimal } from '../../../../main/common/dune-types/index.ts';
 import { fileTarget, type ExportDestinations } from '../../../../main/core/export/destination.ts';
+import { cellFormat } from '../../../../renderer/src/results/grid/cell-format.ts';
 import { fineTimestampsSql, UINT256_MAX } from '../../../dune-shapes/dune-result-sql.ts';
 import { startDuneShapes } from '../../../dune-shapes/dune-shapes-proxy.ts';
 import { startCacheHarness, type CacheHarness } from '../cache/cache-harness.ts';
@@ -19,8 +21,8 @@ const SQL = `SELECT
   ${fineTimestampsSql('2024-01-01 00:08:37', 'MINUTE')},
   ${orNull(`${at} || '.100 UTC'`)} AS "t3::timestamp(3)",
   ${orNull(`${at} || '.100 UTC'`)} AS "z3::timestamp(3) with time zone",
-  ${orNull(`'[1.123456789012345678, 1.50]'`)} AS "legs::array(decimal(38,18))",
-  CASE i WHEN 1 THEN '{"a": 1.50,' || chr(10) || '"b": "x"}' WHEN 2 THEN 'no JSON' WHEN 3 THEN '[1e400, 12345678901234567890]' END AS "j::json",
+  ${orNull(`'[1.123456789012345678,1.50]'`)} AS "legs::array(decimal(38,18))",
+  CASE i WHEN 1 THEN '{"a":1.50,' || chr(10) || '"b":"x"}' WHEN 2 THEN 'no JSON' WHEN 3 THEN '[1e400,12345678901234567890]' END AS "j::json",
   ${orNull(`CASE i % 2 WHEN 1 THEN '98.8' ELSE '-0.5' END`)} AS "price::decimal(10,2)",
   ${orNull(`CASE i % 2 WHEN 1 THEN '0.5' ELSE '-0.05' END`)} AS "x::decimal(18,18)",
   ${orNull(`CASE i % 2 WHEN 1 THEN '1.123456789012345678' ELSE '18.8' END`)} AS "fee::decimal(38,18)",
@@ -81,11 +83,13 @@ describe('a JSON lines export', () => {
     ]);
   });
 
-  it('keeps a nested value as the JSON it came as, every digit, on its one line', async () => {
-    expect(await exportedLines('legs,j')).toEqual([
-      '{"legs":[1.123456789012345678, 1.50],"j":{"a": 1.50, "b": "x"}}',
-      '{"legs":[1.123456789012345678, 1.50],"j":"no JSON"}',
-      '{"legs":[1.123456789012345678, 1.50],"j":[1e400, 12345678901234567890]}',
+  it('keeps a nested value as the JSON the grid shows, every digit as written, on its one line', async () => {
+    const lines = await exportedLines('legs,j');
+    // the line break in a value is space between its parts, which the grid's cell may keep
+    expect(lines[0]).toMatch(/^\{"legs":\[1\.123456789012345678,1\.50\],"j":\{"a":1\.50, ?"b":"x"\}\}$/);
+    expect(lines.slice(1)).toEqual([
+      '{"legs":[1.123456789012345678,1.50],"j":"no JSON"}',
+      '{"legs":[1.123456789012345678,1.50],"j":[1e400,12345678901234567890]}',
       '{"legs":null,"j":null}',
     ]);
   });
@@ -116,4 +120,39 @@ describe('a JSON lines export', () => {
       '{"f":null,"w":null,"r":null}',
     ]);
   });
+
+  it('has the text the grid shows for every value, a JSON number only where a double keeps every digit', async () => {
+    const page = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: ROWS });
+    if (!page.ok) throw new Error(page.error.message);
+    const { columns, rows } = page.data;
+    const lines = await exportedLines(columns.map((c) => c.name).join(','));
+    expect(lines).toHaveLength(ROWS);
+    lines.forEach((line, r) => {
+      const sources = fieldSources(line);
+      expect([...sources.keys()]).toEqual(columns.map((c) => c.name));
+      columns.forEach((column, c) => {
+        const shown = cellFormat(column.type, { grouping: false })(rows[r]![c]);
+        const source = sources.get(column.name);
+        const where = `${column.name} in line ${r + 1}`;
+        // a nested value is the JSON text it came as, on its one line
+        if (source === undefined) return expect(line, where).toContain(`${JSON.stringify(column.name)}:${shown.replace(/\n/g, ' ')}`);
+        const value: unknown = JSON.parse(source);
+        expect(typeof value === 'string' ? value : source, where).toBe(shown);
+        if (typeof value === 'number') expect(compareDecimal(readDecimal(String(value))!, readDecimal(source)!), where).toBe(0);
+      });
+    });
+  });
 });
+
+type SourceReviver = (this: object, key: string, value: unknown, context?: { source?: string }) => unknown;
+
+/** Each key of a JSON object's text, with the text of its value where that is no object or array. */
+function fieldSources(line: string): Map<string, string | undefined> {
+  const holders = new Map<object, Map<string, string | undefined>>();
+  const reviver: SourceReviver = function (key, value, context) {
+    if (!holders.has(this)) holders.set(this, new Map());
+    holders.get(this)!.set(key, context?.source);
+    return value;
+  };
+  return holders.get(JSON.parse(line, reviver as Parameters<typeof JSON.parse>[1]) as object)!;
+}
