@@ -1,14 +1,14 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { kindOf, parseJsonExact, parseType } from '../../main/common/dune-types/index.ts';
+import { kindOf, parseType } from '../../main/common/dune-types/index.ts';
 
 // A stand-in for the hosted service's result shapes, in front of the embedded service: what the
 // tests cannot get from Dune itself. A column named `"amount::uint256"` in the SQL reaches the
 // client as `amount` of type `uint256`, its values as Dune sends them: integers as bare JSON
-// numbers (past 2^128 too), decimals as numbers, arrays and rows as JSON values, varbinary as the
-// `0x` text the SQL wrote. Results come as JSON or CSV pages with `next_uri` paging, never as
-// Parquet (the hosted service offers none). A status has `result_metadata` only when COMPLETED.
-// Everything else passes through as it is.
+// numbers (past 2^128 too), decimals as numbers, arrays and rows as JSON values with every number
+// as the SQL wrote it, varbinary as the `0x` text the SQL wrote. Results come as JSON or CSV pages
+// with `next_uri` paging, never as Parquet (the hosted service offers none). A status has
+// `result_metadata` only when COMPLETED. Everything else passes through as it is.
 // Filters and sorts sent to the service name the columns as the service knows them (with their
 // `::type`): a test filters such a result from the cache, where the app answers them itself. A
 // `columns` list (as a sample asks for) is put in the service's names.
@@ -32,14 +32,20 @@ function relabel(name: string, type: string): { name: string; type: string } {
   return typed ? { name: typed[1]!, type: typed[2]! } : { name, type };
 }
 
+const raw = JSON as unknown as { rawJSON(text: string): unknown };
+
 /** A value of a relabelled column as Dune writes it in JSON. */
 function duneValue(type: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const kind = kindOf(parseType(type));
-  const raw = JSON as unknown as { rawJSON(text: string): unknown };
   if ((kind === 'integer' || kind === 'big-integer' || kind === 'decimal') && /^-?\d+(\.\d+)?$/.test(value)) return raw.rawJSON(value);
-  if (kind === 'nested' || kind === 'json') return parseJsonExact(value);
+  if (kind === 'nested' || kind === 'json') return JSON.parse(value, asWritten as Parameters<typeof JSON.parse>[1]);
   return value;
+}
+
+// Dune writes the numbers in a nested value as the engine wrote them: `-0.0`, `98.80`.
+function asWritten(_key: string, value: unknown, context: { source?: string }): unknown {
+  return typeof value === 'number' ? raw.rawJSON(context.source!) : value;
 }
 
 interface Metadata {

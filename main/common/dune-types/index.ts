@@ -6,7 +6,7 @@ export { parseType, typeName, type DuneField, type DuneType } from './type-name.
 export { integerRange, isNumeric, isStructured, kindOf, type TypeKind } from './type-kind.ts';
 export { duneTypeOfDuckdb } from './from-duckdb.ts';
 export { storageType } from './storage-type.ts';
-export { binaryText, DOUBLE_DIGITS, numberCell, numberText, parseJsonExact, type RawJsonNumber } from './value-text.ts';
+export { binaryText, DOUBLE_DIGITS, nestedTextSql, numberCell, numberText, parseJsonExact, type RawJsonNumber } from './value-text.ts';
 export { compareDecimal, floorDecimal, readDecimal, writeDecimal, type DecimalText } from './decimal-text.ts';
 export { decimalText, decimalTextSql, floatText, spreadsheetRewrite, spreadsheetTimestamp } from './spreadsheet-text.ts';
 export { doubleTextSql, floatWord, floatWordSql, INFINITY, NEGATIVE_INFINITY, NOT_A_NUMBER, realDoubleSql } from './float-values.ts';

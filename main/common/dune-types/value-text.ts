@@ -1,3 +1,5 @@
+import { nestedPageColumns } from './page-columns.ts';
+
 // How values of Dune's types read as text: the hosted service sends varbinary as `0x` + hex and
 // big integers with every digit (as JSON numbers or strings); DuckDB writes a blob as escaped
 // text (`\xDE\xAD` with printable bytes as they are). Both read to one form, never through a double.
@@ -71,6 +73,40 @@ const exactNumbers: SourceReviver = (_key, value, context) => {
   return beyondDouble(source) ? rawJson.rawJSON!(source) : value;
 };
 
+/** Whether a value of a page with these columns is one of its rows: an object with every column. */
+function isRow(value: unknown, columns: string[]): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && columns.every((column) => Object.hasOwn(value, column));
+}
+
+/**
+ * On a page with nested values: a number inside one is kept as the text it was written as wherever
+ * JavaScript would write it otherwise (`-0.0`, `98.80`, `1.0E-5`), so that the nested value's cell
+ * has every number as the service wrote it, as a CSV page of it does. A row's own cells are read
+ * as on any page.
+ */
+function nestedExactNumbers(columns: string[]): SourceReviver {
+  let row: unknown = null;
+  return function (this: unknown, key, value, context) {
+    if (typeof value !== 'number') return value;
+    if (this !== row && isRow(this, columns)) row = this;
+    if (this === row) return exactNumbers(key, value, context);
+    const source = context.source!;
+    return source === String(value) ? value : rawJson.rawJSON!(source);
+  };
+}
+
+/** A parsed page with its own numbers (counts, metadata: all but its rows) as on any page, whatever their text. */
+function outsideRows(value: unknown, columns: string[]): unknown {
+  const text = numberText(value);
+  if (text !== null) return beyondDouble(text) ? value : Number(text);
+  if (typeof value !== 'object' || value === null || isRow(value, columns)) return value;
+  // the list of rows
+  if (Array.isArray(value) && isRow(value[0], columns)) return value;
+  const holder = value as Record<string, unknown>;
+  for (const key of Object.keys(holder)) holder[key] = outsideRows(holder[key], columns);
+  return value;
+}
+
 // Whether this engine hands revivers the source text of values.
 const SOURCE_TEXT = (() => {
   let seen = false;
@@ -84,12 +120,24 @@ const SOURCE_TEXT = (() => {
 /**
  * JSON.parse that never rounds a value through a double: an integer past 2^53, or a decimal with
  * more digits than a double holds, comes back as a RawJsonNumber of its text as written (see
- * `numberText`), which JSON.stringify writes back unchanged inside a nested value. Throws on an
- * engine that cannot say how a number was written, rather than round it.
+ * `numberText`); so does a number inside a nested value of a results page where JavaScript would
+ * write it otherwise. JSON.stringify writes such numbers back unchanged. Throws on an engine that
+ * cannot say how a number was written, rather than round it.
  */
 export function parseJsonExact(text: string): unknown {
   if (!SOURCE_TEXT) throw new Error('this JavaScript engine cannot read JSON numbers exactly (it gives revivers no source text)');
-  return JSON.parse(text, exactNumbers as Parameters<typeof JSON.parse>[1]);
+  const columns = nestedPageColumns(text);
+  if (columns === null) return JSON.parse(text, exactNumbers as Parameters<typeof JSON.parse>[1]);
+  return outsideRows(JSON.parse(text, nestedExactNumbers(columns) as Parameters<typeof JSON.parse>[1]), columns);
+}
+
+/**
+ * SQL: a nested value's JSON text as its cell from a JSON page has it (JSON.stringify of what
+ * parseJsonExact read): no whitespace between its parts, every number and string as written. Text
+ * that is not JSON is kept as it is.
+ */
+export function nestedTextSql(text: string): string {
+  return String.raw`CASE WHEN json_valid(${text}) THEN regexp_replace(${text}, '("(?:[^"\\]|\\.)*")|\s+', '\1', 'g') ELSE ${text} END`;
 }
 
 /** The text of a number parseJsonExact kept as written; null for any other value. */

@@ -1,6 +1,8 @@
 import {
   isNumeric,
+  isStructured,
   kindOf,
+  nestedTextSql,
   numberCell,
   parseType,
   realDoubleSql,
@@ -45,7 +47,8 @@ export function isNumberType(type: string): boolean {
  * A SELECT expression giving a column's cells as the service's JSON has them: timestamps as
  * `YYYY-MM-DD HH:MM:SS.mmm UTC` (as many digits as the type has), decimals as numbers (their exact
  * text past a double), bytes as `0x` hex, a real as the double its text names (see cachedValue),
- * other non-numeric types as their text.
+ * nested values as a JSON page's cell of them (a CSV page may space them out), other non-numeric
+ * types as their text.
  */
 export function cellExpression(column: Column): string {
   const name = quoteIdentifier(column.name);
@@ -56,6 +59,7 @@ export function cellExpression(column: Column): string {
   // a fraction as DuckDB's exact value, made a cell by toCacheCell
   const decimal = /^DECIMAL\(\d+,(\d+)\)$/.exec(type);
   if (decimal) return decimal[1] === '0' ? `CAST(${name} AS HUGEINT)` : name;
+  if (type === 'VARCHAR' && isStructured(kindOf(parseType(column.duneType ?? '')))) return nestedTextSql(name);
   if (/^(BOOLEAN|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|BIGNUM|DOUBLE|VARCHAR)$/.test(type)) return name;
   return `CAST(${name} AS VARCHAR)`;
 }

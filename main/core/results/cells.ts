@@ -3,7 +3,7 @@ import type { CellValue } from '../../contract/index.ts';
 
 /**
  * A JSON value as a grid cell: a number no double holds as its digits, nested values (lists,
- * rows) as their JSON text, with such numbers written as they came.
+ * rows) as their JSON text, each number in them as the service wrote it (see parseJsonExact).
  */
 export function toCell(value: unknown): CellValue {
   if (value === undefined || value === null) return null;

@@ -5,6 +5,7 @@ import {
   decimalTextSql,
   floatWord,
   floatWordSql,
+  nestedTextSql,
   realDoubleSql,
   timestampTextSql,
 } from '../../../../main/common/dune-types/index.ts';
@@ -33,6 +34,15 @@ describe('the shared rules in SQL', () => {
     ];
     const row = await one(cases.map(([text, type]) => decimalTextSql(`CAST('${text}' AS ${type})`)).join(', '));
     expect(row).toEqual(cases.map(([text, type]) => decimalText(text, Number(/,(\d+)\)/.exec(type)![1]))));
+  });
+
+  it("write a nested value's JSON text without the spaces between its parts, and other text as it is", async () => {
+    const texts = ['[ -0.0 , 1.0E-5,\n98.80 ]', '{"a  b" : "c, \\" d", "e": [ ]}', '[leg 1, x]'];
+    expect(await one(texts.map((text) => nestedTextSql(`'${text}'`)).join(', '))).toEqual([
+      '[-0.0,1.0E-5,98.80]',
+      '{"a  b":"c, \\" d","e":[]}',
+      '[leg 1, x]',
+    ]);
   });
 
   it('write a double that is no number as Dune does, and nothing for a number', async () => {
