@@ -6,7 +6,7 @@ import { nestedPageColumns } from './page-columns.ts';
 
 const HEX_TEXT = /^0x([0-9a-fA-F]{2})*$/;
 const INTEGER_TEXT = /^[-+]?\d+$/;
-const DECIMAL_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)$/;
+const DECIMAL_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 /**
  * Binary text in Dune's form (`0x` + lower-case hex) from either service's text of it: `0x...`
@@ -48,11 +48,21 @@ const rawJson = JSON as unknown as {
 /** Digits a double holds exactly, whatever they are. */
 export const DOUBLE_DIGITS = 15;
 
+/** The digits of a number's text from its first to its last that is not 0, its exponent aside; in one pass, as every fraction on a page comes here. */
 function significantDigits(text: string): number {
-  return text.replace(/[-+.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
+  let run = 0;
+  let significant = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x65 || code === 0x45) break;
+    if (code < 0x30 || code > 0x39 || (run === 0 && code === 0x30)) continue;
+    run++;
+    if (code !== 0x30) significant = run;
+  }
+  return significant;
 }
 
-/** Whether a number's text (digits, a sign, a point) says more than a double can hold. */
+/** Whether a number's text (digits, a sign, a point, an exponent) says more than a double can hold. */
 function beyondDouble(text: string): boolean {
   if (INTEGER_TEXT.test(text)) return !Number.isSafeInteger(Number(text));
   return DECIMAL_TEXT.test(text) && significantDigits(text) > DOUBLE_DIGITS;

@@ -3,6 +3,7 @@ import {
   binaryText,
   floorDecimal,
   kindOf,
+  numberCell,
   numberText,
   parseJsonExact,
   parseType,
@@ -123,6 +124,17 @@ describe('value text', () => {
     // a nested value is written back with its numbers as they came
     expect(JSON.stringify(row.legs)).toBe(`[{"v":${UINT256_MAX}}]`);
     expect(JSON.stringify(page)).toBe(text);
+  });
+
+  it('reads a number in exponent form exactly: past a double as its text, as a cell', () => {
+    const row = parseJsonExact('{"tiny":1.23456789012345678E-1,"small":3.1E-5,"big":1.5e+300}') as Record<string, unknown>;
+    expect(numberText(row.tiny)).toBe('1.23456789012345678E-1');
+    expect([row.small, row.big]).toEqual([0.000031, 1.5e300]);
+    expect(['1.23456789012345678E-1', '3.10000E-5', '-1.234567890123450e2'].map(numberCell)).toEqual([
+      '1.23456789012345678E-1',
+      0.000031,
+      -123.456789012345,
+    ]);
   });
 });
 
