@@ -5,10 +5,10 @@ import { kindOf, parseType } from '../../main/common/dune-types/index.ts';
 // A stand-in for the hosted service's result shapes, in front of the embedded service: what the
 // tests cannot get from Dune itself. A column named `"amount::uint256"` in the SQL reaches the
 // client as `amount` of type `uint256`, its values as Dune sends them: integers as bare JSON
-// numbers (past 2^128 too), decimals as numbers, arrays and rows as JSON values with every number
-// as the SQL wrote it, varbinary as the `0x` text the SQL wrote. Results come as JSON or CSV pages
-// with `next_uri` paging, never as Parquet (the hosted service offers none). A status has
-// `result_metadata` only when COMPLETED. Everything else passes through as it is.
+// numbers (past 2^128 too), decimals as numbers (in exponent form too), arrays and rows as JSON
+// values with every number as the SQL wrote it, varbinary as the `0x` text the SQL wrote. Results
+// come as JSON or CSV pages with `next_uri` paging, never as Parquet (the hosted service offers
+// none). A status has `result_metadata` only when COMPLETED. Everything else passes through as it is.
 // Filters and sorts sent to the service name the columns as the service knows them (with their
 // `::type`): a test filters such a result from the cache, where the app answers them itself. A
 // `columns` list (as a sample asks for) is put in the service's names.
@@ -38,7 +38,8 @@ const raw = JSON as unknown as { rawJSON(text: string): unknown };
 function duneValue(type: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const kind = kindOf(parseType(type));
-  if ((kind === 'integer' || kind === 'big-integer' || kind === 'decimal') && /^-?\d+(\.\d+)?$/.test(value)) return raw.rawJSON(value);
+  if ((kind === 'integer' || kind === 'big-integer' || kind === 'decimal') && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value))
+    return raw.rawJSON(value);
   if (kind === 'nested' || kind === 'json') return JSON.parse(value, asWritten as Parameters<typeof JSON.parse>[1]);
   return value;
 }

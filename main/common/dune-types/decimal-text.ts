@@ -56,3 +56,36 @@ export function compareDecimal(a: DecimalText, b: DecimalText): number {
   const right = b.whole + b.fraction.padEnd(width, '0');
   return left === right ? 0 : sign * (left < right ? -1 : 1);
 }
+
+// readDecimal's pattern, for DuckDB's regular expressions (RE2)
+const NUMBER_TEXT_SQL = String.raw`^\s*([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?\s*$`;
+// lambda parameters, named as no result's column is: DuckDB would take such a column for one
+const READ = '__querydesk_read';
+const SHIFTED = '__querydesk_shifted';
+const PADDED = '__querydesk_padded';
+const PARTS = '__querydesk_parts';
+
+/** SQL: `body`, in which `name` stands for `value`, computed once (DuckDB has no LET; a lambda has parameters). */
+function bind(value: string, name: string, body: string): string {
+  return `list_transform([${value}], lambda ${name}: ${body})[1]`;
+}
+
+/**
+ * SQL: writeDecimal(readDecimal(text)) of a VARCHAR expression, the number's plain digits (`3.1E-5`
+ * as `0.000031`), exactly; NULL where readDecimal reads none, and where the number has more digits
+ * after the point than `scale`, if given.
+ */
+export function plainDecimalSql(text: string, scale?: number): string {
+  const read = `regexp_extract(${text}, '${NUMBER_TEXT_SQL}', ['sign', 'whole', 'fraction', 'exponent'])`;
+  const exponent = `TRY_CAST(CASE ${READ}.exponent WHEN '' THEN '0' ELSE ${READ}.exponent END AS INTEGER)`;
+  const none = `(${READ}.whole = '' AND ${READ}.fraction = '') OR coalesce(abs(${exponent}) > ${MAX_EXPONENT}, true)`;
+  const shifted = `{'digits': ${READ}.whole || ${READ}.fraction, 'point': length(${READ}.whole) + ${exponent}}`;
+  // the digits with zeros on either side, so that the point falls after the first `at` of them
+  const padded = `repeat('0', greatest(0, -${SHIFTED}.point)) || ${SHIFTED}.digits || repeat('0', greatest(0, ${SHIFTED}.point - length(${SHIFTED}.digits)))`;
+  const at = `greatest(${SHIFTED}.point, 0)`;
+  const parts = `{'before': coalesce(nullif(ltrim(left(${PADDED}, ${at}), '0'), ''), '0'), 'after': rtrim(substr(${PADDED}, ${at} + 1), '0')}`;
+  const sign = `CASE WHEN ${READ}.sign = '-' AND (${PARTS}.before <> '0' OR ${PARTS}.after <> '') THEN '-' ELSE '' END`;
+  const written = `${sign} || ${PARTS}.before || CASE WHEN ${PARTS}.after = '' THEN '' ELSE '.' || ${PARTS}.after END`;
+  const kept = scale === undefined ? written : `CASE WHEN length(${PARTS}.after) <= ${scale} THEN ${written} END`;
+  return bind(read, READ, `CASE WHEN ${none} THEN NULL ELSE ${bind(shifted, SHIFTED, bind(padded, PADDED, bind(parts, PARTS, kept)))} END`);
+}

@@ -7,7 +7,7 @@ export { integerRange, isNumeric, isStructured, kindOf, type TypeKind } from './
 export { duneTypeOfDuckdb } from './from-duckdb.ts';
 export { storageType } from './storage-type.ts';
 export { binaryText, DOUBLE_DIGITS, nestedTextSql, numberCell, numberText, parseJsonExact, type RawJsonNumber } from './value-text.ts';
-export { compareDecimal, floorDecimal, readDecimal, writeDecimal, type DecimalText } from './decimal-text.ts';
+export { compareDecimal, floorDecimal, plainDecimalSql, readDecimal, writeDecimal, type DecimalText } from './decimal-text.ts';
 export { decimalText, decimalTextSql, floatText, spreadsheetRewrite, spreadsheetTimestamp } from './spreadsheet-text.ts';
 export { doubleTextSql, floatWord, floatWordSql, INFINITY, NEGATIVE_INFINITY, NOT_A_NUMBER, realDoubleSql } from './float-values.ts';
 export { timestampDigits, timestampTextSql } from './timestamp-text.ts';

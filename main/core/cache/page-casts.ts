@@ -1,4 +1,4 @@
-import { doubleTextSql, realDoubleSql } from '../../common/dune-types/index.ts';
+import { doubleTextSql, plainDecimalSql, realDoubleSql } from '../../common/dune-types/index.ts';
 
 // How a page's values become the cache's: each column's text (a CSV page's, or the text a Parquet
 // page carries) cast to its storage type. A value the type cannot hold is never changed on the
@@ -9,6 +9,7 @@ import { doubleTextSql, realDoubleSql } from '../../common/dune-types/index.ts';
 const MISFIT = 'querydesk: a value does not fit the storage type of column ';
 const MISFIT_IN_MESSAGE = new RegExp(`${MISFIT}(\\d+)`);
 const INTEGER = /^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|BIGNUM)$/;
+const DECIMAL = /^DECIMAL\(\d+,(\d+)\)$/;
 
 /** A value of column `column` (0-based, in the result's order) that its storage type cannot hold. */
 export class MisfitColumn extends Error {
@@ -26,15 +27,25 @@ export function misfitOf(error: unknown): MisfitColumn | null {
 }
 
 /**
- * A SELECT expression: `text` (VARCHAR) as a value of `type`, or NULL where it is none. DuckDB reads
- * no text in exponent form, such as its own text of a small double (`3.1e-05`, how the service
- * writes 0.000031 of a decimal column), as a DECIMAL whose digits are all fractional, DECIMAL(p,p):
- * such text goes through DOUBLE. An integer's cast would round `1.5`; Dune writes bytes as 0x hex,
- * DuckDB (an older embedded service) as its escaped text of a blob.
+ * `text` as a DECIMAL(p,s) with every digit, or NULL. DuckDB's cast rounds digits past the scale,
+ * and rounds text in exponent form too, or reads none as a DECIMAL(p,p) (`3.1e-05`, how the
+ * embedded service writes 0.000031 of one): such text is first made plain digits by the shared
+ * rule, none past the scale.
+ */
+function decimalCast(text: string, type: string, scale: number): string {
+  const plainInScale = `strpos(${text}, 'e') + strpos(${text}, 'E') = 0 AND (NOT contains(${text}, '.') OR length(${text}) - strpos(${text}, '.') <= ${scale})`;
+  return `CASE WHEN ${plainInScale} THEN TRY_CAST(${text} AS ${type}) ELSE TRY_CAST(${plainDecimalSql(text, scale)} AS ${type}) END`;
+}
+
+/**
+ * A SELECT expression: `text` (VARCHAR) as a value of `type`, or NULL where it is none. A decimal
+ * or an integer is never rounded (an integer's cast would round `1.5`); Dune writes bytes as 0x
+ * hex, DuckDB (an older embedded service) as its escaped text of a blob.
  */
 export function tryStorageCast(text: string, type: string): string {
   if (type === 'VARCHAR') return text;
-  if (/^DECIMAL\((\d+),\1\)$/.test(type)) return `coalesce(TRY_CAST(${text} AS ${type}), TRY_CAST(TRY_CAST(${text} AS DOUBLE) AS ${type}))`;
+  const decimal = DECIMAL.exec(type);
+  if (decimal) return decimalCast(text, type, Number(decimal[1]));
   if (type === 'BLOB') return `CASE WHEN starts_with(${text}, '0x') THEN TRY(unhex(substr(${text}, 3))) ELSE TRY_CAST(${text} AS BLOB) END`;
   if (INTEGER.test(type)) return `CASE WHEN contains(${text}, '.') THEN NULL ELSE TRY_CAST(${text} AS ${type}) END`;
   // DuckDB reads text into TIMESTAMPTZ through its time zone library, about 20 times slower than

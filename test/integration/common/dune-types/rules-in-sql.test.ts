@@ -6,8 +6,11 @@ import {
   floatWord,
   floatWordSql,
   nestedTextSql,
+  plainDecimalSql,
+  readDecimal,
   realDoubleSql,
   timestampTextSql,
+  writeDecimal,
 } from '../../../../main/common/dune-types/index.ts';
 
 // The shared rules in DuckDB's SQL write what the same rules in TypeScript write, for the layers
@@ -34,6 +37,18 @@ describe('the shared rules in SQL', () => {
     ];
     const row = await one(cases.map(([text, type]) => decimalTextSql(`CAST('${text}' AS ${type})`)).join(', '));
     expect(row).toEqual(cases.map(([text, type]) => decimalText(text, Number(/,(\d+)\)/.exec(type)![1]))));
+  });
+
+  it('write a number in plain digits as readDecimal reads it, exponent form too, and none past a scale', async () => {
+    const texts = ['3.1E-5', '1.23456789012345678E-1', '-1.5E+2', '98.80', '-0.0', '.5', ' +3 ', '1e18', '1e-1001', 'abc', '', '-'];
+    const read = await one(texts.map((text) => plainDecimalSql(`'${text}'`)).join(', '));
+    expect(read).toEqual(texts.map((text) => readDecimal(text)).map((value) => (value === null ? null : writeDecimal(value))));
+    expect(await one(['98.80', '0.125', '3.1E-5', '1.5E+2'].map((text) => plainDecimalSql(`'${text}'`, 2)).join(', '))).toEqual([
+      '98.8',
+      null,
+      null,
+      '150',
+    ]);
   });
 
   it("write a nested value's JSON text without the spaces between its parts, and other text as it is", async () => {
