@@ -165,3 +165,20 @@ export function withoutSource<T>(result: Result<T>): unknown {
   const { fromCache: _, ...data } = result.data as T & { fromCache?: unknown };
   return { ok: true, data };
 }
+
+/**
+ * The first `rows` rows of a finished result read from the service's pages, then again from the
+ * cache once it holds the whole result: the two answers a test of exact values compares, and the
+ * cached rows.
+ */
+export async function readPagesThenCache(harness: CacheHarness, executionId: string, rows: number) {
+  const request = { accountId: 'local', executionId, startRow: 0, endRow: rows };
+  const fromPages = await harness.call('results:getRows', request);
+  const status = await harness.cacheWhole(executionId);
+  if (status.state !== 'cached' || status.rowsLoaded !== rows)
+    throw new Error(`the result was not cached whole: ${JSON.stringify(status)}`);
+  const cached = await harness.call('results:getRows', request);
+  if (!cached.ok || cached.data.fromCache === undefined)
+    throw new Error(`the rows were not read from the cache: ${JSON.stringify(cached)}`);
+  return { fromPages: withoutSource(fromPages), fromCache: withoutSource(cached), rows: cached.data.rows };
+}

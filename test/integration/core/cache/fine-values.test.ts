@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileTarget, type ExportDestinations } from '../../../../main/core/export/destination.ts';
 import { fineTimestampsSql } from '../../../dune-shapes/dune-result-sql.ts';
 import { startDuneShapes } from '../../../dune-shapes/dune-shapes-proxy.ts';
-import { startCacheHarness, withoutSource, type CacheHarness } from './cache-harness.ts';
+import { readPagesThenCache, startCacheHarness, type CacheHarness } from './cache-harness.ts';
 
 // Values whose text a cache could change on the way: timestamps finer than milliseconds (and of
 // none), a real, doubles that are no number. A Dune-shaped result, cached, reads back as Dune's JSON
@@ -22,7 +22,7 @@ ORDER BY i`;
 
 let harness: CacheHarness;
 let executionId: string;
-let fromPages: unknown;
+let read: Awaited<ReturnType<typeof readPagesThenCache>>;
 let outDir: string;
 const destinations: ExportDestinations = { choose: async (exportId, name) => fileTarget(join(outDir, name), exportId) };
 
@@ -46,18 +46,14 @@ beforeAll(async () => {
   harness = await startCacheHarness({}, { exportDestinations: destinations }, startDuneShapes);
   outDir = harness.dir;
   executionId = await harness.runSql(FINE_SQL);
-  fromPages = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: ROWS });
-  expect(await harness.cacheWhole(executionId)).toMatchObject({ state: 'cached', rowsLoaded: ROWS });
+  read = await readPagesThenCache(harness, executionId, ROWS);
 });
 afterAll(async () => harness?.close());
 
 describe('fine values in the cache', () => {
-  it("read back as Dune's JSON pages gave them: every digit of a timestamp, a real's text, NaN and infinities", async () => {
-    const cached = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: ROWS });
-    if (!cached.ok) throw new Error(cached.error.message);
-    expect(cached.data.fromCache).toBeDefined();
-    expect(withoutSource(cached)).toEqual(fromPages);
-    expect(cached.data.rows.slice(0, 4)).toEqual([
+  it("read back as Dune's JSON pages gave them: every digit of a timestamp, a real's text, NaN and infinities", () => {
+    expect(read.fromCache).toEqual(read.fromPages);
+    expect(read.rows.slice(0, 4)).toEqual([
       [
         1,
         '2024-01-01 00:09:37.123456 UTC',

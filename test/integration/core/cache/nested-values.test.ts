@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UINT256_MAX } from '../../../dune-shapes/dune-result-sql.ts';
 import { startDuneShapes } from '../../../dune-shapes/dune-shapes-proxy.ts';
-import { startCacheHarness, withoutSource, type CacheHarness } from './cache-harness.ts';
+import { readPagesThenCache, startCacheHarness, type CacheHarness } from './cache-harness.ts';
 
 // Nested values as Dune writes them, spaced out in its CSV, with numbers a double would rewrite
 // (the sign of a zero, a decimal's scale, an exponent, digits past a double): a cell of one reads
@@ -20,25 +20,21 @@ ORDER BY i`;
 
 let harness: CacheHarness;
 let executionId: string;
-let fromPages: unknown;
+let read: Awaited<ReturnType<typeof readPagesThenCache>>;
 
 beforeAll(async () => {
   harness = await startCacheHarness({}, {}, startDuneShapes);
   executionId = await harness.runSql(NESTED_SQL);
-  fromPages = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: ROWS });
-  expect(await harness.cacheWhole(executionId)).toMatchObject({ state: 'cached', rowsLoaded: ROWS });
+  read = await readPagesThenCache(harness, executionId, ROWS);
 });
 afterAll(async () => harness?.close());
 
 describe('a nested value', () => {
-  it('reads the same from JSON pages and from the cache of CSV pages, every number as Dune wrote it', async () => {
-    const cached = await harness.call('results:getRows', { accountId: 'local', executionId, startRow: 0, endRow: ROWS });
-    if (!cached.ok) throw new Error(cached.error.message);
-    expect(cached.data.fromCache).toBeDefined();
-    expect(withoutSource(cached)).toEqual(fromPages);
+  it('reads the same from JSON pages and from the cache of CSV pages, every number as Dune wrote it', () => {
+    expect(read.fromCache).toEqual(read.fromPages);
     const token = `{"p":1.50,"raw":${UINT256_MAX},"name":"a  b, c"}`;
     const legs = '[{"v":-0.0},{"v":12345678901234567.8}]';
-    expect(cached.data.rows).toEqual([
+    expect(read.rows).toEqual([
       [1, '[-0.0,0.1]', '[98.80]', token, legs, '{"a":0.10}'],
       [2, '[1.0E-5,2.0,1.5e+300]', '[0.00,-1.50]', token, legs, '{"a":0.10}'],
       [3, null, '[]', token, legs, '{"a":0.10}'],
