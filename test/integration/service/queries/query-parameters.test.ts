@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FED_ENUM } from '../../../dune-shapes/dune-parameter.ts';
 import { startHarness, type Harness, type Json } from '../service-harness.ts';
 
 let h: Harness;
@@ -24,21 +25,16 @@ async function create(body: Record<string, unknown>): Promise<number> {
 
 describe('parameter definitions', () => {
   it('keeps every documented field of a parameter, on create and on update', async () => {
-    const chain = {
-      key: 'chain',
-      type: 'enum',
-      value: 'a',
-      description: 'the chain',
-      enumOptions: ['a', 'b'],
-      isMultiselect: false,
-      isFreeformAllowed: false,
-      enumFromResults: { queryId: 1, columnName: 'chain' },
-      values: ['a'],
-    };
+    const chain = FED_ENUM;
     const id = await create({ query_sql: "select '{{chain}}' as c", parameters: [chain] });
     expect((await h.get(`/api/v1/query/${id}`)).body.parameters).toEqual([chain]);
 
-    const changed = { ...chain, isFreeformAllowed: true, enumFromResults: { queryId: 2, columnName: 'name' }, values: ['a', 'b'] };
+    const changed = {
+      ...chain,
+      isFreeformAllowed: false,
+      enumFromResults: { queryId: 2, columnName: 'name' },
+      values: ['ethereum', 'base'],
+    };
     expect((await send('PATCH', `/api/v1/query/${id}`, { parameters: [changed] })).status).toBe(200);
     expect((await h.get(`/api/v1/query/${id}`)).body.parameters).toEqual([changed]);
   });
