@@ -1,4 +1,12 @@
-import { decimalTextSql, DOUBLE_DIGITS, floatWordSql, isStructured, kindOf, parseType } from '../../common/dune-types/index.ts';
+import {
+  decimalTextSql,
+  DOUBLE_DIGITS,
+  exactIntegerSql,
+  floatWordSql,
+  isStructured,
+  kindOf,
+  parseType,
+} from '../../common/dune-types/index.ts';
 import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 import type { Column } from '../../filter-language/index.ts';
 import { cachedValue, cellExpression } from '../cache/storage-types.ts';
@@ -24,21 +32,6 @@ export function jsonLineSelect(columns: Column[]): string {
   return `${["'{'", ...fields, "'}'"].join(' || ')} AS line`;
 }
 
-const MAX_EXACT = Number.MAX_SAFE_INTEGER;
-const WIDE_INTEGER = /^(BIGINT|HUGEINT|BIGNUM|DECIMAL\(\d+,0\))$/;
-const WIDE_UNSIGNED = /^(UBIGINT|UHUGEINT)$/;
-
-/**
- * For an integer type that holds values past 2^53, the condition under which a value is a JSON
- * number a double keeps exactly; past it, a value is a string of its digits, as a cell has it (see
- * numberCell). Null for any other type.
- */
-function exactInteger(name: string, type: string): string | null {
-  if (WIDE_INTEGER.test(type)) return `${name} BETWEEN -${MAX_EXACT} AND ${MAX_EXACT}`;
-  // never compared with a negative bound, which a UHUGEINT past 2^127 cannot be compared with
-  return WIDE_UNSIGNED.test(type) ? `${name} <= ${MAX_EXACT}` : null;
-}
-
 /** SQL: DuckDB's JSON text of an expression's value: a string for text, a number for a number. */
 function jsonOf(expression: string): string {
   return `CAST(to_json(${expression}) AS VARCHAR)`;
@@ -55,7 +48,8 @@ function jsonValueSql(column: Column): string {
     return `CASE WHEN isfinite(${double}) THEN ${floatTextSql(double)} ELSE ${jsonOf(floatWordSql(double))} END`;
   }
   if (/^DECIMAL\(\d+,[1-9]\d*\)$/.test(column.type)) return decimalJson(name);
-  const exact = exactInteger(name, column.type);
+  // past what a double holds, a string of its digits, as a cell has it (see numberCell)
+  const exact = exactIntegerSql(name, column.type);
   if (exact) return `CASE WHEN ${exact} THEN CAST(${name} AS VARCHAR) ELSE ${jsonOf(`CAST(${name} AS VARCHAR)`)} END`;
   const cell = cellExpression(column);
   if (column.type === 'VARCHAR' && isStructured(kindOf(parseType(column.duneType ?? '')))) return nestedJson(name, cell);
@@ -64,11 +58,11 @@ function jsonValueSql(column: Column): string {
 
 /**
  * A nested or JSON value is the grid's cell of it, the JSON text it came as with every digit as
- * written; a line break in it (only ever space between its parts) is a space, as a JSON line has
- * none. Text that is no JSON is a string of it.
+ * written and no space between its parts (see nestedTextSql), so no line break. Text that is no
+ * JSON is a string of it.
  */
 function nestedJson(name: string, cell: string): string {
-  return `CASE WHEN json_valid(${name}) THEN trim(regexp_replace(${cell}, '[\\r\\n]', ' ', 'g')) ELSE ${jsonOf(cell)} END`;
+  return `CASE WHEN json_valid(${name}) THEN ${cell} ELSE ${jsonOf(cell)} END`;
 }
 
 /**
