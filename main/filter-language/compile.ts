@@ -1,4 +1,4 @@
-import { kindOf, parseType } from '../common/dune-types/index.ts';
+import { binaryTextSql, kindOf, parseType } from '../common/dune-types/index.ts';
 import { quoteIdentifier } from '../common/sql-quote.ts';
 import type { ColumnRef, Comparison, Filter, Literal, SortTerm } from './ast.ts';
 import { FilterLanguageError, type LanguagePart } from './errors.ts';
@@ -76,7 +76,7 @@ function columnSql(column: Column): string {
 function likeSql(column: Column): string {
   // LIKE on a lower-case pattern, not ILIKE: DuckDB's ILIKE over this text refused a pattern ending
   // in a NUL character with an error of its own, and hex digits have one case
-  if (storedKind(column) === 'binary') return `('0x' || lower(hex(${quoteIdentifier(column.name)}))) LIKE lower(?)`;
+  if (storedKind(column) === 'binary') return `${binaryTextSql(quoteIdentifier(column.name))} LIKE lower(?)`;
   return `CAST(${quoteIdentifier(column.name)} AS VARCHAR) LIKE ?`;
 }
 

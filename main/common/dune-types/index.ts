@@ -11,3 +11,4 @@ export { compareDecimal, floorDecimal, plainDecimalSql, readDecimal, writeDecima
 export { decimalText, decimalTextSql, floatText, spreadsheetRewrite, spreadsheetTimestamp } from './spreadsheet-text.ts';
 export { doubleTextSql, floatWord, floatWordSql, INFINITY, NEGATIVE_INFINITY, NOT_A_NUMBER, realDoubleSql } from './float-values.ts';
 export { timestampDigits, timestampTextSql } from './timestamp-text.ts';
+export { binaryTextSql, exactIntegerSql } from './json-sql.ts';

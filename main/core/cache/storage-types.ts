@@ -1,4 +1,5 @@
 import {
+  binaryTextSql,
   isNumeric,
   isStructured,
   kindOf,
@@ -54,7 +55,7 @@ export function cellExpression(column: Column): string {
   const name = quoteIdentifier(column.name);
   const type = column.type;
   if (type.startsWith('TIMESTAMP')) return timestampText(column);
-  if (type === 'BLOB') return hexText(name);
+  if (type === 'BLOB') return binaryTextSql(name);
   if (type === 'FLOAT') return cachedValue(column);
   // a fraction as DuckDB's exact value, made a cell by toCacheCell
   const decimal = /^DECIMAL\(\d+,(\d+)\)$/.exec(type);
@@ -70,11 +71,6 @@ export function cellExpression(column: Column): string {
  */
 export function cachedValue(column: Column, expression = quoteIdentifier(column.name)): string {
   return column.type === 'FLOAT' ? realDoubleSql(expression) : expression;
-}
-
-/** A blob expression as Dune writes bytes: `0x` and lower-case hex. */
-export function hexText(expression: string): string {
-  return `'0x' || lower(hex(${expression}))`;
 }
 
 /**

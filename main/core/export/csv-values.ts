@@ -1,8 +1,8 @@
-import { decimalTextSql, DOUBLE_DIGITS, doubleTextSql, kindOf, parseType } from '../../common/dune-types/index.ts';
+import { binaryTextSql, decimalTextSql, DOUBLE_DIGITS, doubleTextSql, kindOf, parseType } from '../../common/dune-types/index.ts';
 import { quoteIdentifier } from '../../common/sql-quote.ts';
 import type { ExportText } from '../../contract/index.ts';
 import type { Column } from '../../filter-language/index.ts';
-import { cachedValue, hexText, timestampText } from '../cache/storage-types.ts';
+import { cachedValue, timestampText } from '../cache/storage-types.ts';
 import { floatTextSql } from './float-text-sql.ts';
 
 // What DuckDB's CSV writer is given for each cached column: the text a CSV export has, the same
@@ -24,7 +24,7 @@ export function csvValueExpression(column: Column, text: ExportText): string {
 function serviceValue(column: Column): string {
   const name = quoteIdentifier(column.name);
   if (column.type.startsWith('TIMESTAMP')) return timestampText(column);
-  if (column.type === 'BLOB') return hexText(name);
+  if (column.type === 'BLOB') return binaryTextSql(name);
   const decimal = /^DECIMAL\((\d+),[1-9]\d*\)$/.exec(column.type);
   if (decimal && Number(decimal[1]) > DOUBLE_DIGITS) {
     // a value with more digits than a double holds is written with every one of them

@@ -1,6 +1,7 @@
 import { csvField } from '../../common/csv-text.ts';
 import {
   doubleTextSql,
+  exactIntegerSql,
   duneTypeOfDuckdb,
   floatWordSql,
   parseType,
@@ -21,9 +22,6 @@ import { servedPartsSql } from './served-parts-sql.ts';
 // with a time zone are shown in UTC: the connection's TimeZone is UTC. A VARIANT is sent as the JSON
 // of its value, as a column of Dune's `json` is.
 
-const MAX_EXACT = '9007199254740991';
-const WIDE_INTEGER = /^(BIGINT|HUGEINT|DECIMAL\(\d+,0\)|BIGNUM)$/;
-const WIDE_UNSIGNED = /^(UBIGINT|UHUGEINT)$/;
 const DECIMAL_FRACTION = /^DECIMAL\(\d+,[1-9]\d*\)$/;
 const FLOAT = /^(FLOAT|DOUBLE)$/;
 // a double holds 15 digits exactly
@@ -49,9 +47,8 @@ function floatValue(column: string, type: string): string {
 function asNumber({ name, type }: ResultColumn): { fits: string; value: string; otherwise: string } | null {
   const c = quoteIdentifier(name);
   const text = `${c}::VARCHAR`;
-  if (WIDE_INTEGER.test(type)) return { fits: `${c} BETWEEN -${MAX_EXACT} AND ${MAX_EXACT}`, value: `${c}::BIGINT`, otherwise: text };
-  // unsigned: never compared with a negative bound (a UHUGEINT past 2^127 has no signed form)
-  if (WIDE_UNSIGNED.test(type)) return { fits: `${c} <= ${MAX_EXACT}`, value: `${c}::BIGINT`, otherwise: text };
+  const exact = exactIntegerSql(c, type);
+  if (exact) return { fits: exact, value: `${c}::BIGINT`, otherwise: text };
   if (DECIMAL_FRACTION.test(type)) return { fits: `${c}::DOUBLE::${type} = ${c}`, value: `${c}::DOUBLE`, otherwise: text };
   if (FLOAT.test(type)) {
     const double = floatValue(c, type);

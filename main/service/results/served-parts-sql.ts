@@ -1,4 +1,4 @@
-import { doubleTextSql, floatWordSql, parseType, realDoubleSql, type DuneType } from '../../common/dune-types/index.ts';
+import { binaryTextSql, doubleTextSql, floatWordSql, parseType, realDoubleSql, type DuneType } from '../../common/dune-types/index.ts';
 import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 
 // DuckDB's JSON of a value spells some of its parts otherwise than Dune: a BLOB as its escaped text
@@ -11,11 +11,6 @@ import { quoteIdentifier, quoteLiteral } from '../../common/sql-quote.ts';
 
 const NESTED = new Set(['array', 'map', 'row', 'union']);
 const FLOATS = new Set(['real', 'double']);
-
-/** `0x` and the bytes' lower-case hex, of a BLOB expression. */
-export function hexSql(expression: string): string {
-  return `('0x' || lower(hex(${expression})))`;
-}
 
 function spelledOtherwise(type: DuneType): boolean {
   return type.name === 'varbinary' || FLOATS.has(type.name) || (NESTED.has(type.name) && type.fields.some((f) => spelledOtherwise(f.type)));
@@ -38,7 +33,7 @@ function served(expression: string, type: DuneType, depth: number, isKey = false
   const x = `x${depth}`;
   switch (type.name) {
     case 'varbinary':
-      return hexSql(expression);
+      return binaryTextSql(expression);
     case 'array':
       return `list_transform(${expression}, lambda ${x}: ${served(x, type.fields[0]!.type, depth + 1)})`;
     case 'map': {
@@ -66,7 +61,7 @@ function served(expression: string, type: DuneType, depth: number, isKey = false
 
 /**
  * A column's expression for DuckDB's JSON (or, for a BLOB, its text) with its parts, at any depth,
- * as Dune sends them: bytes as `0x` hex text (see hexSql), floats inside a nested value as JSON
+ * as Dune sends them: bytes as `0x` hex text (see binaryTextSql), floats inside a nested value as JSON
  * values; the column as it is when its type holds none. `duckdbType`: DuckDB's name of its type.
  * A float column itself is the caller's (see cell-sql.ts), which writes it as a number where it can.
  */

@@ -29,6 +29,11 @@ const RULES: { rule: string; home: string[]; tellTales: RegExp[] }[] = [
     tellTales: [/['"]-Infinity['"]/, /inf\|infinity/],
   },
   {
+    rule: "bytes as Dune's 0x hex, and the integers a double holds, in SQL",
+    home: ['main/common/dune-types/json-sql.ts'],
+    tellTales: [/lower\(hex\(/, /BETWEEN -\$\{|BETWEEN -9007199254740991/],
+  },
+  {
     rule: 'the CSV record scanner',
     home: ['main/common/csv-text.ts'],
     tellTales: [/\[\^,\\r\\n\]\*/, /=== '"'\)\s*(\w+) = !\1/],
