@@ -26,10 +26,11 @@ export class ParameterForm {
     this.fields = fields;
     const values: Record<string, FieldValue> = {};
     for (const field of fields) {
-      // What the user typed survives a save that keeps the field as it was.
+      // What the user typed survives a save that keeps the field as it was; a field left at its
+      // default takes the default saved.
       const kept = previous?.fields.find((p) => p.key === field.key && p.type === field.type);
       const draft = restored?.[field.key];
-      if (kept) values[field.key] = previous!.values[field.key] ?? initialValue(field);
+      if (kept) values[field.key] = changedFrom(kept, previous!.values[field.key]) ?? initialValue(field);
       else values[field.key] = draft === undefined ? initialValue(field) : fieldValueOf(field, draft);
     }
     this.values = values;
@@ -55,6 +56,11 @@ export class ParameterForm {
   take(): ParameterValues | null {
     return this.isValid ? wireValues(this.fields, this.values) : null;
   }
+}
+
+/** A field's value when it is not the one the field started with; undefined otherwise. */
+function changedFrom(field: QueryParameter, value: FieldValue | undefined): FieldValue | undefined {
+  return value !== undefined && JSON.stringify(value) !== JSON.stringify(initialValue(field)) ? value : undefined;
 }
 
 function signature(fields: QueryParameter[]): string {
