@@ -13,7 +13,8 @@ export function placeholderNames(sql: string): string[] {
   return [...new Set(Array.from(sql.matchAll(PLACEHOLDER), (m) => m[1]!))];
 }
 
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/** A number parameter's value: digits, maybe a sign, a point and an exponent. */
+export const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 /** `YYYY-MM-DD HH:MM[:SS]`, with a space or a T, as the service and the date-time picker write it. */
 export const DATETIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?/;
 

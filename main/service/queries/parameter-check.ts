@@ -1,10 +1,10 @@
+import { NUMBER } from '../../common/parameters.ts';
 import type { ParameterDefinition } from './query-store.ts';
 
 // What a typed parameter's value may be before it goes into the SQL as text. The values an
 // execution is given and the defaults a query keeps follow this one rule, so a default that
 // was accepted always runs.
 
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 const shown = (text: string) => `'${text.slice(0, 100)}'`;
