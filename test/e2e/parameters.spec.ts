@@ -51,3 +51,32 @@ test('defines the parameters typed in the SQL, saves them with the query, and fl
   await openQuery(page, 'Demo trades');
   await expect(page.getByRole('region', { name: 'Parameters' }).getByLabel(/^n\s*number$/)).toHaveValue('21');
 });
+
+test('an enum’s options are typed one to a line, so an option may hold a comma', async ({ page, ownHost }) => {
+  await page.goto(ownHost.url());
+  await openQuery(page, 'Demo trades');
+  const editor = page.getByRole('textbox', { name: 'SQL of Demo trades' });
+  await replaceSql(page, editor, "select '{{dex}}' as dex");
+  await page.getByRole('button', { name: 'Define parameters…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Parameters of “Demo trades”' });
+  await dialog.getByRole('button', { name: 'Add dex' }).click();
+  const dex = dialog.getByRole('group', { name: 'Parameter dex' });
+  await dex.getByLabel('Type').selectOption('enum');
+  await expect(dex).toContainText('List the options, one to a line.');
+  await dex.getByLabel('Options').fill('Uniswap, v3\nCurve');
+  await dex.getByLabel('Default').fill('Curve');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+
+  const field = page.getByRole('region', { name: 'Parameters' }).getByLabel('dex');
+  await expect(field.getByRole('option')).toHaveText(['Uniswap, v3', 'Curve']);
+  await field.selectOption('Uniswap, v3');
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(executionState(page)).toHaveText('Completed', { timeout: 45_000 });
+  await expect(await cellOf(page.getByRole('grid'), 'dex', 0)).toHaveText('Uniswap, v3');
+
+  // opened again, the options read as they were typed
+  await page.getByRole('button', { name: 'More actions for Demo trades' }).click();
+  await page.getByRole('menuitem', { name: 'Parameters…' }).click();
+  await expect(dialog.getByRole('group', { name: 'Parameter dex' }).getByLabel('Options')).toHaveValue('Uniswap, v3\nCurve');
+});

@@ -11,7 +11,7 @@ export interface ParameterRow {
   key: string;
   type: ParameterType;
   value: string;
-  /** The options as typed, separated by commas. */
+  /** The options as typed, one to a line: an option may hold a comma (Dune's are a list). */
   options: string;
   multi: boolean;
   /** The definition the row was opened from (null for a row added in the dialog). */
@@ -23,7 +23,7 @@ export function rowOf(parameter: QueryParameter): ParameterRow {
     key: parameter.key,
     type: (PARAMETER_TYPES as readonly string[]).includes(parameter.type) ? (parameter.type as ParameterType) : 'text',
     value: parameter.value,
-    options: (parameter.enumOptions ?? []).join(', '),
+    options: optionsText(parameter.enumOptions ?? []),
     multi: parameter.isMultiselect === true,
     source: parameter,
   };
@@ -38,9 +38,17 @@ export function fedFrom(row: ParameterRow): EnumFromResults | null {
   return row.type === 'enum' ? (row.source?.enumFromResults ?? null) : null;
 }
 
+const optionsText = (options: readonly string[]) => options.join('\n');
+
+/**
+ * The options of the row's text, one to a line. Options left as they were opened go back exactly
+ * as they came, even those the text cannot hold (a line break, spaces around, an empty one).
+ */
 export function optionsOf(row: ParameterRow): string[] {
+  const opened = row.source?.enumOptions;
+  if (opened && row.options === optionsText(opened)) return [...opened];
   return row.options
-    .split(',')
+    .split('\n')
     .map((o) => o.trim())
     .filter(Boolean);
 }
@@ -57,7 +65,7 @@ export function rowProblem(rows: readonly ParameterRow[], index: number): string
   // options fed by a query's results are the service's to know, and a free-form enum takes any value
   if (row.type === 'enum' && fedFrom(row) === null) {
     const options = optionsOf(row);
-    if (options.length === 0) return 'List the options, separated by commas.';
+    if (options.length === 0) return 'List the options, one to a line.';
     const chosen = row.multi ? row.value.split(',').map((v) => v.trim()) : [row.value.trim()];
     if (row.source?.isFreeformAllowed !== true && chosen.some((value) => !options.includes(value)))
       return 'The default must be one of the options.';

@@ -32,8 +32,8 @@ describe('a parameter row', () => {
 
   it('asks a typed enum for options, and for a default among them unless free-form', () => {
     const typed = { ...newRow('pick'), type: 'enum' as const };
-    expect(rowProblem([typed], 0)).toBe('List the options, separated by commas.');
-    const outside = { ...typed, options: 'a, b', value: 'c' };
+    expect(rowProblem([typed], 0)).toBe('List the options, one to a line.');
+    const outside = { ...typed, options: 'a\n b \n\n', value: 'c' };
     expect(rowProblem([outside], 0)).toBe('The default must be one of the options.');
     const freeform = { ...outside, source: { key: 'pick', type: 'enum', value: 'a', isFreeformAllowed: true } };
     expect(rowProblem([freeform], 0)).toBeNull();
@@ -45,5 +45,20 @@ describe('a parameter row', () => {
       isMultiselect: false,
       isFreeformAllowed: true,
     });
+  });
+
+  it('keeps an option with a comma whole, and options left alone exactly as they came', () => {
+    const listed: QueryParameter = {
+      key: 'dex',
+      type: 'enum',
+      value: 'Uniswap, v3',
+      enumOptions: ['Uniswap, v3', ' Curve ', ''],
+      isMultiselect: false,
+    };
+    expect(definitionOf(rowOf(listed))).toEqual(listed);
+    // edited: one option to a line, each trimmed, empty lines dropped
+    const edited = { ...rowOf(listed), options: 'Uniswap, v3\nCurve\nBalancer, v2' };
+    expect(rowProblem([edited], 0)).toBeNull();
+    expect(definitionOf(edited).enumOptions).toEqual(['Uniswap, v3', 'Curve', 'Balancer, v2']);
   });
 });
