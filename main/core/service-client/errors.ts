@@ -11,6 +11,12 @@ export interface ServiceError {
   /** HTTP status when the service answered; null when it did not (network, timeout, cancel). */
   status: number | null;
   message: string;
+  /**
+   * The wait the service asked for before the request is sent again (Retry-After, as seconds or a
+   * date), when it gave one: the transport's own retries end before long waits, so a caller that
+   * tries later must know it.
+   */
+  retryAfterMs?: number;
 }
 
 export type ClientResult<T> = Result<T, ServiceError>;

@@ -1,11 +1,10 @@
-import { parseJsonExact } from '../../common/dune-types/index.ts';
-import { secondsText, waitNote } from '../../common/wait-note.ts';
+import { secondsText } from '../../common/wait-note.ts';
 import { ok } from '../../contract/index.ts';
 import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
-import { failure, kindForStatus, type ClientResult, type ServiceError } from './errors.ts';
+import { failure, type ClientResult, type ServiceError } from './errors.ts';
+import { httpFailure, parseJson } from './http-failure.ts';
 import { networkFailureText } from './network-words.ts';
 import { backoffDelay, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy.ts';
-import { isObject } from './wire-read.ts';
 
 // The one place that speaks HTTP to the service: base URL, key header, timeout, abort, retries,
 // and errors turned into values. The resource modules only describe paths and shapes.
@@ -260,30 +259,4 @@ class HttpTransport implements Transport {
     } else if (outcome.data.status === 401) connection.onReach(httpFailure(outcome.data, null).error);
     else connection.onReach(null);
   }
-}
-
-function httpFailure(response: RawResponse, refusedWaitMs: number | null) {
-  const note = refusedWaitMs === null ? '' : waitNote(refusedWaitMs);
-  return failure(
-    kindForStatus(response.status),
-    errorMessage(response.status, parseJson(response.text), response.text, note),
-    response.status,
-  );
-}
-
-// Dune sends uint256 amounts as JSON numbers: none may be rounded through a double on the way in.
-function parseJson(text: string): unknown {
-  try {
-    return parseJsonExact(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The service's own words when it gave some, kept exact; else what it answered, in ours. */
-function errorMessage(status: number, body: unknown, text: string, note: string): string {
-  if (isObject(body) && typeof body.error === 'string' && body.error.trim() !== '') return body.error + note;
-  const snippet = text.trim().replace(/\s+/g, ' ').slice(0, 200);
-  if (snippet === '') return `The service answered with HTTP ${status} without saying why${note}.`;
-  return `The service answered with HTTP ${status} without saying why${note}; its answer began: “${snippet}”.`;
 }

@@ -85,7 +85,7 @@ describe('retries', () => {
       body: { error: 'Too many requests' },
     }));
     const result = await client.queries.list();
-    expect(result).toMatchObject({ ok: false, error: { kind: 'rate_limited', status: 429 } });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'rate_limited', status: 429, retryAfterMs: 3_600_000 } });
     expect(result.ok ? '' : result.error.message).toBe('Too many requests (try again in 3600 s)');
     expect(fake.requests).toHaveLength(1);
   });
