@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { hasResult, PARTIAL_REFUSAL } from '../../common/dune-states.ts';
+import { placeholderNames } from '../../common/parameters.ts';
 import type { ServiceAccount } from '../accounts/account-store.ts';
 import { readableExecution } from '../executions/execution-access.ts';
 import { STATE, type Execution } from '../executions/execution-store.ts';
@@ -10,6 +11,7 @@ import { badRequest, notFound } from '../http/http-error.ts';
 import type { Reply, RouteRequest, Router } from '../http/router.ts';
 import { Slots, SlotsByKey } from '../http/slots.ts';
 import { readableQuery } from '../queries/query-access.ts';
+import type { ParameterDefinition } from '../queries/query-store.ts';
 import { ParameterError, resolveParameters } from '../queries/template.ts';
 import { csvHeader } from '../results/cell-sql.ts';
 import { isOn, nextPage } from '../results/paging.ts';
@@ -39,15 +41,31 @@ function asksParquet(accept: string | undefined): boolean {
   return parquet > 0 && parquet >= (weights.get('text/csv') ?? 0);
 }
 
-/** `params.<name>` options of the latest-result endpoints, resolved against the query's defaults. */
-function parametersOf(url: URL, sql: string, definitions: Parameters<typeof resolveParameters>[1]) {
-  // by entries, not by assignment, so that `params.__proto__` is a parameter as any other
-  const given = Object.fromEntries(
-    [...url.searchParams].filter(([name]) => name.startsWith('params.')).map(([name, value]) => [name.slice(7), value]),
-  );
-  if (Object.keys(given).length === 0) return null;
+/**
+ * `params.<name>` options of the latest-result endpoints, resolved against the query's defaults. A
+ * multi-select's values come as the name repeated (`params.c=a&params.c=b`, as the Python client
+ * sends a list); any other parameter named twice is refused rather than one value silently kept.
+ */
+function parametersOf(url: URL, sql: string, definitions: ParameterDefinition[]) {
+  // in a Map, then by entries, so that `params.__proto__` is a parameter as any other
+  const given = new Map<string, string[]>();
+  for (const [name, value] of url.searchParams) {
+    if (name.startsWith('params.')) given.set(name.slice(7), [...(given.get(name.slice(7)) ?? []), value]);
+  }
+  if (given.size === 0) return null;
+  const used = placeholderNames(sql);
+  const values = [...given].map(([name, [first, ...more]]): [string, string | string[]] => {
+    if (more.length === 0) return [name, first!];
+    const definition = definitions.find((d) => d.key === name);
+    const multiselect = definition?.type === 'enum' && definition.isMultiselect === true;
+    // a name the query does not know is refused as unknown by resolveParameters
+    if (!multiselect && (definition !== undefined || used.includes(name))) {
+      throw badRequest(`params.${name} is given ${more.length + 1} times, but parameter ${name} is not a multi-select: give one value`);
+    }
+    return [name, [first!, ...more]];
+  });
   try {
-    return resolveParameters(sql, definitions, given);
+    return resolveParameters(sql, definitions, Object.fromEntries(values));
   } catch (error) {
     if (error instanceof ParameterError) throw badRequest(error.message);
     throw error;
