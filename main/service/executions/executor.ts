@@ -16,6 +16,7 @@ import { EXECUTION_FAILED, sqlError, sqlErrorAt } from './sql-error.ts';
 import type { Reservation, Sandbox, Sandboxes } from './sql-sandbox.ts';
 import { prepareReadOnly } from './statement-check.ts';
 import { StatementRefused } from './statement-refused.ts';
+import { turnOrder } from './turn-order.ts';
 
 export interface Job {
   executionId: string;
@@ -64,9 +65,10 @@ const CAP_CHECK_CHUNKS = 64;
 
 /**
  * Runs executions in DuckDB, at most `runningLimit` at once and each account at most
- * `slotsPerAccount`; the others wait in submission order, as does every one behind an execution
- * whose memory and spill the service's budget cannot give yet. A result is streamed from the SQL
- * database into its own table.
+ * `slotsPerAccount`; the others wait their turn (see turnOrder: a context running fewer goes
+ * first, so no context keeps the others out), as does every one behind an execution whose memory
+ * and spill the service's budget cannot give yet. A result is streamed from the SQL database into
+ * its own table.
  */
 export class Executor {
   #options: ExecutorOptions;
@@ -86,14 +88,14 @@ export class Executor {
     this.#pump();
   }
 
-  /** Its place among the executions waiting in the service, 1 for the first; null when not waiting. */
+  /** Its place in the order the executions waiting in the service start, 1 for the next; null when not waiting. */
   queuePosition(executionId: string): number | null {
-    const index = this.#waiting.findIndex((j) => j.executionId === executionId);
+    const index = this.#inTurn().findIndex((j) => j.executionId === executionId);
     return index < 0 ? null : index + 1;
   }
 
   busySlots(accountId: number): number {
-    return [...this.#running.values()].filter((r) => r.job.accountId === accountId).length;
+    return this.#runningPerAccount().get(accountId) ?? 0;
   }
 
   /** How many of the account's executions wait to start. */
@@ -127,9 +129,20 @@ export class Executor {
     await Promise.all(this.#finished);
   }
 
+  #runningPerAccount(): Map<number, number> {
+    const counts = new Map<number, number>();
+    for (const { job } of this.#running.values()) counts.set(job.accountId, (counts.get(job.accountId) ?? 0) + 1);
+    return counts;
+  }
+
+  #inTurn(): Job[] {
+    return turnOrder(this.#waiting, this.#runningPerAccount());
+  }
+
   #pump(): void {
     const { sandboxes, slotsPerAccount, runningLimit, limits } = this.#options;
-    for (const job of [...this.#waiting]) {
+    // the order holds while this fills slots (see turnOrder)
+    for (const job of this.#inTurn()) {
       if (this.#running.size >= runningLimit) return;
       if (this.busySlots(job.accountId) >= slotsPerAccount) continue;
       const reservation = sandboxes.reserve(job.privateTablesOf, limits[job.plan]);
