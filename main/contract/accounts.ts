@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readBaseUrl } from '../common/base-url.ts';
 import { SERVICE_NAME, SERVICE_NAME_RULE } from '../common/service-name.ts';
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from './defaults.ts';
 import { Account, accountId, KeychainStatus } from './models.ts';
@@ -7,7 +8,16 @@ import { Account, accountId, KeychainStatus } from './models.ts';
 
 const label = z.string().trim().min(1).max(100);
 const accountKind = z.enum(['user', 'team']);
-const baseUrl = z.url({ protocol: /^https?$/, error: 'baseUrl must be an http or https URL' }).max(500);
+/** Kept in URL's normal form, the form the service client compares addresses in before it sends the key. */
+const baseUrl = z
+  .string()
+  .max(500)
+  .transform((text, context) => {
+    const base = readBaseUrl(text);
+    if (base.ok) return base.url;
+    context.addIssue({ code: 'custom', message: base.problem });
+    return z.NEVER;
+  });
 /** It becomes a header name, `X-<serviceName>-API-KEY`. */
 const serviceName = z.string().regex(SERVICE_NAME, `serviceName must be ${SERVICE_NAME_RULE}`);
 /** Pasted keys often carry a stray space or line break. */

@@ -1,3 +1,4 @@
+import { readBaseUrl, type BaseUrlReading } from '../../common/base-url.ts';
 import { secondsText } from '../../common/wait-note.ts';
 import { ok } from '../../contract/index.ts';
 import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
@@ -99,8 +100,14 @@ export interface Transport {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-export function apiRoot(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '').replace(/\/api(\/v1)?$/, '')}/api/v1`;
+/**
+ * `<base>/api/v1` in URL's normal form, the form `isUnderRoot` compares addresses in; a base that
+ * already ends in /api or /api/v1 is not given it twice. Why there is none when the base is not a
+ * URL a request can go to.
+ */
+export function apiRoot(baseUrl: string): BaseUrlReading {
+  const base = readBaseUrl(baseUrl);
+  return base.ok ? { ok: true, url: `${base.url.replace(/\/api(\/v1)?$/, '')}/api/v1` } : base;
 }
 
 export function isUnderRoot(root: string, url: URL): boolean {
@@ -115,6 +122,8 @@ class HttpTransport implements Transport {
   readonly root: string;
   readonly serviceName: string;
   readonly #connection: ServiceConnection;
+  /** Why nothing can be sent, when the base URL is not one a request can go to. */
+  readonly #baseProblem: string | null;
   readonly #keyHeader: string;
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
@@ -122,7 +131,10 @@ class HttpTransport implements Transport {
   readonly #acceptEncoding: string | null;
 
   constructor(connection: ServiceConnection) {
-    this.root = apiRoot(connection.baseUrl);
+    const root = apiRoot(connection.baseUrl);
+    // a root nothing is under, so that no address is taken for the service's
+    this.root = root.ok ? root.url : '';
+    this.#baseProblem = root.ok ? null : root.problem;
     this.serviceName = connection.serviceName;
     this.#connection = connection;
     this.#keyHeader = `X-${connection.serviceName}-API-KEY`;
@@ -173,6 +185,7 @@ class HttpTransport implements Transport {
 
   /** The request with its retries: the first 2xx response, or the failure that ended the tries. */
   async #request<T>(options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
+    if (this.#baseProblem !== null) return failure('bad_request', `Nothing was sent: ${this.#baseProblem}.`);
     const url = this.#urlOf(options);
     if (url === null)
       return failure(
