@@ -110,19 +110,25 @@ async function insertStaged(access: TableAccess, record: TableRecord, file: stri
   } catch (error) {
     throw dataError(error, `could not read the ${format === 'csv' ? 'CSV' : 'NDJSON'}`, hidePaths);
   }
-  const expected = (await tableData.columns(record)).map((c) => c.name);
-  const unknown = staged.columns.filter((c) => !expected.includes(c));
-  const missing = expected.filter((c) => !staged.columns.includes(c));
-  if (unknown.length > 0 || missing.length > 0) {
-    await tableData.discard(staged.file);
-    throw badRequest(
-      `the columns must match the table's (${expected.join(', ')}): ` + `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
-    );
-  }
   try {
-    await tableData.insert(record, staged.file, bytes);
-  } catch (error) {
-    throw dataError(error, 'nothing was inserted', hidePaths);
+    const expected = (await tableData.columns(record)).map((c) => c.name);
+    const unknown = staged.columns.filter((c) => !expected.includes(c));
+    const missing = expected.filter((c) => !staged.columns.includes(c));
+    if (unknown.length > 0 || missing.length > 0) {
+      throw badRequest(
+        `the columns must match the table's (${expected.join(', ')}): ` +
+          `unknown [${unknown.join(', ')}], missing [${missing.join(', ')}]`,
+      );
+    }
+    try {
+      await tableData.insert(record, staged.file, bytes);
+    } catch (error) {
+      throw dataError(error, 'nothing was inserted', hidePaths);
+    }
+  } finally {
+    // `insert` copies the staged rows into a new file of the table and discards them; refused before
+    // that (other columns, or the table deleted while the body came in: a 404), they go here
+    await tableData.discard(staged.file);
   }
   return { json: { rows_written: staged.rows, bytes_written: bytes, name: access.fullName(record.namespace, record.tableName) } };
 }
