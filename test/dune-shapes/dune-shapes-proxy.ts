@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { kindOf, parseType } from '../../main/common/dune-types/index.ts';
+import { duneUploadCsvAnswer, isRemovedTableRoute, isUploadCsv, REMOVED_ROUTE_BODY } from './dune-uploads.ts';
 
 // A stand-in for the hosted service's result shapes, in front of the embedded service: what the
 // tests cannot get from Dune itself. A column named `"amount::uint256"` in the SQL reaches the
@@ -11,7 +12,8 @@ import { kindOf, parseType } from '../../main/common/dune-types/index.ts';
 // none). A status has `result_metadata` only when COMPLETED. Everything else passes through as it is.
 // Filters and sorts sent to the service name the columns as the service knows them (with their
 // `::type`): a test filters such a result from the cache, where the app answers them itself. A
-// `columns` list (as a sample asks for) is put in the service's names.
+// `columns` list (as a sample asks for) is put in the service's names. The table routes are Dune's
+// of today (dune-uploads.ts): the legacy ones answer 404, a CSV upload only its table name.
 
 export interface DuneShapes {
   baseUrl: string;
@@ -132,6 +134,12 @@ export async function startDuneShapes(target: string): Promise<DuneShapes> {
   let bytesSent = 0;
   const server = createServer(async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const path = new URL(incoming.url ?? '/', 'http://stand-in').pathname;
+    if (isRemovedTableRoute(path)) {
+      incoming.resume();
+      outgoing.writeHead(404, { 'content-type': 'application/json' }).end(REMOVED_ROUTE_BODY);
+      return;
+    }
+    const upload = isUploadCsv(incoming.method, path);
     const json = RESULT_JSON.test(path);
     const csv = RESULT_CSV.test(path);
     if (json || csv) requests.push({ path: incoming.url ?? '', accept: incoming.headers.accept });
@@ -144,14 +152,14 @@ export async function startDuneShapes(target: string): Promise<DuneShapes> {
       { host: upstream.hostname, port: upstream.port, method: incoming.method, path: target, headers },
       async (answer) => {
         const answerHeaders = { ...answer.headers };
-        if (!(json || csv) || (answer.statusCode ?? 500) >= 300) {
+        if (!(json || csv || upload) || (answer.statusCode ?? 500) >= 300) {
           outgoing.writeHead(answer.statusCode ?? 502, answerHeaders);
           answer.pipe(outgoing);
           return;
         }
         const text = (await bodyOf(answer)).toString('utf8');
-        const rewritten = Buffer.from(json ? rewriteJson(text) : rewriteCsvHeader(text));
-        bytesSent += rewritten.length;
+        const rewritten = Buffer.from(upload ? duneUploadCsvAnswer(text) : json ? rewriteJson(text) : rewriteCsvHeader(text));
+        if (!upload) bytesSent += rewritten.length;
         delete answerHeaders['content-length'];
         delete answerHeaders['transfer-encoding'];
         outgoing.writeHead(answer.statusCode!, { ...answerHeaders, 'content-length': rewritten.length });

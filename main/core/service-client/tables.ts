@@ -2,8 +2,9 @@ import type { ClientResult } from './errors.ts';
 import type { Transport } from './request.ts';
 import { isObject, readBoolean, readInt, readObject, readString, type JsonObject } from './wire-read.ts';
 
-// Uploaded tables: GET /tables, POST /table/upload/csv, POST /table/create,
-// POST /table/{namespace}/{table}/insert, DELETE /table/{namespace}/{table}.
+// Uploaded tables, at Dune's /uploads routes (notes §9.1; the /table ones they replaced were removed
+// on 2026-03-01): GET /uploads, POST /uploads/csv, POST /uploads (create),
+// POST /uploads/{namespace}/{table}/insert, DELETE /uploads/{namespace}/{table}.
 
 export interface TableListItem {
   /** `<catalog>.<namespace>.<table>`, the name to use in SQL. */
@@ -39,7 +40,7 @@ export interface TablesApi {
     offset?: number;
     signal?: AbortSignal;
   }): Promise<ClientResult<{ tables: TableListItem[]; nextOffset: number | null }>>;
-  /** Answers the full name when the service gives it (the legacy route answers only the table name). */
+  /** Answers the full name when the service gives it: Dune answers only the table name, as it was sent. */
   uploadCsv(args: CsvUploadArgs, options?: { signal?: AbortSignal }): Promise<ClientResult<{ fullName: string | null }>>;
   create(args: CreateTableArgs, options?: { signal?: AbortSignal }): Promise<ClientResult<{ fullName: string }>>;
   /** One CSV part, header first; all or nothing on the service's side. */
@@ -50,12 +51,12 @@ export interface TablesApi {
 /** A body of up to hundreds of megabytes takes longer than a page read. */
 const LARGE_BODY_TIMEOUT_MS = 15 * 60_000;
 
-const tablePath = (namespace: string, table: string) => `/table/${encodeURIComponent(namespace)}/${encodeURIComponent(table)}`;
+const tablePath = (namespace: string, table: string) => `/uploads/${encodeURIComponent(namespace)}/${encodeURIComponent(table)}`;
 
 export function createTablesApi(transport: Transport): TablesApi {
   return {
     list: ({ limit, offset, signal } = {}) =>
-      transport.json({ method: 'GET', path: '/tables', query: { limit, offset }, signal }, (body) => {
+      transport.json({ method: 'GET', path: '/uploads', query: { limit, offset }, signal }, (body) => {
         if (!isObject(body) || !Array.isArray(body.tables)) return null;
         const tables = body.tables.filter(isObject).flatMap((item) => {
           const listed = readTable(item);
@@ -69,7 +70,7 @@ export function createTablesApi(transport: Transport): TablesApi {
       transport.json(
         {
           method: 'POST',
-          path: '/table/upload/csv',
+          path: '/uploads/csv',
           content: { type: 'application/json', data: () => uploadBody(args) },
           signal: options.signal,
           timeoutMs: LARGE_BODY_TIMEOUT_MS,
@@ -82,7 +83,7 @@ export function createTablesApi(transport: Transport): TablesApi {
       transport.json(
         {
           method: 'POST',
-          path: '/table/create',
+          path: '/uploads',
           body: {
             namespace: args.namespace,
             table_name: args.tableName,
