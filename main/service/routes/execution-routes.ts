@@ -15,39 +15,66 @@ import { nowIso } from '../time.ts';
 const PERFORMANCE = ['medium', 'large'];
 const MAX_EXECUTE_BODY = 1024 * 1024;
 
-function performanceOf(body: Record<string, unknown>): string {
-  const performance = body.performance ?? 'medium';
+/**
+ * An execute option as the request gave it: in the body, or in the query string, where OAS
+ * documents `performance` and `query_parameters` too (notes §2); the body wins when both say it.
+ * `where` names the place for the error that refuses it.
+ */
+function optionOf(body: Record<string, unknown>, url: URL, name: string): { value: unknown; where: string } {
+  if (Object.hasOwn(body, name)) return { value: body[name], where: '' };
+  const given = url.searchParams.getAll(name);
+  if (given.length > 1) throw badRequest(`${name} is given ${given.length} times in the query string: give it once`);
+  return { value: given[0], where: ' in the query string' };
+}
+
+function performanceOf(body: Record<string, unknown>, url: URL): string {
+  const { value, where } = optionOf(body, url, 'performance');
+  const performance = value ?? 'medium';
   if (typeof performance !== 'string' || !PERFORMANCE.includes(performance)) {
-    throw badRequest(`performance must be one of ${PERFORMANCE.join(', ')}`);
+    throw badRequest(`performance${where} must be one of ${PERFORMANCE.join(', ')}`);
   }
   return performance;
 }
 
-function executeRequest(body: Record<string, unknown>) {
-  const given = body.query_parameters ?? {};
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
-    throw badRequest('query_parameters must be an object of parameter names to values');
+/** The `query_parameters` given (decoded from JSON when in the query string); undefined when none. */
+function parametersOf(body: Record<string, unknown>, url: URL): { value: unknown; where: string } {
+  const option = optionOf(body, url, 'query_parameters');
+  if (option.where === '' || option.value === undefined) return option;
+  try {
+    return { value: JSON.parse(option.value as string), where: option.where };
+  } catch (error) {
+    throw badRequest(`query_parameters${option.where} must be a JSON object of parameter names to values: ${(error as Error).message}`);
   }
-  return { given: given as Record<string, unknown>, performance: performanceOf(body) };
+}
+
+function executeRequest(body: Record<string, unknown>, url: URL) {
+  const { value, where } = parametersOf(body, url);
+  const given = value ?? {};
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw badRequest(`query_parameters${where} must be an object of parameter names to values`);
+  }
+  return { given: given as Record<string, unknown>, performance: performanceOf(body, url) };
 }
 
 /** `POST /sql/execute`: SQL text, run as it is (the real service takes no parameters there). */
-function sqlRequest(body: Record<string, unknown>) {
+function sqlRequest(body: Record<string, unknown>, url: URL) {
   if (typeof body.sql !== 'string' || body.sql.trim() === '') throw badRequest('sql must hold the SQL text to run');
-  if (body.query_parameters !== undefined) throw badRequest('/sql/execute takes no query_parameters: put the values in the SQL');
-  return { sql: body.sql, performance: performanceOf(body) };
+  if (parametersOf(body, url).value !== undefined) {
+    throw badRequest('/sql/execute takes no query_parameters: put the values in the SQL');
+  }
+  return { sql: body.sql, performance: performanceOf(body, url) };
 }
 
 export function addExecutionRoutes(router: Router<ServiceAccount>, deps: ServiceDeps): void {
   const { queries, executions, executor, config } = deps;
   const waiting = new WaitingBound(executor, config.waitingExecutions);
 
-  router.add('POST', '/api/v1/query/:id/execute', async ({ request, params, caller }) => {
+  router.add('POST', '/api/v1/query/:id/execute', async ({ request, url, params, caller }) => {
     const query = await readableQuery(queries, caller, params.id!);
     if (query.isArchived) {
       throw new HttpError(403, 'Not allowed to execute query. Query is archived, unsaved or not enough permissions');
     }
-    const { given, performance } = executeRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY, config.bodyIdleMillis)));
+    const { given, performance } = executeRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY, config.bodyIdleMillis)), url);
     let values: Record<string, string>;
     try {
       values = resolveParameters(query.sql, query.parameters, given);
@@ -75,8 +102,8 @@ export function addExecutionRoutes(router: Router<ServiceAccount>, deps: Service
   });
 
   // Runs with the caller's own tables, as a query of its own does; its results are the caller's only.
-  router.add('POST', '/api/v1/sql/execute', async ({ request, caller }) => {
-    const { sql, performance } = sqlRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY, config.bodyIdleMillis)));
+  router.add('POST', '/api/v1/sql/execute', async ({ request, url, caller }) => {
+    const { sql, performance } = sqlRequest(parseJsonObject(await readBody(request, MAX_EXECUTE_BODY, config.bodyIdleMillis)), url);
     const id = newExecutionId();
     await waiting.admit(caller.id, async () => {
       await executions.insert({ id, queryId: null, accountId: caller.id, parameters: {}, performance, submittedAt: nowIso() });
