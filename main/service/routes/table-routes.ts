@@ -3,13 +3,16 @@ import { badRequest, HttpError } from '../http/http-error.ts';
 import { parseJsonObject, readBody } from '../http/request-body.ts';
 import type { Handler, Router } from '../http/router.ts';
 import { validateBody } from '../http/validate-body.ts';
-import { pageWindow } from '../results/paging.ts';
+import { pageWindow, type PageWindow } from '../results/paging.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { badColumnName, COLUMN_TYPES, CreateTableBody, listedColumnType, repeatedColumnName } from '../tables/table-input.ts';
 import { TableAccess } from './table-access.ts';
 import { insertRows, uploadCsv } from './table-uploads.ts';
 
 const MB = 1024 * 1024;
+// The tables list's page: 50 tables unless asked, at most 10,000 (notes §9)
+const LIST_MAX_LIMIT = 10_000;
+const LIST_DEFAULT_LIMIT = 50;
 
 export function addTableRoutes(router: Router<ServiceAccount>, deps: ServiceDeps): void {
   const access = new TableAccess(deps);
@@ -80,7 +83,7 @@ function createTable(access: TableAccess): Handler<ServiceAccount> {
 function listTables(access: TableAccess): Handler<ServiceAccount> {
   const { tables, tableData } = access.deps;
   return async ({ caller, url }) => {
-    const window = pageWindow(url, 10_000, 50);
+    const window = listWindow(url);
     const records = await tables.list(caller.id, window.limit + 1, window.offset);
     const page = records.slice(0, window.limit);
     const listed = [];
@@ -105,4 +108,12 @@ function listTables(access: TableAccess): Handler<ServiceAccount> {
     const more = records.length > window.limit;
     return { json: more ? { tables: listed, next_offset: window.offset + window.limit } : { tables: listed } };
   };
+}
+
+/** The list's `limit` and `offset`: a negative offset is read as 0, as the real service does (notes §9); any other is checked as a page's. */
+function listWindow(url: URL): PageWindow {
+  if (!/^-\d+$/.test(url.searchParams.get('offset') ?? '')) return pageWindow(url, LIST_MAX_LIMIT, LIST_DEFAULT_LIMIT);
+  const fromStart = new URL(url);
+  fromStart.searchParams.set('offset', '0');
+  return pageWindow(fromStart, LIST_MAX_LIMIT, LIST_DEFAULT_LIMIT);
 }

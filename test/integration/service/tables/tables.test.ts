@@ -212,6 +212,23 @@ describe('the /uploads paths that replace /table', () => {
   });
 });
 
+describe('GET /uploads and /tables', () => {
+  it('read a negative offset as 0, as the real service does, and refuse an offset that is no integer', async () => {
+    for (const name of ['page_one', 'page_two']) {
+      expect((await h.post('/api/v1/uploads/csv', { table_name: name, data: 'a\n1\n' }, as('acme'))).status).toBe(200);
+    }
+    for (const path of ['/api/v1/uploads', '/api/v1/tables']) {
+      const first: Json = await h.get(`${path}?limit=1`, as('acme'));
+      expect(first.body.next_offset).toBe(1);
+      expect(await h.get(`${path}?offset=-5&limit=1`, as('acme'))).toEqual(first);
+      for (const offset of ['x', '1.5', '-1.5', '--1']) {
+        const refused = await h.get(`${path}?offset=${offset}`, as('acme'));
+        expect(refused, offset).toEqual({ status: 400, body: { error: `offset must be an integer of at least 0, got '${offset}'` } });
+      }
+    }
+  });
+});
+
 describe('restart', () => {
   it('keeps uploaded tables, their data and their records', async () => {
     const before: Json = (await h.get('/api/v1/tables', as('alice'))).body;
