@@ -12,7 +12,7 @@ import { ExecutionStore } from './executions/execution-store.ts';
 import { Executor } from './executions/executor.ts';
 import { expireDue } from './executions/expiry.ts';
 import { resolveLimits, type LimitOptions } from './executions/plan-limits.ts';
-import { runningLimit, threadPoolSize } from './executions/running-limit.ts';
+import { hasNewcomerSlot, runningLimit, threadPoolSize } from './executions/running-limit.ts';
 import { Sandboxes } from './executions/sql-sandbox.ts';
 import type { CompressionMode } from './http/compression.ts';
 import { bucketOf, RateLimiter } from './http/rate-limiter.ts';
@@ -98,12 +98,14 @@ function configOf(options: ServiceOptions): ServiceConfig {
   if (!isServiceName(serviceName)) {
     throw new Error(`serviceName must be ${SERVICE_NAME_RULE}: '${serviceName}'`);
   }
+  const running = runningLimit(options.runningExecutions, threadPoolSize());
   return {
     serviceName,
     maxPageRows: options.maxPageRows ?? 30_000,
     executionSlots: options.executionSlots ?? 3,
     waitingExecutions: options.waitingExecutions ?? 10,
-    runningExecutions: runningLimit(options.runningExecutions, threadPoolSize()),
+    runningExecutions: running,
+    newcomerSlot: hasNewcomerSlot(running, threadPoolSize()),
     retentionMillis: options.retentionMillis ?? 90 * DAY_MILLIS,
     ...resolveLimits(options),
     rateLimit: options.rateLimit ?? false,
@@ -166,6 +168,7 @@ async function openDeps(
     sandboxes,
     slotsPerAccount: config.executionSlots,
     runningLimit: config.runningExecutions,
+    newcomerSlot: config.newcomerSlot,
     retentionMillis: config.retentionMillis,
     limits: config.plans,
   });

@@ -14,6 +14,8 @@ export interface ServiceConfig {
   executionSlots: number;
   waitingExecutions: number;
   runningExecutions: number;
+  /** Whether one more may run for a context that runs nothing while the others hold every slot. */
+  newcomerSlot: boolean;
   retentionMillis: number;
   plans: Record<Plan, PlanLimits>;
   /** What the executions of all contexts may take together. */

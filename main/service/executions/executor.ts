@@ -56,6 +56,12 @@ export interface ExecutorOptions {
    * size, so that every other request, a cancel included, still finds a thread.
    */
   runningLimit: number;
+  /**
+   * Whether one execution may run past `runningLimit`, of a context that runs nothing while every
+   * slot is taken: executions are never stopped to make room, so without it a context that filled
+   * the slots with long statements kept every other context waiting until one of them ended.
+   */
+  newcomerSlot: boolean;
   retentionMillis: number;
   limits: Record<Plan, PlanLimits>;
 }
@@ -64,8 +70,8 @@ export interface ExecutorOptions {
 const CAP_CHECK_CHUNKS = 64;
 
 /**
- * Runs executions in DuckDB, at most `runningLimit` at once and each account at most
- * `slotsPerAccount`; the others wait their turn (see turnOrder: a context running fewer goes
+ * Runs executions in DuckDB, at most `runningLimit` at once (one more for a context that runs
+ * nothing, see `newcomerSlot`) and each account at most `slotsPerAccount`; the others wait their turn (see turnOrder: a context running fewer goes
  * first, so no context keeps the others out), as does every one behind an execution whose memory
  * and spill the service's budget cannot give yet. A result is streamed from the SQL database into
  * its own table.
@@ -140,11 +146,13 @@ export class Executor {
   }
 
   #pump(): void {
-    const { sandboxes, slotsPerAccount, runningLimit, limits } = this.#options;
-    // the order holds while this fills slots (see turnOrder)
+    const { sandboxes, slotsPerAccount, runningLimit, newcomerSlot, limits } = this.#options;
+    // the order holds while this fills slots (see turnOrder), and puts a context running nothing first
     for (const job of this.#inTurn()) {
-      if (this.#running.size >= runningLimit) return;
-      if (this.busySlots(job.accountId) >= slotsPerAccount) continue;
+      const busy = this.busySlots(job.accountId);
+      const newcomer = newcomerSlot && busy === 0 && this.#running.size === runningLimit;
+      if (this.#running.size >= runningLimit && !newcomer) return;
+      if (busy >= slotsPerAccount) continue;
       const reservation = sandboxes.reserve(job.privateTablesOf, limits[job.plan]);
       // the service's memory or spill is taken: no one overtakes the first that waits for it
       if (!reservation) return;

@@ -25,3 +25,11 @@ export function runningLimit(requested: number | undefined, poolSize: number): n
   const wanted = requested ?? Math.min(4, Math.max(2, availableParallelism()));
   return Math.max(1, Math.min(wanted, poolSize - KEPT_FOR_REQUESTS));
 }
+
+/**
+ * Whether the service may run one execution past `limit` (see Executor's `newcomerSlot`): only
+ * while the pool still keeps its threads for requests with that one more running.
+ */
+export function hasNewcomerSlot(limit: number, poolSize: number): boolean {
+  return limit + 1 <= poolSize - KEPT_FOR_REQUESTS;
+}

@@ -10,23 +10,25 @@ const LONG_SQL = 'SELECT count(*) AS n FROM range(1000000) a, range(1000000) b W
 
 let h: Harness;
 beforeAll(async () => {
+  // libuv's default pool of 4 keeps two threads for requests and leaves no room for a newcomer's slot
   h = await startHarness({ accounts: ACCOUNTS, runningExecutions: 2, executionSlots: 3 });
 });
 afterAll(() => h.stop());
 
 const as = (key: string) => ({ headers: { 'x-dune-api-key': key } });
 
-async function runSql(key: string, sql: string): Promise<string> {
-  const { status, body } = await h.post('/api/v1/sql/execute', { sql }, as(key));
+async function runSql(key: string, sql: string, harness = h): Promise<string> {
+  const { status, body } = await harness.post('/api/v1/sql/execute', { sql }, as(key));
   if (status !== 200) throw new Error(`execute answered ${status}: ${JSON.stringify(body)}`);
   return body.execution_id as string;
 }
 
-const statusOf = async (id: string, key: string): Promise<Json> => (await h.get(`/api/v1/execution/${id}/status`, as(key))).body;
+const statusOf = async (id: string, key: string, harness = h): Promise<Json> =>
+  (await harness.get(`/api/v1/execution/${id}/status`, as(key))).body;
 
-async function waitForStateAs(id: string, key: string, state: string): Promise<Json> {
+async function waitForStateAs(id: string, key: string, state: string, harness = h): Promise<Json> {
   for (;;) {
-    const body = await statusOf(id, key);
+    const body = await statusOf(id, key, harness);
     if (body.state === state) return body;
     if (body.is_execution_finished) throw new Error(`finished as ${body.state} before reaching ${state}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -67,6 +69,41 @@ describe('running slots shared by contexts', () => {
     } finally {
       for (const id of alice) await h.post(`/api/v1/execution/${id}/cancel`, undefined, as(KEYS.alice));
       for (const id of carol) await h.post(`/api/v1/execution/${id}/cancel`, undefined, as(KEYS.carol));
+    }
+  });
+
+  it('start one more, past the limit, for a context that runs nothing while another holds them all', async () => {
+    // as the hosts size libuv's pool (see size-thread-pool.ts): room for one more beside the requests' threads
+    const pool = process.env.UV_THREADPOOL_SIZE;
+    process.env.UV_THREADPOOL_SIZE = '16';
+    const spare = await startHarness({ accounts: ACCOUNTS, runningExecutions: 2, executionSlots: 3 }).finally(() => {
+      if (pool === undefined) delete process.env.UV_THREADPOOL_SIZE;
+      else process.env.UV_THREADPOOL_SIZE = pool;
+    });
+    const started: [string, string][] = [];
+    const run = async (key: string) => {
+      const id = await runSql(key, LONG_SQL, spare);
+      started.push([id, key]);
+      return id;
+    };
+    try {
+      const alice = [await run(KEYS.alice), await run(KEYS.alice), await run(KEYS.alice)];
+      await waitForStateAs(alice[0]!, KEYS.alice, 'QUERY_STATE_EXECUTING', spare);
+      await waitForStateAs(alice[1]!, KEYS.alice, 'QUERY_STATE_EXECUTING', spare);
+      expect(await statusOf(alice[2]!, KEYS.alice, spare)).toMatchObject({ state: 'QUERY_STATE_PENDING', queue_position: 1 });
+
+      // carol runs nothing: hers starts at once, without waiting for one of alice's long statements to end
+      const carol = await run(KEYS.carol);
+      await waitForStateAs(carol, KEYS.carol, 'QUERY_STATE_EXECUTING', spare);
+      expect(await statusOf(alice[2]!, KEYS.alice, spare)).toMatchObject({ state: 'QUERY_STATE_PENDING', queue_position: 1 });
+
+      // one more at most: bob, running nothing too, waits, first in turn
+      const bob = await run(KEYS.bob);
+      expect(await statusOf(bob, KEYS.bob, spare)).toMatchObject({ state: 'QUERY_STATE_PENDING', queue_position: 1 });
+      expect((await statusOf(alice[2]!, KEYS.alice, spare)).queue_position).toBe(2);
+    } finally {
+      for (const [id, key] of started) await spare.post(`/api/v1/execution/${id}/cancel`, undefined, as(key));
+      await spare.stop();
     }
   });
 });

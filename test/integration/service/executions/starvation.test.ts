@@ -12,12 +12,9 @@ describe('long executions of other contexts', () => {
     expect(report.busy.unanswered).toBe(0);
     expect(report.cancelMillis).not.toBeNull();
     expect(report.cancelledState).toBe('QUERY_STATE_CANCELLED');
-    // the reads came back while the long executions still ran, the rest of them waiting their turn
-    expect(report.longBefore).toEqual([
-      ...Array(4).fill('QUERY_STATE_EXECUTING'),
-      'QUERY_STATE_PENDING (queue position 1)',
-      'QUERY_STATE_PENDING (queue position 2)',
-    ]);
+    // the reads came back while the long executions still ran, the rest of them waiting their turn:
+    // four, and one more of a context running nothing while the others held every slot
+    expect(report.longBefore).toEqual([...Array(5).fill('QUERY_STATE_EXECUTING'), 'QUERY_STATE_PENDING (queue position 1)']);
     expect(report.longAfter).toEqual(report.longBefore);
     expect(report.longEnded).toEqual(Array(6).fill('QUERY_STATE_CANCELLED'));
   }, 120_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runningLimit, threadPoolSize } from '../../../../main/service/executions/running-limit.ts';
+import { hasNewcomerSlot, runningLimit, threadPoolSize } from '../../../../main/service/executions/running-limit.ts';
 
 describe('executions run at once', () => {
   it("reads libuv's pool size as the environment sets it, libuv's 4 when it does not", () => {
@@ -16,5 +16,12 @@ describe('executions run at once', () => {
     expect(runningLimit(undefined, 16)).toBeGreaterThanOrEqual(2);
     expect(runningLimit(undefined, 16)).toBeLessThanOrEqual(4);
     expect(runningLimit(3, 1)).toBe(1);
+  });
+
+  it("run one more for a newcomer only while the pool still keeps the requests' threads", () => {
+    expect(hasNewcomerSlot(4, 16)).toBe(true);
+    expect(hasNewcomerSlot(13, 16)).toBe(true);
+    expect(hasNewcomerSlot(14, 16)).toBe(false);
+    expect(hasNewcomerSlot(runningLimit(undefined, 4), 4)).toBe(false);
   });
 });
