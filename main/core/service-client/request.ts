@@ -1,7 +1,7 @@
 import { readBaseUrl, type BaseUrlReading } from '../../common/base-url.ts';
-import { secondsText } from '../../common/wait-note.ts';
 import { ok } from '../../contract/index.ts';
 import { nodeFetchAcceptEncoding } from './accept-encoding.ts';
+import { AnswerTimer } from './answer-timer.ts';
 import { failure, type ClientResult, type ServiceError } from './errors.ts';
 import { httpFailure, parseJson } from './http-failure.ts';
 import { networkFailureText } from './network-words.ts';
@@ -16,7 +16,10 @@ export interface ServiceConnection {
   /** Decides the key header, `X-<serviceName>-API-KEY`, and the CSV pagination headers. */
   serviceName: string;
   apiKey: string;
-  /** Per attempt, body included. */
+  /**
+   * How long an attempt waits for the answer to begin, and then for each next piece of its body:
+   * a body that keeps coming is read to its end however long it takes.
+   */
   timeoutMs?: number;
   retry?: RetryPolicy;
   /** How requests leave the process; the host decides (the OS network stack, a proxy). Node's fetch by default. */
@@ -59,7 +62,7 @@ export interface RequestOptions {
    */
   content?: { type: string; data: string | Uint8Array | (() => AsyncIterable<Uint8Array>) };
   signal?: AbortSignal;
-  /** In place of the connection's timeout, for a request that carries a large body. */
+  /** In place of the connection's wait for the answer to begin, for a request that carries a large body. */
   timeoutMs?: number;
   /** Safe to send twice. GET is; a POST is only when it says so. */
   idempotent?: boolean;
@@ -223,15 +226,16 @@ class HttpTransport implements Transport {
 
   /** One attempt: a response of any status (a 2xx body given to `consume` when there is one), or why there was none. */
   async #attempt<T>(url: URL, options: RequestOptions, consume?: BodyConsumer<T>): Promise<ClientResult<RawResponse & { value?: T }>> {
-    const limitMs = options.timeoutMs ?? this.#timeoutMs;
-    const timeout = AbortSignal.timeout(limitMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    // a request's own limit is for sending its large body; the pieces of any answer come as quickly
+    const timer = new AnswerTimer(options.timeoutMs ?? this.#timeoutMs, this.#timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
     const content = options.content?.data;
     let consuming = false;
     let bodyBroke = false;
     // called as a plain function, as the fetch of Node or the host expects
     const send = this.#send;
     try {
+      timer.awaitAnswer(url.origin);
       const response = await send(url, {
         method: options.method,
         headers: this.#headers(options),
@@ -241,9 +245,9 @@ class HttpTransport implements Transport {
         signal,
       });
       if (consume === undefined || response.status < 200 || response.status > 299) {
-        return ok({ status: response.status, headers: response.headers, text: await response.text() });
+        return ok({ status: response.status, headers: response.headers, text: await textOf(response, timer, url.origin) });
       }
-      const body = response.body;
+      const body = response.body === null ? null : timer.timed(response.body, url.origin);
       const reads = async function* () {
         try {
           if (body !== null) yield* body;
@@ -257,10 +261,12 @@ class HttpTransport implements Transport {
       return ok({ status: response.status, headers: response.headers, text: '', value });
     } catch (error) {
       // a consumer's own failure; one caused by a broken body is the network's, below
-      if (consuming && !bodyBroke && !options.signal?.aborted && !timeout.aborted) throw error;
+      if (consuming && !bodyBroke && !options.signal?.aborted && timer.stopped === null) throw error;
       if (options.signal?.aborted) return failure('cancelled', 'The request was cancelled.');
-      if (timeout.aborted) return failure('timeout', `No answer came from ${url.origin} within ${secondsText(limitMs)}.`);
+      if (timer.stopped !== null) return failure('timeout', timer.stopped);
       return failure('unreachable', networkFailureText(error, url));
+    } finally {
+      timer.pause();
     }
   }
 
@@ -272,4 +278,12 @@ class HttpTransport implements Transport {
     } else if (outcome.data.status === 401) connection.onReach(httpFailure(outcome.data, null).error);
     else connection.onReach(null);
   }
+}
+
+/** The whole body as text, each piece of it awaited under the timer. */
+async function textOf(response: FetchedResponse, timer: AnswerTimer, origin: string): Promise<string> {
+  if (response.body === null) return '';
+  const pieces: Uint8Array[] = [];
+  for await (const piece of timer.timed(response.body, origin)) pieces.push(piece);
+  return new TextDecoder().decode(Buffer.concat(pieces));
 }
