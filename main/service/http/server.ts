@@ -119,7 +119,9 @@ export function requestOrigin(request: IncomingMessage): string {
 
 async function handle<Caller>(setup: ServerSetup<Caller>, request: IncomingMessage): Promise<Reply> {
   const origin = requestOrigin(request);
-  const url = URL.parse(request.url ?? '/', origin);
+  // A path that starts `//` (or `/\`, a slash to URL) would be read as a host and a path: a client
+  // whose base URL ends in a slash sends `//api/v1/...`, which routes as `/api/v1/...`.
+  const url = URL.parse((request.url ?? '/').replace(/^[/\\]+/, '/'), origin);
   if (url === null) throw badRequest(`malformed request target ${JSON.stringify((request.url ?? '').slice(0, 100))}`);
   const match = setup.router.match(request.method ?? 'GET', url.pathname);
   if (match.kind === 'none') throw new HttpError(404, `no such endpoint: ${request.method} ${url.pathname}`);

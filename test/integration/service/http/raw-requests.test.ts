@@ -44,6 +44,19 @@ describe('a malformed request', () => {
   });
 });
 
+describe('a path that starts with more than one slash', () => {
+  it('routes as the path, never as a host and a path', async () => {
+    // a client whose base URL ends in a slash (the Python client's `base_url="http://host/"`) sends these
+    for (const target of [`//api/v1/query/${queryId}`, `///api/v1/query/${queryId}?columns=x`, `/\\api/v1/query/${queryId}`]) {
+      const answer = await send(`GET ${target} HTTP/1.1`, { 'x-dune-api-key': KEYS.acme });
+      expect(answer.status, target).toBe(200);
+      expect(JSON.parse(answer.body).query_id).toBe(queryId);
+    }
+    const unknown = await send('GET //v1/query/1 HTTP/1.1', { 'x-dune-api-key': KEYS.acme });
+    expect(JSON.parse(unknown.body)).toEqual({ error: 'no such endpoint: GET /v1/query/1' });
+  });
+});
+
 describe('a chunked body over its limit', () => {
   const endpoints: [string, () => string, number][] = [
     ['/sql/execute', () => '/api/v1/sql/execute', MB],
