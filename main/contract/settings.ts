@@ -31,10 +31,20 @@ function isProxyAddress(value: string): boolean {
   }
 }
 
-/** How often a running execution's status is asked for: never faster than `minMs`, never slower than `maxMs`. */
+/**
+ * Status checks are among the reads Dune's rate limit counts (40 a minute on its Free plan): none
+ * comes sooner than a second after the last, as its SDKs poll.
+ */
+export const MIN_POLL_MS = 1000;
+
+/**
+ * How often a running execution's status is asked for: never faster than `minMs`, never slower than
+ * `maxMs`, unless the runs of one account together would ask more often than its share of the rate
+ * limit allows (then they take turns); the Local account's, whose service has no rate limit, from 250 ms.
+ */
 export const PollBounds = z
   .object({
-    minMs: z.number().int().min(250).max(60_000),
+    minMs: z.number().int().min(MIN_POLL_MS).max(60_000),
     maxMs: z.number().int().min(1_000).max(600_000),
   })
   .strict()

@@ -6,8 +6,9 @@ import { CacheSettings, defaultCacheSettings } from './cache/cache-settings.ts';
 import { openedOnUse } from './cache/opened-on-use.ts';
 import { openResultCache, type ResultCache } from './cache/result-cache.ts';
 import { openExecutionRecords, type ExecutionRecords } from './executions/history.ts';
+import { paceOf } from './executions/poll-pace.ts';
 import { statusAfterExecute } from './executions/snapshot.ts';
-import { createExecutionWatcher, pollDelayWithin, type ExecutionWatcher } from './executions/watcher.ts';
+import { createExecutionWatcher, type ExecutionWatcher } from './executions/watcher.ts';
 import type { ExportDestinations } from './export/destination.ts';
 import { createExportRuns, type ExportRuns } from './export/exports.ts';
 import { accountHandlers } from './handlers/accounts.ts';
@@ -186,7 +187,7 @@ function watchExecutions(
   }: { accounts: AccountRegistry; history: ExecutionRecords; appSettings: AppSettingsState; viewing: { current: Viewing | null } },
 ): ExecutionWatcher {
   const watcher = createExecutionWatcher({
-    pollDelay: (elapsedMs, failures) => pollDelayWithin(appSettings.current().poll, elapsedMs, failures),
+    pace: (accountId) => paceOf(accountId, appSettings.current().poll),
     emit: (update) => {
       options.emit('execution:update', update);
       const finished = history.observe(update);

@@ -23,7 +23,7 @@ async function openSettingsByKeys(page: Page) {
 /** Sees the proxy and the polling bounds kept shown, then clears the proxy, for the next test. */
 async function keptThenCleared(settings: Locator, proxy: string): Promise<void> {
   await expect(settings.getByLabel('Proxy')).toHaveValue(proxy);
-  await expect(settings.getByLabel('Check a running query at most every (s)')).toHaveValue('0.25');
+  await expect(settings.getByLabel('Check a running query at most every (s)')).toHaveValue('1');
   await settings.getByLabel('Proxy').fill('');
   await settings.getByRole('button', { name: 'Apply' }).first().click();
   await expect(settings.getByRole('status')).toHaveText('Proxy saved.');

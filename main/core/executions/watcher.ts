@@ -1,18 +1,20 @@
-import { doubled } from '../../common/backoff.ts';
-import type { ExecutionUpdate, PollBounds } from '../../contract/index.ts';
+import type { ExecutionUpdate } from '../../contract/index.ts';
 import type { ExecutionStatus, ServiceClient, ServiceErrorKind } from '../service-client/index.ts';
+import { PollBudget, type PollRate } from './poll-budget.ts';
+import { DEFAULT_POLL_BOUNDS, paceOf, type PollPace } from './poll-pace.ts';
 import { withResultMetadata } from './result-metadata.ts';
 import { toExecutionUpdate } from './snapshot.ts';
 import { isTerminal } from './states.ts';
 
 // Polls the status of executions until they end, and reports every status it reads as an
-// `execution:update`. Polling is fast while a run is young (most finish in seconds) and slows
-// down as it ages, so long runs do not spend the account's rate limit.
+// `execution:update`. How often is poll-pace.ts's: fast while a run is young, slower as it ages,
+// and the polls of one account within one shared rate, so that watching runs does not spend the
+// account's rate limit.
 
 export interface ExecutionWatcherOptions {
   emit: (update: ExecutionUpdate) => void;
-  /** The wait before the next poll, from the run's age and the failed polls in a row. */
-  pollDelay?: (elapsedMs: number, failures: number) => number;
+  /** How the account's runs are polled; the default bounds' pace by default. */
+  pace?: (accountId: string) => PollPace;
   now?: () => number;
 }
 
@@ -41,18 +43,6 @@ interface Watch {
 const TRANSIENT: ReadonlySet<ServiceErrorKind> = new Set(['unreachable', 'timeout', 'rate_limited', 'server_error']);
 const MAX_REMEMBERED = 500;
 
-/** A tenth of the run's age, within the bounds; doubled per failed poll in a row, up to 30 s (or the upper bound, if longer). */
-export function pollDelayWithin(bounds: PollBounds, elapsedMs: number, failures: number): number {
-  const base = Math.min(bounds.maxMs, Math.max(bounds.minMs, elapsedMs / 10));
-  return doubled(base, failures, Math.max(30_000, bounds.maxMs));
-}
-
-export const DEFAULT_POLL_BOUNDS: PollBounds = { minMs: 250, maxMs: 3000 };
-
-export function defaultPollDelay(elapsedMs: number, failures: number): number {
-  return pollDelayWithin(DEFAULT_POLL_BOUNDS, elapsedMs, failures);
-}
-
 export function createExecutionWatcher(options: ExecutionWatcherOptions): ExecutionWatcher {
   return new Poller(options);
 }
@@ -61,14 +51,15 @@ const keyOf = (accountId: string, executionId: string) => `${accountId}\u0000${e
 
 class Poller implements ExecutionWatcher {
   readonly #emit: (update: ExecutionUpdate) => void;
-  readonly #pollDelay: (elapsedMs: number, failures: number) => number;
+  readonly #pace: (accountId: string) => PollPace;
   readonly #now: () => number;
   readonly #watches = new Map<string, Watch>();
+  readonly #budgets = new Map<string, PollBudget>();
   readonly #controller = new AbortController();
 
   constructor(options: ExecutionWatcherOptions) {
     this.#emit = options.emit;
-    this.#pollDelay = options.pollDelay ?? defaultPollDelay;
+    this.#pace = options.pace ?? ((accountId) => paceOf(accountId, DEFAULT_POLL_BOUNDS));
     this.#now = options.now ?? Date.now;
   }
 
@@ -109,6 +100,8 @@ class Poller implements ExecutionWatcher {
     const watch = this.#watches.get(keyOf(accountId, executionId));
     if (!watch || watch.done || watch.polling || this.#controller.signal.aborted) return;
     if (watch.timer) clearTimeout(watch.timer);
+    // asked for (after a cancel), so sent now; still counted, so the account's next polls make up for it
+    this.#budgets.get(accountId)?.reserve(this.#now());
     void this.#poll(watch);
   }
 
@@ -116,6 +109,7 @@ class Poller implements ExecutionWatcher {
     this.#controller.abort();
     for (const watch of this.#watches.values()) if (watch.timer) clearTimeout(watch.timer);
     this.#watches.clear();
+    this.#budgets.clear();
   }
 
   #publish(watch: Watch, update: ExecutionUpdate): void {
@@ -124,9 +118,21 @@ class Poller implements ExecutionWatcher {
   }
 
   #schedule(watch: Watch): void {
-    const delay = this.#pollDelay(this.#now() - watch.startedAtMs, watch.failures);
-    watch.timer = setTimeout(() => void this.#poll(watch), delay);
+    const now = this.#now();
+    const pace = this.#pace(watch.accountId);
+    const wantedAt = now + pace.delay(now - watch.startedAtMs, watch.failures);
+    const at = pace.rate === null ? wantedAt : this.#budgetOf(watch.accountId, pace.rate).reserve(wantedAt);
+    watch.timer = setTimeout(() => void this.#poll(watch), at - now);
     watch.timer.unref();
+  }
+
+  #budgetOf(accountId: string, rate: PollRate): PollBudget {
+    let budget = this.#budgets.get(accountId);
+    if (budget === undefined) {
+      budget = new PollBudget(rate);
+      this.#budgets.set(accountId, budget);
+    }
+    return budget;
   }
 
   #finish(watch: Watch): void {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_EXPLORERS } from '../../common/explorers/index.ts';
-import { AppSettings } from '../../contract/index.ts';
-import { DEFAULT_POLL_BOUNDS } from '../executions/watcher.ts';
+import { AppSettings, MIN_POLL_MS, PollBounds } from '../../contract/index.ts';
+import { DEFAULT_POLL_BOUNDS } from '../executions/poll-pace.ts';
 import type { SettingsStore } from './settings-store.ts';
 
 // The app's settings in memory, written through to the host's store on every change. The hosts
@@ -18,11 +18,28 @@ export const defaultAppSettings = (): AppSettings => ({
   explorers: structuredClone(DEFAULT_EXPLORERS),
 });
 
+/** The lower bound of checks before it was raised to a second (MIN_POLL_MS). */
+const OLD_MIN_POLL_MS = 250;
+
+/**
+ * Bounds kept while checks could come every 250 ms are read with the lower one raised to a second
+ * (the upper one was never below), rather than refused: a file that does not read is set aside
+ * whole, every setting in it back at its default.
+ */
+const StoredPollBounds = z.preprocess((value) => {
+  if (typeof value !== 'object' || value === null || !('minMs' in value)) return value;
+  const { minMs } = value;
+  return typeof minMs === 'number' && minMs >= OLD_MIN_POLL_MS && minMs < MIN_POLL_MS ? { ...value, minMs: MIN_POLL_MS } : value;
+}, PollBounds);
+
 /**
  * What is stored: any subset of the settings, so a file written before a setting existed still
  * reads, with that setting at its default.
  */
-export const StoredAppSettings = z.object(AppSettings.shape).partial().strict();
+export const StoredAppSettings = z
+  .object({ ...AppSettings.shape, poll: StoredPollBounds })
+  .partial()
+  .strict();
 export type StoredAppSettings = z.infer<typeof StoredAppSettings>;
 
 export type SettingsListener = (settings: AppSettings, previous: AppSettings) => void | Promise<void>;

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollDelayWithin } from '../../../../main/core/executions/watcher.ts';
+import { pollDelayWithin } from '../../../../main/core/executions/poll-pace.ts';
 import { KeyVault } from '../../../../main/core/secrets/key-vault.ts';
 import { caller, memoryKeychain, startHarness, type Harness } from '../core-harness.ts';
 
@@ -27,7 +27,7 @@ describe('the app settings', () => {
           theme: 'system',
           proxy: '',
           notifyOnFinish: true,
-          poll: { minMs: 250, maxMs: 3000 },
+          poll: { minMs: 1000, maxMs: 3000 },
           thousandsSeparators: false,
           exportFolder: null,
         },
@@ -79,6 +79,17 @@ describe('the app settings', () => {
     expect(await again('settings:get', {})).toMatchObject({
       ok: true,
       data: { settings: { theme: 'dark', proxy: 'http://proxy.corp.example:3128' } },
+    });
+  });
+
+  it('refuses checks more often than every second, and reads bounds kept when 250 ms was allowed raised to it', async () => {
+    const refused = await caller(await startCore())('settings:set', { poll: { minMs: 500, maxMs: 3000 } });
+    expect(refused.ok).toBe(false);
+    writeFileSync(join(harness.coreDir, 'settings.json'), JSON.stringify({ theme: 'dark', poll: { minMs: 250, maxMs: 2000 } }));
+    const call = caller(await startCore());
+    expect(await call('settings:get', {})).toMatchObject({
+      ok: true,
+      data: { settings: { theme: 'dark', poll: { minMs: 1000, maxMs: 2000 } } },
     });
   });
 

@@ -1,7 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ExecutionUpdate } from '../../../../main/contract/index.ts';
+import { ACCOUNT_POLL_RATE } from '../../../../main/core/executions/poll-budget.ts';
+import { DEFAULT_POLL_BOUNDS, paceOf } from '../../../../main/core/executions/poll-pace.ts';
 import { statusAfterExecute } from '../../../../main/core/executions/snapshot.ts';
-import { createExecutionWatcher, defaultPollDelay, type ExecutionWatcher } from '../../../../main/core/executions/watcher.ts';
+import { createExecutionWatcher, type ExecutionWatcher } from '../../../../main/core/executions/watcher.ts';
 import type {
   ClientResult,
   ExecutionStatus,
@@ -73,7 +75,7 @@ afterEach(() => watcher?.dispose());
 
 function startWatcher() {
   const updates: ExecutionUpdate[] = [];
-  watcher = createExecutionWatcher({ emit: (update) => updates.push(update), pollDelay: () => 1 });
+  watcher = createExecutionWatcher({ emit: (update) => updates.push(update), pace: () => ({ delay: () => 1, rate: null }) });
   return { watcher, updates };
 }
 
@@ -171,12 +173,27 @@ describe('the execution watcher', () => {
   });
 });
 
-describe('the default poll delay', () => {
-  it('starts fast, slows for long runs, and backs off after failures', () => {
-    expect(defaultPollDelay(0, 0)).toBe(250);
-    expect(defaultPollDelay(10_000, 0)).toBe(1000);
-    expect(defaultPollDelay(10 * 60_000, 0)).toBe(3000);
-    expect(defaultPollDelay(0, 3)).toBe(2000);
-    expect(defaultPollDelay(10 * 60_000, 10)).toBe(30_000);
+describe('the polls of an account', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('share one rate however many of its runs are watched, past a first burst', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { client, calls } = scriptedClient([status('QUERY_STATE_EXECUTING')]);
+    watcher = createExecutionWatcher({ emit: () => undefined, pace: (accountId) => paceOf(accountId, DEFAULT_POLL_BOUNDS) });
+    for (const id of ['E1', 'E2', 'E3']) watcher.watch('dune', client, statusAfterExecute(id, 'QUERY_STATE_PENDING', 7));
+    const minutes = 5;
+    await vi.advanceTimersByTimeAsync(minutes * 60_000);
+    // each run at its own pace would have been polled about 30 times in its first minute, 20 in each after
+    expect(calls.status).toBeLessThanOrEqual(ACCOUNT_POLL_RATE.burst + ACCOUNT_POLL_RATE.perMinute * minutes);
+    expect(calls.status).toBeGreaterThanOrEqual(ACCOUNT_POLL_RATE.perMinute * minutes);
+  });
+
+  it('of the Local account, whose service has no rate limit, are not held to one', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { client, calls } = scriptedClient([status('QUERY_STATE_EXECUTING')]);
+    watcher = createExecutionWatcher({ emit: () => undefined, pace: (accountId) => paceOf(accountId, DEFAULT_POLL_BOUNDS) });
+    for (const id of ['E1', 'E2', 'E3']) watcher.watch('local', client, statusAfterExecute(id, 'QUERY_STATE_PENDING', 7));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls.status).toBeGreaterThan(3 * ACCOUNT_POLL_RATE.perMinute);
   });
 });
