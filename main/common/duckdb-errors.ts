@@ -83,3 +83,23 @@ export function locateDuckdbError(message: string, sql: string): { line: number;
   if (start < 0) return null;
   return { line, column: start + caret - (cutAtStart ? 3 : 0) + 1 };
 }
+
+// Where DuckDB's words on what went wrong and where end, in a message longer than a line: its
+// advice on options of its own (a reader of an upload's error sets none), the dialects it tried,
+// the statement it ran, or a blank line before such things.
+const PAST_THE_GIST = /^(Possible (fixes|solutions):|The search space used was:|LINE \d+:|\s*$)/;
+// A line of the gist quotes the data ("Original Line: ..."), which may be a whole file's worth
+const LONGEST_GIST_LINE = 200;
+
+/**
+ * What a DuckDB error says went wrong and where, on one line: its first lines up to its advice and
+ * internals, joined by "; ", each cut (and marked "…") past 200 characters.
+ */
+export function duckdbErrorGist(message: string): string {
+  const lines = message.split('\n');
+  const end = lines.findIndex((line, i) => i > 0 && PAST_THE_GIST.test(line));
+  return lines
+    .slice(0, end < 0 ? lines.length : end)
+    .map((line) => (line.length > LONGEST_GIST_LINE ? `${line.slice(0, LONGEST_GIST_LINE)}…` : line).trim())
+    .join('; ');
+}

@@ -1,3 +1,4 @@
+import { duckdbErrorGist } from '../../common/duckdb-errors.ts';
 import type { ServiceAccount } from '../accounts/account-store.ts';
 import { badRequest, HttpError } from '../http/http-error.ts';
 import { saveBody, saveJsonField } from '../http/request-body.ts';
@@ -17,13 +18,16 @@ const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/
 
 /**
  * DuckDB's refusal of the data itself (bad CSV, a value its column cannot hold): the client's to
- * fix. It names the file the body was saved to, a host path, which it shows hidden.
+ * fix, told what was wrong and where (a CSV error's line, the line itself and the column) without
+ * the advice on DuckDB's own options that follows. It names the file the body was saved to, a host
+ * path, which it shows hidden.
  */
 function dataError(error: unknown, what: string, hidePaths: (text: string) => string): unknown {
   // A refusal already in words (the table went meanwhile), or a full disk (not the data's fault), stays as it is.
   if (error instanceof HttpError || isDiskFull(error)) return error;
-  const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-  return badRequest(`${what}: ${hidePaths(message)}`);
+  // paths hidden before lines are cut, so that no part of one is left
+  const message = hidePaths(error instanceof Error ? error.message : String(error));
+  return badRequest(`${what}: ${duckdbErrorGist(message)}`);
 }
 
 /** `POST uploads/csv`: a new table (or one in place of the caller's of that name) from a CSV text in a JSON body. */
