@@ -24,3 +24,34 @@ describe('a refused response as a failure value', () => {
     expect(httpFailure(refused(429, { 'Retry-After': 'soon' }), null).error).not.toHaveProperty('retryAfterMs');
   });
 });
+
+describe('a wait the transport would not make, in the message', () => {
+  const said = (words: string, seconds: number) =>
+    httpFailure(refused(429, { 'Retry-After': String(seconds) }, JSON.stringify({ error: words })), seconds * 1000).error.message;
+
+  it('is added to words of the service that give no wait', () => {
+    expect(said('Too many requests', 3600)).toBe('Too many requests (try again in 3600 s)');
+    expect(said('the free plan allows 40 read requests per minute', 60)).toBe(
+      'the free plan allows 40 read requests per minute (try again in 60 s)',
+    );
+  });
+
+  it('is not added when the service already gave that wait, in seconds or minutes', () => {
+    const words = 'rate limit exceeded: the free plan allows 40 read requests per minute; retry in 60 s';
+    expect(said(words, 60)).toBe(words);
+    expect(said('Slow down, try again in 60 seconds.', 60)).toBe('Slow down, try again in 60 seconds.');
+    expect(said('retry in 2 minutes', 120)).toBe('retry in 2 minutes');
+  });
+
+  it('is added when the service gave another wait, or the number was not a wait', () => {
+    expect(said('retry in 30 s', 60)).toBe('retry in 30 s (try again in 60 s)');
+    expect(said('retry in 160 s', 60)).toBe('retry in 160 s (try again in 60 s)');
+    expect(said('60 searches per minute at most', 60)).toBe('60 searches per minute at most (try again in 60 s)');
+  });
+
+  it('is always added to our own words for an answer without the service’s', () => {
+    expect(httpFailure(refused(429, { 'Retry-After': '60' }, ''), 60_000).error.message).toBe(
+      'The service answered with HTTP 429 without saying why (try again in 60 s).',
+    );
+  });
+});
