@@ -1,5 +1,6 @@
 import type { ServiceAccount, Plan } from '../accounts/account-store.ts';
 import { HttpError } from './http-error.ts';
+import { segmentsOf } from './router.ts';
 
 // The real service's requests-per-minute limits (notes §10): writes (create, update, archive,
 // execute, uploads) and reads (everything else, cancel included) are counted apart. Premium is
@@ -14,8 +15,9 @@ const WINDOW_MILLIS = 60_000;
 
 export type Bucket = 'write' | 'read';
 
-export function bucketOf(method: string, path: string): Bucket {
-  return method === 'GET' || path.endsWith('/cancel') ? 'read' : 'write';
+/** The bucket of a request by the route it matched (a path reads the same: segments as the router takes them). */
+export function bucketOf(method: string, route: string): Bucket {
+  return method === 'GET' || segmentsOf(route).at(-1) === 'cancel' ? 'read' : 'write';
 }
 
 /** A sliding one-minute window of request times per account and bucket. */

@@ -28,16 +28,18 @@ export type Handler<Caller> = (request: RouteRequest<Caller>) => Promise<Reply>;
 
 interface Route<Caller> {
   method: string;
+  pattern: string;
   segments: string[];
   handler: Handler<Caller>;
 }
 
 export type Match<Caller> =
-  | { kind: 'found'; handler: Handler<Caller>; params: Record<string, string> }
+  | { kind: 'found'; handler: Handler<Caller>; params: Record<string, string>; pattern: string }
   | { kind: 'wrong-method'; allowed: string[] }
   | { kind: 'none' };
 
-function segmentsOf(path: string): string[] {
+/** A path's segments as routes are matched by them. */
+export function segmentsOf(path: string): string[] {
   // a trailing slash names the same resource: the official clients create queries at `/query/`
   return path.split('/').filter((s) => s !== '');
 }
@@ -47,7 +49,7 @@ export class Router<Caller> {
   #routes: Route<Caller>[] = [];
 
   add(method: string, pattern: string, handler: Handler<Caller>): this {
-    this.#routes.push({ method, segments: segmentsOf(pattern), handler });
+    this.#routes.push({ method, pattern, segments: segmentsOf(pattern), handler });
     return this;
   }
 
@@ -64,7 +66,7 @@ export class Router<Caller> {
     for (const route of this.#routes) {
       const params = matchSegments(route.segments, segments);
       if (!params) continue;
-      if (route.method === method) return { kind: 'found', handler: route.handler, params };
+      if (route.method === method) return { kind: 'found', handler: route.handler, params, pattern: route.pattern };
       allowed.push(route.method);
     }
     return allowed.length > 0 ? { kind: 'wrong-method', allowed } : { kind: 'none' };

@@ -13,8 +13,12 @@ export interface ServerSetup<Caller> {
   router: Router<Caller>;
   /** Who calls; throws an HttpError (401) when the request carries no valid credentials. */
   identify(request: IncomingMessage, url: URL): Promise<Caller>;
-  /** Last check before the handler runs (rate limits); throws an HttpError to refuse. */
-  admit?(caller: Caller, method: string, path: string): void;
+  /**
+   * Last check before the handler runs (rate limits); throws an HttpError to refuse. `route` is the
+   * pattern the request matched (`/api/v1/execution/:id/cancel`), so the path's spelling (a trailing
+   * slash, percent-encoding) or a name in it (a table called `cancel`) cannot change what it is.
+   */
+  admit?(caller: Caller, method: string, route: string): void;
   /** When an answer is compressed for a client that asks: `auto` unless told (see compression.ts). */
   compression?: CompressionMode;
   /** How long the rest of a body answered before it was read is read and dropped (see lingerOn). */
@@ -132,7 +136,7 @@ async function handle<Caller>(setup: ServerSetup<Caller>, request: IncomingMessa
       allow: match.allowed.join(', '),
     });
   }
-  setup.admit?.(caller, request.method ?? 'GET', url.pathname);
+  setup.admit?.(caller, request.method ?? 'GET', match.pattern);
   return match.handler({ request, url, params: match.params, caller, origin });
 }
 

@@ -92,4 +92,19 @@ describe('rate limits', () => {
     const alice = await fetch(`${h.service.baseUrl}/api/v1/queries`, { headers: { 'x-dune-api-key': KEYS.alice } });
     expect(alice.status).toBe(200);
   });
+
+  it('counts a request by the route it takes, however its path is spelled', async () => {
+    h = await startHarness({ rateLimit: true, accounts: ACCOUNTS });
+    const bob = { 'x-dune-api-key': KEYS.bob };
+    const request = (method: string, path: string) => fetch(`${h!.service.baseUrl}${path}`, { method, headers: bob });
+    // a cancel with a trailing slash or an encoded letter is the cancel route's: a read (40 a minute on free)
+    const cancels = ['/api/v1/execution/01HZZZZZZZZZZZZZZZZZZZZZZZ/cancel/', '/api/v1/execution/01HZZZZZZZZZZZZZZZZZZZZZZZ/%63ancel'];
+    for (let i = 0; i < 40; i++) expect((await request('POST', cancels[i % 2]!)).status).not.toBe(429);
+    const refused = await request('POST', cancels[0]!);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/40 read requests per minute/);
+    // deleting a table that happens to be called `cancel` is a write (15 a minute on free)
+    for (let i = 0; i < 15; i++) expect((await request('DELETE', '/api/v1/table/bob/cancel')).status).toBe(404);
+    expect((await request('DELETE', '/api/v1/table/bob/cancel')).status).toBe(429);
+  });
 });

@@ -35,4 +35,10 @@ describe('RateLimiter', () => {
     expect(bucketOf('PATCH', '/api/v1/query/1')).toBe('write');
     expect(bucketOf('DELETE', '/api/v1/table/a/b')).toBe('write');
   });
+
+  it('reads a path as the router does: a trailing slash names the same cancel', () => {
+    expect(bucketOf('POST', '/api/v1/execution/:id/cancel/')).toBe('read');
+    expect(bucketOf('POST', '/api/v1/execution/x/cancel//')).toBe('read');
+    expect(bucketOf('DELETE', '/api/v1/table/:namespace/:table_name')).toBe('write');
+  });
 });
