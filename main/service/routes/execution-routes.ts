@@ -114,7 +114,8 @@ export function addExecutionRoutes(router: Router<ServiceAccount>, deps: Service
 
   router.add('GET', '/api/v1/execution/:id/status', async ({ params, caller }) => {
     const execution = await readableExecution(deps, caller, params.id!);
-    const slots = { total: config.executionSlots, busy: executor.busySlots(execution.accountId) };
+    // the reader's own slots: how busy the context that started it is, is not another's to see
+    const slots = { total: config.executionSlots, busy: executor.busySlots(caller.id) };
     return { json: statusBody(execution, executor.queuePosition(execution.id), slots) };
   });
 
