@@ -18,12 +18,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 
 
 /**
  * 429 means the service refused the request without acting on it, so even a call that is not
- * idempotent (execute) may be sent again. 5xx answers, network errors and timeouts may come after
- * the service acted, so only idempotent calls are retried then; for them a 500 is as likely to
- * pass as a 503 (a reader that stopped at the first one would lose the rest of a long result).
+ * idempotent (execute) may be sent again. 502, 503 and 504 (a gateway or a service passing
+ * trouble), network errors and timeouts may come after the service acted, so only idempotent calls
+ * are retried then. A 500 is not retried, as Dune's official Python client does not: it is a bug
+ * of the service, the same request meets it again, and each try spends the plan's requests.
  */
 export function isRetryableStatus(status: number, idempotent: boolean): boolean {
-  return status === 429 || (idempotent && (status === 500 || status === 502 || status === 503 || status === 504));
+  return status === 429 || (idempotent && (status === 502 || status === 503 || status === 504));
 }
 
 export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {

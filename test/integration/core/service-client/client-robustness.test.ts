@@ -47,6 +47,12 @@ describe('retries', () => {
     expect(fake.requests).toHaveLength(4);
   });
 
+  it('never send a GET again after a 500, a bug of the service that would only spend requests', async () => {
+    const { client, fake } = await clientFor((_r, n) => (n === 1 ? { status: 500, body: { error: 'Internal error' } } : queries));
+    expect(await client.queries.list()).toEqual({ ok: false, error: { kind: 'server_error', status: 500, message: 'Internal error' } });
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('give up after the last attempt with the last error', async () => {
     const { client, fake } = await clientFor(() => ({ status: 503, body: { error: 'down for maintenance' } }));
     expect(await client.queries.list()).toEqual({
@@ -287,7 +293,7 @@ describe('a whole result read through faults, from the embedded service', () => 
   // One of each fault, each on the first attempt at a page: the retry of that page passes.
   const FAULTS: Record<number, Fault> = {
     2: { status: 429, headers: { 'Retry-After': '0' } },
-    4: { status: 500 },
+    4: { status: 502 },
     6: { status: 503 },
     8: 'reset',
     10: 'stall',
