@@ -75,26 +75,25 @@ export class AccountStore {
     return toAccount(rows[0]!);
   }
 
-  /** Gives the key to the account; a key already held by another account moves to this one. */
-  async addApiKey(accountId: number, apiKey: string): Promise<void> {
-    await this.#db.run(
-      `INSERT INTO api_key_hashes (key_hash, account_id, created_at) VALUES (?, ?, ?)
-       ON CONFLICT (key_hash) DO UPDATE SET account_id = excluded.account_id`,
-      [hashApiKey(apiKey), accountId, nowIso()],
-    );
-    this.#byKey.clear();
-  }
-
-  /** Makes the key the account's only one: the keys it had before are refused from now on. */
-  async replaceApiKeys(accountId: number, apiKey: string): Promise<void> {
-    const hash = hashApiKey(apiKey);
+  /**
+   * Makes these keys the account's only ones: the keys it had before and not here are refused from
+   * now on; a key another account held moves to this one.
+   */
+  async replaceApiKeys(accountId: number, ...apiKeys: string[]): Promise<void> {
+    const kept = new Set(apiKeys.map(hashApiKey));
     await this.#db.transaction(async (connection) => {
-      await connection.run(`DELETE FROM api_key_hashes WHERE account_id = ? AND key_hash <> ?`, [accountId, hash]);
-      await connection.run(
-        `INSERT INTO api_key_hashes (key_hash, account_id, created_at) VALUES (?, ?, ?)
-         ON CONFLICT (key_hash) DO UPDATE SET account_id = excluded.account_id`,
-        [hash, accountId, nowIso()],
-      );
+      // the kept inserted first and only the others deleted: a key the account keeps keeps its row
+      for (const hash of kept) {
+        await connection.run(
+          `INSERT INTO api_key_hashes (key_hash, account_id, created_at) VALUES (?, ?, ?)
+           ON CONFLICT (key_hash) DO UPDATE SET account_id = excluded.account_id`,
+          [hash, accountId, nowIso()],
+        );
+      }
+      const held = await connection.runAndReadAll(`SELECT key_hash FROM api_key_hashes WHERE account_id = ?`, [accountId]);
+      for (const { key_hash } of held.getRowObjectsJS() as { key_hash: string }[]) {
+        if (!kept.has(key_hash)) await connection.run(`DELETE FROM api_key_hashes WHERE key_hash = ?`, [key_hash]);
+      }
     });
     this.#byKey.clear();
   }

@@ -29,7 +29,8 @@ export type AccountSpec = z.output<typeof AccountSpec>;
 
 /**
  * Checks the whole config first, then creates or updates its accounts, their keys (stored as
- * hashes, as every key) and team members; answers the accounts as given.
+ * hashes, as every key; the ones listed are all the account's) and team members; answers the
+ * accounts as given. Accounts the file does not name (the demo account) keep their keys.
  */
 export async function applyAccountsConfig(accounts: AccountStore, config: unknown): Promise<AccountSpec[]> {
   const parsed = AccountsConfig.safeParse(config);
@@ -49,7 +50,8 @@ export async function applyAccountsConfig(accounts: AccountStore, config: unknow
   for (const spec of parsed.data.accounts) {
     const account = await accounts.upsert(spec.handle, spec.type, spec.plan);
     ids.set(spec.handle, account.id);
-    for (const key of spec.api_keys) await accounts.addApiKey(account.id, key);
+    // the file's keys are all the account's: a key taken out of the file is refused from this start
+    await accounts.replaceApiKeys(account.id, ...spec.api_keys);
   }
   for (const spec of parsed.data.accounts) {
     if (!spec.members) continue;

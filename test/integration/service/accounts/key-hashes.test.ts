@@ -71,6 +71,28 @@ describe('API keys at rest', () => {
     }
   });
 
+  it("makes the accounts file's keys all its accounts', refusing one taken out at the next start, and leaves the demo key", async () => {
+    const dataDir = newFolder();
+    let service = await startService({ dataDir });
+    const demo = service.demoApiKey!;
+    await service.close();
+    service = await startService({ dataDir, accounts: ACCOUNTS, demoApiKey: demo });
+    await service.close();
+    const newBobKey = 'bob-key-new-0123456789abcdefghijklmn';
+    const changed = {
+      accounts: [ACCOUNTS.accounts[0]!, { ...ACCOUNTS.accounts[1]!, api_keys: [newBobKey] }],
+    };
+    service = await startService({ dataDir, accounts: changed, demoApiKey: demo });
+    try {
+      expect(await status(service, KEYS[1]!)).toBe(401);
+      expect(await status(service, newBobKey)).toBe(200);
+      expect(await status(service, KEYS[0]!)).toBe(200);
+      expect(await status(service, demo)).toBe(200);
+    } finally {
+      await service.close();
+    }
+  });
+
   it('hashes the keys a former release stored as they are, and leaves none of them in the folder', async () => {
     const dataDir = newFolder();
     const service = await startService({ dataDir, accounts: ACCOUNTS });

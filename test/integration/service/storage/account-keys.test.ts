@@ -26,15 +26,28 @@ describe('API keys', () => {
   it('finds the account of a key, and the account the key moved to', async () => {
     const alice = await accounts.upsert('alice', 'user', 'free');
     const bob = await accounts.upsert('bob', 'user', 'plus');
-    await accounts.addApiKey(alice.id, 'k-shared');
+    await accounts.replaceApiKeys(alice.id, 'k-shared');
     expect((await accounts.byApiKey('k-shared'))?.handle).toBe('alice');
-    await accounts.addApiKey(bob.id, 'k-shared');
+    await accounts.replaceApiKeys(bob.id, 'k-shared');
     expect((await accounts.byApiKey('k-shared'))?.handle).toBe('bob');
+  });
+
+  it('refuses, at once, a key the account no longer holds, and keeps the ones it still does', async () => {
+    const dan = await accounts.upsert('dan', 'user', 'free');
+    await accounts.replaceApiKeys(dan.id, 'k-dan-1', 'k-dan-2');
+    expect((await accounts.byApiKey('k-dan-1'))?.handle).toBe('dan');
+    expect((await accounts.byApiKey('k-dan-2'))?.handle).toBe('dan');
+    await accounts.replaceApiKeys(dan.id, 'k-dan-2', 'k-dan-3');
+    expect(await accounts.byApiKey('k-dan-1')).toBeNull();
+    expect((await accounts.byApiKey('k-dan-2'))?.handle).toBe('dan');
+    expect((await accounts.byApiKey('k-dan-3'))?.handle).toBe('dan');
+    await accounts.replaceApiKeys(dan.id);
+    expect(await accounts.byApiKey('k-dan-2')).toBeNull();
   });
 
   it("answers an account's new plan, and nothing for a key no one holds", async () => {
     const carol = await accounts.upsert('carol', 'user', 'free');
-    await accounts.addApiKey(carol.id, 'k-carol');
+    await accounts.replaceApiKeys(carol.id, 'k-carol');
     expect((await accounts.byApiKey('k-carol'))?.plan).toBe('free');
     await accounts.upsert('carol', 'user', 'premium');
     expect((await accounts.byApiKey('k-carol'))?.plan).toBe('premium');
