@@ -145,6 +145,11 @@ export const ExecutionUpdate = z.object({
   elapsedMs: z.number().int().nonnegative(),
   error: ExecutionError.nullable(),
   result: ResultSummary.nullable(),
+  /**
+   * The service refused the last status check for its rate limit: the next is not asked for before
+   * this time (ISO 8601), the wait it said or the app's own backoff. Absent once a check is answered.
+   */
+  rateLimitedUntil: z.string().optional(),
 });
 export type ExecutionUpdate = z.infer<typeof ExecutionUpdate>;
 

@@ -9,7 +9,8 @@ import { isTerminal } from './states.ts';
 // Polls the status of executions until they end, and reports every status it reads as an
 // `execution:update`. How often is poll-pace.ts's: fast while a run is young, slower as it ages,
 // and the polls of one account within one shared rate, so that watching runs does not spend the
-// account's rate limit.
+// account's rate limit. A poll the service refuses for its rate limit holds every poll of the
+// account until the wait it asked for (Retry-After) is over, and the run's update says so.
 
 export interface ExecutionWatcherOptions {
   emit: (update: ExecutionUpdate) => void;
@@ -55,6 +56,8 @@ class Poller implements ExecutionWatcher {
   readonly #now: () => number;
   readonly #watches = new Map<string, Watch>();
   readonly #budgets = new Map<string, PollBudget>();
+  /** Per account: no poll before this time, as the service asked when it refused one for its rate limit. */
+  readonly #heldUntil = new Map<string, number>();
   readonly #controller = new AbortController();
 
   constructor(options: ExecutionWatcherOptions) {
@@ -98,7 +101,7 @@ class Poller implements ExecutionWatcher {
 
   pollNow(accountId: string, executionId: string): void {
     const watch = this.#watches.get(keyOf(accountId, executionId));
-    if (!watch || watch.done || watch.polling || this.#controller.signal.aborted) return;
+    if (!watch || watch.done || watch.polling || this.#controller.signal.aborted || this.#isHeld(accountId)) return;
     if (watch.timer) clearTimeout(watch.timer);
     // asked for (after a cancel), so sent now; still counted, so the account's next polls make up for it
     this.#budgets.get(accountId)?.reserve(this.#now());
@@ -110,6 +113,7 @@ class Poller implements ExecutionWatcher {
     for (const watch of this.#watches.values()) if (watch.timer) clearTimeout(watch.timer);
     this.#watches.clear();
     this.#budgets.clear();
+    this.#heldUntil.clear();
   }
 
   #publish(watch: Watch, update: ExecutionUpdate): void {
@@ -117,13 +121,33 @@ class Poller implements ExecutionWatcher {
     this.#emit(update);
   }
 
-  #schedule(watch: Watch): void {
+  /** Sets the run's next poll; returns when it is. */
+  #schedule(watch: Watch): number {
     const now = this.#now();
     const pace = this.#pace(watch.accountId);
-    const wantedAt = now + pace.delay(now - watch.startedAtMs, watch.failures);
+    const wantedAt = Math.max(now + pace.delay(now - watch.startedAtMs, watch.failures), this.#heldUntil.get(watch.accountId) ?? now);
     const at = pace.rate === null ? wantedAt : this.#budgetOf(watch.accountId, pace.rate).reserve(wantedAt);
     watch.timer = setTimeout(() => void this.#poll(watch), at - now);
     watch.timer.unref();
+    return at;
+  }
+
+  #isHeld(accountId: string): boolean {
+    return (this.#heldUntil.get(accountId) ?? Number.NEGATIVE_INFINITY) > this.#now();
+  }
+
+  /** The service refused a poll for its rate limit: none of the account's before the wait it asked for, and the run says it waits. */
+  #rateLimited(watch: Watch, retryAfterMs: number | undefined): void {
+    if (retryAfterMs !== undefined) {
+      const until = this.#now() + retryAfterMs;
+      this.#heldUntil.set(watch.accountId, Math.max(until, this.#heldUntil.get(watch.accountId) ?? until));
+    }
+    const at = this.#schedule(watch);
+    this.#publish(watch, {
+      ...watch.latest,
+      elapsedMs: Math.round(this.#now() - watch.startedAtMs),
+      rateLimitedUntil: new Date(at).toISOString(),
+    });
   }
 
   #budgetOf(accountId: string, rate: PollRate): PollBudget {
@@ -153,6 +177,11 @@ class Poller implements ExecutionWatcher {
   async #poll(watch: Watch): Promise<void> {
     const { signal } = this.#controller;
     watch.timer = null;
+    // another run of the account was refused for the rate limit since this poll was set
+    if (this.#isHeld(watch.accountId)) {
+      this.#schedule(watch);
+      return;
+    }
     watch.polling = true;
     const read = await watch.client.executions.status(watch.executionId, { signal });
     watch.polling = false;
@@ -160,13 +189,15 @@ class Poller implements ExecutionWatcher {
     if (!read.ok) {
       if (TRANSIENT.has(read.error.kind)) {
         watch.failures += 1;
-        this.#schedule(watch);
+        if (read.error.kind === 'rate_limited') this.#rateLimited(watch, read.error.retryAfterMs);
+        else this.#schedule(watch);
         return;
       }
       // The execution is gone or the key no longer works: say so once and stop.
       this.#finish(watch);
+      const { rateLimitedUntil: _noLongerWaited, ...latest } = watch.latest;
       this.#publish(watch, {
-        ...watch.latest,
+        ...latest,
         elapsedMs: Math.round(this.#now() - watch.startedAtMs),
         error: { type: `watch_${read.error.kind}`, message: `Stopped watching this execution: ${read.error.message}` },
       });

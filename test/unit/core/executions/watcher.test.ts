@@ -150,6 +150,24 @@ describe('the execution watcher', () => {
     expect(updates.at(-1)?.error?.message).toContain('is invalid');
   });
 
+  it('says it waits when the service refuses a check for its rate limit without saying how long, and no more once answered', async () => {
+    const { client } = scriptedClient([
+      { ok: false, error: { kind: 'rate_limited', status: 429, message: 'Too many requests' } },
+      status('QUERY_STATE_EXECUTING'),
+      status('QUERY_STATE_COMPLETED', { isExecutionFinished: true, resultMetadata: metadata }),
+    ]);
+    const { watcher, updates } = startWatcher();
+    watcher.watch('local', client, statusAfterExecute('E1', 'QUERY_STATE_PENDING', 7));
+    await until(() => updates.some((u) => u.isFinished));
+    expect(updates.map((u) => [u.state, u.rateLimitedUntil === undefined ? null : 'waiting'])).toEqual([
+      ['QUERY_STATE_PENDING', null],
+      ['QUERY_STATE_PENDING', 'waiting'],
+      ['QUERY_STATE_EXECUTING', null],
+      ['QUERY_STATE_COMPLETED', null],
+    ]);
+    expect(Number.isNaN(Date.parse(updates[1]!.rateLimitedUntil!))).toBe(false);
+  });
+
   it('reads the result summary from the results endpoint when a completed status lacks it', async () => {
     const { client, calls } = scriptedClient([status('QUERY_STATE_COMPLETED', { isExecutionFinished: true })], metadata);
     const { watcher, updates } = startWatcher();
