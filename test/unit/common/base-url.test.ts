@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readBaseUrl } from '../../../main/common/base-url.ts';
 import { channels } from '../../../main/contract/index.ts';
+import { accountProblems } from '../../../renderer/src/accounts/account-fields.ts';
 
 describe('a base URL', () => {
   it.each([
@@ -39,5 +40,19 @@ describe('a base URL', () => {
     const update = channels['accounts:update'].request;
     expect(update.parse({ accountId: 'a', baseUrl: 'http://LOCALHOST:80/api' }).baseUrl).toBe('http://localhost/api');
     expect(update.parse({ accountId: 'a' }).baseUrl).toBeUndefined();
+  });
+
+  it("is the account form's rule too, in the form's words, before anything is sent", () => {
+    const fields = { label: 'x', serviceName: 'DUNE', kind: 'user' as const, apiKey: 'k' };
+    expect(accountProblems({ ...fields, baseUrl: 'HTTPS://API.DUNE.COM:443/' }, true).baseUrl).toBeUndefined();
+    expect(accountProblems({ ...fields, baseUrl: 'https://api.dune.com/?x=1' }, true).baseUrl).toBe(
+      'The address must not hold a query string (?x=1).',
+    );
+    expect(accountProblems({ ...fields, baseUrl: 'https://me:secret@api.dune.com' }, true).baseUrl).toMatch(
+      /^The address must not hold a user name/,
+    );
+    expect(accountProblems({ ...fields, baseUrl: 'api.dune.com' }, true).baseUrl).toBe(
+      'The address must be an http or https URL, such as https://api.dune.com.',
+    );
   });
 });
