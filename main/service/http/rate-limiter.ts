@@ -37,11 +37,10 @@ export class RateLimiter {
     if (recent.length >= limit) {
       this.#seen.set(key, recent);
       const retryAfter = Math.max(1, Math.ceil((recent[0]! + WINDOW_MILLIS - now) / 1000));
-      throw new HttpError(
-        429,
-        `rate limit exceeded: the ${account.plan} plan allows ${limit} ${bucket} requests per minute; retry in ${retryAfter} s`,
-        { 'retry-after': String(retryAfter) },
-      );
+      // the wait is said once, in Retry-After: a client that will not wait that long says it (the app's does)
+      throw new HttpError(429, `rate limit exceeded: the ${account.plan} plan allows ${limit} ${bucket} requests per minute`, {
+        'retry-after': String(retryAfter),
+      });
     }
     recent.push(now);
     this.#seen.set(key, recent);
