@@ -1,6 +1,6 @@
 import { hasResult, isTerminalState } from '../../common/dune-states.ts';
 import { duneTypeOfDuckdb } from '../../common/dune-types/index.ts';
-import type { Execution, ResultSummary } from './execution-store.ts';
+import { STATE, type Execution, type ResultSummary } from './execution-store.ts';
 
 // The wire shapes of executions (notes §4.3 to §4.6). Optional fields are left out, never null:
 // clients treat a present key as a value.
@@ -57,7 +57,8 @@ export function statusBody(e: Execution, queuePosition: number | null, slots: { 
   return withoutUndefined({
     ...executionEnvelope(e),
     queue_position: queuePosition ?? undefined,
-    result_metadata: summary ? resultMetadata(summary, summary) : undefined,
+    // only when COMPLETED, as Dune (notes §4.3): a cut result's figures are on its pages, read with allow_partial_results
+    result_metadata: summary && e.state === STATE.completed ? resultMetadata(summary, summary) : undefined,
     result: summary ? { result_set_size: summary.bytes } : undefined,
     execution_cost_credits: 0,
     max_inflight_interactive_executions: slots.total,

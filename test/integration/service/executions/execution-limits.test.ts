@@ -74,7 +74,7 @@ describe("a plan's limits", () => {
     h = await startHarness({ accounts: ACCOUNTS, resultCapBytes: { free: 10_000 } });
     const free = await h.waitUntilFinishedAs(await runSql('SELECT range AS n FROM range(100000)', KEYS.bob), KEYS.bob);
     expect(free.state).toBe('QUERY_STATE_COMPLETED_PARTIAL');
-    expect(free.result_metadata.total_result_set_bytes).toBeLessThanOrEqual(10_000);
+    expect(free.result.result_set_size).toBeLessThanOrEqual(10_000);
     const plus = await h.waitUntilFinishedAs(await runSql('SELECT range AS n FROM range(100000)', KEYS.alice), KEYS.alice);
     expect(plus.state).toBe('QUERY_STATE_COMPLETED');
     expect(plus.result_metadata.total_row_count).toBe(100_000);
