@@ -4,6 +4,15 @@
 /** The single-request upload takes less than this (spec §4.9); larger files go in parts. */
 export const SINGLE_UPLOAD_MAX_BYTES = 200 * 1024 * 1024;
 
+/**
+ * How a file of this size is sent: in one request, which replaces a table of its name whole, or in
+ * parts, into a table created for them (a table of its name is deleted first). The form warns by it
+ * and main sends by it, both from the file's size as the form measured it.
+ */
+export function uploadMode(fileBytes: number, singleMaxBytes: number = SINGLE_UPLOAD_MAX_BYTES): 'single' | 'parts' {
+  return fileBytes < singleMaxBytes ? 'single' : 'parts';
+}
+
 export const TABLE_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
 
 /** The types a table made from parts gets; a column whose values fit none of the others is varchar. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { columnNameKey, startsWithLetter } from '../common/column-names.ts';
 import { accountId } from './models.ts';
 import { TABLE_COLUMN_TYPES, TABLE_NAME_PATTERN, UPLOAD_CHUNK_MAX_CHARS } from './table-rules.ts';
 
@@ -30,6 +31,24 @@ export type TableSummary = z.infer<typeof TableSummary>;
 
 const uploadId = z.string().min(1).max(100);
 
+/** The names the service would refuse, each at its column: checked before a byte is staged or a table deleted. */
+function checkColumnNames(columns: TableColumn[], context: z.RefinementCtx): void {
+  const first = new Map<string, number>();
+  columns.forEach(({ name }, index) => {
+    const path = [index, 'name'];
+    const earlier = first.get(columnNameKey(name));
+    if (!startsWithLetter(name))
+      context.addIssue({ code: 'custom', path, message: `Column ${index + 1} “${name}” must start with a letter.` });
+    else if (earlier !== undefined)
+      context.addIssue({
+        code: 'custom',
+        path,
+        message: `Column ${index + 1} “${name}” repeats the name of column ${earlier + 1} (names are compared without case).`,
+      });
+    else first.set(columnNameKey(name), index);
+  });
+}
+
 export const UploadBeginRequest = z
   .object({
     accountId,
@@ -37,7 +56,9 @@ export const UploadBeginRequest = z
     description: z.string().max(10_000),
     isPrivate: z.boolean(),
     /** The names to give the columns (the file's header row is replaced by them) and their inferred types. */
-    columns: z.array(TableColumn).min(1).max(10_000),
+    columns: z.array(TableColumn).min(1).max(10_000).superRefine(checkColumnNames),
+    /** The file's size as the form measured it: it decides, by `uploadMode`, whether the upload goes in parts. */
+    fileBytes: z.number().int().nonnegative(),
     rows: z.number().int().nonnegative(),
     /** The user agreed that the upload replaces a table of the same name. */
     replace: z.boolean(),
@@ -59,6 +80,13 @@ export const UploadDone = z.object({
   mode: z.enum(['single', 'parts']),
 });
 export type UploadDone = z.infer<typeof UploadDone>;
+
+/**
+ * What a failed upload left on the service, in its failure's `details.left`: `nothing` of it (a table
+ * it would replace is as it was), a new table holding the `parts` confirmed so far (the table it
+ * replaces was deleted before), or the replaced table `deleted` and no new one made yet.
+ */
+export type UploadLeft = 'nothing' | 'parts' | 'deleted';
 
 export const UploadProgress = z.object({
   uploadId,

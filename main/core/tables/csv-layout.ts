@@ -10,8 +10,6 @@ import { csvField, quotedCsvField } from '../../common/csv-text.ts';
 const QUOTE = 0x22;
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
-const BACKSLASH = 0x5c;
-const TAB = 0x09;
 
 export interface ByteRange {
   start: number;
@@ -25,8 +23,6 @@ export interface CsvLayout {
   size: number;
   /** The records after the header, in ranges that hold at least one non-empty line. */
   parts: ByteRange[];
-  /** How many bytes more the data takes once escaped as a JSON string. */
-  jsonEscapeBytes: number;
 }
 
 export async function layoutCsv(path: string, partBytes: number): Promise<CsvLayout> {
@@ -37,13 +33,10 @@ export async function layoutCsv(path: string, partBytes: number): Promise<CsvLay
   let partStart = 0;
   let partHasData = false;
   let previous = -1;
-  let jsonEscapeBytes = 0;
   const parts: ByteRange[] = [];
   for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
     for (let i = 0; i < chunk.length; i += 1) {
       const byte = chunk[i]!;
-      if (byte === QUOTE || byte === BACKSLASH || byte === NEWLINE || byte === RETURN || byte === TAB) jsonEscapeBytes += 1;
-      else if (byte < 0x20) jsonEscapeBytes += 5;
       if (byte === QUOTE) quoted = !quoted;
       else if (byte === NEWLINE && !quoted) {
         const end = offset + i + 1;
@@ -63,7 +56,7 @@ export async function layoutCsv(path: string, partBytes: number): Promise<CsvLay
   }
   if (headerEnd < 0) headerEnd = offset;
   if (partHasData && offset > partStart) parts.push({ start: partStart, end: offset });
-  return { headerEnd, lineBreak, size: offset, parts, jsonEscapeBytes };
+  return { headerEnd, lineBreak, size: offset, parts };
 }
 
 export async function readRange(path: string, range: ByteRange): Promise<Buffer> {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { ClientResult, ServiceClient, TableListItem } from '../service-client/index.ts';
+import type { ClientResult, CreateTableArgs, ServiceClient, ServiceError, TableListItem } from '../service-client/index.ts';
 import { splitFullName, sqlTableName } from './table-names.ts';
 
-// Finding things out from the service's table list, page by page.
+// Finding things out from the service: from its table list, page by page, or from a table made to
+// find out and deleted at once.
 
 const PAGE = 1000;
 
@@ -64,4 +65,22 @@ async function probeHandle(client: ServiceClient): Promise<string | null> {
   const namespace = table === null ? null : (splitFullName(table.fullName)?.namespace ?? null);
   if (namespace !== null) await client.tables.remove(namespace, sqlTableName(name));
   return table?.ownerHandle ?? namespace;
+}
+
+/**
+ * Whether the service makes a table of these columns and privacy: one is made under a name of its
+ * own and deleted at once. Asked before a table is deleted for a new one, so that what the service
+ * refuses (a column name, a private table on its plan) leaves the old table as it was. Answers the
+ * full name of the table made when it could not be deleted.
+ */
+export async function checkCreatable(
+  client: ServiceClient,
+  table: Omit<CreateTableArgs, 'tableName'>,
+  signal: AbortSignal,
+): Promise<{ ok: true } | { ok: false; error: ServiceError; leftOver: string | null }> {
+  const tableName = `querydesk_check_${randomBytes(6).toString('hex')}`;
+  const made = await client.tables.create({ ...table, tableName, description: 'Querydesk: checking a replacement' }, { signal });
+  if (!made.ok) return { ok: false, error: made.error, leftOver: null };
+  const removed = await client.tables.remove(table.namespace, tableName, { signal });
+  return removed.ok ? { ok: true } : { ok: false, error: removed.error, leftOver: made.data.fullName };
 }

@@ -3,26 +3,30 @@ import {
   fail,
   ok,
   SINGLE_UPLOAD_MAX_BYTES,
+  uploadMode,
+  type ErrorCode,
   type Failure,
   type Result,
   type UploadDone,
+  type UploadLeft,
   type UploadProgress,
 } from '../../contract/index.ts';
-import { serviceFailure } from '../failures.ts';
 import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import { headerRow, layoutCsv, readRange, type CsvLayout } from './csv-layout.ts';
 import type { StagedFile } from './staged-file.ts';
-import { findTable, resolveHandle } from './table-lookup.ts';
+import { checkCreatable, findTable, resolveHandle } from './table-lookup.ts';
 import { sqlTableName } from './table-names.ts';
+import { isAmbiguous, ownRefusal, serviceRefusal } from './upload-failures.ts';
 
 // One upload, from the staged file to the service: in one request below the single-request limit,
-// else a table created from the inferred schema and filled part by part. Parts go one at a time and
+// else a table created from the inferred schema and filled part by part. A table it replaces is
+// deleted first in parts, once the service showed it would make the new one. Parts go one at a time and
 // each is remembered once the service confirmed it, so a retry sends only what is missing. A part
 // whose answer was lost (the connection dropped, the time ran out) may have arrived: before it is
 // sent again, the table's size says whether it did, and when the size cannot tell, nothing is resent.
 
 export interface UploadLimits {
-  /** Files (escaped as JSON) below this go in one request. */
+  /** Files below this go in one request (`uploadMode`). */
   singleBytes: number;
   /** About this many bytes of CSV per insert. */
   partBytes: number;
@@ -38,6 +42,8 @@ export interface UploadRequest {
   columns: { name: string; type: string }[];
   rows: number;
   replace: boolean;
+  /** The file's size as the form measured it, which the form's warning went by. */
+  fileBytes: number;
 }
 
 type Phase = UploadProgress['phase'];
@@ -65,6 +71,8 @@ export class TableUpload {
   #parts: PartsState | null = null;
   #abort: AbortController | null = null;
   #cancelled = false;
+  /** What a failure now would leave on the service. */
+  #left: UploadLeft = 'nothing';
   /** Bytes of the file read into the single request so far. */
   #wholeSent = 0;
 
@@ -100,9 +108,9 @@ export class TableUpload {
         this.#request.columns.map((c) => c.name),
         this.#layout.lineBreak,
       );
-      const dataBytes = this.#layout.size - this.#layout.headerEnd;
+      // by the size the form warned by, so that a table is deleted first only when the form said so
       const outcome =
-        this.#parts === null && Buffer.byteLength(header) + dataBytes + this.#layout.jsonEscapeBytes < this.#limits.singleBytes
+        uploadMode(this.#request.fileBytes, this.#limits.singleBytes) === 'single'
           ? await this.#sendWhole(header, this.#abort.signal)
           : await this.#sendParts(header, this.#abort.signal);
       this.#progress(outcome.ok ? 'done' : this.#cancelled ? 'cancelled' : 'failed');
@@ -152,7 +160,7 @@ export class TableUpload {
       fullName = listed.ok ? (listed.data?.fullName ?? null) : null;
     }
     if (fullName === null)
-      return fail('server_error', `The service accepted the upload, but does not list the table ${sqlTableName(tableName)}.`);
+      return this.#refused('server_error', `The service accepted the upload, but does not list the table ${sqlTableName(tableName)}.`);
     return ok({ fullName, rows: this.#request.rows, mode: 'single' });
   }
 
@@ -195,24 +203,39 @@ export class TableUpload {
   async #createTable(bodies: number[], signal: AbortSignal): Promise<Result<PartsState>> {
     const handle = this.#handle ?? (await resolveHandle(this.#client));
     if (handle === null)
-      return fail('bad_request', 'The handle of this account could not be found, and a table sent in parts needs it as its namespace.');
+      return this.#refused(
+        'bad_request',
+        'The handle of this account could not be found, and a table sent in parts needs it as its namespace.',
+      );
     const table = sqlTableName(this.#request.tableName);
     const existing = await findTable(this.#client, handle, table);
     if (!existing.ok) return this.#failed(existing.error);
     if (existing.data !== null) {
       if (!this.#request.replace)
-        return fail('bad_request', `A table named ${this.#request.tableName} exists already; confirm that the upload replaces it.`);
+        return this.#refused(
+          'bad_request',
+          `A table named ${this.#request.tableName} exists already; confirm that the upload replaces it.`,
+        );
+      const checked = await checkCreatable(this.#client, { ...this.#schema(), namespace: handle }, signal);
+      if (!checked.ok) {
+        const kept = `the table ${existing.data.fullName} is as it was`;
+        const left = checked.leftOver === null ? '' : `; the empty table ${checked.leftOver}, made to check it, is left`;
+        return this.#failed(checked.error, kept + left);
+      }
       // The service cannot swap a table made of parts: the old one goes first (the UI said so).
       const removed = await this.#client.tables.remove(handle, table, { signal });
       if (!removed.ok) return this.#failed(removed.error);
+      this.#left = 'deleted';
     }
-    const { description, isPrivate, columns } = this.#request;
-    const created = await this.#client.tables.create(
-      { namespace: handle, tableName: table, schema: columns, description, isPrivate },
-      { signal },
-    );
+    const created = await this.#client.tables.create({ ...this.#schema(), namespace: handle, tableName: table }, { signal });
     if (!created.ok) return this.#failed(created.error);
+    this.#left = 'parts';
     return ok({ namespace: handle, table, fullName: created.data.fullName, bodies, written: new Set(), rowsWritten: 0, uncertain: null });
+  }
+
+  #schema(): { schema: UploadRequest['columns']; description: string; isPrivate: boolean } {
+    const { columns, description, isPrivate } = this.#request;
+    return { schema: columns, description, isPrivate };
   }
 
   /**
@@ -225,18 +248,17 @@ export class TableUpload {
     const found = await findTable(this.#client, parts.namespace, parts.table);
     if (!found.ok) return this.#failed(found.error);
     const listed = found.data;
-    if (listed === null) return fail('not_found', `The table ${parts.fullName} is gone; start the upload again.`, { retryable: false });
+    if (listed === null) return this.#refused('not_found', `The table ${parts.fullName} is gone; start the upload again.`);
     const confirmed = [...parts.written].reduce((sum, i) => sum + parts.bodies[i]!, 0);
     if (listed.sizeBytes === confirmed + parts.bodies[index]!) {
       // It arrived; its rows are counted from the staged part, as the service would have answered.
       parts.written.add(index);
       parts.rowsWritten += await this.#rowsOfPart(index);
     } else if (listed.sizeBytes !== confirmed) {
-      return fail(
+      return this.#refused(
         'server_error',
         `Whether part ${index + 1} reached ${parts.fullName} is unknown (its answer was lost), so it is not sent again. ` +
           'Delete the table and upload the file again.',
-        { retryable: false },
       );
     }
     parts.uncertain = null;
@@ -249,16 +271,12 @@ export class TableUpload {
     return unquoted.split('\n').filter((line) => line.trim() !== '').length;
   }
 
-  /** A refusal of the service stays one when sent again; no answer, a time-out or an overload may not. */
-  /** The service's failure, with `note` after it: a sentence of its own after ours, in brackets after the service's own words. */
   #failed(error: ServiceError, note = ''): Failure {
-    if (this.#cancelled) return fail('cancelled', 'The upload was cancelled.');
-    const { message, code } = serviceFailure(error).error;
-    const status = error.status;
-    const retryable = status === null || status >= 500 || status === 408 || status === 429;
-    const noted =
-      note === '' ? message : /[.!?]$/.test(message) ? `${message} ${note[0]!.toUpperCase()}${note.slice(1)}.` : `${message} (${note})`;
-    return fail(code, noted, { status, retryable });
+    return this.#cancelled ? fail('cancelled', 'The upload was cancelled.') : serviceRefusal(error, note, this.#left);
+  }
+
+  #refused(code: ErrorCode, message: string): Failure {
+    return ownRefusal(code, message, this.#left);
   }
 
   #progress(phase: Phase): void {
@@ -278,9 +296,4 @@ export class TableUpload {
       partsTotal: parts?.bodies.length ?? 1,
     });
   }
-}
-
-/** No answer, or a gateway's: the service may have acted. Any answer of its own means nothing was written. */
-function isAmbiguous(error: ServiceError): boolean {
-  return error.status === null || error.status === 502 || error.status === 504;
 }

@@ -64,18 +64,5 @@ export const CreateTableBody = z.object({
   is_private: z.boolean().default(false),
 });
 
-/** The first column name that may not be used: one must start with a letter. */
-export function badColumnName(names: string[]): string | null {
-  return names.find((name) => !/^\p{L}/u.test(name)) ?? null;
-}
-
-/** The first column name given twice; DuckDB's names are the same whatever their case. */
-export function repeatedColumnName(names: string[]): string | null {
-  const seen = new Set<string>();
-  for (const name of names) {
-    const folded = name.toLowerCase();
-    if (seen.has(folded)) return name;
-    seen.add(folded);
-  }
-  return null;
-}
+// the naming rules of columns are shared with the app, which checks a file by them before sending it
+export { badColumnName, repeatedColumnName } from '../../common/column-names.ts';

@@ -1,9 +1,10 @@
 import {
-  SINGLE_UPLOAD_MAX_BYTES,
+  uploadMode,
   type ContractError,
   type Result,
   type TableSummary,
   type UploadDone,
+  type UploadLeft,
   type UploadProgress,
 } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
@@ -49,6 +50,8 @@ export class CsvUpload {
   progress = $state.raw<UploadProgress | null>(null);
   error = $state.raw<ContractError | null>(null);
   retryable = $state(false);
+  /** What the failed upload left on the service, as main said. */
+  left = $state<UploadLeft>('nothing');
   done = $state.raw<UploadDone | null>(null);
   /**
    * How the replaced table's columns changed beyond what was shown before sending: a file sent in
@@ -72,8 +75,8 @@ export class CsvUpload {
   columns = $derived(this.names.map((name, i) => ({ name, type: this.parsed?.types[i] ?? 'varchar' })));
   /** What replacing the existing table would change in its columns; null when nothing is replaced. */
   changes = $derived(this.existing === null ? null : compareColumns(this.existing.columns, this.columns));
-  /** Too large for one request: a table is created, then filled part by part. */
-  inParts = $derived((this.file?.size ?? 0) >= SINGLE_UPLOAD_MAX_BYTES);
+  /** Too large for one request: a table is created, then filled part by part (main goes by the same rule and size). */
+  inParts = $derived(uploadMode(this.file?.size ?? 0) === 'parts');
   canSend = $derived(
     this.phase === 'ready' &&
       this.fileCheck.problem === null &&
@@ -170,6 +173,7 @@ export class CsvUpload {
       columns: this.columns,
       rows: parsed.rows,
       replace: this.existing !== null,
+      fileBytes: file.size,
     });
     if (!begun.ok) return this.#finish(begun, accountId);
     const uploadId = begun.data.uploadId;
@@ -212,8 +216,9 @@ export class CsvUpload {
       this.#uploadId = null;
     } else {
       this.error = answer.error;
-      const details = answer.error.details as { retryable?: unknown } | undefined;
+      const details = answer.error.details as { retryable?: unknown; left?: UploadLeft } | undefined;
       this.retryable = this.#uploadId !== null && details?.retryable === true;
+      this.left = details?.left ?? 'nothing';
       this.phase = 'failed';
     }
     await this.#tables.load(accountId);
@@ -233,6 +238,7 @@ export class CsvUpload {
     this.progress = null;
     this.error = null;
     this.retryable = false;
+    this.left = 'nothing';
     this.done = null;
   }
 }

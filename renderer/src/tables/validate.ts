@@ -1,4 +1,5 @@
-import { SINGLE_UPLOAD_MAX_BYTES, TABLE_NAME_PATTERN } from '$contract/table-rules.ts';
+import { SINGLE_UPLOAD_MAX_BYTES, TABLE_NAME_PATTERN, uploadMode } from '$contract/table-rules.ts';
+import { columnNameKey, startsWithLetter } from '../../../main/common/column-names.ts';
 import { formatBytes, formatCount } from '../lib/format.ts';
 
 // What the service would refuse, found before anything is sent, in words that point at the column
@@ -25,7 +26,7 @@ const MAX_RAGGED_SHOWN = 3;
 export function checkFile(bytes: number, columns: number): { problem: Problem | null; note: string | null } {
   if (bytes === 0 || columns === 0)
     return { problem: { about: 'file', message: 'The file is empty: it needs a header row with the column names.' }, note: null };
-  if (bytes < SINGLE_UPLOAD_MAX_BYTES) return { problem: null, note: null };
+  if (uploadMode(bytes) === 'single') return { problem: null, note: null };
   return {
     problem: null,
     note:
@@ -54,6 +55,12 @@ function suggestTableName(name: string): string | null {
   return cleaned === '' ? null : cleaned;
 }
 
+/** The index of the first name that is this one, whatever the case of either (as the service compares them). */
+function firstOfName(names: readonly string[], name: string): number {
+  const key = columnNameKey(name);
+  return names.findIndex((other) => columnNameKey(other) === key);
+}
+
 /** Empty names, names that do not start with a letter, and repeated names, each with a fixed name. */
 export function checkColumns(names: readonly string[]): Problem[] {
   const fixed = suggestColumnNames(names);
@@ -62,9 +69,9 @@ export function checkColumns(names: readonly string[]): Problem[] {
     const label = `Column ${index + 1}`;
     const fix = fixed[index]!;
     const offer = ` Use “${fix}”?`;
-    const earlier = names.indexOf(name);
+    const earlier = firstOfName(names, name);
     if (name.trim() === '') problems.push({ about: 'column', column: index, fix, message: `${label} has no name.${offer}` });
-    else if (!/^\p{L}/u.test(name)) {
+    else if (!startsWithLetter(name)) {
       const start = /^\p{N}/u.test(name) ? 'a digit' : `“${[...name][0]}”`;
       problems.push({
         about: 'column',
@@ -73,12 +80,12 @@ export function checkColumns(names: readonly string[]): Problem[] {
         message: `${label} “${name}” starts with ${start}; a column name must start with a letter.${offer}`,
       });
     } else if (earlier < index) {
-      problems.push({
-        about: 'column',
-        column: index,
-        fix,
-        message: `${label} “${name}” has the same name as column ${earlier + 1}.${offer}`,
-      });
+      const first = names[earlier]!;
+      const message =
+        first === name
+          ? `${label} “${name}” has the same name as column ${earlier + 1}.${offer}`
+          : `${label} “${name}” differs from column ${earlier + 1} “${first}” only in case, which the service does not tell apart.${offer}`;
+      problems.push({ about: 'column', column: index, fix, message });
     }
   });
   return problems;
@@ -90,11 +97,12 @@ export function checkColumns(names: readonly string[]): Problem[] {
  * suffixed. Good names stay as they are.
  */
 export function suggestColumnNames(names: readonly string[]): string[] {
+  // taken by their keys: a name that differs from a taken one only in case is taken too
   const taken = new Set<string>();
   const result: string[] = [];
-  const good = (name: string, index: number) => /^\p{L}/u.test(name) && names.indexOf(name) === index;
+  const good = (name: string, index: number) => startsWithLetter(name) && firstOfName(names, name) === index;
   names.forEach((name, index) => {
-    if (good(name, index)) taken.add(name);
+    if (good(name, index)) taken.add(columnNameKey(name));
   });
   names.forEach((name, index) => {
     if (good(name, index)) return result.push(name);
@@ -102,13 +110,13 @@ export function suggestColumnNames(names: readonly string[]): string[] {
       .trim()
       .replace(/^[^\p{L}\p{N}]+/u, '')
       .replace(/[^\p{L}\p{N}_]+/gu, '_');
-    let base = stripped === '' ? `column_${index + 1}` : /^\p{L}/u.test(stripped) ? stripped : `col_${stripped}`;
-    if (taken.has(base)) {
+    let base = stripped === '' ? `column_${index + 1}` : startsWithLetter(stripped) ? stripped : `col_${stripped}`;
+    if (taken.has(columnNameKey(base))) {
       let n = 2;
-      while (taken.has(`${base}_${n}`)) n += 1;
+      while (taken.has(columnNameKey(`${base}_${n}`))) n += 1;
       base = `${base}_${n}`;
     }
-    taken.add(base);
+    taken.add(columnNameKey(base));
     result.push(base);
   });
   return result;

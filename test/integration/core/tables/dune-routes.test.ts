@@ -64,11 +64,11 @@ describe("tables at Dune's /uploads routes", () => {
   });
 
   it('creates a table and inserts its parts, then replaces it in parts', async () => {
-    const first = await upload(small, { accountId: ids.parts, tableName: 'parted', csv: csvOf(100), columns, rows: 100 });
-    expect(first).toEqual({ ok: true, data: { fullName: 'dune.alice.dataset_parted', rows: 100, mode: 'parts' } });
-    const again = await upload(small, { accountId: ids.parts, tableName: 'parted', csv: csvOf(80), columns, rows: 80 });
-    expect(again).toEqual({ ok: true, data: { fullName: 'dune.alice.dataset_parted', rows: 80, mode: 'parts' } });
+    const first = await upload(small, { accountId: ids.parts, tableName: 'parted', csv: csvOf(200), columns, rows: 200 });
+    expect(first).toEqual({ ok: true, data: { fullName: 'dune.alice.dataset_parted', rows: 200, mode: 'parts' } });
+    const again = await upload(small, { accountId: ids.parts, tableName: 'parted', csv: csvOf(150), columns, rows: 150 });
+    expect(again).toEqual({ ok: true, data: { fullName: 'dune.alice.dataset_parted', rows: 150, mode: 'parts' } });
     const [counted] = await sql(harness.baseUrl, KEY, 'SELECT count(*) AS n, max(id) AS top FROM dune.alice.dataset_parted');
-    expect(counted).toEqual({ n: 80, top: 80 });
+    expect(counted).toEqual({ n: 150, top: 150 });
   });
 });

@@ -16,6 +16,8 @@ export interface UploadArgs {
   isPrivate?: boolean;
   replace?: boolean;
   chunkChars?: number;
+  /** The file's size as the form measured it; the CSV's bytes unless given. */
+  fileBytes?: number;
 }
 
 /** Begin, the text in chunks, then whatever the caller does with the upload id (commit by default). */
@@ -28,6 +30,7 @@ export async function stageUpload(call: Call, args: UploadArgs): Promise<string>
     columns: args.columns,
     rows: args.rows,
     replace: args.replace ?? true,
+    fileBytes: args.fileBytes ?? Buffer.byteLength(args.csv),
   });
   if (!begun.ok) throw new Error(begun.error.message);
   const size = args.chunkChars ?? 1000;

@@ -39,10 +39,6 @@ describe('the layout of a CSV file', () => {
     expect(await partsOf('h\n1\n2', 2)).toEqual(['1\n', '2']);
     expect(await partsOf('h\n1\n\n\r\n', 2)).toEqual(['1\n']);
   });
-
-  it('counts what escaping the text as JSON adds', async () => {
-    expect((await layoutCsv(file('a\n"x\\y"\u0001\n'), 100)).jsonEscapeBytes).toBe(2 + 2 + 1 + 5);
-  });
 });
 
 describe('a header row of new names', () => {

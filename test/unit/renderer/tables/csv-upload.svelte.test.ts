@@ -78,6 +78,26 @@ describe('the upload form', () => {
     expect(upload.existing).toBeNull();
   });
 
+  it("tells main the file's size its warning went by, and says what a failed upload left", async () => {
+    const begun: { fileBytes?: number }[] = [];
+    const api = {
+      invoke: (channel: string, payload: { fileBytes?: number }) => {
+        if (channel === 'tables:list') return Promise.resolve({ ok: true, data: { tables: [], handle: 'demo' } });
+        if (channel === 'tables:uploadBegin') begun.push(payload);
+        if (channel === 'tables:uploadBegin') return Promise.resolve({ ok: true, data: { uploadId: 'u1' } });
+        if (channel === 'tables:uploadChunk') return Promise.resolve({ ok: true, data: { receivedBytes: 1 } });
+        const error = { code: 'server_error', message: 'no', details: { retryable: true, left: 'deleted' } };
+        return Promise.resolve({ ok: false, error });
+      },
+      on: () => () => {},
+    } as unknown as Api;
+    const upload = new CsvUpload(api, new TablesList(api));
+    await upload.pick(csv('prices.csv'));
+    await upload.submit('acc');
+    expect(begun).toMatchObject([{ fileBytes: 4 }]);
+    expect([upload.phase, upload.left, upload.inParts]).toEqual(['failed', 'deleted', false]);
+  });
+
   it('knows the SQL name of the tables before the account has one, from the handle main answers', async () => {
     const tables = new TablesList(fakeMain('demo'));
     expect(tables.prefix).toBeNull();

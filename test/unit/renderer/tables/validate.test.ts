@@ -72,6 +72,18 @@ describe('the column names', () => {
     expect(checkColumns([' day'])[0]?.message).toBe('Column 1 “ day” starts with “ ”; a column name must start with a letter. Use “day”?');
   });
 
+  it('refuses a name that differs from an earlier one only in case, as the service does, offering it numbered', () => {
+    expect(checkColumns(['name', 'Name'])).toEqual([
+      {
+        about: 'column',
+        column: 1,
+        fix: 'Name_2',
+        message: 'Column 2 “Name” differs from column 1 “name” only in case, which the service does not tell apart. Use “Name_2”?',
+      },
+    ]);
+    expect(suggestColumnNames(['id', 'ID', 'Id_2'])).toEqual(['id', 'ID_3', 'Id_2']);
+  });
+
   it('refuses an empty name, offering a numbered one', () => {
     expect(checkColumns(['a', ''])).toEqual([
       { about: 'column', column: 1, fix: 'column_2', message: 'Column 2 has no name. Use “column_2”?' },
