@@ -4,11 +4,9 @@ import type { ServiceAccount } from '../accounts/account-store.ts';
 import { HttpError, notFound } from '../http/http-error.ts';
 import { Slots, SlotsByKey } from '../http/slots.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
-import { STORAGE_BY_PLAN } from '../tables/table-input.ts';
 import type { TableRecord } from '../tables/table-store.ts';
+import { StorageHolds } from './upload-storage.ts';
 
-const MB = 1024 * 1024;
 // Upload bodies read at once, and waiting, in each context: a client sets the pace of its body, so a
 // context's slow uploads hold up its own only (see Slots)
 const UPLOAD_SLOTS = 2;
@@ -28,10 +26,13 @@ export class TableAccess {
   readonly reading = new SlotsByKey(() => new Slots(UPLOAD_SLOTS, UPLOADS_WAITING, "uploads of this key's context"));
   /** Uploads being stored, in slots of all contexts. */
   readonly storing = new Slots(STORING_SLOTS, STORING_WAITING, 'uploads being stored');
+  /** The storage uploads under way hold in their contexts' plans. */
+  readonly storage: StorageHolds;
   readonly #catalog: string;
 
   constructor(deps: ServiceDeps) {
     this.deps = deps;
+    this.storage = new StorageHolds(deps.tables, deps.config.tempDir);
     this.#catalog = deps.config.serviceName.toLowerCase();
   }
 
@@ -51,42 +52,4 @@ export class TableAccess {
     if (record.accountId !== caller.id) throw new HttpError(403, `table ${namespace}.${table} belongs to another context`);
     return record;
   }
-
-  /** Refuses data that would take the caller's tables past its plan's storage. */
-  async checkStorage(caller: ServiceAccount, adding: number, replacing: { namespace: string; tableName: string } | null): Promise<void> {
-    const used = await this.deps.tables.storageUsed(caller.id, replacing);
-    if (used + adding > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, used, adding);
-  }
-
-  /**
-   * Before a byte of the body is read: refused when its declared size is over `maxBody`, or when
-   * even the smallest data that size could hold (`minData`) would not fit the plan's storage.
-   */
-  checkDeclared(
-    caller: ServiceAccount,
-    request: { headers: { 'content-length'?: string } },
-    maxBody: number,
-    minData: (body: number) => number,
-  ): void {
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > maxBody) throw new HttpError(413, `the request body is larger than ${maxBody} bytes`);
-    if (minData(declared) > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, 0, minData(declared));
-  }
-
-  /** Checks data as it streams in: over the size limit (413), over the storage still free (402), or the disk (507). */
-  streamLimit(caller: ServiceAccount, maxBytes: number, tooLarge: string, used: number): (bytes: number) => void {
-    return (bytes) => {
-      if (bytes > maxBytes) throw new HttpError(413, tooLarge);
-      if (used + bytes > STORAGE_BY_PLAN[caller.plan]) throw storageRefusal(caller, used, bytes);
-      assertRoom(this.deps.config.tempDir, DATA_FLOOR_BYTES);
-    };
-  }
-}
-
-function storageRefusal(caller: ServiceAccount, used: number, adding: number): HttpError {
-  return new HttpError(
-    402,
-    `upload storage of the ${caller.plan} plan (${STORAGE_BY_PLAN[caller.plan] / MB} MB) would be exceeded: ` +
-      `${used} bytes used, ${adding} more asked`,
-  );
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { duckdbErrorGist } from '../../common/duckdb-errors.ts';
 import type { ServiceAccount } from '../accounts/account-store.ts';
 import { badRequest, HttpError } from '../http/http-error.ts';
@@ -9,12 +10,30 @@ import { removeQuietly, type SourceFormat } from '../tables/table-data.ts';
 import { badColumnName, MAX_INSERT_BYTES, MAX_UPLOAD_BYTES, UploadCsvFields } from '../tables/table-input.ts';
 import type { TableRecord } from '../tables/table-store.ts';
 import type { TableAccess } from './table-access.ts';
+import type { UploadRule, UploadStorage } from './upload-storage.ts';
 
 const MB = 1024 * 1024;
 // JSON escapes take at most six bytes a character (`\u0000`), and the fields besides `data` are small
 const MAX_JSON_BYTES_PER_BYTE = 6;
 const SMALL_FIELDS_BYTES = 64 * 1024;
 const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
+
+const CSV_UPLOAD: UploadRule = {
+  maxBody: MAX_UPLOAD_BYTES * MAX_JSON_BYTES_PER_BYTE + SMALL_FIELDS_BYTES,
+  maxData: MAX_UPLOAD_BYTES - 1,
+  tooLarge: `the upload must be smaller than ${MAX_UPLOAD_BYTES / MB} MB`,
+  minData: (body) => Math.max(0, Math.floor((body - SMALL_FIELDS_BYTES) / MAX_JSON_BYTES_PER_BYTE)),
+  // the table it replaces is named in the body, maybe after the data
+  mayReplace: true,
+};
+
+const INSERT: UploadRule = {
+  maxBody: MAX_INSERT_BYTES,
+  maxData: MAX_INSERT_BYTES,
+  tooLarge: `the request body is larger than ${MAX_INSERT_BYTES} bytes`,
+  minData: (body) => body,
+  mayReplace: false,
+};
 
 /**
  * DuckDB's refusal of the data itself (bad CSV, a value its column cannot hold): the client's to
@@ -32,76 +51,81 @@ function dataError(error: unknown, what: string, hidePaths: (text: string) => st
 
 /** `POST uploads/csv`: a new table (or one in place of the caller's of that name) from a CSV text in a JSON body. */
 export function uploadCsv(access: TableAccess): Handler<ServiceAccount> {
-  const { tableData, config, hidePaths } = access.deps;
   return async ({ request, caller }) => {
-    const tooLarge = `the upload must be smaller than ${MAX_UPLOAD_BYTES / MB} MB`;
-    access.checkDeclared(caller, request, MAX_UPLOAD_BYTES * MAX_JSON_BYTES_PER_BYTE + SMALL_FIELDS_BYTES, (body) =>
-      Math.floor((body - SMALL_FIELDS_BYTES) / MAX_JSON_BYTES_PER_BYTE),
-    );
-    const file = access.tempFile('csv');
-    const staged = await access.reading.run(caller.id, async () => {
-      try {
-        // the table it replaces is named in the body, maybe after the data: until the body is in,
-        // the plan's whole storage bounds the data, and the exact check follows
-        const limit = access.streamLimit(caller, MAX_UPLOAD_BYTES - 1, tooLarge, 0);
-        const { fields, bytes } = await saveJsonField(request, file, 'data', config.bodyIdleMillis, limit);
-        const body = validateBody(UploadCsvFields, fields);
-        if (bytes === null || bytes === 0) throw badRequest('Invalid request body payload: data: data must hold the CSV text');
-        if (body.is_private && caller.plan !== 'premium') {
-          throw new HttpError(403, `private uploads need a premium plan; '${caller.handle}' is on the ${caller.plan} plan`);
-        }
-        const target = `dataset_${body.table_name}`;
-        await access.checkStorage(caller, bytes, { namespace: caller.handle, tableName: target });
-        try {
-          return { body, bytes, target, ...(await access.storing.run(() => tableData.stage(file, 'csv', false))) };
-        } catch (error) {
-          throw dataError(error, 'could not read the CSV', hidePaths);
-        }
-      } finally {
-        await removeQuietly(file);
-      }
-    });
-    const { body, bytes, target } = staged;
-    const namespace = caller.handle;
-    const bad = badColumnName(staged.columns);
-    if (bad !== null) {
-      await tableData.discard(staged.file);
-      throw badRequest(`column name '${bad}' is not allowed: a column name must start with a letter`);
+    const storage = await access.storage.start(caller, request, CSV_UPLOAD);
+    try {
+      return await storeCsv(access, request, caller, storage);
+    } finally {
+      storage.release();
     }
-    await tableData.publish({
-      namespace,
-      tableName: target,
-      accountId: caller.id,
-      description: body.description,
-      isPrivate: body.is_private,
-      sizeBytes: bytes,
-      file: staged.file,
-    });
-    return { json: { success: true, table_name: body.table_name, full_name: access.fullName(namespace, target) } };
   };
+}
+
+/** Reads a CSV upload's body and makes it the table, within the storage the upload holds. */
+async function storeCsv(access: TableAccess, request: IncomingMessage, caller: ServiceAccount, storage: UploadStorage): Promise<Reply> {
+  const { tableData, config, hidePaths } = access.deps;
+  const file = access.tempFile('csv');
+  const staged = await access.reading.run(caller.id, async () => {
+    try {
+      const { fields, bytes } = await saveJsonField(request, file, 'data', config.bodyIdleMillis, storage.streamLimit());
+      const body = validateBody(UploadCsvFields, fields);
+      if (bytes === null || bytes === 0) throw badRequest('Invalid request body payload: data: data must hold the CSV text');
+      if (body.is_private && caller.plan !== 'premium') {
+        throw new HttpError(403, `private uploads need a premium plan; '${caller.handle}' is on the ${caller.plan} plan`);
+      }
+      const target = `dataset_${body.table_name}`;
+      await storage.check(bytes, { namespace: caller.handle, tableName: target });
+      try {
+        return { body, bytes, target, ...(await access.storing.run(() => tableData.stage(file, 'csv', false))) };
+      } catch (error) {
+        throw dataError(error, 'could not read the CSV', hidePaths);
+      }
+    } finally {
+      await removeQuietly(file);
+    }
+  });
+  const { body, bytes, target } = staged;
+  const namespace = caller.handle;
+  const bad = badColumnName(staged.columns);
+  if (bad !== null) {
+    await tableData.discard(staged.file);
+    throw badRequest(`column name '${bad}' is not allowed: a column name must start with a letter`);
+  }
+  await tableData.publish({
+    namespace,
+    tableName: target,
+    accountId: caller.id,
+    description: body.description,
+    isPrivate: body.is_private,
+    sizeBytes: bytes,
+    file: staged.file,
+  });
+  return { json: { success: true, table_name: body.table_name, full_name: access.fullName(namespace, target) } };
 }
 
 /** `POST uploads/:namespace/:table/insert`: CSV or NDJSON rows added to the caller's table. */
 export function insertRows(access: TableAccess): Handler<ServiceAccount> {
-  const { tables, config } = access.deps;
+  const { config } = access.deps;
   return async ({ request, caller, params }) => {
     const record = await access.ownTable(caller, params.namespace!, params.table!);
     const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const format = FORMATS[contentType];
     if (!format) throw badRequest(`Content-Type must be text/csv or application/x-ndjson, got '${contentType}'`);
-    access.checkDeclared(caller, request, MAX_INSERT_BYTES, (body) => body);
+    const storage = await access.storage.start(caller, request, INSERT);
     const file = access.tempFile(format);
-    return access.reading.run(caller.id, async () => {
-      try {
-        const used = await tables.storageUsed(caller.id, null);
-        const tooLarge = `the request body is larger than ${MAX_INSERT_BYTES} bytes`;
-        const bytes = await saveBody(request, file, config.bodyIdleMillis, access.streamLimit(caller, MAX_INSERT_BYTES, tooLarge, used));
-        await access.checkStorage(caller, bytes, null);
-        return await access.storing.run(() => insertStaged(access, record, file, format, bytes));
-      } finally {
-        await removeQuietly(file);
-      }
-    });
+    try {
+      return await access.reading.run(caller.id, async () => {
+        try {
+          const bytes = await saveBody(request, file, config.bodyIdleMillis, storage.streamLimit());
+          await storage.check(bytes, null);
+          return await access.storing.run(() => insertStaged(access, record, file, format, bytes));
+        } finally {
+          await removeQuietly(file);
+        }
+      });
+    } finally {
+      storage.release();
+    }
   };
 }
 
