@@ -24,3 +24,11 @@ export const UPLOAD_CHUNK_MAX_CHARS = 128 * 1024;
 
 /** The prefix the service gives the SQL name of a CSV upload. */
 export const DATASET_PREFIX = 'dataset_';
+
+/**
+ * The table name in SQL of an upload named `name`, whichever way it is sent: `dataset_<name>`, so a
+ * table made under the bare name (by create, elsewhere) is another table.
+ */
+export function sqlTableName(name: string): string {
+  return DATASET_PREFIX + name;
+}

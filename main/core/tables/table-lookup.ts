@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { sqlTableName } from '../../contract/index.ts';
 import type { ClientResult, CreateTableArgs, ServiceClient, ServiceError, TableListItem } from '../service-client/index.ts';
-import { splitFullName, sqlTableName } from './table-names.ts';
+import { splitFullName } from './table-names.ts';
 
 // Finding things out from the service: from its table list, page by page, or from a table made to
 // find out and deleted at once.

@@ -14,8 +14,3 @@ export function userTableName(fullName: string): string {
   const table = splitFullName(fullName)?.table ?? fullName;
   return table.startsWith(DATASET_PREFIX) ? table.slice(DATASET_PREFIX.length) : table;
 }
-
-/** The table name in SQL of an upload named `name`, whichever way it is sent. */
-export function sqlTableName(name: string): string {
-  return DATASET_PREFIX + name;
-}

@@ -3,6 +3,7 @@ import {
   fail,
   ok,
   SINGLE_UPLOAD_MAX_BYTES,
+  sqlTableName,
   uploadMode,
   type ErrorCode,
   type Failure,
@@ -15,7 +16,6 @@ import type { ServiceClient, ServiceError } from '../service-client/index.ts';
 import { headerRow, layoutCsv, readRange, type CsvLayout } from './csv-layout.ts';
 import type { StagedFile } from './staged-file.ts';
 import { checkCreatable, findTable, resolveHandle } from './table-lookup.ts';
-import { sqlTableName } from './table-names.ts';
 import { isAmbiguous, ownRefusal, serviceRefusal } from './upload-failures.ts';
 
 // One upload, from the staged file to the service: in one request below the single-request limit,

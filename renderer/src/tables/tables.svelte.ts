@@ -1,4 +1,4 @@
-import type { ContractError, TableSummary } from '$contract/index.ts';
+import { sqlTableName, type ContractError, type TableSummary } from '$contract/index.ts';
 import type { Api } from '../lib/bridge.ts';
 import type { LoadState } from '../queries/query-details.svelte.ts';
 
@@ -38,8 +38,10 @@ export class TablesList {
     }
   }
 
-  byName(name: string): TableSummary | null {
-    return this.items.find((table) => table.name === name) ?? null;
+  /** The table an upload named `name` goes to, `….dataset_<name>`: not one of the bare name, which it leaves alone. */
+  byUploadName(name: string): TableSummary | null {
+    const suffix = `.${sqlTableName(name)}`;
+    return this.items.find((table) => table.fullName.endsWith(suffix)) ?? null;
   }
 
   async remove(accountId: string, fullName: string): Promise<ContractError | null> {

@@ -70,7 +70,7 @@ export class CsvUpload {
   rowProblems = $derived(this.parsed ? checkRows(this.parsed.ragged, this.parsed.raggedCount, this.parsed.header.length) : []);
   fileCheck = $derived(checkFile(this.file?.size ?? 0, this.parsed?.header.length ?? 0));
   nameProblem = $derived(checkTableName(this.tableName));
-  existing = $derived.by(() => this.#tables.byName(this.tableName));
+  existing = $derived.by(() => this.#tables.byUploadName(this.tableName));
   /** As the upload sends them: the names chosen, the types inferred from every value. */
   columns = $derived(this.names.map((name, i) => ({ name, type: this.parsed?.types[i] ?? 'varchar' })));
   /** What replacing the existing table would change in its columns; null when nothing is replaced. */

@@ -69,7 +69,7 @@ describe('the upload form', () => {
     upload.description = 'Prices by day';
     await upload.submit('acc');
     expect(upload.phase).toBe('done');
-    expect(tables.byName('e2e_prices')).not.toBeNull();
+    expect(tables.byUploadName('e2e_prices')).not.toBeNull();
 
     upload.startOver();
     expect([upload.tableName, upload.description, upload.phase]).toEqual(['', '', 'empty']);
@@ -96,6 +96,31 @@ describe('the upload form', () => {
     await upload.submit('acc');
     expect(begun).toMatchObject([{ fileBytes: 4 }]);
     expect([upload.phase, upload.left, upload.inParts]).toEqual(['failed', 'deleted', false]);
+  });
+
+  it('replaces only the table an upload of that name goes to, not a created table of the bare name', async () => {
+    const table = (fullName: string, name: string): TableSummary => ({
+      name,
+      fullName,
+      isPrivate: false,
+      sizeBytes: 1,
+      rows: null,
+      columns: [{ name: 'a', type: 'bigint' }],
+      createdAt: null,
+      updatedAt: null,
+    });
+    const listed = [table('dune.demo.foo', 'foo')];
+    const api = {
+      invoke: () => Promise.resolve({ ok: true, data: { tables: [...listed], handle: 'demo' } }),
+      on: () => () => {},
+    } as unknown as Api;
+    const tables = new TablesList(api);
+    await tables.load('acc');
+    expect(tables.byUploadName('foo')).toBeNull();
+    listed.push(table('dune.demo.dataset_foo', 'foo'));
+    await tables.load('acc');
+    expect(tables.byUploadName('foo')?.fullName).toBe('dune.demo.dataset_foo');
+    expect(tables.byUploadName('oo')).toBeNull();
   });
 
   it('knows the SQL name of the tables before the account has one, from the handle main answers', async () => {
