@@ -14,8 +14,9 @@ export const resultView = {
  * absent: not cached (nor asked for); downloading: on its way, `rowsLoaded` of `totalRowCount`;
  * cached: held whole since `fetchedAt`; too_large: above the budget, so it is read page by page
  * from the service; interrupted: the service stopped answering during the download (`error` says
- * how), which goes on by itself from the `rowsLoaded` kept when the service answers again;
- * failed / cancelled: the last download did not finish (the cache is as before).
+ * how), which goes on by itself from the `rowsLoaded` kept when the service answers again, or,
+ * refused for the service's rate limit, at `resumesAt`; failed / cancelled: the last download did
+ * not finish (the cache is as before).
  */
 export const CacheState = z.enum(['absent', 'downloading', 'cached', 'too_large', 'interrupted', 'failed', 'cancelled']);
 
@@ -33,6 +34,8 @@ export const CacheStatus = z.object({
   isPartial: z.boolean(),
   budgetBytes: z.number(),
   error: z.string().nullable(),
+  /** An interrupted download waiting out the service's rate limit goes on by itself at this time (ISO 8601). */
+  resumesAt: z.string().optional(),
   /**
    * For each column, in the result's order, how many values do not fit its declared type (text
    * in a uint256 column): kept and shown as received, and counted in the result's footer. Absent

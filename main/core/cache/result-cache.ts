@@ -59,7 +59,7 @@ class CacheOnDisk implements ResultCache {
   /** Where downloads write their pages before they are loaded. */
   readonly #workRoot: string;
   readonly #options: ResultCacheOptions;
-  readonly #outcomes = new DownloadOutcomes();
+  readonly #outcomes = new DownloadOutcomes((accountId, executionId) => void this.#goOn(accountId, executionId).catch(() => undefined));
   readonly #downloads: RunningDownloads;
   #budgetBytes: number;
   readonly #pins: Pins;
@@ -108,6 +108,7 @@ class CacheOnDisk implements ResultCache {
   }
 
   async #drop(isDropped: (accountId: string) => boolean): Promise<void> {
+    this.#outcomes.stopWaiting(isDropped);
     await this.#downloads.stop(isDropped);
     await this.#resumable.drop(isDropped);
     this.#pins.drop((pin) => isDropped(pin.accountId));
@@ -179,7 +180,7 @@ class CacheOnDisk implements ResultCache {
     if (download) {
       download.controller.abort();
       await download.done;
-    }
+    } else if (this.#outcomes.cancelWait(accountId, executionId)) this.#options.onStatus(await this.status(accountId, executionId));
     return this.status(accountId, executionId);
   }
 
@@ -207,13 +208,22 @@ class CacheOnDisk implements ResultCache {
   }
 
   async resumeInterrupted(accountId: string): Promise<void> {
-    for (const { executionId, client, allowPartial } of this.#outcomes.interrupted(accountId)) {
-      const started = await this.start(accountId, client, executionId, allowPartial);
-      if (started.ok || (started.error.kind !== 'partial_result' && isNetworkFailure(started.error))) continue;
-      // the service answers, and says no (the result expired, say): the download cannot go on
-      this.#outcomes.refused(accountId, executionId, started.error.message);
-      this.#options.onStatus(await this.status(accountId, executionId));
-    }
+    for (const executionId of this.#outcomes.interrupted(accountId)) await this.#goOn(accountId, executionId);
+  }
+
+  /** An interrupted download goes on from the rows it kept: the service answers again, or the rate limit's wait is over. */
+  async #goOn(accountId: string, executionId: string): Promise<void> {
+    const how = this.#outcomes.goOnWith(accountId, executionId);
+    if (how === null) return;
+    const started = await this.start(accountId, how.client, executionId, how.allowPartial);
+    if (started.ok) return;
+    const { error } = started;
+    // refused for the rate limit again: it waits again; the network failed: it waits for the service
+    if (error.kind === 'rate_limited') this.#outcomes.waitForLimit(accountId, executionId, error, this.#settings.now().toISOString());
+    else if (error.kind !== 'partial_result' && isNetworkFailure(error)) return;
+    // the service answers, and says no (the result expired, say): the download cannot go on
+    else this.#outcomes.refused(accountId, executionId, error.message);
+    this.#options.onStatus(await this.status(accountId, executionId));
   }
 
   forgetAccount(accountId: string): Promise<void> {
@@ -240,7 +250,8 @@ class CacheOnDisk implements ResultCache {
   }
 
   async close(): Promise<void> {
-    // downloads under way keep the rows they have, for the next start of the app to go on from
+    // downloads under way, and those waiting out the rate limit, keep the rows they have, for the next start of the app to go on from
+    this.#outcomes.stopWaiting(() => true);
     await this.#downloads.stop(() => true, new AppClosing());
     // a fold under way is cut short, and done again at the next open; DuckDB closes once it has stopped
     await this.#folds.close();

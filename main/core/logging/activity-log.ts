@@ -65,7 +65,9 @@ export class ActivityLog {
         return;
       case 'interrupted':
         this.#troubled.add(key);
-        this.#log.warn(`${what} paused after ${rows}: ${status.error ?? 'no reason given'}; it goes on when the service answers`);
+        this.#log.warn(
+          `${what} paused after ${rows}: ${status.error ?? 'no reason given'}; it goes on ${status.resumesAt ? `at ${status.resumesAt}, once the rate limit allows` : 'when the service answers'}`,
+        );
         return;
       case 'failed':
         this.#troubled.add(key);
