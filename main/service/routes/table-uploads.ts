@@ -7,7 +7,7 @@ import type { Handler, Reply } from '../http/router.ts';
 import { validateBody } from '../http/validate-body.ts';
 import { isDiskFull } from '../storage/disk-full.ts';
 import { removeQuietly, type SourceFormat } from '../tables/table-data.ts';
-import { badColumnName, MAX_INSERT_BYTES, MAX_UPLOAD_BYTES, UploadCsvFields } from '../tables/table-input.ts';
+import { badColumnName, MAX_INSERT_BYTES, MAX_INSERT_GB, MAX_UPLOAD_BYTES, UploadCsvFields } from '../tables/table-input.ts';
 import type { TableRecord } from '../tables/table-store.ts';
 import type { TableAccess } from './table-access.ts';
 import type { UploadRule, UploadStorage } from './upload-storage.ts';
@@ -19,18 +19,16 @@ const SMALL_FIELDS_BYTES = 64 * 1024;
 const FORMATS: Record<string, SourceFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
 
 const CSV_UPLOAD: UploadRule = {
-  maxBody: MAX_UPLOAD_BYTES * MAX_JSON_BYTES_PER_BYTE + SMALL_FIELDS_BYTES,
   maxData: MAX_UPLOAD_BYTES - 1,
-  tooLarge: `the upload must be smaller than ${MAX_UPLOAD_BYTES / MB} MB`,
+  tooLarge: `the upload must be smaller than ${MAX_UPLOAD_BYTES / MB} MB (${MAX_UPLOAD_BYTES} bytes)`,
   minData: (body) => Math.max(0, Math.floor((body - SMALL_FIELDS_BYTES) / MAX_JSON_BYTES_PER_BYTE)),
   // the table it replaces is named in the body, maybe after the data
   mayReplace: true,
 };
 
 const INSERT: UploadRule = {
-  maxBody: MAX_INSERT_BYTES,
   maxData: MAX_INSERT_BYTES,
-  tooLarge: `the request body is larger than ${MAX_INSERT_BYTES} bytes`,
+  tooLarge: `an insert's body must be at most ${MAX_INSERT_GB} GB (${MAX_INSERT_BYTES} bytes)`,
   minData: (body) => body,
   mayReplace: false,
 };

@@ -8,12 +8,10 @@ const MB = 1024 * 1024;
 
 /** What an upload route allows. */
 export interface UploadRule {
-  /** The largest body a request may declare. */
-  maxBody: number;
   /** The most data an upload may hold, in bytes, and that rule in words (a 413's message). */
   maxData: number;
   tooLarge: string;
-  /** The least data a body of this many bytes holds. */
+  /** The least data a body of this many bytes holds: the body itself, or less when it wraps the data. */
   minData: (body: number) => number;
   /**
    * Whether the upload may replace a table it names in its body: until the body is in, that table
@@ -45,10 +43,11 @@ export class StorageHolds {
    */
   async start(caller: ServiceAccount, request: { headers: { 'content-length'?: string } }, rule: UploadRule): Promise<UploadStorage> {
     const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > rule.maxBody) throw new HttpError(413, `the request body is larger than ${rule.maxBody} bytes`);
-    const counted = rule.mayReplace ? 0 : await this.tables.storageUsed(caller.id, null);
+    const minData = rule.minData(declared);
+    if (minData > rule.maxData) throw new HttpError(413, `${rule.tooLarge}; ${declaredData(declared, minData)}`);
+    const used = await this.tables.storageUsed(caller.id, null);
     // checked, held and counted with no wait between, so two uploads cannot both find the same room
-    const upload = new UploadStorage(caller, rule, counted, this, rule.minData(declared));
+    const upload = new UploadStorage(caller, rule, used, this, minData);
     let held = this.#byAccount.get(caller.id);
     if (!held) this.#byAccount.set(caller.id, (held = new Set()));
     held.add(upload);
@@ -72,18 +71,21 @@ export class StorageHolds {
 export class UploadStorage {
   readonly caller: ServiceAccount;
   readonly #rule: UploadRule;
-  /** The storage used that the checks before the body is in count (see UploadRule.mayReplace). */
-  readonly #counted: number;
+  /**
+   * The storage used as the upload began: the checks before its body is in count it, unless the
+   * upload may replace a table (see UploadRule.mayReplace).
+   */
+  readonly #used: number;
   readonly #holds: StorageHolds;
   #held = 0;
 
   /** Holds `minData` at once: refused (402) when there is no room for it. */
-  constructor(caller: ServiceAccount, rule: UploadRule, counted: number, holds: StorageHolds, minData: number) {
+  constructor(caller: ServiceAccount, rule: UploadRule, used: number, holds: StorageHolds, minData: number) {
     this.caller = caller;
     this.#rule = rule;
-    this.#counted = counted;
+    this.#used = used;
     this.#holds = holds;
-    this.#hold(counted, minData);
+    this.#holdBeforeBody(minData);
   }
 
   get held(): number {
@@ -94,33 +96,46 @@ export class UploadStorage {
   streamLimit(): (bytes: number) => void {
     return (bytes) => {
       if (bytes > this.#rule.maxData) throw new HttpError(413, this.#rule.tooLarge);
-      if (bytes > this.#held) this.#hold(this.#counted, bytes);
+      if (bytes > this.#held) this.#holdBeforeBody(bytes);
       assertRoom(this.#holds.tempDir, DATA_FLOOR_BYTES);
     };
   }
 
   /** Once the body is in: refuses data that would take the caller's tables past its plan's storage, else holds exactly it. */
   async check(adding: number, replacing: { namespace: string; tableName: string } | null): Promise<void> {
-    this.#hold(await this.#holds.tables.storageUsed(this.caller.id, replacing), adding);
+    const used = await this.#holds.tables.storageUsed(this.caller.id, replacing);
+    this.#hold(used, used, adding, replacing ? 'bytes used by other tables' : 'bytes used');
   }
 
   release(): void {
     this.#holds.release(this);
   }
 
-  /** Holds `bytes`, refused (402) when with `used` and what the context's other uploads hold they pass the plan. */
-  #hold(used: number, bytes: number): void {
+  #holdBeforeBody(bytes: number): void {
+    this.#hold(this.#rule.mayReplace ? 0 : this.#used, this.#used, bytes, 'bytes used');
+  }
+
+  /**
+   * Holds `bytes`, refused (402) when with the storage used the check counts and what the context's
+   * other uploads hold they pass the plan; the refusal says what is used (`used`, as `usedWhat`).
+   */
+  #hold(counted: number, used: number, bytes: number, usedWhat: string): void {
     const others = this.#holds.heldBesides(this);
-    if (used + others + bytes > STORAGE_BY_PLAN[this.caller.plan]) throw storageRefusal(this.caller, used, others, bytes);
-    this.#held = bytes;
+    if (counted + others + bytes <= STORAGE_BY_PLAN[this.caller.plan]) {
+      this.#held = bytes;
+      return;
+    }
+    const held = others > 0 ? `, ${others} held by other uploads under way` : '';
+    throw new HttpError(
+      402,
+      `upload storage of the ${this.caller.plan} plan (${STORAGE_BY_PLAN[this.caller.plan] / MB} MB) would be exceeded: ` +
+        `${used} ${usedWhat}${held}, ${bytes} more asked`,
+    );
   }
 }
 
-function storageRefusal(caller: ServiceAccount, used: number, others: number, adding: number): HttpError {
-  const held = others > 0 ? `, ${others} held by other uploads under way` : '';
-  return new HttpError(
-    402,
-    `upload storage of the ${caller.plan} plan (${STORAGE_BY_PLAN[caller.plan] / MB} MB) would be exceeded: ` +
-      `${used} bytes used${held}, ${adding} more asked`,
-  );
+/** What a declared size says of the data, for a 413. */
+function declaredData(declared: number, minData: number): string {
+  const body = `the body declares ${declared} bytes`;
+  return minData < declared ? `${body}, of which at least ${minData} are data` : body;
 }

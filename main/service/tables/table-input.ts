@@ -5,7 +5,9 @@ import type { Plan } from '../accounts/account-store.ts';
 // Rules of the real service's uploads (spec §4.9, notes §9).
 
 export const MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
-export const MAX_INSERT_BYTES = 1.2 * 1024 ** 3;
+export const MAX_INSERT_GB = 1.2;
+// in whole bytes: 1.2 GB is no whole number of them
+export const MAX_INSERT_BYTES = Math.floor(MAX_INSERT_GB * 1024 ** 3);
 export const STORAGE_BY_PLAN: Record<Plan, number> = { free: 1024 ** 2, plus: 15 * 1024 ** 3, premium: 50 * 1024 ** 3 };
 
 const tableName = z

@@ -158,4 +158,58 @@ describe('upload limits', () => {
     expect(await runSql(h, KEYS.alice, 'select count(*)::int as n from dune.bob.small')).toEqual([{ n: 16383 }]);
     expect(uploadFiles()).toEqual([]);
   });
+
+  it('says the rule a body declared too large passes, in whole bytes', async () => {
+    const created = await h.post(
+      '/api/v1/uploads',
+      { namespace: 'acme', table_name: 'wide', schema: [{ name: 'a', type: 'integer' }] },
+      withApiKey(KEYS.acme),
+    );
+    expect(created.status).toBe(200);
+    const insert = await streamUpload('/api/v1/uploads/acme/wide/insert', KEYS.acme, {
+      head: 'a\n',
+      rows: CSV_ROWS,
+      tail: '',
+      total: 1_300_000_000,
+      declare: true,
+      type: 'text/csv',
+    });
+    expect(insert).toMatchObject({
+      status: 413,
+      body: { error: "an insert's body must be at most 1.2 GB (1288490188 bytes); the body declares 1300000000 bytes" },
+    });
+    const csv = await streamUpload('/api/v1/uploads/csv', KEYS.acme, csvUpload('huge', 2_000_000_000, true));
+    expect(csv).toMatchObject({
+      status: 413,
+      body: {
+        error:
+          'the upload must be smaller than 200 MB (209715200 bytes); the body declares 2000000000 bytes, of which at least 333322410 are data',
+      },
+    });
+  });
+
+  it('says how much the context already stores when it refuses storage', async () => {
+    // bob's table holds the 65536 bytes inserted above
+    const declared = await streamUpload('/api/v1/uploads/csv', KEYS.bob, csvUpload('flood', 150 * MB, true));
+    expect(declared.body.error).toMatch(/^upload storage of the free plan \(1 MB\) would be exceeded: 65536 bytes used, \d+ more asked$/);
+    const streamed = await streamUpload('/api/v1/uploads/csv', KEYS.bob, csvUpload('flood', 150 * MB, false));
+    expect(streamed.body.error).toMatch(/: 65536 bytes used, \d+ more asked$/);
+    const insert = await streamUpload('/api/v1/uploads/bob/small/insert', KEYS.bob, {
+      head: 'a,b\n',
+      rows: CSV_ROWS,
+      tail: '',
+      total: 2 * MB,
+      declare: true,
+      type: 'text/csv',
+    });
+    expect(insert.body.error).toBe('upload storage of the free plan (1 MB) would be exceeded: 65536 bytes used, 2097152 more asked');
+    const replacing = await h.post(
+      '/api/v1/uploads/csv',
+      { table_name: 'near', data: `v\n${'x'.repeat(1000 * 1024)}\n` },
+      withApiKey(KEYS.bob),
+    );
+    expect(replacing.body.error).toBe(
+      'upload storage of the free plan (1 MB) would be exceeded: 65536 bytes used by other tables, 1024003 more asked',
+    );
+  });
 });
