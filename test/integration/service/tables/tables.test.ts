@@ -71,16 +71,15 @@ describe('POST /table/upload/csv', () => {
 });
 
 describe('data DuckDB cannot read', () => {
-  it('is refused with what was wrong and where, without the advice DuckDB gives its own users', async () => {
-    // past the rows DuckDB samples to choose the column's type
-    const data = `a,b\n${Array.from({ length: 30_000 }, (_, i) => `${i},${i}\n`).join('')}x,1\n`;
-    const refused = await h.post('/api/v1/uploads/csv', { table_name: 'late_text', data }, as('alice'));
+  it('is refused with what was wrong and where, on one line, without the advice DuckDB gives its own users', async () => {
+    // a row wider than the header, past the rows DuckDB samples to read the file's dialect
+    const data = `a,b\n${Array.from({ length: 30_000 }, (_, i) => `${i},${i}\n`).join('')}1,2,3\n`;
+    const refused = await h.post('/api/v1/uploads/csv', { table_name: 'ragged', data }, as('alice'));
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/^could not read the CSV: /);
-    expect(refused.body.error).toMatch(/Line: 30002/);
-    expect(refused.body.error).toMatch(/"a"/);
-    expect(refused.body.error).toMatch(/"x"/);
-    expect(refused.body.error).not.toMatch(/\n|Possible|sample_size|<hidden>|LINE 1/);
+    expect(refused.body.error).toMatch(/30002/);
+    expect(refused.body.error).toMatch(/1,2,3/);
+    expect(refused.body.error).not.toMatch(/\n|Possible|strict_mode|<hidden>|LINE 1/);
   });
 });
 
