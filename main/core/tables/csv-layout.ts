@@ -75,6 +75,12 @@ export async function readRange(path: string, range: ByteRange): Promise<Buffer>
   }
 }
 
+/** The records in a range of whole records: its lines that hold something, a line break inside quotes not counted. */
+export function countRecords(part: Buffer): number {
+  const unquoted = part.toString('utf8').replace(/"(?:[^"]|"")*"/g, '');
+  return unquoted.split('\n').filter((line) => line.trim() !== '').length;
+}
+
 /** A header row of these names, quoted where CSV needs it. */
 export function headerRow(names: string[], lineBreak: string): string {
   // quoted at a space on either end too, which a CSV reader may trim from a bare field

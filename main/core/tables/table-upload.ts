@@ -12,8 +12,8 @@ import {
   type UploadLeft,
   type UploadProgress,
 } from '../../contract/index.ts';
-import type { ServiceClient, ServiceError } from '../service-client/index.ts';
-import { headerRow, layoutCsv, readRange, type CsvLayout } from './csv-layout.ts';
+import type { ServiceClient, ServiceError, TableListItem } from '../service-client/index.ts';
+import { countRecords, headerRow, layoutCsv, readRange, type CsvLayout } from './csv-layout.ts';
 import type { StagedFile } from './staged-file.ts';
 import { checkCreatable, findTable, resolveHandle } from './table-lookup.ts';
 import { isAmbiguous, ownRefusal, serviceRefusal } from './upload-failures.ts';
@@ -150,6 +150,9 @@ export class TableUpload {
         progress((sent += Buffer.byteLength(piece as string)));
       }
     };
+    // one request replaces a table of its name unasked: only one the user agreed to replace
+    const existing = this.#request.replace ? null : await this.#existing(null);
+    if (existing?.ok === false) return existing;
     const { tableName, description, isPrivate } = this.#request;
     // Sending it again after a failure is safe: an upload replaces the table whole.
     const uploaded = await this.#client.tables.uploadCsv({ tableName, data, description, isPrivate }, { signal });
@@ -208,14 +211,9 @@ export class TableUpload {
         'The handle of this account could not be found, and a table sent in parts needs it as its namespace.',
       );
     const table = sqlTableName(this.#request.tableName);
-    const existing = await findTable(this.#client, handle, table);
-    if (!existing.ok) return this.#failed(existing.error);
+    const existing = await this.#existing(handle);
+    if (!existing.ok) return existing;
     if (existing.data !== null) {
-      if (!this.#request.replace)
-        return this.#refused(
-          'bad_request',
-          `A table named ${this.#request.tableName} exists already; confirm that the upload replaces it.`,
-        );
       const checked = await checkCreatable(this.#client, { ...this.#schema(), namespace: handle }, signal);
       if (!checked.ok) {
         const kept = `the table ${existing.data.fullName} is as it was`;
@@ -253,7 +251,7 @@ export class TableUpload {
     if (listed.sizeBytes === confirmed + parts.bodies[index]!) {
       // It arrived; its rows are counted from the staged part, as the service would have answered.
       parts.written.add(index);
-      parts.rowsWritten += await this.#rowsOfPart(index);
+      parts.rowsWritten += countRecords(await readRange(this.#file.path, this.#layout!.parts[index]!));
     } else if (listed.sizeBytes !== confirmed) {
       return this.#refused(
         'server_error',
@@ -265,10 +263,13 @@ export class TableUpload {
     return null;
   }
 
-  async #rowsOfPart(index: number): Promise<number> {
-    const text = (await readRange(this.#file.path, this.#layout!.parts[index]!)).toString('utf8');
-    const unquoted = text.replace(/"(?:[^"]|"")*"/g, '');
-    return unquoted.split('\n').filter((line) => line.trim() !== '').length;
+  /** The table the upload goes to, if there is one; a refusal when the user did not agree to replace it. */
+  async #existing(namespace: string | null): Promise<Result<TableListItem | null>> {
+    const found = await findTable(this.#client, namespace, sqlTableName(this.#request.tableName));
+    if (!found.ok) return this.#failed(found.error);
+    if (found.data !== null && !this.#request.replace)
+      return this.#refused('bad_request', `A table named ${this.#request.tableName} exists already; confirm that the upload replaces it.`);
+    return ok(found.data);
   }
 
   #failed(error: ServiceError, note = ''): Failure {

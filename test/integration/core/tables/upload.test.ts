@@ -167,6 +167,17 @@ describe('an upload in one request', () => {
     expect(await sql(harness.baseUrl, keys.alice, 'SELECT a FROM dune.alice.dataset_swap ORDER BY a')).toEqual([{ a: 2 }, { a: 3 }]);
   });
 
+  it('refuses to replace a table the user did not agree to replace, as an upload in parts does', async () => {
+    const args = { accountId: ids.alice, tableName: 'unasked', columns: [{ name: 'a', type: 'bigint' as const }] };
+    expect((await upload(call, { ...args, csv: 'a\n1\n', rows: 1 })).ok).toBe(true);
+    const refused = await upload(call, { ...args, csv: 'a\n5\n', rows: 1, replace: false });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request', message: 'A table named unasked exists already; confirm that the upload replaces it.' },
+    });
+    expect(await sql(harness.baseUrl, keys.alice, 'SELECT a FROM dune.alice.dataset_unasked')).toEqual([{ a: 1 }]);
+  });
+
   it('passes on the refusal of a private upload below the premium plan, and allows it on premium', async () => {
     const args = { tableName: 'secret', csv: 'a\n1\n', columns: [{ name: 'a', type: 'bigint' as const }], rows: 1, isPrivate: true };
     const refused = await upload(call, { ...args, accountId: ids.alice });
