@@ -4,7 +4,6 @@ import { PollBudget, type PollRate } from './poll-budget.ts';
 import { DEFAULT_POLL_BOUNDS, paceOf, type PollPace } from './poll-pace.ts';
 import { withResultMetadata } from './result-metadata.ts';
 import { toExecutionUpdate } from './snapshot.ts';
-import { isTerminal } from './states.ts';
 
 // Polls the status of executions until they end, and reports every status it reads as an
 // `execution:update`. How often is poll-pace.ts's: fast while a run is young, slower as it ages,
@@ -75,6 +74,9 @@ class Poller implements ExecutionWatcher {
       if (previous.timer) clearTimeout(previous.timer);
     }
     const update = toExecutionUpdate(accountId, status, this.#now() - startedAtMs);
+    // Execute's answer may already be an end, and says nothing more of it (no times, error or
+    // result): the status, which always says when it was submitted, is read once for the rest.
+    const onlyExecuteSaid = update.isFinished && status.submittedAt === null;
     const watch: Watch = {
       accountId,
       client,
@@ -84,11 +86,11 @@ class Poller implements ExecutionWatcher {
       timer: null,
       polling: false,
       failures: 0,
-      done: isTerminal(status.state, status.isExecutionFinished),
+      done: update.isFinished && !onlyExecuteSaid,
     };
     this.#watches.set(key, watch);
     this.#emit(update);
-    if (!watch.done) this.#schedule(watch);
+    if (!watch.done) this.#schedule(watch, onlyExecuteSaid);
     else this.#forgetOldest();
     return update;
   }
@@ -121,11 +123,12 @@ class Poller implements ExecutionWatcher {
     this.#emit(update);
   }
 
-  /** Sets the run's next poll; returns when it is. */
-  #schedule(watch: Watch): number {
+  /** Sets the run's next poll (at once when `atOnce`, within the account's rate); returns when it is. */
+  #schedule(watch: Watch, atOnce = false): number {
     const now = this.#now();
     const pace = this.#pace(watch.accountId);
-    const wantedAt = Math.max(now + pace.delay(now - watch.startedAtMs, watch.failures), this.#heldUntil.get(watch.accountId) ?? now);
+    const delay = atOnce ? 0 : pace.delay(now - watch.startedAtMs, watch.failures);
+    const wantedAt = Math.max(now + delay, this.#heldUntil.get(watch.accountId) ?? now);
     const at = pace.rate === null ? wantedAt : this.#budgetOf(watch.accountId, pace.rate).reserve(wantedAt);
     watch.timer = setTimeout(() => void this.#poll(watch), at - now);
     watch.timer.unref();

@@ -177,10 +177,33 @@ describe('the execution watcher', () => {
     expect(updates.at(-1)?.result?.totalRowCount).toBe(3000);
   });
 
-  it('does not poll an execution that had already ended, and stops everything on dispose', async () => {
+  it('reads the status once when execute answered with an end, for what execute does not say', async () => {
+    const { client, calls } = scriptedClient([
+      status('QUERY_STATE_COMPLETED', { isExecutionFinished: true, submittedAt: '2026-01-01T00:00:00Z', resultMetadata: metadata }),
+    ]);
+    const { watcher, updates } = startWatcher();
+    const first = watcher.watch('local', client, statusAfterExecute('E1', 'QUERY_STATE_COMPLETED', 7));
+    expect(first).toMatchObject({ isFinished: true, result: null });
+    await until(() => updates.some((u) => u.result !== null));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(calls.status).toBe(1);
+    expect(updates.at(-1)).toMatchObject({
+      state: 'QUERY_STATE_COMPLETED',
+      submittedAt: '2026-01-01T00:00:00Z',
+      result: { totalRowCount: 3000 },
+    });
+    expect(watcher.latest('local', 'E1')).toEqual(updates.at(-1));
+  });
+
+  it('does not poll an execution the service said had ended, and stops everything on dispose', async () => {
     const { client, calls } = scriptedClient([status('QUERY_STATE_EXECUTING')]);
     const { watcher, updates } = startWatcher();
-    watcher.watch('local', client, statusAfterExecute('E2', 'QUERY_STATE_CANCELLED', 7));
+    const cancelled = {
+      ...statusAfterExecute('E2', 'QUERY_STATE_CANCELLED', 7),
+      isExecutionFinished: true,
+      submittedAt: '2026-01-01T00:00:00Z',
+    };
+    watcher.watch('local', client, cancelled);
     watcher.watch('local', client, statusAfterExecute('E1', 'QUERY_STATE_PENDING', 7));
     await until(() => calls.status >= 2);
     watcher.dispose();
