@@ -1,21 +1,17 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Plan } from '../accounts/account-store.ts';
 import { explainOfflineRange } from '../dunesql/offline-range.ts';
-import { DialectError, rewriteDuneSql, type Rewritten } from '../dunesql/rewrite.ts';
-import { uniqueColumnNames } from '../results/column-names.ts';
-import { columnTypeName } from '../results/column-type-name.ts';
+import { DialectError, type Rewritten } from '../dunesql/rewrite.ts';
 import type { ResultStore } from '../results/result-store.ts';
-import type { ResultColumn } from '../results/row-bytes.ts';
 import { diskFullMessage, isDiskFull, writeWhileDiskFull } from '../storage/disk-full.ts';
 import { addMillis, millisBetween, nowIso } from '../time.ts';
 import { overBudgetMessage, timeLimitMessage } from './budget-messages.ts';
-import { ChunkMemory } from './chunk-memory.ts';
 import { STATE, UNFINISHED_STATES, type ExecutionStore } from './execution-store.ts';
 import type { PlanLimits } from './plan-limits.ts';
 import { EXECUTION_FAILED, sqlError, sqlErrorAt } from './sql-error.ts';
 import type { Reservation, Sandbox, Sandboxes } from './sql-sandbox.ts';
-import { prepareReadOnly } from './statement-check.ts';
 import { StatementRefused } from './statement-refused.ts';
+import { streamResult } from './stream-result.ts';
 import { turnOrder } from './turn-order.ts';
 
 export interface Job {
@@ -65,9 +61,6 @@ export interface ExecutorOptions {
   retentionMillis: number;
   limits: Record<Plan, PlanLimits>;
 }
-
-// How often a running result's size is checked against the cap: every this many chunks of 2,048 rows.
-const CAP_CHECK_CHUNKS = 64;
 
 /**
  * Runs executions in DuckDB, at most `runningLimit` at once (one more for a context that runs
@@ -215,7 +208,15 @@ export class Executor {
       sandbox = await sandboxes.open(running.reservation, sql);
       running.connection = sandbox.connection;
       if (running.cancelled) return;
-      const stored = await this.#store(running, running.connection);
+      const stored = await streamResult(running.connection, {
+        executionId,
+        sql,
+        capBytes: this.#options.limits[plan].resultBytes,
+        results: this.#options.results,
+        hidePaths: (text) => sandboxes.hidePaths(text),
+        cancelled: () => running.cancelled,
+        rewritten: (ran) => (running.ran = ran),
+      });
       if (!stored) return;
       const endedAt = nowIso();
       const state = stored.truncated ? STATE.completedPartial : STATE.completed;
@@ -251,54 +252,6 @@ export class Executor {
       running.connection = null;
       sandbox?.close();
     }
-  }
-
-  /** Streams the result into its table; null when cancelled on the way. */
-  async #store(running: Running, connection: DuckDBConnection) {
-    // Whatever the statement changes on the way (an EXPLAIN ANALYZE of a write reaches the catalog)
-    // is undone: every execution runs in a transaction that is rolled back, so the context's
-    // catalog stays as it was built for every execution after it.
-    await connection.run('BEGIN TRANSACTION');
-    try {
-      return await this.#read(running, connection);
-    } finally {
-      await connection.run('ROLLBACK').catch(() => undefined);
-    }
-  }
-
-  async #read(running: Running, connection: DuckDBConnection) {
-    const { executionId, sql } = running.job;
-    const { sandboxes } = this.#options;
-    running.ran = rewriteDuneSql(sql);
-    const statement = await prepareReadOnly(connection, running.ran.sql, (text) => sandboxes.hidePaths(text));
-    if (running.cancelled) return null;
-    const result = await statement.stream();
-    if (running.cancelled) return null;
-    const names = uniqueColumnNames(result.columnNames());
-    const types = result.columnTypes();
-    const columns: ResultColumn[] = names.map((name, i) => ({ name, type: columnTypeName(types[i]!) }));
-    const writer = await this.#options.results.createWriter(executionId, columns);
-    const cap = this.#options.limits[running.job.plan].resultBytes;
-    try {
-      let chunks = 0;
-      const chunkMemory = new ChunkMemory();
-      for await (const chunk of result) {
-        if (running.cancelled) break;
-        writer.append(chunk);
-        chunkMemory.done(chunk);
-        // past the cap, the rest would be cut anyway: stop reading
-        if (++chunks % CAP_CHECK_CHUNKS === 0 && (await writer.bytesSoFar()) > cap) break;
-      }
-    } catch (error) {
-      await writer.abort();
-      throw error;
-    }
-    if (running.cancelled) {
-      await writer.abort();
-      return null;
-    }
-    const { truncated, ...size } = await writer.finish(cap);
-    return { columnNames: names, columnTypes: columns.map((c) => c.type), truncated, ...size };
   }
 }
 
