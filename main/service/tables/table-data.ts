@@ -9,6 +9,9 @@ import { notFound } from '../http/http-error.ts';
 import { checkpoint } from '../storage/checkpoint.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import type { Database } from '../storage/duckdb.ts';
+import { checkLines, NO_OBJECTS } from './ndjson-lines.ts';
+import { ndjsonLinesRead, readError, type SourceFormat } from './source-reads.ts';
+import { insertStaged } from './staged-rows.ts';
 import { DATA, type TableFiles } from './table-files.ts';
 import type { NewTableRecord, TableRecord, TableStore } from './table-store.ts';
 
@@ -18,7 +21,7 @@ export interface TableColumn {
   nullable: boolean;
 }
 
-export type SourceFormat = 'csv' | 'ndjson';
+export type { SourceFormat } from './source-reads.ts';
 
 /** Table files whose columns are remembered, the oldest forgotten first. */
 const REMEMBERED_FILES = SERVICE_CACHES.tableColumns;
@@ -37,6 +40,8 @@ export class TableData {
   // A file's columns never change (every change to a table writes a new file), so each file's are
   // read once: listing the tables attached every file again, slow with many tables.
   readonly #columns = new BoundedCache<string, TableColumn[]>({ entries: REMEMBERED_FILES });
+  /** Files staged for an insert, by what they hold: a CSV's values as text, or an NDJSON file's lines. */
+  readonly #stagedAs = new Map<string, SourceFormat>();
 
   constructor(files: Database, store: TableStore, tableFiles: TableFiles) {
     this.#files = files;
@@ -46,29 +51,43 @@ export class TableData {
 
   /**
    * Reads the uploaded file into a new table file, not yet any table's: `publish`, `insert` or
-   * `discard` it. `allText` keeps CSV values as text, for an insert to convert them to the target's types.
+   * `discard` it. `allText` keeps a CSV's values as text, and an NDJSON file is kept as its lines, for an
+   * insert to read them into the table's types. Refused, with the line and the reason, when an
+   * NDJSON file is not one JSON object a line.
    */
   async stage(path: string, format: SourceFormat, allText: boolean): Promise<{ file: string; columns: string[]; rows: number }> {
     // a table's file takes about what its text did, or less
-    assertRoom(this.#tableFiles.dir, DATA_FLOOR_BYTES, (await stat(path)).size);
+    const { size } = await stat(path);
+    assertRoom(this.#tableFiles.dir, DATA_FLOOR_BYTES, size);
     const file = this.#tableFiles.newName();
-    const source = quoteLiteral(path);
-    const read =
-      format === 'csv'
-        ? `read_csv(${source}, header = true${allText ? ', all_varchar = true' : ''})`
-        : `read_json(${source}, format = 'newline_delimited')`;
     try {
+      if (format === 'ndjson') {
+        const staged = await this.#stageLines(path, file, size);
+        this.#stagedAs.set(file, 'ndjson');
+        return { file, ...staged };
+      }
+      const read = `read_csv(${quoteLiteral(path)}, header = true${allText ? ', all_varchar = true' : ''})`;
       const { rows, columns } = await this.#withFiles([{ file, readOnly: false }], async (c, [alias]) => {
         await c.run(`CREATE TABLE ${alias}.${DATA} AS SELECT * FROM ${read}`);
-        const counted = await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${alias}.${DATA}`);
-        return { rows: counted.getRowObjectsJS()[0]!.n as number, columns: await columnsAttached(c, alias!) };
+        return { rows: await countRows(c, alias!), columns: await columnsAttached(c, alias!) };
       });
       this.#columns.set(file, columns);
+      if (allText) this.#stagedAs.set(file, 'csv');
       return { file, columns: columns.map((c) => c.name), rows };
     } catch (error) {
       await this.discard(file);
-      throw error;
+      throw readError(error, format);
     }
+  }
+
+  /** Stages an NDJSON file's lines, each checked to be one JSON object; the keys they name are its columns. */
+  async #stageLines(path: string, file: string, size: number): Promise<{ columns: string[]; rows: number }> {
+    if (size === 0) throw new Error(NO_OBJECTS);
+    return this.#withFiles([{ file, readOnly: false }], async (c, [alias]) => {
+      const lines = `${alias}.${DATA}`;
+      await c.run(`CREATE TABLE ${lines} AS SELECT * FROM ${ndjsonLinesRead(path)}`);
+      return checkLines(c, lines);
+    });
   }
 
   /** A new empty table file with these columns. */
@@ -103,9 +122,15 @@ export class TableData {
     }
   }
 
-  /** Adds the staged rows by column name, converting to the table's types, into a copy that then replaces it. */
+  /**
+   * Adds the staged rows (`stage`, as text) by column name, each value read into its column's type
+   * exactly, into a copy that then replaces the table's file: every row, or none and the first
+   * value that could not be read.
+   */
   async insert(table: TableRecord, staged: string, bytes: number): Promise<void> {
+    const format = this.#stagedAs.get(staged);
     try {
+      if (!format) throw new Error('the rows to insert were not staged as text');
       await this.#inTurn(table, async () => {
         const current = await this.#current(table);
         const file = this.#tableFiles.newName();
@@ -113,12 +138,13 @@ export class TableData {
           const sizes = await Promise.all([current.file, staged].map(async (name) => (await stat(this.#tableFiles.path(name))).size));
           assertRoom(this.#tableFiles.dir, DATA_FLOOR_BYTES, sizes[0]! + sizes[1]!);
           await copyFile(this.#tableFiles.path(current.file), this.#tableFiles.path(file));
+          const columns = await this.#columnsOf(current.file);
           await this.#withFiles(
             [
               { file, readOnly: false },
               { file: staged, readOnly: true },
             ],
-            (c, [target, source]) => c.run(`INSERT INTO ${target}.${DATA} BY NAME SELECT * FROM ${source}.${DATA}`),
+            (c, [target, source]) => insertStaged(c, target!, source!, columns, format),
           );
         } catch (error) {
           await this.discard(file);
@@ -157,6 +183,7 @@ export class TableData {
   }
 
   async discard(file: string): Promise<void> {
+    this.#stagedAs.delete(file);
     for (const name of [file, `${file}.wal`]) await rm(this.#tableFiles.path(name), { force: true });
   }
 
@@ -208,6 +235,11 @@ export class TableData {
       this.#files.release(connection);
     }
   }
+}
+
+async function countRows(c: DuckDBConnection, alias: string): Promise<number> {
+  const counted = await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${alias}.${DATA}`);
+  return counted.getRowObjectsJS()[0]!.n as number;
 }
 
 /**
