@@ -9,9 +9,10 @@ import { notFound } from '../http/http-error.ts';
 import { checkpoint } from '../storage/checkpoint.ts';
 import { assertRoom, DATA_FLOOR_BYTES } from '../storage/disk-full.ts';
 import type { Database } from '../storage/duckdb.ts';
+import { readCsvHeader } from './csv-header.ts';
 import { csvColumnTypes } from './csv-types.ts';
 import { checkLines, NO_OBJECTS } from './ndjson-lines.ts';
-import { ndjsonLinesRead, readError, type SourceFormat } from './source-reads.ts';
+import { csvTextRead, ndjsonLinesRead, readError, type SourceFormat } from './source-reads.ts';
 import { insertStaged } from './staged-rows.ts';
 import { DATA, type TableFiles } from './table-files.ts';
 import type { NewTableRecord, TableRecord, TableStore } from './table-store.ts';
@@ -55,8 +56,8 @@ export class TableData {
    * Reads the uploaded file into a new table file, not yet any table's: `publish`, `insert` or
    * `discard` it. A CSV upload's columns get the types its values hold exactly (csv-types.ts);
    * `allText` keeps a CSV's values as text instead, and an NDJSON file is kept as its lines, for an
-   * insert to read them into the table's types. Refused, with the line and the reason, when an
-   * NDJSON file is not one JSON object a line.
+   * insert to read them into the table's types. Refused, with the line and the reason, when the
+   * file is not strictly CSV (or NDJSON: one JSON object a line) or its header cannot name columns.
    */
   async stage(path: string, format: SourceFormat, allText: boolean): Promise<{ file: string; columns: string[]; rows: number }> {
     // a table's file takes about what its text did, or less
@@ -69,11 +70,9 @@ export class TableData {
         this.#stagedAs.set(file, 'ndjson');
         return { file, ...staged };
       }
-      // every value as text, for the types to be chosen from them all
-      const read = `read_csv(${quoteLiteral(path)}, header = true, all_varchar = true)`;
+      const names = await readCsvHeader(path);
+      const read = csvTextRead(path, names);
       const { rows, columns } = await this.#withFiles([{ file, readOnly: false }], async (c, [alias]) => {
-        const described = await c.runAndReadAll(`DESCRIBE SELECT * FROM ${read}`);
-        const names = described.getRowObjectsJS().map((row) => row.column_name as string);
         const types = allText ? names.map(() => 'VARCHAR') : await csvColumnTypes(c, read, names);
         const values = names.map((name, i) => `${readText(q(name), types[i]!).value} AS ${q(name)}`);
         await c.run(`CREATE TABLE ${alias}.${DATA} AS SELECT ${values.join(', ')} FROM ${read}`);

@@ -57,8 +57,12 @@ describe('an NDJSON insert', () => {
 });
 
 describe('a CSV insert', () => {
-  it("names a missing value of a column that may not be null by its row, the table's column and type", async () => {
+  it("is refused when empty, or when a value may not be null, in the table's terms", async () => {
     const before = await count();
+    expect(await insert('', 'text/csv')).toEqual({
+      status: 400,
+      body: { error: 'could not read the CSV: the CSV is empty: its first line must name the columns' },
+    });
     expect(await insert('a,s\n1,x\n,y\n', 'text/csv')).toEqual({
       status: 400,
       body: { error: 'nothing was inserted: row 2 after the header: column a (integer) has no value, and may not be null' },
