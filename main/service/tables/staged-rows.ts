@@ -76,6 +76,9 @@ async function firstRefused(c: DuckDBConnection, texts: string, columns: Column[
   const named = `column ${column.name} (${listedColumnType(column.type)})`;
   const text = found.texts[i];
   if (text === null || text === undefined) return new Error(`${where}: ${named} has no value, and may not be null`);
-  const shown = text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+  // on one line: a value's line breaks and other control characters shown as JSON escapes them
+  const shown = (text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text).replace(/\p{Cc}/gu, (char) =>
+    JSON.stringify(char).slice(1, -1),
+  );
   return new Error(`${where}: ${named} cannot hold '${shown}': ${found.problems[i]}`);
 }

@@ -87,6 +87,10 @@ describe('an insert into typed columns', () => {
       ],
       [() => ndjson([row({ i: 3000000000 })]), "line 1: column i (integer) cannot hold '3000000000': it is outside the range of integer"],
       [() => ndjson([row({ u: -1 })]), "line 1: column u (uint256) cannot hold '-1': it is outside the range of uint256"],
+      [
+        () => ndjson([row({ d: '2020-01-01\n10:00' })]),
+        "line 1: column d (date) cannot hold '2020-01-01\\n10:00': it is not a date (YYYY-MM-DD)",
+      ],
     ];
     for (const [refused, error] of refusals)
       expect(await refused()).toEqual({ status: 400, body: { error: `nothing was inserted: ${error}` } });
