@@ -1,3 +1,5 @@
+import { CSV_COLUMN_TYPES, type CsvColumnType } from '../common/csv-column-types.ts';
+
 // The service's rules for uploaded tables, without the schema library: the renderer checks a file
 // against them before anything is sent, and the contract's schemas use the same values.
 
@@ -15,9 +17,9 @@ export function uploadMode(fileBytes: number, singleMaxBytes: number = SINGLE_UP
 
 export const TABLE_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
 
-/** The types a table made from parts gets; a column whose values fit none of the others is varchar. */
-export const TABLE_COLUMN_TYPES = ['varchar', 'bigint', 'double', 'boolean', 'date', 'timestamp'] as const;
-export type TableColumnTypeName = (typeof TABLE_COLUMN_TYPES)[number];
+/** The types a table made from parts gets, those the service gives an uploaded file's columns. */
+export const TABLE_COLUMN_TYPES = CSV_COLUMN_TYPES;
+export type TableColumnTypeName = CsvColumnType;
 
 /** Characters per `tables:uploadChunk`: escaped as JSON it stays under the browser host's 1 MB message. */
 export const UPLOAD_CHUNK_MAX_CHARS = 128 * 1024;

@@ -1,5 +1,12 @@
 import { createServer, request as forward, type IncomingMessage } from 'node:http';
-import type { ChannelName, ChannelRequest, ChannelResponse, Result, UploadDone } from '../../../../main/contract/index.ts';
+import type {
+  ChannelName,
+  ChannelRequest,
+  ChannelResponse,
+  Result,
+  TableColumnTypeName,
+  UploadDone,
+} from '../../../../main/contract/index.ts';
 import { listenOnLoopback } from '../fake-service.ts';
 
 // Helpers of the table tests: an upload as the renderer sends it, SQL run over HTTP to read what
@@ -11,7 +18,7 @@ export interface UploadArgs {
   accountId: string;
   tableName: string;
   csv: string;
-  columns: { name: string; type: 'varchar' | 'bigint' | 'double' | 'boolean' | 'date' | 'timestamp' }[];
+  columns: { name: string; type: TableColumnTypeName }[];
   rows: number;
   isPrivate?: boolean;
   replace?: boolean;
