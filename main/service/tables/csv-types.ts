@@ -29,16 +29,31 @@ function form(text: string): string {
     ELSE ${OTHER} END`;
 }
 
+// Rows whose forms are read first: a column whose first values already rule out every type but
+// text is text whatever follows (a column's forms only add up, and no type takes more forms than
+// one of fewer), and is not read again.
+const SAMPLE_ROWS = 16_384;
+
+/** The forms of each of `columns` (indices into `names`) over the rows `from` reads. */
+async function formsOf(c: DuckDBConnection, from: string, names: string[], columns: number[]): Promise<Map<number, number>> {
+  const sql = columns.map((i) => `bit_or(${form(q(names[i]!))})::INTEGER AS f${i}`).join(', ');
+  const row = (await c.runAndReadAll(`SELECT ${sql} FROM ${from}`)).getRowObjectsJS()[0]!;
+  return new Map(columns.map((i) => [i, Number(row[`f${i}`] ?? 0)]));
+}
+
 /**
  * DuckDB's type for each column of `read` (SQL of a table of text columns named `names`): read
- * once for each value's form, and, for a column of whole numbers past BIGINT, once more to find
- * the narrowest wide integer that holds them all.
+ * for each value's form (the first rows, then the whole file for the columns they left open), and,
+ * for a column of whole numbers past BIGINT, once more to find the narrowest wide integer that
+ * holds them all.
  */
 export async function csvColumnTypes(c: DuckDBConnection, read: string, names: string[]): Promise<string[]> {
-  const formsRead = await c.runAndReadAll(
-    `SELECT ${names.map((name, i) => `bit_or(${form(q(name))})::INTEGER AS f${i}`).join(', ')} FROM ${read}`,
-  );
-  const choices = Object.values(formsRead.getRowObjectsJS()[0]!).map((forms) => candidates(Number(forms ?? 0)));
+  const all = names.map((_, i) => i);
+  const sampled = await formsOf(c, `(SELECT * FROM ${read} LIMIT ${SAMPLE_ROWS})`, names, all);
+  // a column with no value yet is open too
+  const open = all.filter((i) => sampled.get(i) === 0 || candidates(sampled.get(i)!).length > 0);
+  const whole = open.length === 0 ? new Map<number, number>() : await formsOf(c, read, names, open);
+  const choices = all.map((i) => (whole.has(i) ? candidates(whole.get(i)!) : []));
   const checks = choices.flatMap((types, column) => (types.length > 1 ? types.map((type) => ({ column, type })) : []));
   const held = new Map<string, boolean>();
   if (checks.length > 0) {

@@ -35,6 +35,12 @@ describe('a CSV upload', () => {
   });
 
   it('types a column by its every value, not the first rows', async () => {
+    // empty through the first rows, whole numbers after; text from its first row, whole numbers after
+    const blanks = Array.from({ length: MANY }, () => ',x\n').join('');
+    expect((await upload('late_values', `n,t\n${blanks}5,1\n`)).status).toBe(200);
+    expect(await columnTypes('late_values')).toEqual({ n: 'bigint', t: 'varchar' });
+    expect(await sql('select n, t from dune.alice.dataset_late_values where n is not null')).toEqual([{ n: 5, t: '1' }]);
+
     expect((await upload('late_fraction', `n\n${wholeRows}1.5\n`)).status).toBe(200);
     expect(await columnTypes('late_fraction')).toEqual({ n: 'double' });
     expect(await sql('select n from dune.alice.dataset_late_fraction where n > 0 and n < 2')).toEqual([{ n: 1 }, { n: 1.5 }]);
