@@ -79,9 +79,17 @@ function whenSent(response: ServerResponse, reply: Reply): void {
 function lingerOn(request: IncomingMessage, response: ServerResponse, lingerMillis: number): void {
   // the request lets go of its socket when it is destroyed (its client gone): kept here
   const { socket } = request;
+  // Node closes the connection of a client that asked it to (`Connection: close`) as the answer is
+  // written, the body's rest unread, which makes the close a reset: it is closed here instead,
+  // once the rest has come
+  const closeAfter = !response.shouldKeepAlive;
+  response.shouldKeepAlive = true;
   response.once('finish', () => {
     const timer = setTimeout(() => request.complete || socket.destroy(), lingerMillis).unref();
-    request.once('end', () => clearTimeout(timer));
+    request.once('end', () => {
+      clearTimeout(timer);
+      if (closeAfter) socket.end();
+    });
     request.resume();
   });
 }
